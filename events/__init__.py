@@ -1,0 +1,1 @@
+"""Event types, the hash chain, the committed dice and the event stores."""

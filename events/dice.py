@@ -1,0 +1,220 @@
+"""Committed, reproducible dice (DESIGN.md "Dice") and the manual dice of API.md "Dice sources".
+
+A ruleset draws only through a `Dice` object: `dice.roll(count, sides, purpose)` gives a `Roll`
+whose `event(...)` builds the `DieRolled` that explains it. The faces of a server roll are derived
+from the committed seed and inputs the client chose, so anyone holding the revealed seed can redo them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from typing import Any
+
+import msgspec
+
+ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_.:=+/-]{0,128}$")
+WEAK_ENTROPY_BELOW = 16
+
+
+def new_seed() -> bytes:
+    """A fresh 32-byte secret dice seed."""
+    return secrets.token_bytes(32)
+
+
+def commitment_of(seed: bytes) -> str:
+    """The public commitment to a seed: sha256(seed) in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_face(seed: bytes, stream: str, command_id: str, draw: int, sides: int, entropy: str) -> int:
+    """The face of one draw, by HMAC-SHA256 with rejection of the biased top of the range."""
+    limit = (2**64 // sides) * sides
+    attempt = 0
+    while True:
+        msg = json.dumps(
+            ["tussle-dice-v1", stream, command_id, draw, sides, attempt, entropy], separators=(",", ":")
+        ).encode()
+        u = int.from_bytes(hmac.new(seed, msg, hashlib.sha256).digest()[:8], "big")
+        if u < limit:
+            return u % sides + 1
+        attempt += 1
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """One adjustment to a roll or its target, with the rule that causes it."""
+
+    value: int
+    reason: str
+
+
+class DieRolled(msgspec.Struct, frozen=True):
+    """A roll, explained: faces, each modifier with its reason, total, target and outcome."""
+
+    purpose: str
+    notation: str
+    sides: int
+    faces: list[int]
+    draws: list[int]
+    kept: list[int]
+    entropy: str
+    keyed_by: str
+    modifiers: list[Modifier]
+    total: int
+    target: int | None
+    outcome: str
+    source: str
+    combatant: str | None = None
+
+
+class DiceNeeded(Exception):
+    """A manual-dice command lacks faces its rules draw (422 `dice_needed`)."""
+
+    def __init__(self, needed: list[str]):
+        super().__init__("the command needs dice: " + "; ".join(needed))
+        self.needed = needed
+
+
+class BadDice(Exception):
+    """Supplied faces that do not fit (400, naming the roll)."""
+
+    def __init__(self, message: str, field: str = "dice"):
+        super().__init__(message)
+        self.field = field
+
+
+class Roll(msgspec.Struct, frozen=True):
+    """The raw result of one call to `Dice.roll`."""
+
+    count: int
+    sides: int
+    purpose: str
+    faces: list[int]
+    draws: list[int]
+    entropy: str
+    keyed_by: str
+    source: str
+    combatant: str | None = None
+
+    @property
+    def notation(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+    @property
+    def sum(self) -> int:
+        return sum(self.faces)
+
+    def event(
+        self,
+        *,
+        modifiers: list[Modifier] | None = None,
+        total: int | None = None,
+        target: int | None = None,
+        outcome: str = "",
+        kept: list[int] | None = None,
+        notation: str | None = None,
+    ) -> DieRolled:
+        """The `DieRolled` for this roll; `total` defaults to the kept faces plus the modifiers."""
+        modifiers = modifiers or []
+        kept = list(range(len(self.faces))) if kept is None else kept
+        if total is None:
+            total = sum(self.faces[i] for i in kept) + sum(m.value for m in modifiers)
+        return DieRolled(
+            purpose=self.purpose,
+            notation=notation or self.notation,
+            sides=self.sides,
+            faces=list(self.faces),
+            draws=list(self.draws),
+            kept=kept,
+            entropy=self.entropy,
+            keyed_by=self.keyed_by,
+            modifiers=modifiers,
+            total=total,
+            target=target,
+            outcome=outcome,
+            source=self.source,
+            combatant=self.combatant,
+        )
+
+
+class Dice:
+    """The only way a ruleset draws dice while deciding one command.
+
+    Server faces come from the seed; manual faces from the command's `dice` list, one inner list per
+    `roll` call, in draw order. `draw` counts every die drawn for the command, from 0.
+    """
+
+    def __init__(
+        self,
+        *,
+        stream: str,
+        command_id: str,
+        entropy: str = "",
+        keyed_by: str = "client",
+        seed: bytes | None = None,
+        supplied: list[list[int]] | None = None,
+        max_dice: int = 10_000,
+    ):
+        self.stream = stream
+        self.command_id = command_id
+        self.entropy = entropy
+        self.keyed_by = keyed_by
+        self.seed = seed
+        self.supplied = supplied
+        self.next_draw = 0
+        self.calls = 0
+        self.max_dice = max_dice
+        self._asked: list[str] = []
+
+    @property
+    def manual(self) -> bool:
+        return self.supplied is not None
+
+    def roll(self, count: int, sides: int, purpose: str, combatant: str | None = None) -> Roll:
+        """Draw `count` dice of `sides` faces for `purpose`."""
+        if count < 0 or sides < 1:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        if self.next_draw + count > self.max_dice:
+            raise BadDice(f"the command would draw more than {self.max_dice} dice")
+        label = f"{count}d{sides}: {purpose}"
+        draws = list(range(self.next_draw, self.next_draw + count))
+        if self.supplied is not None:
+            self._asked.append(label)
+            if self.calls >= len(self.supplied):
+                raise DiceNeeded(list(self._asked))
+            faces = self.supplied[self.calls]
+            field = f"dice[{self.calls}]"
+            if not isinstance(faces, list) or len(faces) != count:
+                raise BadDice(f"{field} should hold {count} faces for {label}, not {faces!r}", field)
+            for f in faces:
+                if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= sides:
+                    raise BadDice(f"{field}: face {f!r} does not fit {label} (1..{sides})", field)
+            source = "manual"
+            faces = list(faces)
+        else:
+            if self.seed is None:
+                raise DiceNeeded([label])
+            faces = [
+                derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws
+            ]
+            source = "server"
+        self.calls += 1
+        self.next_draw += count
+        return Roll(count, sides, purpose, faces, draws, self.entropy,
+                    self.keyed_by if source == "server" else "manual", source, combatant)
+
+    def check_all_used(self) -> None:
+        """Unused trailing manual rolls are a 400 naming the first one."""
+        if self.supplied is not None and self.calls < len(self.supplied):
+            raise BadDice(
+                f"dice[{self.calls}] was supplied but the rules drew only {self.calls} roll(s)",
+                f"dice[{self.calls}]",
+            )
+
+
+def valid_entropy(entropy: Any) -> bool:
+    """Entropy is 0-128 characters of [A-Za-z0-9_.:=+/-]."""
+    return isinstance(entropy, str) and bool(ENTROPY_PATTERN.match(entropy))

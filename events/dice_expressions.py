@@ -1,0 +1,87 @@
+"""`roll` expressions: NdM, dM, d100, + and - constants, keep highest/lowest (kh/kl)."""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from events.dice import Dice, DieRolled, Modifier
+
+MAX_DICE = 100
+MIN_SIDES, MAX_SIDES = 2, 1000
+
+_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)(?:k([hl])(\d+))?|(\d+))")
+
+
+class BadExpression(ValueError):
+    """A roll expression that cannot be rolled, with a sentence saying why."""
+
+
+class DiceTerm(msgspec.Struct, frozen=True):
+    sign: int
+    count: int
+    sides: int
+    keep: str | None
+    keep_n: int
+
+
+class Expression(msgspec.Struct, frozen=True):
+    text: str
+    terms: list[DiceTerm]
+    constant: int
+
+
+def parse(text: str) -> Expression:
+    """Parse a roll expression, enforcing API.md's limits."""
+    s = text.replace(" ", "").lower()
+    if not s:
+        raise BadExpression("the expression is empty")
+    pos, terms, constant, total_dice = 0, [], 0, 0
+    while pos < len(s):
+        m = _TERM.match(s, pos)
+        if not m or m.end() == pos or (pos > 0 and not m.group(1)):
+            raise BadExpression(f"cannot read {text!r} at {s[pos:]!r}; write e.g. 3d6, d100, 2d6+1, 4d6kh3")
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(6) is not None:
+            constant += sign * int(m.group(6))
+        else:
+            count = int(m.group(2)) if m.group(2) else 1
+            sides = int(m.group(3))
+            if not MIN_SIDES <= sides <= MAX_SIDES:
+                raise BadExpression(f"dice must have {MIN_SIDES}-{MAX_SIDES} sides, not {sides}")
+            if count < 1:
+                raise BadExpression("roll at least one die")
+            keep_n = int(m.group(5)) if m.group(4) else count
+            if m.group(4) and not 1 <= keep_n <= count:
+                raise BadExpression(f"cannot keep {keep_n} of {count} dice")
+            total_dice += count
+            terms.append(DiceTerm(sign, count, sides, m.group(4), keep_n))
+        pos = m.end()
+    if total_dice > MAX_DICE:
+        raise BadExpression(f"at most {MAX_DICE} dice in one roll, not {total_dice}")
+    if not terms:
+        raise BadExpression("the expression rolls no dice")
+    if abs(constant) >= 2**40:
+        raise BadExpression("the constant is too large")
+    return Expression(text, terms, constant)
+
+
+def roll_expression(expr: Expression, dice: Dice, purpose: str, combatant: str | None = None) -> list[DieRolled]:
+    """One DieRolled per dice term; the constant is a modifier on the last."""
+    events: list[DieRolled] = []
+    for i, term in enumerate(expr.terms):
+        r = dice.roll(term.count, term.sides, purpose, combatant)
+        order = sorted(range(len(r.faces)), key=lambda j: r.faces[j], reverse=term.keep == "h")
+        kept = sorted(order[: term.keep_n]) if term.keep else list(range(len(r.faces)))
+        mods = []
+        if i == len(expr.terms) - 1 and expr.constant:
+            mods.append(Modifier(expr.constant, "constant in the expression"))
+        notation = f"{'-' if term.sign < 0 else ''}{term.count}d{term.sides}"
+        if term.keep:
+            notation += f"k{term.keep}{term.keep_n}"
+        kept_sum = sum(r.faces[j] for j in kept)
+        total = term.sign * kept_sum + sum(m.value for m in mods)
+        events.append(r.event(modifiers=mods, total=total, kept=kept, notation=notation,
+                              outcome=f"{expr.text} = {total}" if len(expr.terms) == 1 else ""))
+    return events

@@ -1,0 +1,81 @@
+"""The event envelope and the hash chain (DESIGN.md "The event envelope")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any
+
+import msgspec
+
+from events.canonical import canonical
+
+ZERO_HASH = "0" * 64
+
+
+class Event(msgspec.Struct, frozen=True):
+    """One stored event as every reader of an encounter sees it."""
+
+    stream: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str
+    command_id: str
+    ts: str
+    prev_hash: str
+    hash: str
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event decided but not yet appended: the store gives it seq, ts and hashes."""
+
+    type: str
+    data: dict[str, Any]
+
+
+def timestamp(now: dt.datetime | None = None) -> str:
+    """UTC time as the envelope's `ts` text: YYYY-MM-DDTHH:MM:SS.ffffffZ."""
+    now = now or dt.datetime.now(dt.UTC)
+    return now.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def event_hash(
+    *, stream: str, seq: int, type: str, data: Any, actor: str, command_id: str, ts: str, prev_hash: str
+) -> str:
+    """sha256(prev_hash + C(body)) over exactly the eight body fields."""
+    body = {
+        "stream": stream,
+        "seq": seq,
+        "type": type,
+        "data": data,
+        "actor": actor,
+        "command_id": command_id,
+        "ts": ts,
+        "prev_hash": prev_hash,
+    }
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical(body)).hexdigest()
+
+
+def seal(stream: str, seq: int, new: NewEvent, actor: str, command_id: str, ts: str, prev_hash: str) -> Event:
+    """Give a decided event its place in the chain."""
+    h = event_hash(
+        stream=stream, seq=seq, type=new.type, data=new.data, actor=actor,
+        command_id=command_id, ts=ts, prev_hash=prev_hash,
+    )
+    return Event(stream, seq, new.type, new.data, actor, command_id, ts, prev_hash, h)
+
+
+def first_broken_link(events: list[Event], prev_hash: str = ZERO_HASH) -> int | None:
+    """The first seq whose prev_hash or hash does not match, or None when the chain holds."""
+    for e in events:
+        if e.prev_hash != prev_hash:
+            return e.seq
+        h = event_hash(
+            stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
+            command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash,
+        )
+        if h != e.hash:
+            return e.seq
+        prev_hash = e.hash
+    return None

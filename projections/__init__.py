@@ -1,0 +1,1 @@
+"""Reducers over the event stream: encounter state, narrative log, dice audit."""

@@ -1,0 +1,134 @@
+"""The ruleset plug-in interface (DESIGN.md "Architecture: the decider pattern").
+
+A ruleset knows no storage, HTTP or clock. It sees the encounter state (a plain JSON-able dict, see
+`projections/state.py` for its shape), typed commands, and a `Dice` source; it returns event Structs
+or raises `RuleError`. `evolve` keeps the ruleset's own part of the state (`state["rules"]`) and must
+not mutate its input: copy what you change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from events.dice import Dice
+
+
+class RuleError(Exception):
+    """The rules forbid this now (422 `rule_violation`); the message is a sentence a player understands."""
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None, code: str = "rule_violation"):
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+        self.code = code
+
+
+class BadCommand(Exception):
+    """The command's fields do not make sense (400 `bad_request`), naming the field."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+    """Fields every command may carry (API.md "Commands"); subclasses set `tag="<ruleset>.<verb>"`."""
+
+    command_id: str | None = None
+    entropy: str = ""
+    expected_seq: int | None = None
+    dice: list[list[int]] | None = None
+
+
+class Answer(msgspec.Struct, frozen=True):
+    """A reaction's answer as `resume` sees it: the choice, its extra fields, and who gave it."""
+
+    choice: str
+    params: dict[str, Any]
+    by: str
+
+
+def geometry_hex(position_required: bool = True) -> dict[str, Any]:
+    """Axial hexes, facing 0-5 (DESIGN.md "Units")."""
+    return {"kind": "hex_axial", "unit": "hex", "facing": "hex6", "position_required": position_required}
+
+
+def geometry_plane(position_required: bool = True) -> dict[str, Any]:
+    """Table-top positions in hundredths of an inch, facing in degrees (DESIGN.md "Units")."""
+    return {"kind": "plane", "unit": "0.01in", "facing": "degrees", "position_required": position_required}
+
+
+class Ruleset:
+    """Base class of every ruleset. Override what your rules need; the defaults do nothing special."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type[msgspec.Struct]]
+    commands: ClassVar[tuple[type[Command], ...]] = ()
+    events: ClassVar[tuple[type[msgspec.Struct], ...]] = ()
+    geometry: ClassVar[dict[str, Any]] = geometry_hex(False)
+    # State paths (dotted, under "rules.") a GM ruling may override, besides the common ones.
+    overridable: ClassVar[tuple[str, ...]] = ()
+
+    def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The ruleset's own part of the state before any event."""
+        return {}
+
+    def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
+        """Check (raise RuleError/BadCommand) and complete a combatant about to join."""
+        return combatant
+
+    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
+        """The events of one of this ruleset's commands, or a RuleError."""
+        raise RuleError(f"{self.title} has no command {type(command).__name__}")
+
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
+        """Extend or refuse a common command's events (e.g. add PinHeld at start_turn)."""
+        return events
+
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
+        """Continue a resolution after its reaction was answered; re-check, or ReactionCancelled."""
+        return []
+
+    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
+        """The ruleset's own state after `event` (an `events.envelope.Event`, common ones included)."""
+        return rules_state
+
+    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
+        """Command types this combatant may send now."""
+        return []
+
+    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
+        """The log sentence for one of this ruleset's events (None: the engine's generic sentence)."""
+        return None
+
+    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
+        """Combatants a player must control to send this command (default: its `combatant`)."""
+        c = getattr(command, "combatant", None)
+        return [c] if isinstance(c, str) else []
+
+
+def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
+    """Who answers a reaction about this combatant: its controlling seat, else the GM."""
+    if combatant_id is None:
+        return "gm"
+    c = state["combatants"].get(combatant_id)
+    if c and c.get("controller") and c["controller"] in state["seats"] and not state["seats"][c["controller"]].get("revoked"):
+        return c["controller"]
+    return "gm"
+
+
+def combatant_or_error(state: dict[str, Any], combatant_id: str, role: str = "combatant") -> dict[str, Any]:
+    """The combatant's state, or a RuleError naming the unknown id."""
+    c = state["combatants"].get(combatant_id)
+    if c is None:
+        raise RuleError(f"there is no combatant {combatant_id!r} in this encounter", {role: combatant_id})
+    return c
