@@ -132,3 +132,8 @@ def combatant_or_error(state: dict[str, Any], combatant_id: str, role: str = "co
     if c is None:
         raise RuleError(f"there is no combatant {combatant_id!r} in this encounter", {role: combatant_id})
     return c
+
+
+def command_type(command: Command) -> str:
+    """The `type` tag of a command Struct (e.g. "tft.enter_hth", "start_turn")."""
+    return type(command).__struct_config__.tag  # type: ignore[return-value]

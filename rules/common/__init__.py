@@ -1,0 +1,1 @@
+"""The common commands every ruleset shares (API.md "Commands")."""
