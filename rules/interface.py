@@ -34,6 +34,14 @@ class BadCommand(Exception):
         self.field = field
 
 
+class Forbidden(Exception):
+    """The actor's role may not send this command (403 `forbidden`)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
     """Fields every command may carry (API.md "Commands"); subclasses set `tag="<ruleset>.<verb>"`."""
 
@@ -120,9 +128,13 @@ def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
     """Who answers a reaction about this combatant: its controlling seat, else the GM."""
     if combatant_id is None:
         return "gm"
+    seats = state["seats"]
     c = state["combatants"].get(combatant_id)
-    if c and c.get("controller") and c["controller"] in state["seats"] and not state["seats"][c["controller"]].get("revoked"):
+    if c and c.get("controller") in seats and not seats[c["controller"]].get("revoked"):
         return c["controller"]
+    for seat in seats.values():
+        if not seat.get("revoked") and combatant_id in seat["combatants"]:
+            return seat["seat"]
     return "gm"
 
 

@@ -1,0 +1,162 @@
+"""The event store port: a small interface with one implementation per backend.
+
+An append is one transaction holding one command's events (or several commands', for group commit)
+together with the side rows the command implies: dice seeds, token changes and the encounter's
+listing row. The store seals the events into the hash chain at append.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import msgspec
+
+from events.envelope import Event, NewEvent
+
+
+class SeqConflict(Exception):
+    """The stream's head moved past the seq the command was decided on (409 `seq_conflict`)."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"the encounter is at seq {actual}, not {expected}")
+        self.expected = expected
+        self.actual = actual
+
+
+class CommandIdReused(Exception):
+    """The command_id was already appended with a different body or actor (409)."""
+
+    def __init__(self, command_id: str):
+        super().__init__(f"command_id {command_id!r} was already used for a different command")
+        self.command_id = command_id
+
+
+class StreamExists(Exception):
+    """An encounter with this id already exists."""
+
+
+class SeedRow(msgspec.Struct, frozen=True):
+    """A dice seed to store (secret until revealed)."""
+
+    commitment: str
+    seed: bytes
+
+
+class TokenRow(msgspec.Struct, frozen=True):
+    """A bearer token, stored only as its hash."""
+
+    token_hash: str
+    role: str  # admin | gm | player | observer
+    seat: str | None = None
+    token_id: str | None = None
+
+
+class TokenRevocation(msgspec.Struct, frozen=True):
+    """Revoke tokens of a stream matching role and seat or token_id."""
+
+    role: str
+    seat: str | None = None
+    token_id: str | None = None
+
+
+class StreamInfo(msgspec.Struct, frozen=True):
+    """The listing row of an encounter."""
+
+    id: str
+    name: str
+    ruleset: str
+    public: bool
+    seq: int
+    hash: str
+    closed: bool
+
+
+class Append(msgspec.Struct):
+    """One command's append: its events and what it writes beside them."""
+
+    stream: str
+    expected_seq: int
+    command_id: str
+    identity: str
+    actor: str
+    events: list[NewEvent]
+    seeds: list[SeedRow] = []
+    reveal: list[str] = []  # commitments whose seeds become public
+    tokens: list[TokenRow] = []
+    revoke: list[TokenRevocation] = []
+    create: StreamInfo | None = None  # the first append of a new encounter
+    closes: bool = False
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """The command's events as stored; `duplicate` when the command_id was already appended."""
+
+    events: list[Event]
+    duplicate: bool = False
+
+
+class StoredCommand(msgspec.Struct, frozen=True):
+    identity: str
+    actor: str
+    events: list[Event]
+
+
+class Store(abc.ABC):
+    """Where encounters live. Every method is safe to call concurrently."""
+
+    @abc.abstractmethod
+    async def open(self) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    async def append(self, request: Append) -> AppendResult:
+        """Append one command atomically: SeqConflict, CommandIdReused, or the sealed events."""
+        (result,) = await self.append_many([request])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    @abc.abstractmethod
+    async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        """Group commit: each request succeeds or fails alone, in the order given."""
+
+    @abc.abstractmethod
+    async def read(self, stream: str, from_seq: int = 1, limit: int | None = None) -> list[Event]:
+        """Events of one stream with seq >= from_seq, in seq order."""
+
+    @abc.abstractmethod
+    async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
+        """The store-wide feed in commit order: (position, event) after a position."""
+
+    @abc.abstractmethod
+    async def stream_info(self, stream: str) -> StreamInfo | None: ...
+
+    @abc.abstractmethod
+    async def list_streams(self, public_only: bool) -> list[StreamInfo]: ...
+
+    @abc.abstractmethod
+    async def delete_stream(self, stream: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def find_command(self, stream: str, command_id: str) -> StoredCommand | None: ...
+
+    @abc.abstractmethod
+    async def seed(self, stream: str, commitment: str) -> bytes | None:
+        """The secret seed behind a commitment (for the server's own dice)."""
+
+    @abc.abstractmethod
+    async def revealed_seeds(self, stream: str) -> dict[str, str]:
+        """commitment -> revealed seed hex."""
+
+    @abc.abstractmethod
+    async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
+        """(stream, row) of a live token; the admin token is not stored."""
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()

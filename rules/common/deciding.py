@@ -1,0 +1,273 @@
+"""Deciding the common commands (API.md "Commands"): pure, like any ruleset's decide."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from events.common import (
+    ActionDeclared,
+    CombatantJoined,
+    CombatantRemoved,
+    DiceSeedRotated,
+    EncounterClosed,
+    EventVoided,
+    InitiativeSet,
+    Moved,
+    NotePosted,
+    OptionsChanged,
+    PhaseStarted,
+    ReactionAnswered,
+    ReactionRequested,
+    RulingMade,
+    StandingOrdersSet,
+    TurnStarted,
+)
+from events.dice import Dice
+from events.dice_expressions import BadExpression, parse, roll_expression
+from rules.common import commands as c
+from rules.common.options import resolve_options
+from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, asked_of, combatant_or_error
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+POSTURES = ("standing", "kneeling", "prone", "on_back", "on_stomach")
+UNVOIDABLE = ("EventVoided", "EncounterCreated", "DiceSeedRotated", "EncounterClosed")
+COMBATANT_OVERRIDABLE = {"stats", "posture", "position", "facing", "conditions", "items"}
+
+
+class Context(msgspec.Struct, frozen=True):
+    """What the server knows that a pure decide may need: who acts, and inputs drawn outside it."""
+
+    stream: str
+    actor: str  # gm | seat:<id> | system
+    command_id: str
+    current_seed: str | None = None  # hex, revealed by rotate_seed / close
+    next_commitment: str | None = None  # the fresh seed's commitment, drawn by the server
+    void_targets: list[tuple[int, str]] = []  # (seq, type) of what a void names, looked up by the server
+
+
+def _is_gm(ctx: Context) -> bool:
+    return ctx.actor in ("gm", "system")
+
+
+def _seat_of(ctx: Context) -> str | None:
+    return ctx.actor[5:] if ctx.actor.startswith("seat:") else None
+
+
+def controls(state: dict[str, Any], ctx: Context, combatant_id: str) -> bool:
+    """Whether the actor may command this combatant (the GM always may)."""
+    if _is_gm(ctx):
+        return True
+    seat_id = _seat_of(ctx) or ""
+    seat = state["seats"].get(seat_id)
+    if not seat or seat.get("revoked"):
+        return False
+    combatant = state["combatants"].get(combatant_id) or {}
+    return combatant_id in seat["combatants"] or combatant.get("controller") == seat_id
+
+
+def _gm_only(ctx: Context, what: str) -> None:
+    if not _is_gm(ctx):
+        raise Forbidden(f"only the GM may {what}")
+
+
+def _position(state: dict[str, Any], value: Any, field: str) -> Any:
+    geometry = state["geometry"]
+    if value is None:
+        if geometry.get("position_required"):
+            raise BadCommand(f"{field} is required in this ruleset ({geometry.get('kind')} positions)", field)
+        return None
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                 for v in value)):
+        unit = "[q, r] axial hex" if geometry.get("kind") == "hex_axial" else "[x, y] in hundredths of an inch"
+        raise BadCommand(f"{field} must be {unit} as two integers", field)
+    return value
+
+
+def _facing(state: dict[str, Any], value: Any, field: str) -> int | None:
+    if value is None:
+        return None
+    limit = 6 if state["geometry"].get("facing") == "hex6" else 360
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < limit:
+        raise BadCommand(f"{field} must be an integer 0-{limit - 1}", field)
+    return value
+
+
+class NewCombatant(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    side: str
+    controller: str | None = None
+    stats: dict[str, Any] = {}
+    position: Any = None
+    facing: Any = None
+    posture: str = "standing"
+    items: list[dict[str, Any]] = []
+    talents: dict[str, Any] = {}
+    reactions: dict[str, str] = {}
+
+
+def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Any) -> list[Any]:
+    try:
+        nc = msgspec.convert(cmd.combatant, NewCombatant)
+    except msgspec.ValidationError as exc:
+        raise BadCommand(f"combatant: {exc}", "combatant") from None
+    if not ID_PATTERN.match(nc.id):
+        raise BadCommand("combatant.id must be 1-64 characters of letters, digits and _.:-", "combatant.id")
+    if nc.id in state["combatants"]:
+        raise RuleError(f"there is already a combatant {nc.id!r} ({state['combatants'][nc.id]['name']})")
+    if nc.posture not in POSTURES:
+        raise BadCommand(f"combatant.posture must be one of {', '.join(POSTURES)}", "combatant.posture")
+    if nc.controller is not None and nc.controller not in state["seats"]:
+        raise RuleError(f"there is no seat {nc.controller!r} to control {nc.name}")
+    for i, item in enumerate(nc.items):
+        if not isinstance(item.get("id"), str) or not item["id"]:
+            raise BadCommand(f"combatant.items[{i}] needs an id", f"combatant.items[{i}].id")
+    data = msgspec.to_builtins(nc)
+    data["position"] = _position(state, nc.position, "combatant.position")
+    data["facing"] = _facing(state, nc.facing, "combatant.facing")
+    data = ruleset.validate_combatant(state, data)
+    return [msgspec.convert(data, CombatantJoined)]
+
+
+def _set_options(state: dict[str, Any], cmd: c.SetOptions, ruleset: Any) -> list[Any]:
+    merged = resolve_options(ruleset, {**state["options"], **cmd.options})
+    changed = {k: merged[k] for k in cmd.options}
+    return [OptionsChanged(changed)]
+
+
+def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
+    for key, patch in cmd.overrides.items():
+        if key == "combatants":
+            if not isinstance(patch, dict):
+                raise RuleError("overrides.combatants must map combatant ids to patches")
+            for cid, cpatch in patch.items():
+                combatant_or_error(state, cid)
+                bad = set(cpatch or {}) - COMBATANT_OVERRIDABLE if isinstance(cpatch, dict) else {"?"}
+                if bad:
+                    raise RuleError(f"a ruling may override only {', '.join(sorted(COMBATANT_OVERRIDABLE))} of "
+                                    f"a combatant, not {', '.join(sorted(bad))}")
+        elif key == "rules":
+            allowed = {p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable}
+            bad = set(patch or {}) - allowed if isinstance(patch, dict) else {"?"}
+            if bad:
+                raise RuleError(f"this ruleset lets a ruling override only {', '.join(sorted(allowed)) or 'nothing'} "
+                                f"of its own state, not {', '.join(sorted(bad))}")
+        else:
+            raise RuleError(f"a ruling may not override {key!r}: only combatants.<id>.{{stats, posture, position, "
+                            "facing, conditions, items}} and the ruleset's declared paths")
+    return [RulingMade(cmd.text, cmd.overrides)]
+
+
+def _void(state: dict[str, Any], cmd: c.Void, ctx: Context) -> list[Any]:
+    if (cmd.seq is None) == (cmd.target_command_id is None):
+        raise BadCommand("void names exactly one of seq or target_command_id", "seq")
+    if not ctx.void_targets:
+        what = f"seq {cmd.seq}" if cmd.seq is not None else f"command {cmd.target_command_id!r}"
+        raise RuleError(f"there is no event at {what} to void")
+    seqs = []
+    for seq, type_ in ctx.void_targets:
+        if seq in state["voided"]:
+            raise RuleError(f"seq {seq} is already voided")
+        if type_ in UNVOIDABLE:
+            raise RuleError(f"seq {seq} is {type_}, which cannot be voided")
+        seqs.append(seq)
+    return [EventVoided(seqs, cmd.reason)]
+
+
+def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Any, dice: Dice) -> list[Any]:
+    pending = next((p for p in state["pending"] if p["id"] == cmd.reaction), None)
+    if pending is None:
+        ids = ", ".join(p["id"] for p in state["pending"]) or "none"
+        raise RuleError(f"no reaction {cmd.reaction!r} is waiting for an answer (waiting: {ids})")
+    if not _is_gm(ctx) and f"seat:{pending['asked_of']}" != ctx.actor:
+        raise Forbidden(f"this reaction is asked of {pending['asked_of']}, not of your seat")
+    choice = pending["default"] if cmd.choice == "default" else cmd.choice
+    if choice not in pending["options"]:
+        raise RuleError(f"{cmd.choice!r} is not an answer to this {pending['kind']} question "
+                        f"(choose one of {', '.join(pending['options'])})")
+    answered = ReactionAnswered(pending["id"], choice, dict(cmd.params), ctx.actor)
+    return [answered, ("resume", pending, Answer(choice, dict(cmd.params), ctx.actor))]
+
+
+def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: Any, dice: Dice) -> list[Any]:
+    """The events of a common command (a ("resume", pending, answer) marker asks the caller to resume)."""
+    if isinstance(cmd, c.AddCombatant):
+        _gm_only(ctx, "add combatants")
+        return add_combatant(state, cmd, ruleset)
+    if isinstance(cmd, c.RemoveCombatant):
+        _gm_only(ctx, "remove combatants")
+        combatant_or_error(state, cmd.combatant)
+        return [CombatantRemoved(cmd.combatant)]
+    if isinstance(cmd, c.SetStandingOrders):
+        combatant_or_error(state, cmd.combatant)
+        if not controls(state, ctx, cmd.combatant):
+            raise Forbidden(f"your seat does not control {cmd.combatant}")
+        return [StandingOrdersSet(cmd.combatant, cmd.reactions)]
+    if isinstance(cmd, c.StartTurn):
+        _gm_only(ctx, "start a turn")
+        turn = cmd.turn if cmd.turn is not None else state["turn"] + 1
+        if turn <= state["turn"] and state["turn"] > 0:
+            raise RuleError(f"turn {turn} would not follow turn {state['turn']}")
+        return [TurnStarted(turn)]
+    if isinstance(cmd, c.StartPhase):
+        _gm_only(ctx, "start a phase")
+        return [PhaseStarted(cmd.phase)]
+    if isinstance(cmd, c.SetInitiative):
+        _gm_only(ctx, "set the initiative order")
+        for cid in cmd.order:
+            combatant_or_error(state, cid)
+        return [InitiativeSet(cmd.order)]
+    if isinstance(cmd, c.Move):
+        who = combatant_or_error(state, cmd.combatant)
+        if not _is_gm(ctx) and not getattr(ruleset, "players_may_move", False):
+            raise Forbidden("only the GM may use the plain move command in this ruleset")
+        if not controls(state, ctx, cmd.combatant):
+            raise Forbidden(f"your seat does not control {who['name']}")
+        to = _position(state, cmd.to, "to")
+        return [Moved(cmd.combatant, to, "move", _facing(state, cmd.facing, "facing"), who.get("position"))]
+    if isinstance(cmd, c.RollDice):
+        try:
+            expr = parse(cmd.expression)
+        except BadExpression as exc:
+            raise BadCommand(str(exc), "expression") from None
+        if cmd.combatant is not None:
+            combatant_or_error(state, cmd.combatant)
+        return list(roll_expression(expr, dice, cmd.purpose or cmd.expression, cmd.combatant))
+    if isinstance(cmd, c.Ask):
+        _gm_only(ctx, "ask a question")
+        if cmd.combatant is not None:
+            combatant_or_error(state, cmd.combatant)
+        if not cmd.options or cmd.default not in cmd.options:
+            raise BadCommand("ask needs options and a default that is one of them", "default")
+        return [ReactionRequested("", cmd.kind, cmd.combatant, asked_of(state, cmd.combatant), cmd.options,
+                                  cmd.default, [], {"engine": "ask"}, cmd.question)]
+    if isinstance(cmd, c.Respond):
+        return _respond(state, cmd, ctx, ruleset, dice)
+    if isinstance(cmd, c.Note):
+        return [NotePosted(cmd.text)]
+    if isinstance(cmd, c.Ruling):
+        _gm_only(ctx, "make a ruling")
+        return _ruling(state, cmd, ruleset)
+    if isinstance(cmd, c.SetOptions):
+        _gm_only(ctx, "change options")
+        return _set_options(state, cmd, ruleset)
+    if isinstance(cmd, c.Void):
+        _gm_only(ctx, "void events")
+        return _void(state, cmd, ctx)
+    if isinstance(cmd, c.RotateSeed):
+        if state["dice"] == "manual":
+            raise RuleError("this encounter rolls physical dice: there is no server seed to rotate")
+        return [DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment)]
+    if isinstance(cmd, c.Close):
+        _gm_only(ctx, "close the encounter")
+        out: list[Any] = []
+        if state["dice"] != "manual":
+            out.append(DiceSeedRotated(ctx.current_seed or "", None))
+        return [*out, EncounterClosed(cmd.reason)]
+    raise BadCommand(f"unknown common command {type(cmd).__name__}")
+
+
+__all__ = ["Context", "decide_common", "controls", "ActionDeclared"]

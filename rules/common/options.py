@@ -1,0 +1,34 @@
+"""Options the engine itself reads, stored beside each ruleset's own in `EncounterCreated.options`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from rules.interface import BadCommand
+
+
+class EngineOptions(msgspec.Struct, forbid_unknown_fields=True):
+    reaction_timeout_s: int | None = None
+    rotate_seed_each_turn: bool = False
+    manual_dice_from: Literal["gm", "actor"] = "gm"
+
+
+ENGINE_OPTION_NAMES = frozenset(EngineOptions.__struct_fields__)
+
+
+def resolve_options(ruleset: Any, given: dict[str, Any]) -> dict[str, Any]:
+    """Every option's resolved value (defaults included), or BadCommand naming the bad one."""
+    if not isinstance(given, dict):
+        raise BadCommand("options must be an object", "options")
+    engine_part = {k: v for k, v in given.items() if k in ENGINE_OPTION_NAMES}
+    rules_part = {k: v for k, v in given.items() if k not in ENGINE_OPTION_NAMES}
+    try:
+        engine = msgspec.convert(engine_part, EngineOptions)
+        rules = msgspec.convert(rules_part, ruleset.Options)
+    except msgspec.ValidationError as exc:
+        raise BadCommand(f"options: {exc}", "options") from None
+    if engine.reaction_timeout_s is not None and engine.reaction_timeout_s < 1:
+        raise BadCommand("options.reaction_timeout_s must be at least 1 second", "options.reaction_timeout_s")
+    return {**msgspec.to_builtins(rules), **msgspec.to_builtins(engine)}

@@ -1,0 +1,1 @@
+"""The HTTP server, the command pipeline and the CLI."""

@@ -1,0 +1,350 @@
+"""The aiohttp application: routes of API.md, auth, and the app's lifecycle."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from events.envelope import timestamp
+from events.store import Store
+from rules.registry import Registry
+from server.auth import Principal, same_secret, token_hash
+from server.encounters import ApiError, Encounters, bad_request
+from server.errors import errors_middleware
+
+ENCOUNTERS = web.AppKey("encounters", Encounters)
+SETTINGS = web.AppKey("settings", dict)
+
+_json = msgspec.json.Encoder()
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    return web.Response(body=_json.encode(data), status=status, content_type="application/json")
+
+
+def envelope(e: Any) -> dict[str, Any]:
+    return msgspec.to_builtins(e)
+
+
+async def read_json(request: web.Request) -> dict[str, Any]:
+    raw = await request.read()
+    if not raw:
+        raise bad_request("the body must be a JSON object")
+    try:
+        body = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise bad_request(f"the body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise bad_request("the body must be a JSON object")
+    return body
+
+
+def bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+async def principal(request: web.Request, stream: str | None, token: str | None = None) -> Principal | None:
+    """Who the token is, for this encounter; None when anonymous. An unknown token is a 401."""
+    token = token if token is not None else bearer(request)
+    if token is None:
+        return None
+    admin = request.app[SETTINGS].get("admin_token")
+    if admin and same_secret(token, admin):
+        return Principal("admin", stream)
+    found = await request.app[ENCOUNTERS].store.token(token_hash(token))
+    if found is None or (stream is not None and found[0] != stream):
+        raise ApiError(401, "unauthenticated", "this token is not valid for this encounter")
+    stream_of, row = found
+    return Principal(row.role, stream_of, row.seat, row.token_id)
+
+
+async def reader(request: web.Request, stream: str, token: str | None = None) -> Principal:
+    """A principal allowed to read this encounter (404 before 401 before 403)."""
+    info = await request.app[ENCOUNTERS].info(stream)
+    who = await principal(request, stream, token)
+    if who is None:
+        if info.public:
+            return Principal("observer", stream)
+        raise ApiError(401, "unauthenticated", "this encounter is not public: send a token (Authorization: Bearer)")
+    return who
+
+
+async def actor(request: web.Request, stream: str) -> Principal:
+    """A principal that may send commands: the GM or a player (observers get 403)."""
+    await request.app[ENCOUNTERS].info(stream)
+    who = await principal(request, stream)
+    if who is None:
+        raise ApiError(401, "unauthenticated", "send your GM or seat token (Authorization: Bearer)")
+    return who
+
+
+async def gm(request: web.Request, stream: str) -> Principal:
+    who = await actor(request, stream)
+    if who.role != "gm":
+        raise ApiError(403, "forbidden", "only the GM may do this")
+    return who
+
+
+def _int_query(request: web.Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise bad_request(f"{name} must be an integer", name) from None
+    if value < low or (high is not None and value > high):
+        raise bad_request(f"{name} must be between {low} and {high}", name)
+    return value
+
+
+# ---- handlers ---------------------------------------------------------------------------------
+
+routes = web.RouteTableDef()
+
+
+@routes.get("/healthz")
+async def healthz(request: web.Request) -> web.Response:
+    return json_response({"ok": True})
+
+
+@routes.get("/rulesets")
+async def list_rulesets(request: web.Request) -> web.Response:
+    from server.describing import describe_rulesets
+
+    return json_response({"rulesets": describe_rulesets(request.app[ENCOUNTERS].registry)})
+
+
+@routes.post("/encounters")
+async def create_encounter(request: web.Request) -> web.Response:
+    body = await read_json(request)
+    admin = request.app[SETTINGS].get("admin_token")
+    who = await principal(request, None)
+    if admin and (who is None or who.role != "admin"):
+        if who is None:
+            raise ApiError(401, "unauthenticated", "this server lets only its admin create encounters")
+        raise ApiError(403, "forbidden", "this server lets only its admin create encounters")
+    enc = request.app[ENCOUNTERS]
+    info, gm_token, out = await enc.create(body, "gm")
+    created = out.events[0].data
+    payload = {"id": info.id, "gm_token": gm_token, "commitment": created["commitment"], "ruleset": info.ruleset,
+               "options": created["options"], "geometry": created["geometry"], "name": info.name,
+               "dice": created["dice"], "public": info.public}
+    return json_response(payload, status=200 if out.duplicate else 201)
+
+
+@routes.get("/encounters")
+async def list_encounters(request: web.Request) -> web.Response:
+    who = await principal(request, None)
+    streams = await request.app[ENCOUNTERS].store.list_streams(public_only=not (who and who.role == "admin"))
+    return json_response({"encounters": [
+        {"id": s.id, "name": s.name, "ruleset": s.ruleset, "seq": s.seq, "closed": s.closed, "public": s.public}
+        for s in streams]})
+
+
+@routes.delete("/encounters/{id}")
+async def delete_encounter(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    enc = request.app[ENCOUNTERS]
+    await enc.info(stream)
+    who = await principal(request, None)
+    if who is None:
+        raise ApiError(401, "unauthenticated", "only the admin may delete encounters: send the admin token")
+    if who.role != "admin":
+        raise ApiError(403, "forbidden", "only the admin may delete encounters")
+    await enc.store.delete_stream(stream)
+    enc.forget(stream)
+    return web.Response(status=204)
+
+
+@routes.get("/encounters/{id}")
+async def get_encounter(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    enc = request.app[ENCOUNTERS]
+    state = await enc.state(stream)
+    events = await enc.store.read(stream)
+    commitments = [events[0].data["commitment"]] + [e.data["commitment"] for e in events
+                                                     if e.type == "DiceSeedRotated"]
+    return json_response({
+        "id": stream, "name": state["name"], "ruleset": state["ruleset"], "ruleset_version": state["ruleset_version"],
+        "options": state["options"], "geometry": state["geometry"], "dice": state["dice"], "public": state["public"],
+        "seq": state["seq"], "hash": state["hash"], "head": {"seq": state["seq"], "hash": state["hash"]},
+        "commitment": state["commitment"], "commitments": [c for c in commitments if c],
+        "revealed_seeds": await enc.store.revealed_seeds(stream), "closed": state["closed"],
+    })
+
+
+@routes.post("/encounters/{id}/commands")
+async def post_command(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    body = await read_json(request)
+    who = await actor(request, stream)
+    out = await request.app[ENCOUNTERS].execute(stream, who, body)
+    last = out.events[-1]
+    return json_response({"seq": last.seq, "hash": last.hash, "command_id": last.command_id,
+                          "events": [envelope(e) for e in out.events]}, status=200 if out.duplicate else 201)
+
+
+@routes.get("/encounters/{id}/events")
+async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    enc = request.app[ENCOUNTERS]
+    info = await enc.info(stream)
+    start = _int_query(request, "from", 1, 1, info.seq + 1)
+    limit = _int_query(request, "limit", 1000, 1, 10_000)
+    assert start is not None and limit is not None
+    if "application/x-ndjson" in request.headers.get("Accept", ""):
+        from server.exporting import ndjson_lines
+
+        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await resp.prepare(request)
+        async for line in ndjson_lines(enc.store, stream, start):
+            await resp.write(line)
+        await resp.write_eof()
+        return resp
+    events = await enc.store.read(stream, start, limit)
+    next_from = events[-1].seq + 1 if events else start
+    return json_response({"events": [envelope(e) for e in events], "next_from": next_from,
+                          "head": {"seq": info.seq, "hash": info.hash}})
+
+
+@routes.get("/encounters/{id}/state")
+async def get_state(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    enc = request.app[ENCOUNTERS]
+    info = await enc.info(stream)
+    at = _int_query(request, "at", None, 1, info.seq)
+    state = await enc.state_at(stream, at)
+    from projections.view import state_view
+
+    return json_response(state_view(state, enc.ruleset_of(state)))
+
+
+@routes.get("/encounters/{id}/me")
+async def get_me(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    enc = request.app[ENCOUNTERS]
+    await enc.info(stream)
+    who = await principal(request, stream)
+    if who is None:
+        raise ApiError(401, "unauthenticated", "send a token to learn who you are here")
+    state = await enc.state(stream)
+    ruleset = enc.ruleset_of(state)
+    if who.role == "gm":
+        mine = list(state["combatants"])
+    elif who.role == "player":
+        seat = state["seats"].get(who.seat or "", {})
+        mine = [c for c in state["combatants"]
+                if c in seat.get("combatants", []) or state["combatants"][c].get("controller") == who.seat]
+    else:
+        mine = []
+    asked = [p for p in state["pending"] if (who.role == "gm" and p["asked_of"] == "gm")
+             or (who.role == "player" and p["asked_of"] == who.seat)]
+    return json_response({"role": who.role, "seat": who.seat, "combatants": mine, "reactions": asked,
+                          "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine}})
+
+
+@routes.post("/encounters/{id}/seats")
+async def create_seat(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    body = await read_json(request)
+    who = await gm(request, stream)
+    seat, token = await request.app[ENCOUNTERS].create_seat(stream, who, body)
+    return json_response({"seat": seat, "token": token}, status=201 if token else 200)
+
+
+@routes.patch("/encounters/{id}/seats/{seat}")
+async def patch_seat(request: web.Request) -> web.Response:
+    stream, seat = request.match_info["id"], request.match_info["seat"]
+    body = await read_json(request)
+    who = await gm(request, stream)
+    out = await request.app[ENCOUNTERS].change_seat(stream, who, seat, body)
+    return json_response({"seat": seat, "seq": out.events[-1].seq, "hash": out.events[-1].hash,
+                          "events": [envelope(e) for e in out.events]})
+
+
+@routes.post("/encounters/{id}/seats/{seat}/token")
+async def rotate_seat_token(request: web.Request) -> web.Response:
+    stream, seat = request.match_info["id"], request.match_info["seat"]
+    who = await gm(request, stream)
+    token = await request.app[ENCOUNTERS].rotate_seat_token(stream, who, seat)
+    return json_response({"seat": seat, "token": token}, status=201)
+
+
+@routes.delete("/encounters/{id}/seats/{seat}")
+async def revoke_seat(request: web.Request) -> web.Response:
+    stream, seat = request.match_info["id"], request.match_info["seat"]
+    who = await gm(request, stream)
+    await request.app[ENCOUNTERS].revoke_seat(stream, who, seat)
+    return web.Response(status=204)
+
+
+@routes.post("/encounters/{id}/read-tokens")
+async def create_read_token(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    who = await gm(request, stream)
+    token_id, token = await request.app[ENCOUNTERS].create_read_token(stream, who)
+    return json_response({"token_id": token_id, "token": token}, status=201)
+
+
+@routes.delete("/encounters/{id}/read-tokens/{token_id}")
+async def revoke_read_token(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    who = await gm(request, stream)
+    await request.app[ENCOUNTERS].revoke_read_token(stream, who, request.match_info["token_id"])
+    return web.Response(status=204)
+
+
+@routes.post("/encounters/{id}/gm-token")
+async def rotate_gm_token(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    who = await gm(request, stream)
+    token = await request.app[ENCOUNTERS].rotate_gm_token(stream, who)
+    return json_response({"gm_token": token}, status=201)
+
+
+# ---- the application --------------------------------------------------------------------------
+
+
+async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
+    """Answer overdue reactions with their default, as actor `system` (the clock lives here)."""
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(app[SETTINGS].get("timeout_poll_s", 1.0))
+            try:
+                await app[ENCOUNTERS].answer_overdue(timestamp())
+            except Exception:  # noqa: BLE001 - a failed sweep must not stop later ones
+                pass
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+
+
+def make_app(store: Store, registry: Registry | None = None, *, admin_token: str | None = None,
+             max_body: int = 256 * 1024, max_events: int = 1000, **settings: Any) -> web.Application:
+    """Build the server around an open-able store."""
+    app = web.Application(middlewares=[errors_middleware], client_max_size=max_body)
+    app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
+    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events)
+
+    async def store_ctx(app: web.Application) -> AsyncIterator[None]:
+        await store.open()
+        yield
+        await store.close()
+
+    app.cleanup_ctx.append(store_ctx)
+    app.cleanup_ctx.append(_reaction_timeouts)
+    app.add_routes(routes)
+    return app

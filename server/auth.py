@@ -1,0 +1,37 @@
+"""Bearer tokens: random (256 bits), stored only as SHA-256 hashes, never logged."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+import msgspec
+
+
+def new_token() -> str:
+    """A fresh bearer token."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_secret(a: str, b: str) -> bool:
+    """Constant-time comparison."""
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+class Principal(msgspec.Struct, frozen=True):
+    """Who a request acts as: admin, gm, player (with a seat), observer, or anonymous."""
+
+    role: str
+    stream: str | None = None
+    seat: str | None = None
+    token_id: str | None = None
+
+    @property
+    def actor(self) -> str:
+        return f"seat:{self.seat}" if self.role == "player" else self.role

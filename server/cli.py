@@ -1,0 +1,90 @@
+"""The `tussle` command line: serve, export."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from aiohttp import web
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from events.sqlite_store import DatabaseLocked, ExclusiveLock, SqliteStore
+    from server.app import make_app
+    from server.logging import configure_logging
+
+    configure_logging()
+    admin = args.admin_token or os.environ.get("TUSSLE_ADMIN_TOKEN") or None
+    host = args.host or ("0.0.0.0" if admin else "127.0.0.1")
+    # Take the lock before anything else so a second server fails fast with a clear message.
+    probe = ExclusiveLock(args.db)
+    try:
+        probe.acquire()
+    except DatabaseLocked as exc:
+        print(f"tussle: {exc}", file=sys.stderr)
+        return 2
+    probe.release()
+    store = SqliteStore(args.db)
+    app = make_app(store, admin_token=admin, max_body=args.max_body)
+    print(f"tussle: serving {args.db} on http://{host}:{args.port}", file=sys.stderr, flush=True)
+    try:
+        web.run_app(app, host=host, port=args.port, access_log=None, print=None)
+    except DatabaseLocked as exc:
+        print(f"tussle: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _export(args: argparse.Namespace) -> int:
+    from events.sqlite_store import SqliteStore
+    from server.exporting import ndjson_lines
+
+    store = SqliteStore(args.db, lock=False)
+    await store.open()
+    try:
+        if await store.stream_info(args.id) is None:
+            print(f"tussle: there is no encounter {args.id!r} in {args.db}", file=sys.stderr)
+            return 1
+        out = sys.stdout.buffer
+        async for line in ndjson_lines(store, args.id):
+            out.write(line)
+        out.flush()
+    finally:
+        await store.close()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tussle", description="Tussle: an event-sourced combat-log server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the HTTP and websocket server",
+                           description="Run the server on a SQLite file (one server process per file).")
+    serve.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
+    serve.add_argument("--host", default=None,
+                       help="address to bind (default 127.0.0.1 without an admin token, else 0.0.0.0)")
+    serve.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve.add_argument("--admin-token", default=None, help="admin token (or TUSSLE_ADMIN_TOKEN); when set, "
+                       "only the admin may create encounters")
+    serve.add_argument("--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)")
+    export = sub.add_parser("export", help="export an encounter's events",
+                            description="Print an encounter's envelopes as JSONL, then a trailer line.")
+    export.add_argument("id", help="encounter id")
+    export.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
+    export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `tussle` console script."""
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "export":
+        return asyncio.run(_export(args))
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

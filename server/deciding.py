@@ -1,0 +1,121 @@
+"""The command pipeline: one command in, the events to append out — pure, and knowing no ruleset.
+
+It gates commands while reactions wait, checks that a player controls the combatants a command
+moves, runs the common or the ruleset's decide, answers reactions from standing orders inside the
+same command, and turns event Structs into envelope payloads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.canonical import FloatInEventData, check_integers_only
+from events.common import DiceSeedRotated, ReactionAnswered, ReactionRequested
+from events.dice import Dice
+from events.envelope import Event, NewEvent
+from projections.state import evolve
+from rules.common import commands as common
+from rules.common.deciding import Context, controls, decide_common
+from rules.interface import Answer, Command, Forbidden, RuleError, command_type
+
+ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "rotate_seed", "close", "ask"})
+COMMON_TYPES = frozenset(cls.__struct_config__.tag for cls in common.COMMON_COMMANDS)
+
+
+class TooManyEvents(Exception):
+    """A command would append more events than the server allows."""
+
+
+def to_new_event(struct: msgspec.Struct) -> NewEvent:
+    """An event Struct as an envelope payload: type = class name, data = every field."""
+    data = msgspec.to_builtins(struct)
+    try:
+        check_integers_only(data)
+    except FloatInEventData as exc:
+        raise RuntimeError(f"{type(struct).__name__}: {exc}") from None
+    return NewEvent(type(struct).__name__, data)
+
+
+def _fold(state: dict[str, Any], new: NewEvent, ruleset: Any, ctx: Context) -> dict[str, Any]:
+    seq = state["seq"] + 1
+    return evolve(state, Event(ctx.stream, seq, new.type, new.data, ctx.actor, ctx.command_id, "", "", ""), ruleset)
+
+
+def _check_pending(state: dict[str, Any], ctype: str) -> None:
+    pending = state["pending"]
+    if not pending or ctype in ALWAYS_ALLOWED or any(ctype in p.get("allows", []) for p in pending):
+        return
+    waits = "; ".join(f"{p['kind']} asked of {p['asked_of']} ({p['id']})" for p in pending)
+    raise RuleError(f"the fight waits for an answer first: {waits}", {"pending": pending}, code="reaction_pending")
+
+
+def decide_command(
+    state: dict[str, Any], ruleset: Any, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
+) -> list[NewEvent]:
+    """The events one command appends, or an exception saying why it appends nothing."""
+    ctype = command_type(cmd)
+    _check_pending(state, ctype)
+    folded = state
+    out: list[NewEvent] = []
+    reactions = 0
+
+    def push(struct: msgspec.Struct) -> None:
+        nonlocal folded, reactions
+        if isinstance(struct, ReactionRequested) and not struct.id:
+            reactions += 1
+            struct = msgspec.structs.replace(struct, id=f"{ctx.command_id}/{reactions}")
+        ne = to_new_event(struct)
+        out.append(ne)
+        if len(out) > max_events:
+            raise TooManyEvents(f"the command would append more than {max_events} events")
+        folded = _fold(folded, ne, ruleset, ctx)
+
+    if ctype in COMMON_TYPES:
+        decided = decide_common(state, cmd, ctx, ruleset, dice)
+        items: list[Any] = []
+        for item in decided:
+            if isinstance(item, tuple) and item[0] == "resume":
+                for s in items:
+                    push(s)
+                items = []
+                _, pending, answer = item
+                if pending.get("resume", {}).get("engine") != "ask":
+                    for s in ruleset.resume(folded, pending, answer, dice):
+                        push(s)
+            else:
+                items.append(item)
+        if not isinstance(cmd, common.Respond):
+            items = list(ruleset.on_common(state, cmd, items, dice))
+        if isinstance(cmd, common.StartTurn) and state["options"].get("rotate_seed_each_turn") and state["dice"] != "manual":
+            items.append(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
+        for s in items:
+            push(s)
+    else:
+        for cid in ruleset.actors(state, cmd):
+            if cid in state["combatants"] and not controls(state, ctx, cid):
+                raise Forbidden(f"your seat does not control {state['combatants'][cid]['name']}")
+        for s in ruleset.decide(state, cmd, dice):
+            push(s)
+
+    # Standing orders answer at once, inside this command; their resumption may ask again.
+    i = 0
+    while i < len(out):
+        ne = out[i]
+        i += 1
+        if ne.type != "ReactionRequested":
+            continue
+        req = ne.data
+        if not any(p["id"] == req["id"] for p in folded["pending"]):
+            continue
+        who = folded["combatants"].get(req["combatant"] or "")
+        choice = (who or {}).get("reactions", {}).get(req["kind"])
+        if choice is None or choice not in req["options"]:
+            continue
+        push(ReactionAnswered(req["id"], choice, {}, "standing_order"))
+        if req.get("resume", {}).get("engine") != "ask":
+            for s in ruleset.resume(folded, req, Answer(choice, {}, "standing_order"), dice):
+                push(s)
+    dice.check_all_used()
+    return out

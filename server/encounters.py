@@ -1,0 +1,500 @@
+"""The encounter service: runs commands through the pipeline and the store, keeps state caches.
+
+One asyncio lock per encounter serializes its commands in this process; the store's
+expected-seq check serializes them across processes, and a conflict is decided again from fresh
+state when the client did not pin `expected_seq` (the dice stay the same: they are keyed on the
+command).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections import defaultdict
+from typing import Any
+
+import msgspec
+
+from events.canonical import canonical
+from events.common import (
+    EncounterCreated,
+    GmTokenRotated,
+    ReadTokenCreated,
+    ReadTokenRevoked,
+    SeatChanged,
+    SeatCreated,
+    SeatRevoked,
+    SeatTokenRotated,
+)
+from events.dice import BadDice, Dice, commitment_of, new_seed, valid_entropy
+from events.envelope import Event, NewEvent
+from events.store import (
+    Append,
+    AppendResult,
+    CommandIdReused,
+    SeedRow,
+    SeqConflict,
+    Store,
+    StreamInfo,
+    TokenRevocation,
+    TokenRow,
+)
+from projections.state import evolve, initial_state, replay
+from rules.common import commands as common
+from rules.common.deciding import ID_PATTERN, Context
+from rules.common.options import resolve_options
+from rules.interface import BadCommand, Forbidden, RuleError, command_type
+from rules.registry import Registry
+from server.auth import Principal, new_token, token_hash
+from server.deciding import TooManyEvents, decide_command, to_new_event
+from server.live_feed import LiveFeed
+
+DICE_MODES = ("server", "manual", "mixed")
+
+
+class ApiError(Exception):
+    """An error of the HTTP contract: status, code, a sentence, details."""
+
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+def bad_request(message: str, field: str | None = None) -> ApiError:
+    return ApiError(400, "bad_request", message, {"field": field} if field else {})
+
+
+def identity_of(body: dict[str, Any]) -> str:
+    """A command's identity: SHA-256 of its canonical body without expected_seq."""
+    return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "expected_seq"})).hexdigest()
+
+
+class Outcome(msgspec.Struct):
+    events: list[Event]
+    duplicate: bool = False
+    extra: dict[str, Any] = {}
+
+
+class Encounters:
+    """Everything the HTTP layer asks of encounters, with no HTTP in it."""
+
+    def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None):
+        self.store = store
+        self.registry = registry
+        self.max_events = max_events
+        self.feed = feed or LiveFeed()
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: dict[str, dict[str, Any]] = {}
+        self._seeds: dict[tuple[str, str], bytes] = {}
+        self.reaction_deadlines: dict[tuple[str, str], str] = {}
+        # Fresh seeds drawn for a rotation, kept until the append that commits them.
+        self._pending_seed: dict[tuple[str, str], bytes] = {}
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def ruleset_of(self, state: dict[str, Any]) -> Any:
+        return self.registry.get(state["ruleset"])
+
+    def _ruleset_for_event(self, e: Event) -> Any:
+        return self.registry.get(e.data["ruleset"])
+
+    async def info(self, stream: str) -> StreamInfo:
+        info = await self.store.stream_info(stream)
+        if info is None:
+            raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+        return info
+
+    async def state(self, stream: str) -> dict[str, Any]:
+        """The live state, caught up from the store on first use and after other processes' appends."""
+        cached = self._states.get(stream)
+        if cached is None:
+            events = await self.store.read(stream)
+            if not events:
+                raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+            cached = replay(events, self._ruleset_for_event)
+            self._states[stream] = cached
+            return cached
+        newer = await self.store.read(stream, cached["seq"] + 1)
+        if newer:
+            cached = self._apply(stream, cached, newer)
+        return cached
+
+    def _apply(self, stream: str, state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
+        ruleset = self.ruleset_of(state)
+        needs_replay = False
+        for e in events:
+            if e.seq != state["seq"] + 1:
+                continue
+            if e.type == "EventVoided":
+                needs_replay = True
+            if e.type == "ReactionRequested" and state["options"].get("reaction_timeout_s"):
+                self.reaction_deadlines[(stream, e.data["id"])] = e.ts
+            state = evolve(state, e, ruleset)
+        if needs_replay:
+            self._states.pop(stream, None)
+            return state  # the caller re-reads through state(), which replays without the voided events
+        self._states[stream] = state
+        return state
+
+    async def state_at(self, stream: str, at: int | None) -> dict[str, Any]:
+        """The state as of seq `at` by replay (voids with seq <= at only)."""
+        if at is None:
+            return await self.state(stream)
+        events = await self.store.read(stream, 1, at)
+        return replay(events, self._ruleset_for_event, at)
+
+    def cache_size(self) -> int:
+        return len(self._states)
+
+    def forget(self, stream: str) -> None:
+        self._states.pop(stream, None)
+
+    # ---- creating --------------------------------------------------------------------------
+
+    async def create(self, body: dict[str, Any], actor: str) -> tuple[StreamInfo, str, Outcome]:
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise bad_request("name must be a non-empty string of at most 200 characters", "name")
+        ruleset_id = body.get("ruleset")
+        ruleset = self.registry.get(ruleset_id) if isinstance(ruleset_id, str) else None
+        if ruleset is None:
+            raise bad_request(f"ruleset must be one of {', '.join(self.registry.rulesets)}", "ruleset")
+        allowed = {"name", "ruleset", "options", "public", "dice", "command_id"}
+        unknown = set(body) - allowed
+        if unknown:
+            raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            raise bad_request("public must be true or false", "public")
+        dice_mode = body.get("dice", "server")
+        if dice_mode not in DICE_MODES:
+            raise bad_request("dice must be server, manual or mixed", "dice")
+        try:
+            options = resolve_options(ruleset, body.get("options") or {})
+        except BadCommand as exc:
+            raise bad_request(exc.message, exc.field) from None
+        command_id = body.get("command_id")
+        if command_id is not None and (not isinstance(command_id, str) or not ID_PATTERN.match(command_id)):
+            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+        stream = (hashlib.sha256(f"tussle-encounter:{command_id}".encode()).hexdigest()[:16]
+                  if command_id else secrets.token_hex(8))
+        identity = identity_of(body)
+        gm_token = new_token()
+        seeds, commitment = [], None
+        if dice_mode != "manual":
+            seed = new_seed()
+            commitment = commitment_of(seed)
+            seeds = [SeedRow(commitment, seed)]
+        created = EncounterCreated(name, ruleset.id, ruleset.version, options, dict(ruleset.geometry),
+                                   commitment, dice_mode, public)
+        info = StreamInfo(stream, name, ruleset.id, public, 0, "", False)
+        req = Append(stream, 0, f"create-{stream}", identity, actor, [to_new_event(created)], seeds=seeds,
+                     tokens=[TokenRow(token_hash(gm_token), "gm")], create=info)
+        (result,) = await self.store.append_many([req])
+        if isinstance(result, Exception):
+            found = await self.store.find_command(stream, f"create-{stream}")
+            if found is None or found.identity != identity:
+                raise ApiError(409, "command_id_reused",
+                               f"command_id {command_id!r} already created a different encounter",
+                               {"command_id": command_id})
+            # A resent creation: same encounter; its creator gets a fresh GM token, since the first
+            # response (holding the first one) may never have arrived.
+            await self.store.append_many([Append(
+                stream, (await self.info(stream)).seq, f"gm-token-{secrets.token_hex(8)}", "", "gm",
+                [to_new_event(GmTokenRotated())], tokens=[TokenRow(token_hash(gm_token), "gm")])])
+            return await self.info(stream), gm_token, Outcome(found.events, duplicate=True)
+        self.feed.publish(stream, result.events)
+        return await self.info(stream), gm_token, Outcome(result.events)
+
+    # ---- commands --------------------------------------------------------------------------
+
+    async def execute(self, stream: str, who: Principal, body: dict[str, Any]) -> Outcome:
+        """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
+        if who.role not in ("gm", "player"):
+            raise ApiError(403, "forbidden", "observers may read this encounter but not send commands")
+        command_id = body.get("command_id")
+        keyed_by = "client"
+        if command_id is None:
+            command_id = f"srv-{secrets.token_hex(12)}"
+            keyed_by = "server"
+        elif not isinstance(command_id, str) or not ID_PATTERN.match(command_id):
+            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+        entropy = body.get("entropy", "")
+        if not valid_entropy(entropy):
+            raise bad_request("entropy must be 0-128 characters of [A-Za-z0-9_.:=+/-]", "entropy")
+        expected = body.get("expected_seq")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
+            raise bad_request("expected_seq must be a non-negative integer", "expected_seq")
+        identity = identity_of(body)
+        async with self._locks[stream]:
+            for _ in range(5):
+                try:
+                    return await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
+                except SeqConflict as exc:
+                    self.forget(stream)
+                    if expected is not None:
+                        raise ApiError(409, "seq_conflict", f"the encounter moved on to seq {exc.actual}",
+                                       {"expected": expected, "actual": exc.actual}) from None
+            raise ApiError(409, "seq_conflict", "the encounter kept moving; send the command again")
+
+    async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
+                            keyed_by: str, identity: str, expected: int | None) -> Outcome:
+        actor = who.actor
+        prior = await self.store.find_command(stream, command_id)
+        if prior is not None:
+            if prior.identity == identity and prior.actor == actor:
+                return Outcome(prior.events, duplicate=True)
+            raise ApiError(409, "command_id_reused",
+                           f"command_id {command_id!r} was already used for a different command",
+                           {"command_id": command_id})
+        state = await self.state(stream)
+        if state["closed"]:
+            raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+        if expected is not None and expected != state["seq"]:
+            raise ApiError(409, "seq_conflict", f"you expected seq {expected} but the encounter is at {state['seq']}",
+                           {"expected": expected, "actual": state["seq"]})
+        ruleset = self.ruleset_of(state)
+        try:
+            cmd = self.registry.command(state["ruleset"], body)
+        except BadCommand as exc:
+            raise bad_request(exc.message, exc.field) from None
+        dice = await self._dice_for(stream, state, cmd, who, command_id, keyed_by)
+        ctype = command_type(cmd)
+        ctx = await self._context(stream, state, cmd, actor, command_id)
+        try:
+            new = decide_command(state, ruleset, cmd, ctx, dice, self.max_events)
+        except RuleError as exc:
+            details = dict(exc.details)
+            raise ApiError(422, exc.code, exc.message, details) from None
+        except Forbidden as exc:
+            raise ApiError(403, "forbidden", exc.message) from None
+        except BadCommand as exc:
+            raise bad_request(exc.message, exc.field) from None
+        except BadDice as exc:
+            raise bad_request(str(exc), exc.field) from None
+        except TooManyEvents as exc:
+            raise ApiError(422, "rule_violation", str(exc)) from None
+        except _dice_needed() as exc:
+            raise ApiError(422, "dice_needed", "this command needs dice faces: " + "; ".join(exc.needed),
+                           {"needed": exc.needed, "more_may_follow": True}) from None
+        if not new:
+            raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
+        return await self._append(stream, state, new, actor, command_id, identity, ctype)
+
+    async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str,
+                      command_id: str, identity: str, ctype: str,
+                      tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None) -> Outcome:
+        seeds, reveal = [], []
+        for ne in new:
+            if ne.type == "DiceSeedRotated":
+                reveal.append(state["commitment"])
+                if ne.data["commitment"] is not None:
+                    seeds.append(SeedRow(ne.data["commitment"], self._pending_seed.pop((stream, ne.data["commitment"]))))
+        req = Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
+                     tokens=tokens or [], revoke=revoke or [],
+                     closes=any(ne.type == "EncounterClosed" for ne in new))
+        result: AppendResult = await self.store.append(req)
+        if result.duplicate:
+            return Outcome(result.events, duplicate=True)
+        self._apply(stream, state, result.events)
+        self.feed.publish(stream, result.events)
+        return Outcome(result.events)
+
+    async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str, command_id: str) -> Context:
+        current_seed = next_commitment = None
+        if state["dice"] != "manual" and isinstance(cmd, (common.RotateSeed, common.Close, common.StartTurn)):
+            seed = await self._seed(stream, state["commitment"])
+            current_seed = seed.hex() if seed else None
+            fresh = new_seed()
+            next_commitment = commitment_of(fresh)
+            self._pending_seed[(stream, next_commitment)] = fresh
+        targets: list[tuple[int, str]] = []
+        if isinstance(cmd, common.Void):
+            if cmd.seq is not None:
+                if not 1 <= cmd.seq <= state["seq"]:
+                    raise ApiError(422, "rule_violation", f"there is no seq {cmd.seq} in this encounter (1..{state['seq']})")
+                targets = [(e.seq, e.type) for e in await self.store.read(stream, cmd.seq, 1)]
+            elif cmd.target_command_id is not None:
+                found = await self.store.find_command(stream, cmd.target_command_id)
+                targets = [(e.seq, e.type) for e in found.events] if found else []
+        return Context(stream, actor, command_id, current_seed, next_commitment, targets)
+
+    async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
+        if commitment is None:
+            return None
+        key = (stream, commitment)
+        if key not in self._seeds:
+            seed = await self.store.seed(stream, commitment)
+            if seed is None:
+                return None
+            self._seeds[key] = seed
+        return self._seeds[key]
+
+    async def _dice_for(self, stream: str, state: dict[str, Any], cmd: Any, who: Principal,
+                        command_id: str, keyed_by: str) -> Dice:
+        mode = state["dice"]
+        supplied = cmd.dice
+        if supplied is not None:
+            if mode == "server":
+                raise bad_request("this encounter uses server dice: a command may not supply faces", "dice")
+            if who.role != "gm" and state["options"].get("manual_dice_from", "gm") != "actor":
+                raise ApiError(403, "forbidden", "only the GM may supply dice faces in this encounter "
+                                                 "(option manual_dice_from is gm)")
+        if mode == "manual" or supplied is not None:
+            return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, supplied=supplied or [])
+        seed = await self._seed(stream, state["commitment"])
+        return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by, seed=seed)
+
+    # ---- seats and tokens ------------------------------------------------------------------
+
+    async def admin_event(self, stream: str, who: Principal, body: dict[str, Any], struct: Any,
+                          tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
+                          check: Any = None) -> Outcome:
+        """Append a GM-only bookkeeping event (seats, tokens) with its token rows, in one transaction."""
+        if who.role != "gm":
+            raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
+        command_id = body.get("command_id") or f"srv-{secrets.token_hex(12)}"
+        if not isinstance(command_id, str) or not ID_PATTERN.match(command_id):
+            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+        identity = identity_of(body)
+        async with self._locks[stream]:
+            prior = await self.store.find_command(stream, command_id)
+            if prior is not None:
+                if prior.identity == identity and prior.actor == who.actor:
+                    return Outcome(prior.events, duplicate=True)
+                raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
+                               {"command_id": command_id})
+            state = await self.state(stream)
+            if state["closed"]:
+                raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+            if check is not None:
+                check(state)
+            return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id, identity,
+                                      type(struct).__name__, tokens, revoke)
+
+    async def create_seat(self, stream: str, who: Principal, body: dict[str, Any]) -> tuple[str, str | None]:
+        name, combatants = _seat_fields(body, require=True)
+        state = await self.state(stream)
+        seat = body.get("seat") or f"seat-{len(state['seats']) + 1}"
+        token = new_token()
+
+        def check(st: dict[str, Any]) -> None:
+            _check_combatants(st, combatants)
+            if seat in st["seats"]:
+                raise ApiError(422, "rule_violation", f"there is already a seat {seat!r}")
+
+        out = await self.admin_event(stream, who, body, SeatCreated(seat, name, combatants),
+                                     tokens=[TokenRow(token_hash(token), "player", seat)], check=check)
+        if out.duplicate:
+            return out.events[0].data["seat"], None
+        return seat, token
+
+    async def change_seat(self, stream: str, who: Principal, seat: str, body: dict[str, Any]) -> Outcome:
+        state = await self.state(stream)
+        current = _seat_or_404(state, seat)
+        name, combatants = _seat_fields(body, require=False)
+        ev = SeatChanged(seat, name or current["name"], combatants if combatants is not None else current["combatants"])
+        return await self.admin_event(stream, who, body, ev, check=lambda st: _check_combatants(st, ev.combatants))
+
+    async def rotate_seat_token(self, stream: str, who: Principal, seat: str) -> str:
+        _seat_or_404(await self.state(stream), seat)
+        token = new_token()
+        await self.admin_event(stream, who, {}, SeatTokenRotated(seat),
+                               tokens=[TokenRow(token_hash(token), "player", seat)],
+                               revoke=[TokenRevocation("player", seat=seat)])
+        return token
+
+    async def revoke_seat(self, stream: str, who: Principal, seat: str) -> Outcome:
+        _seat_or_404(await self.state(stream), seat)
+        return await self.admin_event(stream, who, {}, SeatRevoked(seat), revoke=[TokenRevocation("player", seat=seat)])
+
+    async def create_read_token(self, stream: str, who: Principal) -> tuple[str, str]:
+        token, token_id = new_token(), secrets.token_hex(6)
+        await self.admin_event(stream, who, {}, ReadTokenCreated(token_id),
+                               tokens=[TokenRow(token_hash(token), "observer", None, token_id)])
+        return token_id, token
+
+    async def revoke_read_token(self, stream: str, who: Principal, token_id: str) -> Outcome:
+        events = await self.store.read(stream)
+        made = {e.data["token_id"] for e in events if e.type == "ReadTokenCreated"}
+        gone = {e.data["token_id"] for e in events if e.type == "ReadTokenRevoked"}
+        if token_id not in made or token_id in gone:
+            raise ApiError(404, "not_found", f"there is no read token {token_id!r}")
+        return await self.admin_event(stream, who, {}, ReadTokenRevoked(token_id),
+                                      revoke=[TokenRevocation("observer", token_id=token_id)])
+
+    async def rotate_gm_token(self, stream: str, who: Principal) -> str:
+        token = new_token()
+        await self.admin_event(stream, who, {}, GmTokenRotated(), tokens=[TokenRow(token_hash(token), "gm")],
+                               revoke=[TokenRevocation("gm")])
+        return token
+
+    # ---- reaction timeouts -----------------------------------------------------------------
+
+    async def answer_overdue(self, now_ts: str) -> int:
+        """Answer with its default every reaction whose `reaction_timeout_s` has passed (actor system)."""
+        import datetime as dt
+
+        answered = 0
+        for (stream, rid), ts in list(self.reaction_deadlines.items()):
+            state = self._states.get(stream)
+            if state is None or not any(p["id"] == rid for p in state["pending"]) or state["closed"]:
+                self.reaction_deadlines.pop((stream, rid), None)
+                continue
+            timeout = state["options"].get("reaction_timeout_s")
+            asked = dt.datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
+            now = dt.datetime.strptime(now_ts, "%Y-%m-%dT%H:%M:%S.%fZ")
+            if timeout and (now - asked).total_seconds() >= timeout:
+                self.reaction_deadlines.pop((stream, rid), None)
+                try:
+                    await self.execute(stream, Principal("system", stream),
+                                       {"type": "respond", "reaction": rid, "choice": "default",
+                                        "command_id": f"timeout-{hashlib.sha256(rid.encode()).hexdigest()[:24]}"})
+                    answered += 1
+                except ApiError:
+                    pass
+        return answered
+
+
+def _dice_needed() -> type[Exception]:
+    from events.dice import DiceNeeded
+
+    return DiceNeeded
+
+
+def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[str] | None]:
+    unknown = set(body) - {"name", "combatants", "command_id", "seat"}
+    if unknown:
+        raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    name = body.get("name")
+    combatants = body.get("combatants")
+    if (require or name is not None) and (not isinstance(name, str) or not name.strip()):
+        raise bad_request("name must be a non-empty string", "name")
+    if require and combatants is None:
+        combatants = []
+    if combatants is not None and (not isinstance(combatants, list) or not all(isinstance(c, str) for c in combatants)):
+        raise bad_request("combatants must be a list of combatant ids", "combatants")
+    seat = body.get("seat")
+    if seat is not None and (not isinstance(seat, str) or not ID_PATTERN.match(seat)):
+        raise bad_request("seat must be 1-64 characters of [A-Za-z0-9_.:-]", "seat")
+    return name, combatants
+
+
+def _check_combatants(state: dict[str, Any], combatants: list[str]) -> None:
+    missing = [c for c in combatants if c not in state["combatants"]]
+    if missing:
+        raise ApiError(422, "rule_violation", f"there is no combatant {missing[0]!r} in this encounter")
+
+
+def _seat_or_404(state: dict[str, Any], seat: str) -> dict[str, Any]:
+    s = state["seats"].get(seat)
+    if s is None or s.get("revoked"):
+        raise ApiError(404, "not_found", f"there is no seat {seat!r}")
+    return s
+
+
+__all__ = ["Encounters", "ApiError", "Outcome", "initial_state", "CommandIdReused"]

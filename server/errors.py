@@ -1,0 +1,44 @@
+"""The error contract: every error, unknown routes and wrong methods included, as
+`{"error": {"code", "message", "details"}}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from aiohttp import web
+
+from server.encounters import ApiError
+
+log = structlog.get_logger("tussle.errors")
+
+
+def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
+                   headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": {"code": code, "message": message, "details": details or {}}},
+                             status=status, headers=headers)
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except ApiError as exc:
+        return error_response(exc.status, exc.code, exc.message, exc.details)
+    except web.HTTPMethodNotAllowed as exc:
+        return error_response(405, "method_not_allowed",
+                              f"{request.method} is not allowed on {request.path}; use {', '.join(sorted(exc.allowed_methods))}",
+                              {"allowed": sorted(exc.allowed_methods)})
+    except web.HTTPNotFound:
+        return error_response(404, "not_found", f"there is nothing at {request.path}")
+    except web.HTTPRequestEntityTooLarge as exc:
+        return error_response(413, "too_large", f"the body is larger than the server accepts ({exc.text or ''})".strip())
+    except web.HTTPException as exc:
+        if exc.status == 413:
+            return error_response(413, "too_large", "the body is larger than the server accepts")
+        if exc.status >= 400:
+            return error_response(exc.status, "bad_request" if exc.status == 400 else "error", exc.reason or "error")
+        raise
+    except Exception:
+        log.exception("unhandled error", path=request.path)
+        return error_response(500, "internal", "the server failed on this request; this is a bug")

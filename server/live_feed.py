@@ -1,0 +1,37 @@
+"""In-process fan-out of appended events to subscribers (websockets, projections)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable
+
+from events.envelope import Event
+
+Listener = Callable[[list[Event]], None]
+
+
+class LiveFeed:
+    """Per-encounter listeners called synchronously, in append order, right after a commit."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+        self.lock = asyncio.Lock()
+
+    def subscribe(self, stream: str, listener: Listener) -> Callable[[], None]:
+        """Start receiving a stream's new events; returns the unsubscribe function."""
+        self._listeners[stream].add(listener)
+
+        def unsubscribe() -> None:
+            self._listeners[stream].discard(listener)
+            if not self._listeners[stream]:
+                self._listeners.pop(stream, None)
+
+        return unsubscribe
+
+    def publish(self, stream: str, events: list[Event]) -> None:
+        for listener in list(self._listeners.get(stream, ())):
+            listener(events)
+
+    def count(self) -> int:
+        return sum(len(v) for v in self._listeners.values())
