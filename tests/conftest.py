@@ -1,0 +1,27 @@
+"""Shared fixtures: a real server on a free port with a real SQLite file, and a real HTTP client."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+
+from tests.support.client import RunningServer, TussleClient
+
+# The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
+os.environ.setdefault("TUSSLE_EXTRA_RULESETS", "tests.support.probe_ruleset:ruleset")
+
+
+@pytest.fixture
+async def server(tmp_path) -> AsyncIterator[RunningServer]:
+    srv = await RunningServer(str(tmp_path / "tussle.db")).start()
+    yield srv
+    await srv.stop()
+
+
+@pytest.fixture
+async def tussle(server: RunningServer) -> AsyncIterator[TussleClient]:
+    async with aiohttp.ClientSession() as session:
+        yield TussleClient(server.base_url, session, server.db_path)
