@@ -1,22 +1,12 @@
-"""The `ap-grapple` ruleset: unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game."""
+"""The `ap-grapple` ruleset: unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game.
+
+Spec: /work/shared/rules/ap-grapple.md; seed "Grappling (hand-to-hand)". Choices: NOTES.md.
+"""
 
 from __future__ import annotations
 
-import msgspec
-
-from rules.interface import Ruleset, geometry_hex
-
-
-class ApGrappleOptions(msgspec.Struct, forbid_unknown_fields=True):
-    """Placeholder options while the ruleset is being written."""
-
-
-class ApGrapple(Ruleset):
-    id = "ap-grapple"
-    title = "AP grappling (unskilled wrestling)"
-    version = "1"
-    Options = ApGrappleOptions
-    geometry = geometry_hex()
-
+from rules.ap_grapple.ruleset import ApGrapple
 
 ruleset = ApGrapple()
+
+__all__ = ["ApGrapple", "ruleset"]

@@ -1,0 +1,42 @@
+"""The ruleset's commands (spec section 4 table)."""
+
+from __future__ import annotations
+
+from events.dice import Modifier
+from rules.interface import Command
+
+
+class Pass(Command, tag="ap-grapple.pass"):
+    """Give up the rest of this round's AP (4.1)."""
+
+    combatant: str
+
+
+class MakeAGrab(Command, tag="ap-grapple.make_a_grab"):
+    """Grab an adjacent enemy (4.2): 3 AP, a to-hit roll, then a d100 pull off balance."""
+
+    combatant: str
+    target: str
+    modifiers: list[Modifier] = []
+    to_hit_target: int | None = None
+
+
+class SwingTarget(Command, tag="ap-grapple.swing_target"):
+    """Swing the enemy pulled off balance (4.3); the same as `respond` to the `swing_target` reaction."""
+
+    combatant: str
+    to: str
+    barrier: bool = False
+
+
+class Brawl(Command, tag="ap-grapple.brawl"):
+    """Hurl oneself at an enemy using the whole round (4.4): move along `path`, then roll to hit."""
+
+    combatant: str
+    target: str
+    path: list[list[int]] = []
+    modifiers: list[Modifier] = []
+    to_hit_target: int | None = None
+
+
+RULESET_COMMANDS: tuple[type[Command], ...] = (Pass, MakeAGrab, SwingTarget, Brawl)
