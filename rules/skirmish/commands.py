@@ -1,0 +1,77 @@
+"""The skirmish commands (spec section 4 table). ChooseDefence is the common `respond`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.interface import Command
+from rules.skirmish.options import ChartResult
+
+Point = list[int]
+
+
+class DrawCard(Command, tag="skirmish.draw_card"):
+    """Draw the next card (spec 4.1); in a manual encounter `dice: [[k]]` names the k-th undrawn card."""
+
+    gm_only: ClassVar[bool] = True
+
+
+class Strike(Command, tag="skirmish.strike"):
+    """StartHandToHand in strike mode (spec 4.2). `path`: the attacker's route to touch, in hundredths.
+    `facing_wrong_way`: figures claimed to face the wrong way where facing cannot be computed (spec 6 row 7)."""
+
+    combatant: str
+    target: str
+    path: list[Point] | None = None
+    facing_wrong_way: list[str] = []
+
+
+class Grapple(Command, tag="skirmish.grapple"):
+    """StartHandToHand in grapple mode (spec 4.2, 4.8)."""
+
+    combatant: str
+    target: str
+    path: list[Point] | None = None
+
+
+class RecordDamageResult(Command, tag="skirmish.record_damage_result"):
+    """The GM reads the damage chart (spec 4.7); the same as answering the damage_result reaction."""
+
+    gm_only: ClassVar[bool] = True
+    result: ChartResult
+
+
+class RecordFall(Command, tag="skirmish.record_fall"):
+    """The GM reads the fall rules (spec 4.8); the same as answering the fall_result reaction."""
+
+    gm_only: ClassVar[bool] = True
+    result: ChartResult
+
+
+class RecordMorale(Command, tag="skirmish.record_morale", rename={"passed": "pass"}):
+    """The GM's morale test (spec 4.8); the same as answering the morale reaction."""
+
+    gm_only: ClassVar[bool] = True
+    passed: bool
+
+
+class CaptorActs(Command, tag="skirmish.captor_acts"):
+    """The captor on his card: keep holding, or stand up (and perhaps move, pulling his prisoner) (spec 4.9)."""
+
+    combatant: str
+    stand_up: bool = False
+    path: list[Point] | None = None
+
+
+class Liberate(Command, tag="skirmish.liberate"):
+    """The GM frees a prisoner (spec 4.9)."""
+
+    gm_only: ClassVar[bool] = True
+    target: str
+    how: str
+
+
+SKIRMISH_COMMANDS: tuple[type[Command], ...] = (
+    DrawCard, Strike, Grapple, RecordDamageResult, RecordFall, RecordMorale, CaptorActs, Liberate,
+)
+GM_ONLY_COMMANDS: tuple[type[Command], ...] = tuple(c for c in SKIRMISH_COMMANDS if getattr(c, "gm_only", False))

@@ -1,0 +1,263 @@
+"""The seed's flow chart (§Flow, §PARRY, §COUNTERSTRIKE, §EVADE; spec 4.2-4.7), step by step:
+
+    reach? -- no --> HandToHandImpossible
+      | yes: the attacker strikes (or grapples: grapple.py)
+    defender unconscious, or pinned/held and down? --> BlowAccepted --> DAMAGE EVALUATION
+      | else the defender chooses (hth_defence): PARRY (not if pinned) or EVADE (not if down or held)
+    PARRY: attacker higher? --> DAMAGE EVALUATION (attacker strikes)
+      | defender higher or tied --> COUNTERSTRIKE: counterstriker strictly higher? --> DAMAGE EVALUATION (his)
+      |                                             else the hand to hand ends
+    EVADE: attacker higher? --> DAMAGE EVALUATION
+      | defender higher or tied --> he moves one move away, faces any way; the hand to hand ends
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.common import (
+    ActionDeclared,
+    CloseCombatJoined,
+    CloseCombatLeft,
+    FacingChanged,
+    Moved,
+    ReactionCancelled,
+    ReactionRequested,
+)
+from rules.interface import Answer, BadCommand, RuleError, asked_of, combatant_or_error
+from rules.skirmish import damage
+from rules.skirmish.commands import Grapple, Strike
+from rules.skirmish.event_types import (
+    BlowAccepted,
+    ExchangeResolved,
+    HandToHandEnded,
+    HandToHandImpossible,
+    SkirmishDefenceAwaited,
+)
+from rules.skirmish.figures import has, held_by_him, holder_of, is_down
+from rules.skirmish.geometry import faces_wrong_way, is_point
+from rules.skirmish.options import option
+from rules.skirmish.reach import approach, evade_destination
+from rules.skirmish.rolling import opposed, roller_for
+from rules.skirmish.tables import EVADE_MODIFIERS, PARRY_MODIFIERS
+from rules.skirmish.working import Working
+
+DEFENCE_REACTION = "hth_defence"
+DEFENCE_PARAMS = frozenset({"to", "facing"})
+
+
+# ---- who may start a hand to hand (spec 4.2) -------------------------------------------------------------
+
+def attacker_problems(state: dict[str, Any], attacker: str, mode: str) -> list[str]:
+    """Each reason the figure may not start a hand to hand now, in plain words (empty: he may)."""
+    c = state["combatants"][attacker]
+    rules = state.get("rules", {})
+    problems = []
+    if attacker not in rules.get("holders", []):
+        problems.append("he does not hold the card")
+    elif attacker in rules.get("fought", []):
+        problems.append("he has already fought hand to hand on this card")
+    if rules.get("exchange"):
+        ex = rules["exchange"]
+        problems.append(f"the hand to hand between {state['combatants'].get(ex['attacker'], {}).get('name', ex['attacker'])} "
+                        f"and {state['combatants'].get(ex['defender'], {}).get('name', ex['defender'])} is still open")
+    for condition in ("dead", "unconscious", "prisoner"):
+        if has(c, condition):
+            problems.append(f"he is {'a prisoner' if condition == 'prisoner' else condition}")
+    if holder_of(state, attacker):
+        problems.append(f"he is held by {state['combatants'][holder_of(state, attacker)]['name']}")
+    if held_by_him(state, attacker):
+        problems.append("he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)")
+    if mode == "grapple" and c.get("posture") != "standing":
+        problems.append(f"only a standing man may grapple, and he is {str(c.get('posture')).replace('_', ' ')}")
+    return problems
+
+
+def defender_options(state: dict[str, Any], defender: str) -> tuple[list[str], str]:
+    """The defender-options table of spec 4.2: which of parry and evade he may choose, and, when neither, why."""
+    d = state["combatants"][defender]
+    if has(d, "unconscious"):
+        return [], "unconscious"
+    held = holder_of(state, defender) is not None
+    pinned = has(d, "pinned") or (held and option(state, "hold_counts_as_pinned"))
+    down = is_down(d)
+    options = []
+    if not pinned:
+        options.append("parry")
+    if not down and not held:
+        options.append("evade")
+    why = "held and down" if held else "pinned and down"
+    return options, why
+
+
+def start(w: Working, cmd: Strike | Grapple) -> None:
+    """StartHandToHand: checks, reach, contact; then the strike's defence or the grapple (spec 4.2)."""
+    mode = "grapple" if isinstance(cmd, Grapple) else "strike"
+    state = w.state
+    a = combatant_or_error(state, cmd.combatant)
+    d = combatant_or_error(state, cmd.target, "target")
+    if cmd.combatant == cmd.target:
+        raise BadCommand("a figure cannot fight himself: target must be another combatant", "target")
+    problems = attacker_problems(state, cmd.combatant, mode)
+    if has(d, "dead"):
+        problems.append(f"{d['name']} is dead")
+    if problems:
+        raise RuleError(f"{a['name']} cannot {mode} {d['name']}: " + "; ".join(problems) + ".",
+                        {"problems": problems})
+    claims = list(getattr(cmd, "facing_wrong_way", []))
+    for cid in claims:
+        if cid not in (cmd.combatant, cmd.target):
+            raise BadCommand("facing_wrong_way may name only the attacker and the defender", "facing_wrong_way")
+    way = approach(state, cmd.combatant, cmd.target, cmd.path)
+    if not way.reachable:
+        w.emit(HandToHandImpossible(cmd.combatant, cmd.target, "out of reach", way.distance, way.reach))
+        return
+    w.emit(ActionDeclared(cmd.combatant, f"hth_{mode}", [cmd.target], {}))
+    if way.to is not None:
+        w.emit(Moved(cmd.combatant, way.to, "move", way.facing, a.get("position")))
+    elif way.facing is not None and way.facing != a.get("facing"):
+        w.emit(FacingChanged(cmd.combatant, way.facing))
+    group = d.get("group") or a.get("group") or f"hth:{cmd.combatant}:{cmd.target}"
+    standing = not is_down(w.combatant(cmd.combatant)) and not is_down(d)
+    w.emit(CloseCombatJoined(group, [cmd.combatant, cmd.target], d.get("position"), standing))
+    if mode == "grapple":
+        from rules.skirmish.grapple import run
+        run(w, {"flow": "grapple", "attacker": cmd.combatant, "defender": cmd.target}, "defender_blow")
+        return
+    strike(w, cmd.combatant, cmd.target, claims)
+
+
+def strike(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
+    """"The attacker strikes a blow": the defender accepts it, or chooses (spec 4.2 table)."""
+    options, why = defender_options(w.state, defender)
+    if not options:
+        w.emit(BlowAccepted(attacker, defender, why))
+        hit(w, attacker, defender, attacker, defender)
+        return
+    if len(options) == 1:
+        # DECISION (spec 4.2): with one legal option there is nothing to ask.
+        w.emit(ActionDeclared(defender, options[0], [attacker], {"forced": True}))
+        defend(w, attacker, defender, options[0], claims, None, None)
+        return
+    w.emit(SkirmishDefenceAwaited(attacker, defender, options))
+    w.emit(ReactionRequested(
+        id="", kind=DEFENCE_REACTION, combatant=defender, asked_of=asked_of(w.state, defender), options=options,
+        default="parry", allows=[],
+        resume={"flow": "strike", "attacker": attacker, "defender": defender, "claims": claims},
+        question=f"{w.combatant(attacker)['name']} strikes at {w.combatant(defender)['name']}: parry or evade?"))
+
+
+def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
+    """ChooseDefence (spec 4.3): re-check, then resolve the chosen defence in this command."""
+    r = pending["resume"]
+    attacker, defender = r["attacker"], r["defender"]
+    bad = set(answer.params) - DEFENCE_PARAMS
+    if bad:
+        raise BadCommand(f"a parry-or-evade answer takes only to and facing, not {', '.join(sorted(bad))}",
+                         sorted(bad)[0])
+    ex = w.state.get("rules", {}).get("exchange") or {}
+    if (attacker not in w.state["combatants"] or defender not in w.state["combatants"]
+            or ex.get("attacker") != attacker or ex.get("defender") != defender):
+        w.emit(ReactionCancelled(pending["id"], "the hand to hand this question belonged to is over"))
+        if ex.get("attacker") == attacker and ex.get("defender") == defender:
+            w.emit(HandToHandEnded(attacker, defender, "cancelled"))
+        return
+    options, _ = defender_options(w.state, defender)
+    if answer.choice not in options:
+        raise RuleError(f"{w.combatant(defender)['name']} can no longer {answer.choice} "
+                        f"(he may: {', '.join(options) or 'nothing'}).")
+    to, facing = answer.params.get("to"), answer.params.get("facing")
+    if answer.choice == "evade":
+        evade_destination(w.state, defender, attacker, to, facing)  # a bad point is refused before any roll
+    w.emit(ActionDeclared(defender, answer.choice, [attacker], dict(answer.params)))
+    defend(w, attacker, defender, answer.choice, list(r.get("claims", [])), to, facing)
+
+
+def defend(w: Working, attacker: str, defender: str, choice: str, claims: list[str], to: Any, facing: Any) -> None:
+    if choice == "parry":
+        parry(w, attacker, defender, claims)
+    else:
+        evade(w, attacker, defender, to, facing)
+
+
+# ---- PARRY and COUNTERSTRIKE (spec 4.4, 4.5) -------------------------------------------------------------
+
+def facing_wrong_way(w: Working, x: str, y: str, claims: list[str]) -> bool:
+    """Spec 6 row 7: computed from the recorded positions and facing, else the attacker's claim."""
+    cx, cy = w.combatant(x), w.combatant(y)
+    if is_point(cx.get("position")) and is_point(cy.get("position")) and cx.get("facing") is not None:
+        return faces_wrong_way(cx["position"], cx["facing"], cy["position"])
+    return x in claims
+
+
+def parry(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
+    """PARRY: the attacker's higher total means damage; otherwise (ties included) the defender counterstrikes."""
+    ra = roller_for(w, attacker, defender, facing_wrong_way=facing_wrong_way(w, attacker, defender, claims))
+    rd = roller_for(w, defender, attacker, is_defender=True,
+                    facing_wrong_way=facing_wrong_way(w, defender, attacker, claims))
+    ev_a, ev_d, attacker_won = opposed(w, "parry", (attacker, ra, "parry (attacker)"),
+                                       (defender, rd, "parry (defender)"), PARRY_MODIFIERS)
+    w.emit(ExchangeResolved("parry", attacker, defender, ev_a.total, ev_d.total,
+                            attacker if attacker_won else defender))
+    if attacker_won:
+        hit(w, attacker, defender, attacker, defender)
+    else:
+        counterstrike(w, defender, attacker)
+
+
+def counterstrike(w: Working, counterstriker: str, original: str) -> None:
+    """COUNTERSTRIKE: the parry modifiers without facing; only a strict win gives damage. No counter to it."""
+    rc = roller_for(w, counterstriker, original)
+    ro = roller_for(w, original, counterstriker)
+    ev_c, ev_o, won = opposed(w, "counterstrike", (counterstriker, rc, "counterstrike (counterstriker)"),
+                              (original, ro, "counterstrike (original attacker)"), PARRY_MODIFIERS,
+                              counterstrike=True)
+    w.emit(ExchangeResolved("counterstrike", counterstriker, original, ev_c.total, ev_o.total,
+                            counterstriker if won else original))
+    if won:
+        hit(w, counterstriker, original, original, counterstriker)
+    else:
+        w.emit(HandToHandEnded(original, counterstriker, "counterstrike failed"))
+
+
+# ---- EVADE (spec 4.6) ------------------------------------------------------------------------------------
+
+def evade(w: Working, attacker: str, defender: str, to: Any, facing: Any) -> None:
+    """EVADE: the attacker's higher total lands his blow; otherwise the defender slips one move away."""
+    ra = roller_for(w, attacker, defender)
+    rd = roller_for(w, defender, attacker, is_defender=True)
+    ev_a, ev_d, attacker_won = opposed(w, "evade", (attacker, ra, "evade (attacker)"),
+                                       (defender, rd, "evade (defender)"), EVADE_MODIFIERS)
+    w.emit(ExchangeResolved("evade", attacker, defender, ev_a.total, ev_d.total,
+                            attacker if attacker_won else defender))
+    if attacker_won:
+        hit(w, attacker, defender, attacker, defender)
+        return
+    dest, face = evade_destination(w.state, defender, attacker, to, facing)
+    d = w.combatant(defender)
+    if dest is not None:
+        w.emit(Moved(defender, dest, "evade", None, d.get("position")))
+    if face is not None:
+        w.emit(FacingChanged(defender, face))
+    if d.get("group"):
+        w.emit(CloseCombatLeft(d["group"], defender, "evade"))
+    w.emit(HandToHandEnded(attacker, defender, "evaded"))
+
+
+# ---- DAMAGE EVALUATION for a blow (spec 4.7) ------------------------------------------------------------
+
+def hit(w: Working, striker: str, target: str, attacker: str, defender: str) -> None:
+    """A blow lands: damage evaluation, then the exchange ends (or waits for the GM's chart result)."""
+    then = {"flow": "strike", "attacker": attacker, "defender": defender}
+    if not damage.evaluate(w, striker, target, then):
+        w.emit(HandToHandEnded(attacker, defender, "damage evaluated"))
+
+
+def after_damage_result(w: Working, resume: dict[str, Any], result: str) -> None:
+    """The GM's chart result for a blow: apply it, and the hand to hand ends."""
+    damage.apply_result(w, resume["target"], result, resume["striker"])
+    w.emit(HandToHandEnded(resume["attacker"], resume["defender"], "damage evaluated"))
+
+
+__all__ = ["start", "answer_defence", "after_damage_result", "defender_options", "attacker_problems",
+           "DEFENCE_REACTION"]

@@ -1,0 +1,70 @@
+"""The skirmish options (spec sections 1, 4.7, 4.8 and 6): GM data and the DECISIONs a table may change."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import msgspec
+
+FALL_ROLL = re.compile(r"^([1-9][0-9]?)?d([1-9][0-9]{0,3})$")
+
+# The results a damage or fall chart may give (spec 4.7).
+ChartResult = Literal["no_effect", "light", "serious", "critical", "mortal", "unconscious", "dead"]
+
+
+class ChartRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One row of a GM-supplied chart: modified totals from `min` to `max` (either open) give `result`."""
+
+    result: ChartResult
+    min: int | None = None
+    max: int | None = None
+
+
+class DeckCard(msgspec.Struct, forbid_unknown_fields=True):
+    """One card of a GM-supplied deck; a team card activates every figure listed."""
+
+    card: str
+    combatants: list[str]
+
+
+class SkirmishOptions(msgspec.Struct, forbid_unknown_fields=True):
+    """Spec options with their defaults; `contact_distance` is a Tussle DECISION (NOTES.md)."""
+
+    # Spec 1: one card per combatant in join order unless the GM lists the cards.
+    deck: list[DeckCard] | None = None
+    # Spec 6 row 1: the seed's DAMAGE CHART is missing; None means the GM records each result.
+    damage_chart: list[ChartRow] | None = None
+    # Spec 6 row 2: the "self-inflicted damage" of a one-storey fall is missing.
+    fall_roll: str = "1d100"
+    fall_chart: list[ChartRow] | None = None
+    # Spec 6 row 3: the morale rules are missing.
+    morale_mode: Literal["d100_under_stat", "gm"] = "d100_under_stat"
+    # Spec 4.7: how a wounding result changes the wound level.
+    wound_update: Literal["worse_of", "step_up"] = "worse_of"
+    # Spec 6 row 12: which case "he also drops weapons" covers.
+    attacker_drops_weapons: Literal["always", "on_morale_fail"] = "always"
+    # Spec 6 row 5: being held by a captor forbids a parry, like the GM-set `pinned` condition.
+    hold_counts_as_pinned: bool = True
+    # DECISION (NOTES.md): figures are "in touch" when their centres are at most this far apart
+    # (hundredths of an inch; 100 = two 25 mm bases touching).
+    contact_distance: int = 100
+
+    def __post_init__(self) -> None:
+        if not FALL_ROLL.match(self.fall_roll):
+            raise ValueError("fall_roll must be dice like 1d100 or 2d6")
+        if self.contact_distance < 0:
+            raise ValueError("contact_distance must be zero or more hundredths of an inch")
+        for chart in (self.damage_chart, self.fall_chart):
+            for row in chart or []:
+                if row.min is not None and row.max is not None and row.min > row.max:
+                    raise ValueError(f"chart row for {row.result} has min {row.min} above max {row.max}")
+
+
+DEFAULTS = msgspec.to_builtins(SkirmishOptions())
+
+
+def option(state: dict, name: str):  # noqa: ANN201 - the value's type depends on the option
+    """An option's value from the encounter state, falling back on the default."""
+    options = state.get("options") or {}
+    return options.get(name, DEFAULTS[name])

@@ -1,0 +1,101 @@
+"""Prisoners and holds after a grapple (§GRAPPLING, spec 4.9): CaptorActs, Liberate, automatic liberation."""
+
+from __future__ import annotations
+
+from events.common import (
+    ActionDeclared,
+    ConditionChanged,
+    Moved,
+    PinHeld,
+    PinReleased,
+    PostureChanged,
+    RulingMade,
+)
+from rules.interface import RuleError, combatant_or_error
+from rules.skirmish.commands import CaptorActs, Liberate
+from rules.skirmish.event_types import PrisonerLiberated
+from rules.skirmish.figures import captor_of, has, held_by_him, move_reach, name_of, prisoners_of
+from rules.skirmish.geometry import is_point, path_length
+from rules.skirmish.reach import check_path
+from rules.skirmish.working import Working
+
+# DECISION (spec 4.9): liberation is automatic when the captor is out of the fight.
+CAPTOR_DOWN_CONDITIONS: tuple[str, ...] = ("dead", "unconscious", "routed")
+
+
+def free(w: Working, prisoner: str, captor: str, how: str) -> None:
+    """End the hold (if any) and the captivity."""
+    if any(p["holder"] == captor and p["pinned"] == prisoner for p in w.state.get("pins", [])):
+        w.emit(PinReleased(pinned=prisoner, holder=captor))
+    if prisoner in w.state["combatants"] and has(w.combatant(prisoner), "prisoner"):
+        w.emit(ConditionChanged(prisoner, "prisoner", False))
+    w.emit(PrisonerLiberated(prisoner, captor, how))
+
+
+def liberate_if_captor_down(w: Working) -> None:
+    """Free every prisoner whose captor is dead, unconscious or routed (spec 4.9 DECISION)."""
+    for entry in list(w.state.get("rules", {}).get("prisoners", [])):
+        captor = w.state["combatants"].get(entry["captor"])
+        down = next((c for c in CAPTOR_DOWN_CONDITIONS if captor and has(captor, c)), None)
+        if down:
+            free(w, entry["prisoner"], entry["captor"], f"captor {down}")
+
+
+def captor_acts(w: Working, cmd: CaptorActs) -> None:
+    """On the captor's card: keep holding; or stand up (both stand, the hold ends); and, standing, move, pulling
+    the prisoner along in contact (spec 4.9)."""
+    state = w.state
+    captor = combatant_or_error(state, cmd.combatant)
+    name = captor["name"]
+    problems = []
+    if cmd.combatant not in state["rules"].get("holders", []):
+        problems.append(f"{name} does not hold the card")
+    prisoners = prisoners_of(state, cmd.combatant)
+    if not prisoners:
+        problems.append(f"{name} has no prisoner")
+    will_stand = cmd.stand_up or captor.get("posture") == "standing"
+    if cmd.path is not None and not will_stand:
+        problems.append(f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})")
+    if problems:
+        raise RuleError(f"{name} cannot act as a captor: " + "; ".join(problems) + ".")
+    held = held_by_him(state, cmd.combatant)
+    w.emit(ActionDeclared(cmd.combatant, "captor_acts", prisoners,
+                          {"stand_up": cmd.stand_up, "moves": cmd.path is not None}))
+    if not cmd.stand_up and cmd.path is None:
+        for p in held:
+            w.emit(PinHeld(holder=cmd.combatant, pinned=p, turn=w.turn))
+        return
+    if cmd.stand_up:
+        for p in held:
+            w.emit(PinReleased(pinned=p, holder=cmd.combatant))
+        for who in [cmd.combatant, *prisoners]:
+            if w.combatant(who).get("posture") != "standing":
+                w.emit(PostureChanged(who, "standing"))
+    if cmd.path is not None:
+        _pull(w, cmd.combatant, prisoners, cmd.path)
+
+
+def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) -> None:
+    c = w.combatant(captor)
+    check_path(path)
+    start = c.get("position")
+    reach = move_reach(c)
+    if is_point(start) and reach is not None and path_length(start, path) > reach:
+        raise RuleError(f"{c['name']} can move at most {reach // 100}\" in one move; that path is "
+                        f"{path_length(start, path) / 100:.2f}\" long.")
+    end = path[-1]
+    w.emit(Moved(captor, end, "move", None, start))
+    for p in prisoners:
+        pos = w.combatant(p).get("position")
+        to = [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]] if is_point(pos) and is_point(start) else list(end)
+        w.emit(Moved(p, to, "pulled", None, pos))
+
+
+def liberate(w: Working, cmd: Liberate) -> None:
+    """The GM frees a prisoner (the seed does not say how): RulingMade, then the freeing events."""
+    prisoner = combatant_or_error(w.state, cmd.target, "target")
+    captor = captor_of(w.state, cmd.target)
+    if captor is None:
+        raise RuleError(f"{prisoner['name']} is not anyone's prisoner.")
+    w.emit(RulingMade(f"{prisoner['name']} is liberated from {name_of(w.state, captor)}: {cmd.how}"))
+    free(w, cmd.target, captor, cmd.how)
