@@ -215,11 +215,7 @@ class SqliteStore(Store):
         for c in req.reveal:
             await db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?",
                              (req.stream, c))
-        for t in req.tokens:
-            await db.execute(
-                "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
-                (t.token_hash, req.stream, t.role, t.seat, t.token_id),
-            )
+        # Revocations first: a rotation revokes the old tokens and then adds the new one.
         for r in req.revoke:
             if r.token_id is not None:
                 await db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?",
@@ -227,6 +223,11 @@ class SqliteStore(Store):
             else:
                 await db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
                                  (req.stream, r.role, r.seat))
+        for t in req.tokens:
+            await db.execute(
+                "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
+                (t.token_hash, req.stream, t.role, t.seat, t.token_id),
+            )
         return AppendResult(sealed)
 
     async def _range(self, db: aiosqlite.Connection, stream: str, first: int, last: int) -> list[Event]:

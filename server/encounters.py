@@ -195,7 +195,7 @@ class Encounters:
         req = Append(stream, 0, f"create-{stream}", identity, actor, [to_new_event(created)], seeds=seeds,
                      tokens=[TokenRow(token_hash(gm_token), "gm")], create=info)
         (result,) = await self.store.append_many([req])
-        if isinstance(result, Exception):
+        if isinstance(result, Exception) or result.duplicate:
             found = await self.store.find_command(stream, f"create-{stream}")
             if found is None or found.identity != identity:
                 raise ApiError(409, "command_id_reused",
