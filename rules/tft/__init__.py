@@ -1,22 +1,120 @@
-"""The `tft` ruleset: The Fantasy Trip, revised hand-to-hand (spec rules/tft.md)."""
+"""The `tft` ruleset: The Fantasy Trip, revised hand-to-hand (spec rules/tft.md, seed "Revised HTH Rules
+in TFT"). Each module holds one idea: entering.py, joining.py, defense_table.py, dx_in_hth.py, pins.py ...
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 import msgspec
 
-from rules.interface import Ruleset, geometry_hex
+from events.dice import Dice
+from rules.common import commands as common
+from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
+from rules.tft import commands as c
+from rules.tft.attacking import hth_attack, prone_unarmed_attack
+from rules.tft.combatant_check import validate
+from rules.tft.describing import describe
+from rules.tft.disengaging import disengage
+from rules.tft.entering import dive_for_legs, enter_hth, resume_entry
+from rules.tft.events import TFT_EVENTS
+from rules.tft.hth_actions import cast_spell_in_hth, draw_dagger, drop_shield
+from rules.tft.joining import join_hth
+from rules.tft.legal import legal_actions
+from rules.tft.movement import refuse_plain_move, tft_move
+from rules.tft.options import TftOptions
+from rules.tft.passing import pass_action
+from rules.tft.phase_start import with_action_phase
+from rules.tft.pins import break_pin, pin, release_pin, resume_pin_ruling
+from rules.tft.preferences import consent_hth, set_back_to_wall, set_hth_preferences
+from rules.tft.rules_state import evolve_rules, initial_rules_state
+from rules.tft.strikes_into_hth import missile_into_hth_far, strike_into_hth
 
+DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] = {
+    c.EnterHth: enter_hth,
+    c.DiveForLegs: dive_for_legs,
+    c.JoinHth: join_hth,
+    c.HthAttack: hth_attack,
+    c.CastSpellInHth: cast_spell_in_hth,
+    c.DrawDagger: draw_dagger,
+    c.DropShield: drop_shield,
+    c.Disengage: disengage,
+    c.Pin: pin,
+    c.BreakPin: break_pin,
+    c.ReleasePin: release_pin,
+    c.StrikeIntoHth: strike_into_hth,
+    c.MissileIntoHthFar: missile_into_hth_far,
+    c.ConsentHth: consent_hth,
+    c.SetHthPreferences: set_hth_preferences,
+    c.Pass: pass_action,
+    c.TftMove: tft_move,
+    c.ProneUnarmedAttack: prone_unarmed_attack,
+    c.SetBackToWall: set_back_to_wall,
+}
 
-class TftOptions(msgspec.Struct, forbid_unknown_fields=True):
-    """Encounter options (spec section 1)."""
+# Only the GM may send these: no seat controls this pseudo-combatant (see ENGINE_REQUESTS.md).
+GM_ONLY_ACTOR = "(the GM)"
+GM_ONLY: tuple[type[Command], ...] = (c.SetBackToWall,)
 
 
 class Tft(Ruleset):
+    """The Fantasy Trip with Rick's revised hand-to-hand rules."""
+
     id = "tft"
     title = "The Fantasy Trip: revised hand-to-hand"
     version = "1"
     Options = TftOptions
+    commands = c.TFT_COMMANDS
+    events = TFT_EVENTS
     geometry = geometry_hex(position_required=True)
+    overridable: ClassVar[tuple[str, ...]] = ()
+
+    def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_rules_state()
+
+    def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
+        return validate(combatant)
+
+    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
+        fn = DECIDERS.get(type(command))
+        if fn is None:
+            raise BadCommand(f"tft has no command {type(command).__name__}", "type")
+        return fn(state, command, dice)
+
+    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
+                  dice: Dice) -> list[msgspec.Struct]:
+        if isinstance(command, common.Move):
+            refuse_plain_move(state, command.combatant, command.to)
+        if isinstance(command, common.StartPhase) and command.phase == "action":
+            return with_action_phase(state, events, dice)
+        return events
+
+    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
+               dice: Dice) -> list[msgspec.Struct]:
+        step = (pending.get("resume") or {}).get("step")
+        if step in ("judo_throw", "entry_dagger"):
+            return resume_entry(state, pending, answer, dice)
+        if step == "pin_ruling":
+            return resume_pin_ruling(state, pending, answer)
+        return []
+
+    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
+        return evolve_rules(rules_state, event)
+
+    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
+        try:
+            return legal_actions(state, combatant)
+        except (RuleError, KeyError, TypeError):
+            return []
+
+    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
+        return describe(state_before, event)
+
+    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
+        if isinstance(command, GM_ONLY):
+            return [GM_ONLY_ACTOR]
+        return super().actors(state, command)
 
 
 ruleset = Tft()

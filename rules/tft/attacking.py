@@ -1,0 +1,136 @@
+"""Attacks in HTH (4.6; §Actions-Attack, §DX-Mods) and the Judo 2 prone punch (§Judo-2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.common import ActionDeclared, ActionSpent, ItemDropped
+from events.dice import Dice, Modifier
+from rules.interface import BadCommand
+from rules.tft import figures as F
+from rules.tft.aftermath import consequences
+from rules.tft.commands import HthAttack, ProneUnarmedAttack
+from rules.tft.damage import armor_stops, fist_damage, hth_weapon_damage, roll_damage, wound_events
+from rules.tft.dx_in_hth import adj_dx, hth_dx
+from rules.tft.hexes import adjacent
+from rules.tft.initiative import slot_problems
+from rules.tft.options import option
+
+# A3 criticals of a 3-dice attack roll (OPTION attack_criticals): face total -> (outcome, damage x, fumble).
+ATTACK_CRITICALS: dict[int, tuple[str, int, str | None]] = {
+    3: ("hit", 3, None),
+    4: ("hit", 2, None),
+    16: ("miss", 1, None),
+    17: ("miss", 1, "drops"),
+    18: ("miss", 1, "breaks"),
+}
+PRONE_PUNCH_DX = -3  # §Judo-2: unarmed attack at -3 DX while prone, having moved 0 hexes
+
+
+
+def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[str, Any]:
+    """The fist, a ready HTH-usable item, or an `hth` natural attack (4.6); a BadCommand names others."""
+    if weapon == "fist":
+        return {"name": "fist", "damage": fist_damage(state, c), "item": None}
+    for item in c.get("items", []):
+        if item.get("id") == weapon:
+            if item.get("state") != "ready":
+                raise BadCommand(f"{c['name']}'s {item.get('name', weapon)} is not ready", "weapon")
+            if not F.hth_usable(item):
+                raise BadCommand(f"{item.get('name', weapon)} cannot be used in HTH: only dagger-list weapons and "
+                                 "the cestus can", "weapon")
+            return {"name": item.get("name", weapon), "damage": hth_weapon_damage(item), "item": item}
+    for nat in F.natural_attacks(c):
+        if nat.get("name") == weapon:
+            if not nat.get("hth"):
+                raise BadCommand(f"{c['name']}'s {weapon} cannot be used in HTH", "weapon")
+            return {"name": weapon, "damage": str(nat["damage"]), "item": None}
+    raise BadCommand(f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an "
+                     "attack name)", "weapon")
+
+
+def attack_roll(state: dict[str, Any], dice: Dice, who: str, target: int, mods: list[Modifier],
+                purpose: str) -> tuple[Any, bool, int, str | None]:
+    """3vs(target) with the criticals of A3: (DieRolled, hit, damage multiplier, fumble)."""
+    r = dice.roll(3, 6, purpose, who)
+    crit = ATTACK_CRITICALS.get(r.sum) if option(state, "attack_criticals") else None
+    if crit:
+        outcome, mult, fumble = crit
+    else:
+        outcome, mult, fumble = ("hit" if r.sum <= target else "miss"), 1, None
+    return r.event(modifiers=mods, total=r.sum, target=target, outcome=outcome), outcome == "hit", mult, fumble
+
+
+def fumble_events(c: dict[str, Any], weapon: dict[str, Any], fumble: str | None) -> list[Any]:
+    """17: the ready weapon is dropped; 18: it breaks (dropped, broken); never a fist or natural attack."""
+    item = weapon.get("item")
+    if not fumble or item is None:
+        return []
+    return [ItemDropped(c["id"], item["id"], c.get("position"))]
+
+
+def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
+    """Attack another member of one's own group (4.6)."""
+    a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
+    problems = slot_problems(state, a["id"]) + member_problems(state, a["id"])
+    if a.get("group") and t.get("group") != a.get("group"):
+        problems.append(f"{t['name']} is not in HTH with {a['name']}: someone in HTH attacks only those in HTH "
+                        "with him")
+    if a["id"] == t["id"]:
+        problems.append(f"{a['name']} cannot attack himself")
+    F.require(problems, f"{a['name']} may not attack {t['name']}")
+    weapon = hth_weapon(state, a, cmd.weapon)
+    target, mods = hth_dx(state, a["id"], "attack", weapon["item"])
+    events: list[Any] = [ActionDeclared(a["id"], "hth_attack", [t["id"]], {"weapon": cmd.weapon})]
+    ev, hit, mult, fumble = attack_roll(state, dice, a["id"], target, mods, "hth_attack")
+    events.append(ev)
+    if hit:
+        dmg_ev, dmg = roll_damage(dice, weapon["damage"], "damage", a["id"], weapon["name"], multiplier=mult)
+        events.append(dmg_ev)
+        # Shields never stop hits from group members (§Actions-Shield).
+        events += wound_events(state, t["id"], dmg, armor_stops(t, shield_counts=False),
+                               f"{a['name']}'s {weapon['name']}")
+    events += fumble_events(a, weapon, fumble)
+    events.append(ActionSpent(a["id"], state.get("turn", 0), "hth_attack"))
+    return events + consequences(state, events)
+
+
+def member_problems(state: dict[str, Any], cid: str) -> list[str]:
+    """A group member acting with motion: in HTH, not pinned, not holding a pin."""
+    c = state["combatants"][cid]
+    out = []
+    if not c.get("group"):
+        out.append(f"{c['name']} is not in HTH")
+    if F.pin_on(state, cid):
+        out.append(f"{c['name']} is pinned")
+    if F.pin_holding(state, cid):
+        out.append(f"{c['name']} is holding a pin (release it first)")
+    return out
+
+
+def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: Dice) -> list[Any]:
+    """Judo 2: a prone figure that moved 0 hexes punches an adjacent figure at -3 DX (§Judo-2)."""
+    a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
+    problems = slot_problems(state, a["id"])
+    if F.judo(a) < 2:
+        problems.append(f"{a['name']} does not have Judo 2")
+    if a.get("posture") != "prone":
+        problems.append(f"{a['name']} is not prone")
+    if a.get("group"):
+        problems.append(f"{a['name']} is in HTH: use hth_attack")
+    if F.tft_record(state, a["id"])["hexes_moved"]:
+        problems.append(f"{a['name']} has moved this turn")
+    if not adjacent(a.get("position"), t.get("position")):
+        problems.append(f"{t['name']} is not next to {a['name']}")
+    F.require(problems, f"{a['name']} may not punch from the ground")
+    mods = [Modifier(PRONE_PUNCH_DX, "prone unarmed attack (Judo 2)")]
+    target = adj_dx(a) + PRONE_PUNCH_DX
+    events: list[Any] = [ActionDeclared(a["id"], "prone_unarmed_attack", [t["id"]], {})]
+    ev, hit, mult, _ = attack_roll(state, dice, a["id"], target, mods, "prone_unarmed_attack")
+    events.append(ev)
+    if hit:
+        dmg_ev, dmg = roll_damage(dice, fist_damage(state, a), "damage", a["id"], "fist", multiplier=mult)
+        events.append(dmg_ev)
+        events += wound_events(state, t["id"], dmg, armor_stops(t, shield_counts=True), f"{a['name']}'s fist")
+    events.append(ActionSpent(a["id"], state.get("turn", 0), "prone_unarmed_attack"))
+    return events + consequences(state, events)

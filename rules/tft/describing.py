@@ -1,0 +1,164 @@
+"""Log sentences (spec section 8): one per tft event, per tft roll, and for the actions tft declares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.tft import figures as F
+from rules.tft.dx_in_hth import adj_dx, hth_modifiers, initiative_dx
+from rules.tft.hexes import label
+
+PURPOSE_WORDS: dict[str, str] = {
+    "hth_defense": "the HTH defense",
+    "hth_defense_reroll": "the HTH defense (reroll)",
+    "free_hit_damage": "the free hit's damage",
+    "throw_damage": "the Judo throw's damage",
+    "hth_attack": "an HTH attack",
+    "damage": "damage",
+    "cast_spell": "a spell in HTH",
+    "draw_dagger": "drawing a dagger",
+    "drop_shield": "wiggling free of a shield",
+    "disengage": "disengaging",
+    "pin_attempt": "the pin",
+    "pin_resist": "resisting the pin",
+    "break_pin": "breaking the pin",
+    "stay_standing": "staying on his feet",
+    "take_down_puller": "the Take Down (pulling)",
+    "take_down_stander": "the Take Down (standing)",
+    "dx_tie": "the DX tie roll-off",
+    "strike_into_hth": "a strike into the brawl",
+    "strike_into_hth_to_miss": "missing a friend in the brawl",
+    "missile_into_hth": "a shot into the brawl",
+    "random_victim": "which figure in the brawl is hit",
+    "prone_unarmed_attack": "a punch from the ground",
+}
+
+DEFENSE_OUTCOME_WORDS: dict[str, str] = {
+    "enter_no_draw": "{e} gets in; {d} gets no free dagger draw",
+    "enter_may_draw": "{e} gets in; {d} may draw a dagger",
+    "knocked_back": "{e} is knocked back and loses his action",
+    "knocked_back_free_hit": "{e} is knocked back, loses his action, and {d} gets a free hit",
+    "judo_throw_or_free_hit": "{e} is knocked back; {d} may throw him (Judo) or take a free hit",
+    "reroll": "{e} came from the rear hex, so the 6 is rolled again",
+}
+
+ENTRY_RESULT_WORDS: dict[str, str] = {
+    "enter_no_draw": "{e} gets into HTH with {d}; {d} gets no free dagger draw.",
+    "enter_may_draw": "{e} gets into HTH with {d}; {d} may ready a dagger, free.",
+    "knocked_back": "{d} knocks {e} back; {e}'s action is lost.",
+    "knocked_back_free_hit": "{d} knocks {e} back and gets a free hit; {e}'s action is lost.",
+    "thrown": "{d} throws {e} (Judo); {e}'s action is lost.",
+}
+
+ACTION_WORDS: dict[str, str] = {
+    "enter_hth": "{c} tries to get into HTH with {t}",
+    "dive_for_legs": "{c} dives for {t}'s legs",
+    "join_hth": "{c} joins the brawl with {t}",
+    "hth_attack": "{c} attacks {t} in HTH",
+    "cast_spell_in_hth": "{c} casts a spell in HTH",
+    "draw_dagger": "{c} tries to draw a dagger",
+    "drop_shield": "{c} tries to wiggle free of his shield",
+    "disengage": "{c} tries to disengage",
+    "pin": "{c} tries to pin {t}",
+    "break_pin": "{c} tries to break {t}'s pin",
+    "strike_into_hth": "{c} strikes into the brawl at {t}",
+    "missile_into_hth_far": "{c} shoots into the brawl at {t}",
+    "prone_unarmed_attack": "{c} punches {t} from the ground",
+}
+
+
+def _mods(mods: list[dict[str, Any]]) -> str:
+    return " ".join(f"{m['value']:+d} ({m['reason']})" for m in mods) if mods else "(no modifiers)"
+
+
+def _die_rolled(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    purpose = d.get("purpose")
+    if purpose not in PURPOSE_WORDS:
+        return None
+    who = F.name(state, d.get("combatant")) if d.get("combatant") else "The GM"
+    faces = ",".join(str(f) for f in d["faces"])
+    manual = " (physical dice)" if d.get("source") == "manual" else ""
+    head = f"{who} rolls {d['notation']} for {PURPOSE_WORDS[purpose]}{manual}: [{faces}]"
+    if purpose.startswith("hth_defense"):
+        e, dfn = _entry_names(state, d.get("combatant"))
+        words = DEFENSE_OUTCOME_WORDS.get(d["outcome"], d["outcome"]).format(e=e, d=dfn)
+        return f"{head} {_mods(d['modifiers'])} = {d['total']} — {words}."
+    if d.get("target") is None:
+        return f"{head} {_mods(d['modifiers'])} = {d['total']}: {d['outcome']}."
+    return f"{head} = {d['total']} vs {d['target']} ({_mods(d['modifiers'])}): {d['outcome']}."
+
+
+def _entry_names(state: dict[str, Any], defender: str | None) -> tuple[str, str]:
+    """The entrant of the entry now under way (the figure that just charged into the defender's hex)."""
+    dpos = state["combatants"].get(defender or "", {}).get("position")
+    others = F.occupants(state, dpos, but=(defender or "",)) if dpos else []
+    return (F.name(state, others[-1]) if others else "the entrant"), F.name(state, defender)
+
+
+def _initiative(state: dict[str, Any], d: dict[str, Any]) -> str:
+    parts = []
+    for cid in d["order"]:
+        if cid not in state["combatants"]:
+            continue
+        if state["combatants"][cid].get("group"):
+            mods = hth_modifiers(state, cid, "attack")
+            why = ", ".join(f"{m.value:+d} {m.reason}" for m in mods)
+            parts.append(f"{F.name(state, cid)} {initiative_dx(state, cid)}"
+                         + (f" ({adj_dx(state['combatants'][cid])}, {why})" if why else ""))
+        else:
+            parts.append(f"{F.name(state, cid)} {initiative_dx(state, cid)}")
+    return "Order of action by DX: " + ", ".join(parts) + "."
+
+
+def _action(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    words = ACTION_WORDS.get(d.get("action", ""))
+    if words is None:
+        return None
+    t = F.name(state, d["targets"][0]) if d.get("targets") else ""
+    text = words.format(c=F.name(state, d["combatant"]), t=t)
+    allowed = d.get("params", {}).get("allowed")
+    return text + (f" (allowed: {allowed})." if allowed else ".")
+
+
+SENTENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], str | None]] = {
+    "DieRolled": _die_rolled,
+    "ActionDeclared": _action,
+    "InitiativeSet": _initiative,
+    "HthEntryResolved": lambda s, d: ENTRY_RESULT_WORDS.get(d["result"], d["result"]).format(
+        e=F.name(s, d["entrant"]), d=F.name(s, d["defender"])) + f" (HTH defense total {d['total']})",
+    "HthFirstTurn": lambda s, d: f"{F.name(s, d['combatant'])} got into HTH on turn {d['turn']}: this turn he may "
+                                 "only attack, at -4 DX.",
+    "HthConsentGiven": lambda s, d: f"{F.name(s, d['defender'])} lets {F.name(s, d['entrant'])} try to get into HTH "
+                                    f"this turn.",
+    "HthPreferencesSet": lambda s, d: (
+        f"{F.name(s, d['combatant'])}'s HTH preferences: wishes to {d['hth_wish']}, entry dagger {d['entry_dagger']}, "
+        f"Judo throw {d['judo_throw']}, Judo 1 defense {'used' if d['use_judo1_defense'] else 'declined'}, "
+        f"Judo 2 shift {d['judo2_shift_defense']:+d}, Take Down dice {d['take_down_dice']}."),
+    "StandingCheckResolved": lambda s, d: (
+        f"The brawl at {label(s['groups'].get(d['group'], {}).get('at'))} "
+        + ("stays on its feet" if d["standing"] else "goes to the ground") + f" (standing case {d['case']})."),
+    "TakeDownResolved": lambda s, d: (
+        f"Take Down: {F.name(s, d['puller'])} (pulling, {d['puller_dice']} dice) against {F.name(s, d['stander'])} "
+        f"(standing, {d['stander_dice']} dice): "
+        + ("the group is taken down." if d["taken_down"] else "the group stays on its feet. No actions used.")),
+    "TftMoveCounted": lambda s, d: (
+        f"{F.name(s, d['combatant'])} has moved {d['hexes_moved']} hex(es) this turn "
+        f"(MA {F.stat(s['combatants'][d['combatant']], 'ma', 10)})." if d["combatant"] in s["combatants"]
+        else f"{d['combatant']} has moved {d['hexes_moved']} hex(es) this turn."),
+    "PinHeld": lambda s, d: f"{F.name(s, d['holder'])} holds {F.name(s, d['pinned'])} (turn {d['turn']}; "
+                            f"{F.name(s, d['holder'])}'s action is spent).",
+}
+
+
+def describe(state: dict[str, Any], event: Any) -> str | None:
+    """The sentence for an event (None for events tft leaves to the engine's generic sentence)."""
+    t = getattr(event, "type", None) or (event.get("type") if isinstance(event, dict) else None)
+    d = getattr(event, "data", None) or (event.get("data") if isinstance(event, dict) else None) or {}
+    fn = SENTENCES.get(t or "")
+    if fn is None:
+        return None
+    try:
+        return fn(state, d)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None

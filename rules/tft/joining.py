@@ -1,0 +1,61 @@
+"""Way 4: joining an HTH brawl of two or more, no roll (spec 4.4; seed §Options 4, §Multiple)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.common import ActionDeclared, CloseCombatJoined, Moved, PostureChanged
+from events.dice import Dice
+from rules.tft import figures as F
+from rules.tft.commands import JoinHth
+from rules.tft.entering import dropped_on_entry
+from rules.tft.events import HthFirstTurn
+from rules.tft.hexes import adjacent
+from rules.tft.initiative import reordered, slot_problems
+from rules.tft.preview import after
+
+
+def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
+    """Step into a group's hex and join it, in the movement phase (the step counts) or at one's action."""
+    j, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
+    problems = []
+    group = F.group_of(state, t["id"])
+    rec = F.tft_record(state, j["id"])
+    if group is None:
+        problems.append(f"{t['name']} is not in HTH: use enter_hth or dive_for_legs")
+    else:
+        members = [state["combatants"][m] for m in group["combatants"] if m in state["combatants"]]
+        if not any(F.enemies(j, m) and F.conscious(m) for m in members):
+            problems.append(f"no enemy of {j['name']} is in that brawl")
+        if F.group_standing(state, group) and j.get("posture") != "standing":
+            problems.append(f"{j['name']} is not standing and the brawl is on its feet "
+                            "(a fallen figure starts HTH with enter_hth instead)")
+    if j.get("group"):
+        problems.append(f"{j['name']} is already in HTH")
+    if not F.conscious(j):
+        problems.append(f"{j['name']} is not conscious")
+    if not adjacent(j.get("position"), t.get("position")):
+        problems.append(f"{j['name']} is not next to the brawl")
+    if state.get("phase") == "movement":
+        if rec["movement_ended"]:
+            problems.append(f"{j['name']}'s movement has ended this turn")
+        if rec["hexes_moved"] + 1 > F.half_move(j):
+            problems.append(f"with this step {j['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
+                            f"his MA ({F.half_move(j)})")
+    else:
+        problems += slot_problems(state, j["id"])
+        if rec["hexes_moved"] > F.half_move(j):
+            problems.append(f"{j['name']} moved {rec['hexes_moved']} hexes, more than half his MA "
+                            f"({F.half_move(j)})")
+    F.require(problems, f"{j['name']} may not join the brawl")
+    at = list(group["at"])
+    events: list[Any] = [ActionDeclared(j["id"], "join_hth", [t["id"]], {"group": group["group"]}),
+                         Moved(j["id"], at, "charge", None, list(j["position"]))]
+    events += dropped_on_entry(state, j["id"], at)
+    standing = F.group_standing(state, group)
+    events.append(CloseCombatJoined(group["group"], [j["id"]], at, standing))
+    if not standing and j.get("posture") != "prone":
+        events.append(PostureChanged(j["id"], "prone"))
+    events.append(HthFirstTurn(j["id"], state.get("turn", 0)))
+    order = reordered(after(state, events))
+    return events + ([order] if order else [])

@@ -1,0 +1,29 @@
+"""What the GM's `start_phase {action}` adds (4.0, 4.11, 4.14): standing checks, held pins, the order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.common import InitiativeSet
+from events.dice import Dice
+from rules.tft.initiative import phase_order
+from rules.tft.options import option
+from rules.tft.pins import held_pins
+from rules.tft.preview import after
+from rules.tft.standing import standing_check, standing_groups
+
+
+def action_phase_events(state: dict[str, Any], dice: Dice) -> list[Any]:
+    """Stay-standing and Take Down rolls group by group, PinHeld, then tie roll-offs and InitiativeSet."""
+    events: list[Any] = []
+    if option(state, "standing_in_hth"):
+        for gid in standing_groups(state):
+            events += standing_check(after(state, events), gid, dice)
+    events += held_pins(after(state, events))
+    return events + phase_order(after(state, events), dice)
+
+
+def with_action_phase(state: dict[str, Any], common: list[Any], dice: Dice) -> list[Any]:
+    """The common events of start_phase (an InitiativeSet among them is replaced by the tft order)."""
+    kept = [e for e in common if not isinstance(e, InitiativeSet)]
+    return kept + action_phase_events(after(state, kept), dice)
