@@ -53,8 +53,8 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
     c.SetBackToWall: set_back_to_wall,
 }
 
-# Only the GM may send these: no seat controls this pseudo-combatant (see ENGINE_REQUESTS.md).
-GM_ONLY_ACTOR = "(the GM)"
+# GM rulings sent as commands: a player must control every combatant, so in practice only the GM may
+# (the engine has no GM-only mark for ruleset commands yet: ENGINE_REQUESTS.md).
 GM_ONLY: tuple[type[Command], ...] = (c.SetBackToWall,)
 
 
@@ -113,7 +113,7 @@ class Tft(Ruleset):
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         if isinstance(command, GM_ONLY):
-            return [GM_ONLY_ACTOR]
+            return list(state["combatants"])
         return super().actors(state, command)
 
 
