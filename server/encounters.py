@@ -214,7 +214,7 @@ class Encounters:
 
     async def execute(self, stream: str, who: Principal, body: dict[str, Any]) -> Outcome:
         """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
-        if who.role not in ("gm", "player"):
+        if who.role not in ("gm", "player", "system"):
             raise ApiError(403, "forbidden", "observers may read this encounter but not send commands")
         command_id = body.get("command_id")
         keyed_by = "client"
