@@ -1,0 +1,134 @@
+"""Each refusal of the tft rules: a 422 whose message names every failed condition, and nothing appended."""
+
+from __future__ import annotations
+
+from tests.tft.helpers import BROADSWORD, DAGGER, fig, simeth, troll
+
+SHIELD = {"id": "shield", "name": "Small shield", "kind": "shield", "stops": 1, "state": "worn"}
+
+
+async def _enc(tussle, *figs, options=None, phase="action"):
+    enc = await tussle.create("tft", dice="manual", options=options or {})
+    for f in figs:
+        await enc.add(f)
+    await enc.ok("start_turn", turn=1)
+    await enc.ok("start_phase", phase="movement")
+    if phase == "action":
+        await enc.ok("start_phase", phase="action")
+    return enc
+
+
+async def refused(enc, type_, *phrases, **fields):
+    before = (await enc.state())["seq"]
+    r = await enc.command(type_, **fields)
+    assert r.status == 422, r.body
+    for p in phrases:
+        assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
+    assert (await enc.state())["seq"] == before
+    return r.body["error"]["message"]
+
+
+async def test_enter_names_each_failing_condition(tussle):
+    t = troll()
+    t["stats"]["back_to_wall"] = False
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, t)
+    msg = await refused(enc, "tft.enter_hth", "C1: Simeth's MA 10 is not higher than Troll's 12",
+                        "C2: Troll's back is not to a wall", "C3: Simeth is not in Troll's rear hex (-1,0)",
+                        "C4: Troll has not agreed this turn", combatant="simeth", target="troll")
+    assert msg.startswith("Simeth may not try to get into HTH with Troll:")
+    await refused(enc, "tft.enter_hth", "C1: Simeth's MA 10", combatant="simeth", target="troll", condition="C1")
+
+
+async def test_enter_needs_slot_adjacency_and_a_lone_enemy(tussle):
+    enc = await _enc(tussle, simeth(), troll())
+    await refused(enc, "tft.enter_hth", "Simeth is not next to Troll", combatant="simeth", target="troll",
+                  condition="C2")
+    await refused(enc, "tft.enter_hth", "it is not Troll's turn to act (Simeth acts first)", combatant="troll",
+                  target="simeth")
+
+
+async def test_enter_after_moving_more_than_half(tussle):
+    s = simeth()
+    s["position"] = [6, 0]
+    enc = await _enc(tussle, s, troll(), phase="movement")
+    await enc.ok("tft.move", combatant="simeth", path=[[5, 0], [4, 0], [3, 0], [2, 0], [1, 0], [1, 1]])
+    await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
+    await enc.ok("start_phase", phase="action")
+    await refused(enc, "tft.enter_hth", "Simeth moved 7 hexes, more than half his MA (5)", combatant="simeth",
+                  target="troll", condition="C2")
+
+
+async def test_plain_move_into_an_enemy_hex(tussle):
+    enc = await _enc(tussle, simeth(), troll(), phase="movement")
+    await refused(enc, "move", "holds Troll, an enemy: use enter_hth or dive_for_legs", combatant="simeth",
+                  to=[0, 0])
+    await refused(enc, "tft.move", "is not next to", combatant="simeth", path=[[0, 1]])
+    await refused(enc, "tft.move", "more than his MA (10)", combatant="simeth",
+                  path=[[3, 0], [4, 0], [5, 0], [6, 0], [7, 0], [8, 0], [9, 0], [10, 0], [11, 0], [12, 0], [13, 0]])
+
+
+async def test_dive_refusals(tussle):
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll(), options={"diving_for_legs": False}, phase="movement")
+    await refused(enc, "tft.dive_for_legs", "option diving_for_legs", combatant="simeth", target="troll",
+                  condition="C2")
+    enc = await _enc(tussle, s, troll(), phase="action")
+    await refused(enc, "tft.dive_for_legs", "a dive is made in the movement phase", combatant="simeth",
+                  target="troll", condition="C2")
+
+
+async def test_hth_action_refusals_on_the_entry_turn(tussle):
+    s = simeth()
+    s["position"] = [1, 0]
+    s["items"].append(dict(SHIELD))
+    enc = await _enc(tussle, s, troll())
+    await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+    await enc.ok("tft.pass", combatant="troll")
+    for type_ in ("tft.draw_dagger", "tft.drop_shield", "tft.cast_spell_in_hth"):
+        await refused(enc, type_, "Simeth may only attack on the turn he enters HTH", combatant="simeth")
+    await refused(enc, "tft.disengage", "Simeth may only attack on the turn he enters HTH", combatant="simeth",
+                  to=[1, 0])
+    await refused(enc, "tft.pin", "pins are not used in this encounter", "only attack", combatant="simeth",
+                  target="troll")
+
+
+async def test_attack_refusals(tussle):
+    enc = await _enc(tussle, simeth(), troll())
+    await refused(enc, "tft.hth_attack", "Simeth is not in HTH", combatant="simeth", target="troll")
+    r = await enc.command("tft.hth_attack", combatant="simeth", target="troll", weapon="nothing")
+    assert r.status in (400, 422)
+
+
+async def test_join_refusals(tussle):
+    a = fig("a1", "a", 12, 13, [1, 0], 3, ma=10)
+    b = fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone")
+    c = fig("c1", "a", 12, 9, [5, 5], 0, ma=10)
+    enc = await _enc(tussle, a, b, c)
+    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
+    await enc.ok("tft.pass", combatant="b1")
+    await enc.ok("tft.pass", combatant="a1")
+    await refused(enc, "tft.join_hth", "C1 is not next to the brawl", combatant="c1", target="a1")
+
+
+async def test_disengage_and_break_pin_refusals(tussle):
+    enc = await _enc(tussle, simeth(), troll())
+    await refused(enc, "tft.disengage", "Simeth is not in HTH", combatant="simeth", to=[3, 0])
+    await refused(enc, "tft.break_pin", "pins are not used", "Simeth is not pinned", combatant="simeth")
+    await refused(enc, "tft.release_pin", "Simeth is not holding anyone", combatant="simeth")
+
+
+async def test_strike_into_hth_refusals(tussle):
+    a = fig("a1", "a", 12, 13, [1, 0], 3, ma=10)
+    b = fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone")
+    c = fig("c1", "a", 12, 9, [5, 0], 0, ma=10, items=[dict(BROADSWORD), dict(DAGGER)])
+    enc = await _enc(tussle, a, b, c)
+    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
+    await enc.ok("tft.pass", combatant="b1")
+    await enc.ok("tft.pass", combatant="a1")
+    await refused(enc, "tft.strike_into_hth", "C1 is not next to the brawl", combatant="c1", target="b1",
+                  weapon="broadsword")
+    await refused(enc, "tft.strike_into_hth", "the brawl is 5 hexes away", combatant="c1", target="b1",
+                  weapon="broadsword", attack="thrown")
