@@ -15,7 +15,7 @@ def canonical(value: Any) -> bytes:
 
 
 class FloatInEventData(ValueError):
-    """Event data must hold no floats (DESIGN.md "Units")."""
+    """Event data (and so command bodies) must hold no floats (DESIGN.md "Units")."""
 
 
 def check_integers_only(value: Any, path: str = "data") -> None:
@@ -27,7 +27,7 @@ def check_integers_only(value: Any, path: str = "data") -> None:
             raise FloatInEventData(f"{path} is an integer too large to hash canonically")
         return
     if isinstance(value, float):
-        raise FloatInEventData(f"{path} is a float; event data holds integers only")
+        raise FloatInEventData(f"{path} is a fraction; only integers are allowed")
     if isinstance(value, dict):
         for k, v in value.items():
             check_integers_only(v, f"{path}.{k}")

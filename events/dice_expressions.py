@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 
 import msgspec
 
@@ -10,6 +11,18 @@ from events.dice import Dice, DieRolled, Modifier
 
 MAX_DICE = 100
 MIN_SIDES, MAX_SIDES = 2, 1000
+
+
+class RollLimits(msgspec.Struct, frozen=True):
+    """The caps on one `roll` (API.md "Limits"): dice in the expression, and the largest die."""
+
+    max_dice: int = MAX_DICE
+    max_sides: int = MAX_SIDES
+
+
+# The server sets this per request from `tussle serve --max-dice/--max-sides`; a context variable
+# (not a module constant) so that two servers in one process (the tests) keep their own caps.
+roll_limits: ContextVar[RollLimits] = ContextVar("roll_limits", default=RollLimits())
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)(?:k([hl])(\d+))?|(\d+))")
 
@@ -33,7 +46,8 @@ class Expression(msgspec.Struct, frozen=True):
 
 
 def parse(text: str) -> Expression:
-    """Parse a roll expression, enforcing API.md's limits."""
+    """Parse a roll expression, enforcing API.md's limits (as `roll_limits` sets them)."""
+    limits = roll_limits.get()
     s = text.replace(" ", "").lower()
     if not s:
         raise BadExpression("the expression is empty")
@@ -48,8 +62,8 @@ def parse(text: str) -> Expression:
         else:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))
-            if not MIN_SIDES <= sides <= MAX_SIDES:
-                raise BadExpression(f"dice must have {MIN_SIDES}-{MAX_SIDES} sides, not {sides}")
+            if not MIN_SIDES <= sides <= limits.max_sides:
+                raise BadExpression(f"dice must have {MIN_SIDES}-{limits.max_sides} sides, not {sides}")
             if count < 1:
                 raise BadExpression("roll at least one die")
             keep_n = int(m.group(5)) if m.group(4) else count
@@ -58,8 +72,8 @@ def parse(text: str) -> Expression:
             total_dice += count
             terms.append(DiceTerm(sign, count, sides, m.group(4), keep_n))
         pos = m.end()
-    if total_dice > MAX_DICE:
-        raise BadExpression(f"at most {MAX_DICE} dice in one roll, not {total_dice}")
+    if total_dice > limits.max_dice:
+        raise BadExpression(f"at most {limits.max_dice} dice in one roll, not {total_dice}")
     if not terms:
         raise BadExpression("the expression rolls no dice")
     if abs(constant) >= 2**40:

@@ -7,6 +7,7 @@ SQLite serializes writers, so the rowid of `events` is the commit-ordered `posit
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import os
 import sqlite3
@@ -107,6 +108,9 @@ class SqliteStore(Store):
         self.path = path
         self.lock = ExclusiveLock(path) if lock else None
         self.db: aiosqlite.Connection | None = None
+        # One connection holds one transaction at a time: concurrent appends (different encounters
+        # of one server) take turns here instead of failing on a nested BEGIN.
+        self._write = asyncio.Lock()
 
     async def open(self) -> None:
         if self.lock:
@@ -135,6 +139,10 @@ class SqliteStore(Store):
         return self.db
 
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        async with self._write:
+            return await self._append_many(requests)
+
+    async def _append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
         db = self._db
         results: list[AppendResult | Exception] = []
         await db.execute("BEGIN IMMEDIATE")
@@ -153,6 +161,8 @@ class SqliteStore(Store):
                     await db.execute("RELEASE cmd")
                     head = await self._head(db, req.stream)
                     results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
+            if self.before_commit is not None:
+                await self.before_commit(requests)
             await db.execute("COMMIT")
         except BaseException:
             await db.execute("ROLLBACK")
@@ -268,6 +278,10 @@ class SqliteStore(Store):
             return [StreamInfo(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in await cur.fetchall()]
 
     async def delete_stream(self, stream: str) -> bool:
+        async with self._write:
+            return await self._delete_stream(stream)
+
+    async def _delete_stream(self, stream: str) -> bool:
         db = self._db
         await db.execute("BEGIN IMMEDIATE")
         try:

@@ -8,6 +8,7 @@ listing row. The store seals the events into the hash chain at append.
 from __future__ import annotations
 
 import abc
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -104,6 +105,10 @@ class StoredCommand(msgspec.Struct, frozen=True):
 
 class Store(abc.ABC):
     """Where encounters live. Every method is safe to call concurrently."""
+
+    # A test hook: awaited inside every append transaction just before its commit (None in service),
+    # so a test can hold a writer's transaction open while others write and read.
+    before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
     @abc.abstractmethod
     async def open(self) -> None: ...

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from events.canonical import canonical
+from events.canonical import FloatInEventData, canonical, check_integers_only
 from events.common import (
     EncounterCreated,
     GmTokenRotated,
@@ -229,6 +229,10 @@ class Encounters:
         expected = body.get("expected_seq")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
             raise bad_request("expected_seq must be a non-negative integer", "expected_seq")
+        try:
+            check_integers_only(body, "body")
+        except FloatInEventData as exc:
+            raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)") from None
         identity = identity_of(body)
         async with self._locks[stream]:
             for _ in range(5):

@@ -108,6 +108,10 @@ async def test_errors_have_the_shape_and_codes(tussle):
     assert r.status == 400 and r.body["error"]["details"]["field"] == "entropy"
     r = await enc.command("roll", expression="101d6")
     assert r.status == 400
+    r = await enc.command("add_combatant", combatant={"id": "c", "name": "C", "side": "x", "stats": {"st": 1.5}})
+    assert r.status == 400 and "body.combatant.stats.st" in r.body["error"]["message"]
+    r = await enc.command("move", combatant="ann", to=[2**60, 0])
+    assert r.status == 400
     r = await enc.get("/events?from=99")
     assert r.status == 400
     r = await enc.get("/state?at=0")

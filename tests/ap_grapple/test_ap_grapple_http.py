@@ -180,3 +180,28 @@ async def test_auto_round_start_over_http(tussle):
     st = await enc.state()
     assert st["turn"] == 2 and st["rules"]["ap_left"] == {"aldo": 5, "berk": 5, "cade": 5}
     await enc.replay_matches_live()
+
+
+async def test_ruleset_is_listed_with_its_options_and_commands(tussle):
+    r = await tussle.request("GET", "/rulesets")
+    assert r.status == 200
+    mine = next(x for x in r.body["rulesets"] if x["id"] == "ap-grapple")
+    assert mine["geometry"]["kind"] == "hex_axial"
+    text = str(mine)
+    for name in ("strict_initiative", "to_hit", "stun_duration", "swing_destinations", "brawl_ratio_rule",
+                 "ap-grapple.make_a_grab", "ap-grapple.swing_target", "ap-grapple.brawl", "ap-grapple.pass"):
+        assert name in text
+
+
+async def test_unknown_option_is_refused(tussle):
+    r = await tussle.request("POST", "/encounters", {"name": "x", "ruleset": "ap-grapple",
+                                                     "options": {"stun_duration": "forever"}})
+    assert r.status == 400
+
+
+async def test_me_lists_legal_actions(tussle):
+    enc = await _encounter(tussle)
+    token = await enc.seat("Alice", ["aldo"])
+    r = await enc.get("/me", token=token)
+    assert r.status == 200, r.body
+    assert r.body["legal_actions"]["aldo"] == ["ap-grapple.make_a_grab", "ap-grapple.brawl", "ap-grapple.pass"]
