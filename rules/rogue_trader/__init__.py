@@ -1,14 +1,37 @@
-"""The `rogue-trader` ruleset: Rogue Trader (1987) hand-to-hand combat (skeleton)."""
+"""The `rogue-trader` ruleset: Rogue Trader (1987) hand-to-hand combat.
+
+Spec: shared/rules/rogue-trader.md (seed 004). One module per idea: charges (`charging`), attack
+allocation and to-hit modifiers (`allocation`), one blow (`attacks`), the round (`combat_round`),
+push-backs and follow-ups (`aftermath`), breaking off (`breaking_off`), coherency (`coherency`),
+the common commands (`turn_sequence`), the state (`reducer`) and the log (`describe`).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
-from rules.interface import Ruleset, geometry_plane
-
-
-class RogueTraderOptions(msgspec.Struct, forbid_unknown_fields=True):
-    """Placeholder options (filled in below as the ruleset grows)."""
+from events.dice import Dice
+from rules.interface import Answer, Command, RuleError, Ruleset, geometry_plane
+from rules.rogue_trader import aftermath, breaking_off, charging, combat_round, legal, roster, situation
+from rules.rogue_trader.commands import (
+    RT_COMMANDS,
+    AllocateAttacks,
+    BreakOff,
+    Charge,
+    FollowUp,
+    PushBack,
+    ResolveRound,
+    Retarget,
+    SetSituation,
+)
+from rules.rogue_trader.describe import describe_event
+from rules.rogue_trader.events import RT_EVENTS
+from rules.rogue_trader.models import active_side, unit_members
+from rules.rogue_trader.options import RogueTraderOptions
+from rules.rogue_trader.reducer import evolve_rules, initial_rules_state
+from rules.rogue_trader.turn_sequence import on_common as common_hook
 
 
 class RogueTrader(Ruleset):
@@ -16,7 +39,73 @@ class RogueTrader(Ruleset):
     title = "Rogue Trader (1987) hand-to-hand combat"
     version = "1"
     Options = RogueTraderOptions
+    commands = RT_COMMANDS
+    events = RT_EVENTS
     geometry = geometry_plane()
+    overridable = ("rules.models", "rules.units", "rules.contacts", "rules.groups", "rules.owed", "rules.charge",
+                   "rules.allocations")
+
+    def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_rules_state()
+
+    def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
+        return roster.complete(state, combatant)
+
+    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
+        if isinstance(command, Charge):
+            return charging.decide_charge(state, command, self)
+        if isinstance(command, Retarget):
+            return charging.decide_retarget(state, command, self)
+        if isinstance(command, AllocateAttacks):
+            return combat_round.decide_allocate(state, command, self)
+        if isinstance(command, ResolveRound):
+            return combat_round.decide_resolve(state, command, dice, self)
+        if isinstance(command, PushBack):
+            return aftermath.decide_push_back(state, command, self)
+        if isinstance(command, FollowUp):
+            return aftermath.decide_follow_up(state, command, dice, self)
+        if isinstance(command, BreakOff):
+            return breaking_off.decide_break_off(state, command, dice, self)
+        if isinstance(command, SetSituation):
+            return situation.decide_situation(state, command)
+        raise RuleError(f"{self.title} has no command {type(command).__name__}")
+
+    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
+                  dice: Dice) -> list[msgspec.Struct]:
+        return common_hook(state, command, events, dice, self)
+
+    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
+               dice: Dice) -> list[msgspec.Struct]:
+        if pending.get("kind") == "charged":
+            return charging.resume_charged(state, pending, answer, dice, self)
+        return []
+
+    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
+        return evolve_rules(rules_state, event)
+
+    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
+        return legal.legal_actions(state, combatant)
+
+    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
+        try:
+            return describe_event(state_before, event)
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+
+    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
+        """Unit commands need every model of the unit (DECISION, spec §4); a round, the active side's
+        models in the group (all of them to force defaults); a situation, the GM."""
+        if isinstance(command, (PushBack, FollowUp, BreakOff)):
+            return unit_members(state, command.unit)
+        if isinstance(command, ResolveRound):
+            members = state.get("rules", {}).get("groups", {}).get(command.group, [])
+            if command.force_defaults:
+                return list(members)
+            side = active_side(state)
+            return [m for m in members if state["combatants"].get(m, {}).get("side") == side]
+        if isinstance(command, SetSituation):
+            return sorted(state.get("combatants", {}))
+        return super().actors(state, command)
 
 
 ruleset = RogueTrader()

@@ -1,0 +1,96 @@
+"""Checking and completing a model as it joins (spec §2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.interface import BadCommand, RuleError
+from rules.rogue_trader.tables import CATACHAN_DEVIL, SPECIAL_KINDS
+
+PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Int", "Cl", "WP")
+REQUIRED = ("M", "WS", "S", "T", "W", "I", "A", "Ld")  # what hand-to-hand uses (spec §1)
+
+
+def _int(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadCommand(f"{field} must be a whole number (distances in hundredths of an inch)", field)
+    return value
+
+
+def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
+    """The combatant with the ruleset's defaults filled in; BadCommand/RuleError for what cannot be."""
+    c = dict(combatant)
+    stats = dict(c.get("stats") or {})
+    if isinstance(stats.get("profile"), list):
+        values = stats.pop("profile")
+        if len(values) != len(PROFILE):
+            raise BadCommand("stats.profile must hold the 12 values M WS BS S T W I A Ld Int Cl WP", "stats.profile")
+        stats.update(dict(zip(PROFILE, values, strict=True)))
+    creature = stats.get("creature")
+    if creature == "catachan_devil":
+        size = stats.get("size", "medium")
+        if size not in CATACHAN_DEVIL:
+            raise BadCommand("stats.size must be small, medium or large", "stats.size")
+        preset = CATACHAN_DEVIL[size]
+        for k, v in preset.items():
+            if k == "special_attacks":
+                if stats.get("special_attacks") is None:
+                    if v is None:
+                        raise RuleError("the small Catachan Devil's attacks are missing from the source: "
+                                        "give stats.special_attacks", {"combatant": c.get("id")})
+                    stats["special_attacks"] = [dict(a) for a in v]
+            else:
+                stats.setdefault(k, v)
+        stats.setdefault("A", sum(int(a.get("count", 1)) for a in stats["special_attacks"]))
+        stats.setdefault("base_radius", 100)
+        if size == "large" and "variant" not in stats:
+            stats.setdefault("variant_roll", "catachan_devil")
+    missing = [k for k in REQUIRED if k not in stats]
+    if missing:
+        raise BadCommand(f"stats lacks {', '.join(missing)} (profile M WS BS S T W I A Ld)", "stats")
+    for k in PROFILE:
+        stats.setdefault(k, 0)
+        _int(stats[k], f"stats.{k}")
+    stats.setdefault("unit", c.get("id"))
+    stats.setdefault("leader", False)
+    stats.setdefault("hands", 2)
+    stats.setdefault("equipment_hands", 0)
+    stats.setdefault("handedness", "right")
+    if stats["handedness"] not in ("right", "left", "ambi"):
+        raise BadCommand("stats.handedness must be right, left or ambi", "stats.handedness")
+    stats.setdefault("save", None)
+    if stats["save"] is not None:
+        _int(stats["save"], "stats.save")
+    stats.setdefault("living", True)
+    stats.setdefault("base_radius", 50)
+    stats.setdefault("move_penalty", 0)
+    for k in ("base_radius", "move_penalty", "hands", "equipment_hands"):
+        _int(stats[k], f"stats.{k}")
+    weapons = []
+    for i, w in enumerate(stats.get("weapons") or []):
+        if not isinstance(w, dict) or not isinstance(w.get("id"), str):
+            raise BadCommand(f"stats.weapons[{i}] needs an id", f"stats.weapons[{i}]")
+        w = dict(w)
+        w.setdefault("name", w["id"])
+        w.setdefault("type", "C")
+        w.setdefault("hands", 1)
+        w.setdefault("held_in", "both" if w["hands"] == 2 else "R")
+        w.setdefault("save_mod", 0)
+        w.setdefault("damage", 1)
+        for k in ("S", "save_mod", "hands", "range"):
+            if k in w and w[k] is not None:
+                _int(w[k], f"stats.weapons[{i}].{k}")
+        weapons.append(w)
+    stats["weapons"] = weapons
+    specials = stats.get("special_attacks") or []
+    for i, a in enumerate(specials):
+        if not isinstance(a, dict) or a.get("kind") not in SPECIAL_KINDS:
+            raise BadCommand(f"stats.special_attacks[{i}].kind must be one of {', '.join(SPECIAL_KINDS)}",
+                             f"stats.special_attacks[{i}]")
+    stats["special_attacks"] = [dict(a) for a in specials]
+    c["stats"] = stats
+    if c.get("position") is None:
+        raise BadCommand("position [x, y] (hundredths of an inch) is required", "position")
+    if c.get("facing") is None:
+        c["facing"] = 0
+    return c
