@@ -1,0 +1,52 @@
+"""The adjacent close-combat compromise (spec section 4.8, §Multiple Close Combat; OPTION
+`adjacent_close_combat`): a fighter next to a foe declares himself in close combat with him and is
+treated as in the foe's hex, on the half toward his own hex; his position does not change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.common import CloseCombatJoined
+from rules.gurps.commands import DeclareCloseCombat
+from rules.gurps.events import HalfHexTaken
+from rules.gurps.hex_sharing import group_id_for, group_members, in_close_combat_with, shared_hex
+from rules.gurps.hexes import as_hex, direction_to
+from rules.gurps.maneuvers import own_turn_or_error
+from rules.gurps.options import option
+from rules.interface import RuleError
+
+
+def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat) -> list[msgspec.Struct]:
+    """`gurps.declare_close_combat`."""
+    cid, target = cmd.combatant, cmd.target
+    c, t = state["combatants"][cid], state["combatants"][target]
+    problems = []
+    if not option(state, "adjacent_close_combat"):
+        problems.append("declaring close combat from an adjacent hex needs the option adjacent_close_combat")
+    own_turn_or_error(state, cid)
+    if t["side"] == c["side"]:
+        problems.append(f"{t['name']} is not a foe")
+    edge = None
+    if c.get("position") is not None and t.get("position") is not None:
+        edge = direction_to(t["position"], c["position"])
+    if edge is None:
+        problems.append(f"{c['name']} is not in a hex next to {t['name']}")
+    if in_close_combat_with(state, cid, target):
+        problems.append(f"{c['name']} is already in close combat with {t['name']}")
+    elif shared_hex(state, cid) is not None:
+        problems.append(f"{c['name']} is in another close combat")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid, "target": target})
+    assert edge is not None
+    at = as_hex(t["position"])
+    gid = group_id_for(state, target, at)
+    members = [m for m in group_members(state, gid) if m != cid] or [target]
+    everyone = [*members, cid]
+    standing = all(state["combatants"][m].get("posture") == "standing" for m in everyone)
+    events: list[msgspec.Struct] = [CloseCombatJoined(gid, everyone, list(at), standing)]
+    if shared_hex(state, target) is None:
+        events.append(HalfHexTaken(target, list(at), (edge + 3) % 6))
+    events.append(HalfHexTaken(cid, list(at), edge, moved_in=False, declared_adjacent=True))
+    return events

@@ -1,0 +1,145 @@
+"""Close-combat attacks (spec section 4.4) and grapples (section 4.9): the attack roll, then the
+target's defence as reaction `defence` (GurpsDefenceAwaited)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.common import ActionDeclared, ReactionRequested
+from events.dice import Dice, Modifier
+from rules.gurps.combatant_stats import (
+    best_grappling_skill,
+    has_empty_hand,
+    stats,
+    weapon_is_ready,
+    weapon_named,
+    weapons,
+)
+from rules.gurps.commands import CloseCombatAttack, Grapple
+from rules.gurps.events import GurpsDefenceAwaited
+from rules.gurps.hex_sharing import in_close_combat_with
+from rules.gurps.maneuvers import GRAPPLE_MANEUVERS, MANEUVERS, own_turn_or_error
+from rules.gurps.situational_modifiers import (
+    fighter,
+    grappled_by_me,
+    grappled_modifiers,
+    pins_on,
+    shield_attack_modifiers,
+)
+from rules.gurps.success_rolls import SuccessRoll, success_roll
+from rules.gurps.weapons import (
+    bulk_modifiers,
+    may_parry_with,
+    reach_words,
+    usable_in_close_combat,
+    weapon_skill,
+)
+from rules.interface import RuleError, asked_of
+
+
+def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str, allowed: frozenset[str] | None) -> list[str]:
+    """Conditions every close-combat attack shares (empty when all hold)."""
+    c = state["combatants"][cid]
+    t = state["combatants"][target]
+    problems = []
+    if allowed is None and not MANEUVERS[maneuver]["attack"]:
+        problems.append(f"{maneuver} does not allow an attack")
+    if allowed is not None and maneuver not in allowed:
+        problems.append(f"{maneuver} is not one of {', '.join(sorted(allowed))}")
+    if fighter(state, cid)["attacks_this_maneuver"] >= 1:
+        problems.append(f"{c['name']} has already attacked this maneuver")
+    if pins_on(state, cid):
+        problems.append(f"{c['name']} is pinned: he may only try to break free")
+    if not in_close_combat_with(state, cid, target):
+        problems.append(f"{c['name']} is not in close combat with {t['name']} (enter his hex first)")
+    return problems
+
+
+def defence_options(t: dict[str, Any]) -> list[str]:
+    """What the target may do in close combat: dodge; parry with an empty hand or reach-C weapon."""
+    return ["dodge", "parry"] if any(may_parry_with(w) for w in weapons(t)) else ["dodge"]
+
+
+def defence_request(state: dict[str, Any], attacker: str, target: str, attack: str, weapon: dict[str, Any] | None,
+                    roll: SuccessRoll) -> list[msgspec.Struct]:
+    """GurpsDefenceAwaited and the `defence` reaction of the target's controller."""
+    t = state["combatants"][target]
+    options = defence_options(t)
+    wname = weapon["name"] if weapon else "grapple"
+    return [
+        GurpsDefenceAwaited(attacker, target, attack, wname, options),
+        ReactionRequested(
+            id="", kind="defence", combatant=target, asked_of=asked_of(state, target), options=options,
+            default="dodge",
+            resume={"attacker": attacker, "target": target, "attack": attack, "weapon": wname,
+                    "damage": (weapon or {}).get("damage"), "attack_margin": roll.margin},
+            question=f"{state['combatants'][attacker]['name']} hits {t['name']} with a {wname if weapon else 'grapple'}: "
+                     "dodge or parry (no block in close combat), with retreat: true and to: [q, r] to retreat?"),
+    ]
+
+
+def decide_attack(state: dict[str, Any], cmd: CloseCombatAttack, dice: Dice) -> list[msgspec.Struct]:
+    """`gurps.close_combat_attack`."""
+    cid, target = cmd.combatant, cmd.target
+    c = state["combatants"][cid]
+    maneuver = own_turn_or_error(state, cid, "with an attack maneuver")
+    problems = attack_problems(state, cid, target, maneuver, None)
+    w = weapon_named(c, cmd.weapon)
+    if w is None:
+        problems.append(f"{c['name']} has no weapon named {cmd.weapon!r}")
+    elif not usable_in_close_combat(w):
+        problems.append(f"{c['name']} cannot attack with the {w['name']} in close combat: its {reach_words(w)} "
+                        "lacks C (only reach-C melee weapons, empty hands or ranged weapons)")
+    elif not weapon_is_ready(c, w):
+        problems.append(f"{c['name']}'s {w['name']} is not ready (gurps.ready_item)")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid, "target": target, "weapon": cmd.weapon})
+    assert w is not None
+    skill, level = weapon_skill(c, w)
+    mods = bulk_modifiers(w) + shield_attack_modifiers(state, cid) + grappled_modifiers(state, cid) + list(cmd.modifiers)
+    roll = success_roll(dice, combatant=cid, purpose="attack", base=level, base_name=skill, modifiers=mods)
+    events: list[msgspec.Struct] = [ActionDeclared(cid, "close_combat_attack", [target], {"weapon": w["name"]}), roll.event]
+    if roll.success:
+        events += defence_request(state, cid, target, "strike", w, roll)
+    return events
+
+
+def grapple_skill(c: dict[str, Any]) -> tuple[str, int]:
+    """DX or his best grappling skill, whichever is higher."""
+    best = best_grappling_skill(c)
+    dx = int(stats(c)["DX"])
+    return best if best is not None and best[1] > dx else ("DX", dx)
+
+
+def grapple_check(state: dict[str, Any], cmd: Grapple) -> None:
+    """Refuse a grapple that breaks a condition of section 4.9."""
+    cid, target = cmd.combatant, cmd.target
+    c = state["combatants"][cid]
+    maneuver = own_turn_or_error(state, cid, "with Attack, All-Out Attack or Move and Attack")
+    problems = attack_problems(state, cid, target, maneuver, GRAPPLE_MANEUVERS)
+    if not has_empty_hand(c):
+        problems.append(f"{c['name']} has no empty hand")
+    if target in grappled_by_me(state, cid):
+        problems.append(f"{c['name']} already grapples {state['combatants'][target]['name']}")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid, "target": target})
+
+
+def grapple_roll(state: dict[str, Any], cmd: Grapple, dice: Dice) -> SuccessRoll:
+    """The grapple's attack roll: DX or a grappling skill, with the section 4.4 modifiers."""
+    c = state["combatants"][cmd.combatant]
+    skill, level = grapple_skill(c)
+    mods: list[Modifier] = shield_attack_modifiers(state, cmd.combatant) + grappled_modifiers(state, cmd.combatant) + list(cmd.modifiers)
+    return success_roll(dice, combatant=cmd.combatant, purpose="grapple", base=level, base_name=skill, modifiers=mods)
+
+
+def decide_grapple(state: dict[str, Any], cmd: Grapple, dice: Dice) -> list[msgspec.Struct]:
+    """`gurps.grapple` (minimal mode): a hit asks the target to dodge or parry."""
+    grapple_check(state, cmd)
+    roll = grapple_roll(state, cmd, dice)
+    events: list[msgspec.Struct] = [ActionDeclared(cmd.combatant, "grapple", [cmd.target], {}), roll.event]
+    if roll.success:
+        events += defence_request(state, cmd.combatant, cmd.target, "grapple", None, roll)
+    return events

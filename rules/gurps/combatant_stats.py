@@ -1,0 +1,133 @@
+"""Reading a combatant's GURPS statistics (spec section 2) and completing them when he joins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.interface import BadCommand, RuleError
+
+# BASE list of grappling skills (spec section 2).
+GRAPPLING_SKILLS = ("Wrestling", "Judo", "Sumo Wrestling")
+
+# Spec section 2 DECISION: "lying down" is any of these postures.
+LYING_POSTURES = frozenset({"prone", "on_back", "on_stomach"})
+POSTURES = frozenset({"standing", "kneeling", "crouching", "sitting", "crawling"}) | LYING_POSTURES
+
+REQUIRED_INTEGER_STATS = ("ST", "DX", "basic_move", "dodge")
+
+
+def stats(c: dict[str, Any]) -> dict[str, Any]:
+    """The stats dict of a combatant state."""
+    return c.get("stats") or {}
+
+
+def name(state: dict[str, Any], cid: str | None) -> str:
+    """A combatant's name for sentences (the id when he is gone)."""
+    if cid is None:
+        return "someone"
+    c = state.get("combatants", {}).get(cid)
+    return c["name"] if c else cid
+
+
+def is_lying(c: dict[str, Any]) -> bool:
+    """Whether his posture counts as lying down."""
+    return c.get("posture") in LYING_POSTURES
+
+
+def skill_level(c: dict[str, Any], skill: str) -> int | None:
+    """His level in a skill (names compare without case), or None."""
+    for k, v in (stats(c).get("skills") or {}).items():
+        if k.lower() == skill.lower():
+            return int(v)
+    return None
+
+
+def best_grappling_skill(c: dict[str, Any]) -> tuple[str, int] | None:
+    """His best grappling skill (name, level), or None."""
+    found = [(s, lvl) for s in GRAPPLING_SKILLS if (lvl := skill_level(c, s)) is not None]
+    return max(found, key=lambda x: x[1]) if found else None
+
+
+def weapons(c: dict[str, Any]) -> list[dict[str, Any]]:
+    """His weapon entries."""
+    return list(stats(c).get("weapons") or [])
+
+
+def weapon_named(c: dict[str, Any], weapon: str) -> dict[str, Any] | None:
+    """The weapon entry with this name (without case), or None."""
+    return next((w for w in weapons(c) if str(w.get("name", "")).lower() == weapon.lower()), None)
+
+
+def is_unarmed(weapon: dict[str, Any]) -> bool:
+    """An empty-hand entry (spec section 2 DECISION: e.g. {name: "hand", reach: ["C"]})."""
+    return bool(weapon.get("unarmed")) or str(weapon.get("name", "")).lower() in ("hand", "fist", "hands")
+
+
+def item_state(c: dict[str, Any], item_id: str) -> str | None:
+    """The state of one of his items ("ready", "carried", "dropped" ...), or None if he has none."""
+    for it in c.get("items") or []:
+        if str(it.get("id", "")).lower() == item_id.lower():
+            return it.get("state")
+    return None
+
+
+def weapon_is_ready(c: dict[str, Any], weapon: dict[str, Any]) -> bool:
+    """Empty hands are always ready; a weapon is ready when its item is."""
+    return is_unarmed(weapon) or item_state(c, weapon["name"]) in ("ready", None)
+
+
+def worn_shield(c: dict[str, Any]) -> dict[str, Any] | None:
+    """His shield {name, db} while he still wears it (not dropped)."""
+    shield = stats(c).get("shield")
+    if not shield or item_state(c, "shield") == "dropped":
+        return None
+    return shield
+
+
+def has_empty_hand(c: dict[str, Any]) -> bool:
+    """DECISION: each ready weapon (not an empty hand) and a worn shield fill one of his `hands`
+    (default 2); a hand is empty while fewer are filled."""
+    filled = sum(1 for w in weapons(c) if not is_unarmed(w) and item_state(c, w["name"]) == "ready")
+    filled += 1 if worn_shield(c) else 0
+    return filled < int(stats(c).get("hands", 2))
+
+
+def completed_combatant(combatant: dict[str, Any]) -> dict[str, Any]:
+    """Check a joining combatant's stats (spec section 2) and fill in defaults and items.
+
+    Weapons and the shield become items (a weapon item is "ready" unless the GM lists it otherwise),
+    so `ItemReadied` and `ItemDropped {item: "shield"}` have something to act on."""
+    st = dict(combatant.get("stats") or {})
+    for key in REQUIRED_INTEGER_STATS:
+        v = st.get(key)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise BadCommand(f"stats.{key} must be an integer (spec section 2)", f"combatant.stats.{key}")
+    st.setdefault("skills", {})
+    st.setdefault("weapons", [])
+    st.setdefault("shield", None)
+    st.setdefault("traits", [])
+    if not isinstance(st["skills"], dict) or not all(isinstance(v, int) for v in st["skills"].values()):
+        raise BadCommand("stats.skills must map skill names to integer levels", "combatant.stats.skills")
+    for i, w in enumerate(st["weapons"]):
+        if not isinstance(w, dict) or not w.get("name") or w.get("kind") not in ("melee", "ranged"):
+            raise BadCommand(f"stats.weapons[{i}] needs a name and a kind (melee or ranged)",
+                             f"combatant.stats.weapons[{i}]")
+        if not isinstance(w.get("reach", []), list):
+            raise BadCommand(f"stats.weapons[{i}].reach must be a list such as [\"C\", \"1\"]",
+                             f"combatant.stats.weapons[{i}].reach")
+        if isinstance(w.get("bulk"), int) and w["bulk"] > 0:
+            raise RuleError(f"{w['name']}: Bulk is stored negative (e.g. -3), not {w['bulk']}")
+    shield = st["shield"]
+    if shield is not None and (not isinstance(shield, dict) or not isinstance(shield.get("db"), int)):
+        raise BadCommand("stats.shield must be {name, db} with an integer db, or null", "combatant.stats.shield")
+    posture = combatant.get("posture") or "standing"
+    if posture not in POSTURES:
+        raise BadCommand(f"posture {posture!r} is not one of {sorted(POSTURES)}", "combatant.posture")
+    items = [dict(it) for it in combatant.get("items") or []]
+    known = {str(it.get("id", "")).lower() for it in items}
+    for w in st["weapons"]:
+        if not is_unarmed(w) and w["name"].lower() not in known:
+            items.append({"id": w["name"], "name": w["name"], "state": "ready"})
+    if shield is not None and "shield" not in known:
+        items.append({"id": "shield", "name": shield.get("name", "shield"), "state": "ready"})
+    return {**combatant, "stats": st, "items": items, "posture": posture}

@@ -1,0 +1,251 @@
+"""Evading (spec section 4.2, §Evading): moving through a foe's hex without knocking him down.
+
+The foe chooses to stop the mover or let him pass (reaction `evade_stop`); stopping is a Quick
+Contest of DX, the mover first. Ties stop the mover.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.common import CloseCombatLeft, Moved, ReactionCancelled, ReactionRequested
+from events.dice import Dice, Modifier
+from rules.gurps.combatant_stats import LYING_POSTURES, name, stats
+from rules.gurps.commands import Evade
+from rules.gurps.entering import entry_events, stop_facing_foe
+from rules.gurps.events import (
+    EvadeAnswered,
+    EvadeChallenged,
+    EvadeStopped,
+    GurpsMovementUsed,
+    QuickContestResolved,
+)
+from rules.gurps.folding import folded
+from rules.gurps.hex_sharing import foe_side_hexes, foes_in_hex, in_close_combat_with, seat_of
+from rules.gurps.hexes import Hex, arc_of, as_hex, direction_to, hex_key
+from rules.gurps.leaving import leaving_problems, releases_on_leaving
+from rules.gurps.maneuvers import MANEUVERS, own_turn_or_error
+from rules.gurps.options import option
+from rules.gurps.paths import checked_path, movement_cost_error
+from rules.gurps.situational_modifiers import dx_modifiers, fighter, is_grappled, pins_on, shield_dx_modifiers
+from rules.gurps.success_rolls import contest_side, quick_contest, success_roll
+from rules.interface import Answer, BadCommand, RuleError, asked_of
+
+# §Evading, literal: the mover's DX modifier by the foe's posture. Postures the seed does not name
+# (crouching, sitting, crawling) give 0 (spec section 6 #5).
+EVADE_POSTURE_MODIFIERS: dict[str, tuple[int, str]] = {
+    "standing": (-5, "foe standing"),
+    "kneeling": (-2, "foe kneeling"),
+    "lying": (+5, "foe lying down"),
+}
+
+# §Evading, literal: the mover's DX modifier by where he approaches from (the foe's arc).
+EVADE_APPROACH_MODIFIERS: dict[str, tuple[int, str]] = {
+    "front": (0, "from the front"),
+    "left": (+2, "from his left side"),
+    "right": (+2, "from his right side"),
+    "back": (+5, "from behind"),
+}
+
+AUTOMATIC_EVADE_TRAITS = ("flight", "super_jump")
+
+
+def posture_key(posture: str | None) -> str | None:
+    """standing / kneeling / lying (any lying-down posture), or None for the rest."""
+    if posture in LYING_POSTURES:
+        return "lying"
+    return posture if posture in EVADE_POSTURE_MODIFIERS else None
+
+
+def evade_modifiers(foe: dict[str, Any], approach: str) -> list[Modifier]:
+    """The mover's table modifiers against this foe from this arc (zeros are dropped)."""
+    mods = []
+    key = posture_key(foe.get("posture"))
+    if key is not None:
+        v, why = EVADE_POSTURE_MODIFIERS[key]
+        mods.append(Modifier(v, why))
+    v, why = EVADE_APPROACH_MODIFIERS[approach]
+    mods.append(Modifier(v, why))
+    return [m for m in mods if m.value != 0]
+
+
+def has_automatic_evade(c: dict[str, Any]) -> bool:
+    """Flight or Super Jump lets him go over the foe's reach (§Evading)."""
+    traits = [str(t).lower() for t in stats(c).get("traits") or []]
+    return any(t in traits for t in AUTOMATIC_EVADE_TRAITS)
+
+
+def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.Struct]:
+    """`gurps.evade`: into (or out of) the foe's hex and on through his side, asking him first."""
+    cid, foe_id = cmd.combatant, cmd.target
+    c = state["combatants"][cid]
+    foe = state["combatants"][foe_id]
+    maneuver = own_turn_or_error(state, cid, "with movement")
+    problems = []
+    if foe["side"] == c["side"]:
+        problems.append(f"{foe['name']} is on {c['name']}'s side, not a foe")
+    if is_grappled(state, cid):
+        problems.append(f"{c['name']} cannot evade anyone while he is being grappled")
+    if pins_on(state, cid):
+        problems.append(f"{c['name']} is pinned")
+    if MANEUVERS[maneuver]["movement"] in ("step", "none"):
+        problems.append(f"{maneuver} allows at most a step, and a step never carries him past a foe "
+                        "(he must have movement left after entering the hex)")
+    if cmd.over and not has_automatic_evade(c):
+        problems.append(f"{c['name']} has neither Flight nor Super Jump to go over {foe['name']}")
+    if foe.get("position") is None:
+        problems.append(f"{foe['name']} has no position")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid, "target": foe_id})
+    path = checked_path(c, cmd.path)
+    left = int(fighter(state, cid)["movement_left"])
+    if len(path) > left:
+        raise movement_cost_error(c, len(path), left)
+    foe_hex = as_hex(foe["position"])
+    leaving = in_close_combat_with(state, cid, foe_id) and not seat_of(state, cid)["declared_adjacent"]
+    if leaving:
+        problems = leaving_problems(state, cid)
+        seat = seat_of(state, cid)
+        entry_edge = seat["entry_edge"]
+        if path[0] not in foe_side_hexes(foe_hex, entry_edge):
+            problems.append(f"{list(path[0])} is not on {foe['name']}'s side of the hex: "
+                            "leave through your own side with gurps.move")
+        came_from: Hex = foe_hex
+        onward = path
+        before: list[Hex] = []
+    else:
+        if foe_hex not in path:
+            raise RuleError(f"the path does not go through {foe['name']}'s hex {list(foe_hex)}")
+        i = path.index(foe_hex)
+        if i == len(path) - 1:
+            raise RuleError(f"the path ends in {foe['name']}'s hex: to stop there use gurps.move; "
+                            "to evade, the path must go on past him")
+        came_from = path[i - 1] if i > 0 else as_hex(c["position"])
+        entry_edge = direction_to(foe_hex, came_from)  # type: ignore[assignment]
+        before, onward = path[:i], path[i + 1:]
+        if onward[0] not in foe_side_hexes(foe_hex, entry_edge):
+            problems.append(f"{list(onward[0])} is on {c['name']}'s own side of {foe['name']}'s hex: "
+                            "evading means going on through the far side")
+        others = [f for f in foes_in_hex(state, foe_hex, c["side"]) if f != foe_id]
+        if others:
+            problems.append(f"{foe['name']}'s hex also holds {', '.join(name(state, o) for o in others)}: "
+                            "evade one foe at a time (GM ruling)")
+    for h in [*before, *onward]:
+        blockers = foes_in_hex(state, h, c["side"])
+        if blockers:
+            problems.append(f"the path also crosses {name(state, blockers[0])}'s hex at {list(h)}: "
+                            "evade one foe per command")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid, "target": foe_id})
+
+    approach = arc_of(foe.get("facing"), entry_edge)
+    start = as_hex(c["position"])
+    events: list[msgspec.Struct] = []
+    if cmd.over:
+        # Spec section 4.2: over the foe's reach, automatically; DECISION: no close combat at all.
+        if leaving:
+            events += releases_on_leaving(state, cid)
+            events.append(CloseCombatLeft(c.get("group") or f"cc:{hex_key(foe_hex)}", cid, "evade"))
+        events.append(Moved(cid, list(path[-1]), "evade", None, list(start)))
+        events.append(GurpsMovementUsed(cid, len(path), 0, left - len(path)))
+        return events
+    if not leaving:
+        if before:
+            events.append(Moved(cid, list(came_from), "move", None, list(start)))
+        events += entry_events(state, cid, came_from, foe_hex)
+    events.append(EvadeChallenged(cid, foe_id, list(foe_hex), approach))
+    resume = {
+        "mover": cid, "foe": foe_id, "at": list(foe_hex), "came_from": list(came_from),
+        "onward": [list(h) for h in onward], "approach": approach, "entry_edge": entry_edge,
+        "leaving": leaving, "hexes": len(path), "left_after": left - len(path),
+        "modifiers": [msgspec.to_builtins(m) for m in cmd.modifiers],
+    }
+    who = asked_of(state, foe_id)
+    if option(state, "assume_foes_stop") and who == "gm":
+        # Section 4.2 OPTION: the GM's foes always stop, without being asked.
+        return events + resolve_evade(folded(state, events), resume, True, dice)
+    events.append(ReactionRequested(
+        id="", kind="evade_stop", combatant=foe_id, asked_of=who, options=["stop", "let_pass"], default="stop",
+        resume=resume,
+        question=f"{c['name']} tries to evade through {foe['name']}'s hex {approach_words(approach)}: "
+                 f"stop {c['name']} (Quick Contest of DX) or let him pass?"))
+    return events
+
+
+def approach_words(approach: str) -> str:
+    """"from behind" etc."""
+    return EVADE_APPROACH_MODIFIERS[approach][1]
+
+
+def resolve_evade(state: dict[str, Any], payload: dict[str, Any], stop: bool, dice: Dice,
+                  reaction_id: str | None = None) -> list[msgspec.Struct]:
+    """The foe's answer: let pass (no roll), or stop him with a Quick Contest of DX."""
+    mover, foe_id = payload["mover"], payload["foe"]
+    at = as_hex(payload["at"])
+    gone = [x for x in (mover, foe_id) if x not in state["combatants"]]
+    if gone or as_hex(state["combatants"][mover]["position"]) != at or as_hex(state["combatants"][foe_id]["position"]) != at:
+        reason = "a figure of the evade is gone" if gone else "the figures are no longer in the same hex"
+        return [ReactionCancelled(reaction_id or "", reason)] if reaction_id else []
+    events: list[msgspec.Struct] = [EvadeAnswered(foe_id, mover, stop)]
+    if not stop:
+        return events + _passes(state, payload)
+    c = state["combatants"][mover]
+    foe = state["combatants"][foe_id]
+    gm_mods = [Modifier(int(m["value"]), str(m["reason"])) for m in payload.get("modifiers", [])]
+    mover_roll = success_roll(dice, combatant=mover, purpose="evade", base=int(stats(c)["DX"]), base_name="DX",
+                              modifiers=evade_modifiers(foe, payload["approach"]) + shield_dx_modifiers(state, mover) + gm_mods)
+    foe_roll = success_roll(dice, combatant=foe_id, purpose="evade_resist", base=int(stats(foe)["DX"]),
+                            base_name="DX", modifiers=dx_modifiers(state, foe_id))
+    contest = quick_contest(mover_roll, foe_roll)
+    events += [mover_roll.event, foe_roll.event,
+               QuickContestResolved("evade", [contest_side(mover_roll), contest_side(foe_roll)],
+                                    contest.winner, contest.margin_of_victory)]
+    if contest.winner == mover:
+        return events + _passes(state, payload)
+    return events + _stopped(state, payload)
+
+
+def _passes(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Struct]:
+    mover = payload["mover"]
+    c = state["combatants"][mover]
+    onward = [as_hex(h) for h in payload["onward"]]
+    at = as_hex(payload["at"])
+    group = c.get("group") or f"cc:{hex_key(at)}"
+    events: list[msgspec.Struct] = [*releases_on_leaving(state, mover), Moved(mover, list(onward[0]), "evade", None, list(at)),
+                                    CloseCombatLeft(group, mover, "evade")]
+    if len(onward) > 1:
+        events.append(Moved(mover, list(onward[-1]), "move", None, list(onward[0])))
+    events.append(GurpsMovementUsed(mover, payload["hexes"], 0, payload["left_after"]))
+    return events
+
+
+def _stopped(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Struct]:
+    mover, foe = payload["mover"], payload["foe"]
+    at = as_hex(payload["at"])
+    came_from = as_hex(payload["came_from"])
+    events: list[msgspec.Struct] = [EvadeStopped(mover, foe, list(at))]
+    if payload["leaving"]:
+        # Section 4.2: a figure leaving under 4.3 stays in the hex.
+        events.append(GurpsMovementUsed(mover, 0, 0, 0, stopped=True))
+        return events
+    if option(state, "failed_evade_stop") == "adjacent":
+        group = state["combatants"][mover].get("group") or f"cc:{hex_key(at)}"
+        events += [Moved(mover, list(came_from), "disengage", None, list(at)),
+                   CloseCombatLeft(group, mover, "stopped")]
+    else:
+        events.append(stop_facing_foe(mover, came_from, at))
+    entered = payload["hexes"] - len(payload["onward"])
+    events.append(GurpsMovementUsed(mover, entered, 0, 0, stopped=True))
+    return events
+
+
+def resume_evade(state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
+    """Continue after `evade_stop` was answered."""
+    if answer.params:
+        raise BadCommand(f"an evade_stop answer takes no fields, not {sorted(answer.params)}", "params")
+    if answer.choice not in ("stop", "let_pass"):
+        raise RuleError(f"{answer.choice!r} is not an answer to an evade: stop or let_pass")
+    return resolve_evade(state, pending["resume"], answer.choice == "stop", dice, pending["id"])
+

@@ -1,0 +1,65 @@
+"""Leaving a foe's hex (spec section 4.3, §Leaving a Foe's Hex): only a figure who began his turn
+there and whom nobody grapples, and only through the three hexes on his side (or by evading)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.common import CloseCombatLeft, Moved
+from rules.gurps.events import GrappleReleased
+from rules.gurps.hex_sharing import own_side_hexes, seat_of, shared_hex
+from rules.gurps.hexes import Hex, as_hex, hex_key
+from rules.gurps.maneuvers import FULL_MOVE_MANEUVERS
+from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of
+from rules.interface import RuleError
+
+
+def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
+    """Why he may not leave his close-combat hex now (empty when he may)."""
+    c = state["combatants"][cid]
+    problems = []
+    holders = grapplers_of(state, cid)
+    if holders:
+        names = ", ".join(state["combatants"][h]["name"] for h in holders if h in state["combatants"])
+        problems.append(f"{c['name']} is grappled by {names}: break free first (gurps.break_free)")
+    h = shared_hex(state, cid)
+    seat = seat_of(state, cid)
+    if h is not None and seat is not None and not seat["declared_adjacent"]:
+        if fighter(state, cid)["began_in_hex"] != hex_key(h["at"]):
+            problems.append(f"{c['name']} did not begin his turn in this close-combat hex")
+    return problems
+
+
+def releases_on_leaving(state: dict[str, Any], cid: str) -> list[msgspec.Struct]:
+    """DECISION: a grappler who leaves the hex lets go of everyone he holds."""
+    return [GrappleReleased(cid, g, "he left the hex") for g in grappled_by_me(state, cid)]
+
+
+def exits_for(state: dict[str, Any], cid: str) -> list[Hex]:
+    """The hexes he may leave into without evading (his side of the shared hex)."""
+    h = shared_hex(state, cid)
+    seat = seat_of(state, cid)
+    if h is None or seat is None:
+        return []
+    return own_side_hexes(h["at"], seat["entry_edge"])
+
+
+def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> list[msgspec.Struct]:
+    """He moves (or steps) out of his shared hex into `to`: `Moved {disengage}`, `CloseCombatLeft`."""
+    c = state["combatants"][cid]
+    problems = leaving_problems(state, cid)
+    seat = seat_of(state, cid)
+    declared = bool(seat and seat["declared_adjacent"])
+    if not declared and to not in exits_for(state, cid):
+        sides = ", ".join(str(list(x)) for x in exits_for(state, cid))
+        problems.append(f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
+                        "to leave forward through the foe's side he must evade (gurps.evade)")
+    if problems:
+        raise RuleError("; ".join(problems), {"combatant": cid})
+    how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"
+    group = c.get("group") or f"cc:{hex_key(c['position'])}"
+    return [*releases_on_leaving(state, cid),
+            Moved(cid, list(as_hex(to)), "disengage", None, list(c["position"])),
+            CloseCombatLeft(group, cid, how)]
