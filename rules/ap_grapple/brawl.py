@@ -50,8 +50,9 @@ def path_problems(state: dict[str, Any], attacker: str, defender: str, path: lis
     for i, step in enumerate(path):
         if distance(here, step) != 1:
             problems.append(f"path[{i}] {as_list(step)} is not next to {as_list(here)}")
-        if occupants(state, step, besides=(attacker,)):
-            problems.append(f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in occupants(state, step, besides=(attacker,)))}")
+        holders = occupants(state, step, besides=(attacker,))
+        if holders:
+            problems.append(f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in holders)}")
         here = step
     if path:
         if distance(here, d) != 1:

@@ -64,9 +64,7 @@ def _pull(s: State, d: Data) -> str:
 
 def _die_rolled(s: State, d: Data) -> str | None:
     purpose = d.get("purpose")
-    if purpose == GRAB_TO_HIT:
-        return _to_hit(s, d)
-    if purpose == BRAWL_TO_HIT:
+    if purpose in (GRAB_TO_HIT, BRAWL_TO_HIT):
         return _to_hit(s, d)
     if purpose == PULL_OFF_BALANCE:
         return _pull(s, d)

@@ -15,28 +15,24 @@ class APSpent(msgspec.Struct, frozen=True):
     why: str = ""
 
 
-class GripTaken(msgspec.Struct, frozen=True):
+class _GripEvent(msgspec.Struct, frozen=True):
+    """The fields every grip event shares: who holds whom, and why (optional)."""
+
+    attacker: str
+    defender: str
+    why: str = ""
+
+
+class GripTaken(_GripEvent, frozen=True):
     """A grab hit: the attacker has the momentary grip (§Make a Grab)."""
 
-    attacker: str
-    defender: str
-    why: str = ""
 
-
-class GripLost(msgspec.Struct, frozen=True):
+class GripLost(_GripEvent, frozen=True):
     """The grip ended without a swing (failed pull, or the swing could no longer happen)."""
 
-    attacker: str
-    defender: str
-    why: str = ""
 
-
-class GripReleased(msgspec.Struct, frozen=True):
+class GripReleased(_GripEvent, frozen=True):
     """The grip ended after the swing."""
-
-    attacker: str
-    defender: str
-    why: str = ""
 
 
 class PullChance(msgspec.Struct, frozen=True):

@@ -205,3 +205,15 @@ async def test_me_lists_legal_actions(tussle):
     r = await enc.get("/me", token=token)
     assert r.status == 200, r.body
     assert r.body["legal_actions"]["aldo"] == ["ap-grapple.make_a_grab", "ap-grapple.brawl", "ap-grapple.pass"]
+
+
+async def test_gm_voids_a_wrong_barrier_claim(tussle):
+    enc = await _encounter(tussle)
+    await _g1(enc)
+    body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="right", barrier=True, dice=[[3]])
+    wounded = next(e["seq"] for e in body["events"] if e["type"] == "Wounded")
+    await enc.ok("void", seq=wounded, reason="there is no wall on that side")
+    st = await enc.state()
+    assert st["combatants"]["berk"]["wounds"] == 0 and st["combatants"]["berk"]["position"] == RIGHT_HEX
+    await enc.ok("ruling", text="Berk is rattled but unhurt")
+    await enc.replay_matches_live()

@@ -126,12 +126,17 @@ def test_respond_with_an_unknown_field_is_a_bad_command():
         w.send("respond", reaction=reaction, choice="left", barrier="yes")
 
 
-def test_standing_order_swings_inside_the_grab():
+def _world_with_standing_order(choice: str) -> World:
     w = World()
-    w.add("aldo", "Aldo", "a", [0, 0], ALDO, reactions={"swing_target": "right"})
+    w.add("aldo", "Aldo", "a", [0, 0], ALDO, reactions={"swing_target": choice})
     w.add("berk", "Berk", "b", [1, 0], BERK)
     w.add("cade", "Cade", "a", [4, 0], BERK)
     w.send("start_turn")
+    return w
+
+
+def test_standing_order_swings_inside_the_grab():
+    w = _world_with_standing_order("right")
     events = g1(w)
     assert types(events)[-6:] == ["PulledOffBalance", "ReactionRequested", "ReactionAnswered", "ActionDeclared",
                                   "Moved", "GripReleased"]
@@ -139,11 +144,7 @@ def test_standing_order_swings_inside_the_grab():
 
 
 def test_a_standing_order_for_in_place_falls_back_to_own_hex():
-    w = World()
-    w.add("aldo", "Aldo", "a", [0, 0], ALDO, reactions={"swing_target": "in_place"})
-    w.add("berk", "Berk", "b", [1, 0], BERK)
-    w.add("cade", "Cade", "a", [4, 0], BERK)
-    w.send("start_turn")
+    w = _world_with_standing_order("in_place")
     g1(w)
     assert w.combatant("berk")["position"] == [0, 0] and w.state["pending"] == []
 
