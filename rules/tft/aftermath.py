@@ -27,6 +27,12 @@ def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
     for gid, group in sorted(s["groups"].items()):
         if not _group_has_enemies(s, group):
             extra += [CloseCombatLeft(gid, m, "group_ended") for m in group["combatants"]]
+    # A group the reducer already dissolved (its last but one member left): the one left behind leaves too.
+    left = {(e.group, e.combatant) for e in events if isinstance(e, CloseCombatLeft)}
+    for gid, group in sorted(state["groups"].items()):
+        if gid not in s["groups"]:
+            extra += [CloseCombatLeft(gid, m, "group_ended") for m in group["combatants"]
+                      if (gid, m) not in left and m in s["combatants"]]
     s2 = after(s, extra)
     released = {(p.pinned, p.holder) for p in extra if isinstance(p, PinReleased)}
     for pin in s2.get("pins", []):
