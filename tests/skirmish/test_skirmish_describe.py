@@ -75,7 +75,7 @@ def test_every_skirmish_event_type_has_a_sentence():
     w3.send("start_turn")
     w3.draw_card_of("hale")
     seen = {}
-    for world in (w, w2, w3):
+    for world in (w, w2, w3, _e1()):
         for e, s in zip(world.log, world.describe_all(), strict=True):
             seen.setdefault(e.type, s)
     for cls in SKIRMISH_EVENTS:
