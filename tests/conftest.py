@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 
 from tests.support.client import RunningServer, TussleClient
+from tests.support.postgres import pg_dsn, pg_schema_dsn  # noqa: F401 - fixtures for the PostgreSQL tests
 
 # The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
 os.environ.setdefault("TUSSLE_EXTRA_RULESETS", "tests.support.probe_ruleset:ruleset")

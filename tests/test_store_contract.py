@@ -1,0 +1,364 @@
+"""The store contract: every test here runs against SQLite and PostgreSQL alike, through one fixture.
+
+A test may open several handles on one database (`backend.handle()`): for PostgreSQL they stand for
+several server processes; for SQLite, for a second reader or writer of the same file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import pytest
+
+from events.envelope import ZERO_HASH, NewEvent, event_hash, first_broken_link
+from events.postgres_store import PostgresStore
+from events.sqlite_store import SqliteStore
+from events.store import (
+    Append,
+    AppendResult,
+    CommandIdReused,
+    SeedRow,
+    SeqConflict,
+    Store,
+    StreamInfo,
+    TokenRevocation,
+    TokenRow,
+)
+
+
+@dataclass
+class Backend:
+    """One database and a way to open more handles onto it."""
+
+    name: str
+    make: Callable[[bool], Store]
+    opened: list[Store]
+
+    async def handle(self) -> Store:
+        """Another open handle on the same database (closed by the fixture)."""
+        store = self.make(not self.opened)
+        await store.open()
+        self.opened.append(store)
+        return store
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend_spec(request: pytest.FixtureRequest, tmp_path: Any) -> tuple[str, Callable[[bool], Store]]:
+    if request.param == "sqlite":
+        path = str(tmp_path / "contract.db")
+        # The first handle takes the process lock, as a server does; the others read and write beside it.
+        return "sqlite", lambda first: SqliteStore(path, lock=first)
+    dsn = request.getfixturevalue("pg_schema_dsn")
+    return "postgres", lambda first: PostgresStore(dsn)
+
+
+@pytest.fixture
+async def backend(backend_spec: tuple[str, Callable[[bool], Store]]) -> AsyncIterator[Backend]:
+    b = Backend(backend_spec[0], backend_spec[1], [])
+    yield b
+    for store in reversed(b.opened):
+        await store.close()
+
+
+@pytest.fixture
+async def store(backend: Backend) -> Store:
+    return await backend.handle()
+
+
+# ---- building appends --------------------------------------------------------------------------
+
+
+def creation(stream: str, *, public: bool = False, seeds: list[SeedRow] | None = None,
+             tokens: list[TokenRow] | None = None, identity: str = "create-body") -> Append:
+    data = {"name": f"Fight {stream}", "ruleset": "freeform", "commitment": seeds[0].commitment if seeds else None}
+    return Append(stream, 0, f"create-{stream}", identity, "gm", [NewEvent("EncounterCreated", data)],
+                  seeds=seeds or [], tokens=tokens or [],
+                  create=StreamInfo(stream, f"Fight {stream}", "freeform", public, 0, "", False))
+
+
+def command(stream: str, expected: int, command_id: str, *, n: int = 1, actor: str = "gm",
+            identity: str | None = None, **extra: Any) -> Append:
+    events = [NewEvent("NotePosted", {"text": f"{command_id} #{i}", "n": i}) for i in range(n)]
+    return Append(stream, expected, command_id, identity or f"body-{command_id}", actor, events, **extra)
+
+
+async def created(store: Store, stream: str, **kw: Any) -> None:
+    result = await store.append(creation(stream, **kw))
+    assert [e.seq for e in result.events] == [1]
+
+
+async def read_feed(store: Store, after: int = 0) -> list[tuple[int, Any]]:
+    out: list[tuple[int, Any]] = []
+    while True:
+        batch = await store.read_all(after, limit=100)
+        if not batch:
+            return out
+        out += batch
+        after = batch[-1][0]
+
+
+def assert_chain(events: list[Any]) -> None:
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert first_broken_link(events) is None
+
+
+# ---- the contract ------------------------------------------------------------------------------
+
+
+async def test_appends_get_contiguous_seqs_a_valid_chain_and_dense_positions(store: Store):
+    await created(store, "alpha")
+    r1 = await store.append(command("alpha", 1, "c1", n=3))
+    r2 = await store.append(command("alpha", 4, "c2", n=2))
+    assert [e.seq for e in r1.events + r2.events] == [2, 3, 4, 5, 6]
+    assert {e.command_id for e in r1.events} == {"c1"} and len({e.ts for e in r1.events}) == 1
+    events = await store.read("alpha")
+    assert_chain(events)
+    assert events[1:] == r1.events + r2.events
+    info = await store.stream_info("alpha")
+    assert (info.seq, info.hash) == (6, events[-1].hash)
+    assert await store.read("alpha", 3, 2) == events[2:4]
+    feed = await read_feed(store)
+    assert [p for p, _ in feed] == [1, 2, 3, 4, 5, 6]
+    assert [e for _, e in feed] == events
+
+
+async def test_data_is_stored_and_hashed_exactly_as_sealed(store: Store):
+    await created(store, "texts")
+    data = {"text": "Ænæ \"quoted\" \\ \n\t\u0001 ✓ 𝄞", "zeta": 1, "alpha": {"b": [1, -2, 2**52], "a": None},
+            "flag": True}
+    (ev,) = (await store.append(Append("texts", 1, "t1", "b", "seat:s1", [NewEvent("NotePosted", data)]))).events
+    (back,) = await store.read("texts", 2)
+    assert back == ev and back.data == data
+    assert back.hash == event_hash(stream="texts", seq=2, type="NotePosted", data=data, actor="seat:s1",
+                                   command_id="t1", ts=back.ts, prev_hash=back.prev_hash)
+
+
+async def test_two_writers_racing_on_one_stream_exactly_one_wins_each_seq(backend: Backend):
+    a, b = await backend.handle(), await backend.handle()
+    await created(a, "race")
+    head = 1
+    for round_ in range(15):
+        ra, rb = await asyncio.gather(a.append_many([command("race", head, f"a{round_}", n=2)]),
+                                      b.append_many([command("race", head, f"b{round_}", n=1)]))
+        outcomes = ra + rb
+        wins = [o for o in outcomes if isinstance(o, AppendResult)]
+        losses = [o for o in outcomes if isinstance(o, SeqConflict)]
+        assert len(wins) == 1 and len(losses) == 1, outcomes
+        assert wins[0].events[0].seq == head + 1
+        head = wins[0].events[-1].seq
+        assert (losses[0].expected, losses[0].actual) == (head - len(wins[0].events), head)
+    assert_chain(await b.read("race"))
+    assert (await a.stream_info("race")).seq == head
+
+
+async def test_many_writers_through_one_handle_all_land(store: Store):
+    await created(store, "busy")
+    streams = [f"s{i}" for i in range(12)]
+    await asyncio.gather(*(created(store, s) for s in streams))
+
+    async def writer(stream: str) -> None:
+        for i in range(5):
+            await store.append(command(stream, i + 1, f"{stream}-{i}"))
+
+    await asyncio.gather(*(writer(s) for s in streams))
+    for s in streams:
+        assert_chain(await store.read(s))
+    feed = await read_feed(store)
+    assert [p for p, _ in feed] == list(range(1, len(feed) + 1))
+    assert len(feed) == 1 + 12 * 6
+
+
+async def test_a_slow_writer_is_never_skipped_by_a_reader_bookmarking_by_position(backend: Backend):
+    slow, fast, reader = await backend.handle(), await backend.handle(), await backend.handle()
+    await created(slow, "slow")
+    await created(slow, "fast")
+    bookmark = (await read_feed(reader))[-1][0]
+    inside = asyncio.Event()
+
+    async def hold_open(requests: list[Append]) -> None:
+        inside.set()
+        await asyncio.sleep(0.5)  # the fast writer and the reader run meanwhile
+
+    slow.before_commit = hold_open
+    seen: list[tuple[int, Any]] = []
+    writing = True
+
+    async def read_by_bookmark() -> None:
+        nonlocal bookmark
+        while True:
+            done = not writing
+            for position, event in await reader.read_all(bookmark):
+                seen.append((position, event))
+                bookmark = position
+            if done:
+                return
+            await asyncio.sleep(0.005)
+
+    async def write_fast() -> None:
+        await inside.wait()
+        for i in range(3):
+            await fast.append(command("fast", 1 + i, f"fast-{i}"))
+
+    polling = asyncio.create_task(read_by_bookmark())
+    await asyncio.gather(slow.append(command("slow", 1, "slow-1", n=2)), write_fast())
+    writing = False
+    await polling
+    got = {(e.stream, e.seq) for _, e in seen}
+    assert got == {("slow", 2), ("slow", 3), ("fast", 2), ("fast", 3), ("fast", 4)}
+    positions = [p for p, _ in seen]
+    assert positions == list(range(positions[0], positions[0] + 5))
+    # Commit order: the slow writer took its positions first, so it committed first.
+    assert [e.stream for _, e in seen[:2]] == ["slow", "slow"]
+
+
+async def test_resend_by_command_id_returns_the_stored_events(backend: Backend):
+    a, b = await backend.handle(), await backend.handle()
+    await created(a, "resend")
+    first = await a.append(command("resend", 1, "once", n=2))
+    await a.append(command("resend", 3, "later"))
+    again = await b.append(command("resend", 1, "once", n=2))  # stale expected_seq: still the same command
+    assert again.duplicate and again.events == first.events
+    found = await b.find_command("resend", "once")
+    assert found is not None and found.identity == "body-once" and found.actor == "gm"
+    assert found.events == first.events
+    with pytest.raises(CommandIdReused):
+        await b.append(command("resend", 4, "once", identity="another body"))
+    with pytest.raises(CommandIdReused):
+        await a.append(command("resend", 4, "once", actor="seat:s1"))
+    assert (await a.stream_info("resend")).seq == 4
+    assert await a.find_command("resend", "never") is None
+
+
+async def test_concurrent_resends_store_the_command_once(backend: Backend):
+    a, b = await backend.handle(), await backend.handle()
+    await created(a, "twice")
+    outcomes = await asyncio.gather(*(h.append_many([command("twice", 1, "same", n=3)]) for h in (a, b, a, b)))
+    results = [o for (o,) in outcomes]
+    stored = [r for r in results if isinstance(r, AppendResult) and not r.duplicate]
+    assert len(stored) == 1
+    # The others either saw the stored command or lost the seq race; a resend then finds it.
+    for r in results:
+        assert isinstance(r, (AppendResult, SeqConflict))
+    again = await b.append(command("twice", 1, "same", n=3))
+    assert again.duplicate and again.events == stored[0].events
+    assert_chain(await a.read("twice"))
+    assert (await a.stream_info("twice")).seq == 4
+
+
+async def test_a_rollback_leaves_no_trace(backend: Backend):
+    store, other = await backend.handle(), await backend.handle()
+    await created(store, "kept")
+    before = await read_feed(other)
+
+    async def fail(requests: list[Append]) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    store.before_commit = fail
+    with pytest.raises(RuntimeError):
+        await store.append(creation("ghost", seeds=[SeedRow("c-ghost", b"\x01" * 32)],
+                                    tokens=[TokenRow("h-ghost", "gm")]))
+    with pytest.raises(RuntimeError):
+        await store.append(command("kept", 1, "lost", n=3, seeds=[SeedRow("c-lost", b"\x02" * 32)],
+                                   tokens=[TokenRow("h-lost", "player", "s1")], closes=True))
+    store.before_commit = None
+    for h in (store, other):
+        assert await h.stream_info("ghost") is None
+        assert await h.read("ghost") == []
+        assert await h.seed("ghost", "c-ghost") is None and await h.token("h-ghost") is None
+        assert await h.seed("kept", "c-lost") is None and await h.token("h-lost") is None
+        assert await h.find_command("kept", "lost") is None
+        info = await h.stream_info("kept")
+        assert (info.seq, info.closed) == (1, False)
+        assert await read_feed(h) == before
+        assert [s.id for s in await h.list_streams(public_only=False)] == ["kept"]
+    # The positions the rolled-back transactions took were given back: the feed stays dense.
+    await store.append(command("kept", 1, "next"))
+    assert [p for p, _ in await read_feed(other)] == [1, 2]
+
+
+async def test_group_commit_each_request_succeeds_or_fails_alone(backend: Backend):
+    store = await backend.handle()
+    await created(store, "g1")
+    await store.append(command("g1", 1, "taken"))
+    results = await store.append_many([
+        command("g1", 2, "ok-1", n=2),
+        command("g1", 2, "stale"),  # decided before ok-1 landed
+        creation("g2"),
+        command("g2", 1, "ok-2"),
+        command("g1", 4, "taken", identity="different"),
+        msgspec.structs.replace(creation("g1"), command_id="re-create"),
+        command("nowhere", 0, "lost"),
+        command("g1", 4, "ok-3"),
+    ])
+    kinds = [type(r).__name__ for r in results]
+    assert kinds == ["AppendResult", "SeqConflict", "AppendResult", "AppendResult", "CommandIdReused",
+                     "StreamExists", "SeqConflict", "AppendResult"]
+    assert (results[1].expected, results[1].actual) == (2, 4)
+    assert (results[6].expected, results[6].actual) == (0, 0)
+    assert [e.seq for e in results[7].events] == [5]
+    assert_chain(await store.read("g1"))
+    assert_chain(await store.read("g2"))
+    other = await backend.handle()
+    feed = await read_feed(other)
+    assert [p for p, _ in feed] == list(range(1, 8))
+    assert await store.find_command("g1", "stale") is None
+
+
+async def test_creating_an_encounter_twice(backend: Backend):
+    a, b = await backend.handle(), await backend.handle()
+    outcomes = await asyncio.gather(a.append_many([creation("dup")]), b.append_many([creation("dup")]))
+    results = [o for (o,) in outcomes]
+    assert sum(isinstance(r, AppendResult) and not r.duplicate for r in results) == 1
+    assert all(isinstance(r, AppendResult) for r in results)  # the same creation resent is a duplicate
+    assert results[0].events == results[1].events
+    with pytest.raises(CommandIdReused):
+        await a.append(creation("dup", identity="another body"))
+    assert_chain(await b.read("dup"))
+
+
+async def test_seeds_tokens_and_the_listing(store: Store):
+    seed1, seed2 = bytes(range(32)), bytes(range(32, 64))
+    await created(store, "open", public=True, seeds=[SeedRow("c1", seed1)], tokens=[TokenRow("h-gm", "gm")])
+    await created(store, "hidden")
+    assert await store.seed("open", "c1") == seed1
+    assert await store.seed("hidden", "c1") is None
+    assert await store.revealed_seeds("open") == {}
+    await store.append(command("open", 1, "seats", tokens=[
+        TokenRow("h-p1", "player", "s1"), TokenRow("h-p2", "player", "s2"), TokenRow("h-ro", "observer", None, "r1")]))
+    assert await store.token("h-gm") == ("open", TokenRow("h-gm", "gm"))
+    assert await store.token("h-ro") == ("open", TokenRow("h-ro", "observer", None, "r1"))
+    await store.append(command("open", 2, "revoke", revoke=[TokenRevocation("player", seat="s1"),
+                                                             TokenRevocation("observer", token_id="r1")]))
+    assert await store.token("h-p1") is None and await store.token("h-ro") is None
+    assert await store.token("h-p2") == ("open", TokenRow("h-p2", "player", "s2"))
+    await store.append(command("open", 3, "rotate", seeds=[SeedRow("c2", seed2)], reveal=["c1"]))
+    assert await store.revealed_seeds("open") == {"c1": seed1.hex()}
+    await store.append(command("open", 4, "close", closes=True))
+    assert [(s.id, s.public, s.closed, s.seq) for s in await store.list_streams(public_only=False)] == [
+        ("open", True, True, 5), ("hidden", False, False, 1)]
+    assert [s.id for s in await store.list_streams(public_only=True)] == ["open"]
+    assert await store.delete_stream("open") is True
+    assert await store.delete_stream("open") is False
+    assert await store.stream_info("open") is None and await store.read("open") == []
+    assert await store.token("h-p2") is None and await store.seed("open", "c2") is None
+    assert [s.id for s in await store.list_streams(public_only=False)] == ["hidden"]
+
+
+async def test_an_append_to_a_missing_stream_is_a_conflict_at_zero(store: Store):
+    with pytest.raises(SeqConflict) as exc:
+        await store.append(command("missing", 0, "x"))
+    assert (exc.value.expected, exc.value.actual) == (0, 0)
+    assert await store.stream_info("missing") is None
+    assert (await store.read("missing")) == []
+
+
+async def test_an_append_with_no_events_stores_no_command(store: Store):
+    await created(store, "quiet")
+    result = await store.append(Append("quiet", 1, "empty", "b", "gm", []))
+    assert result.events == [] and await store.find_command("quiet", "empty") is None
+    info = await store.stream_info("quiet")
+    assert info.seq == 1 and info.hash == (await store.read("quiet"))[0].hash != ZERO_HASH
