@@ -167,7 +167,8 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
     slain: list[str] = []
     strikers = [m for m in members if alloc.get(m)]
     for ini in sorted({stat(s["combatants"][m], "I") for m in strikers}, reverse=True):
-        step = [m for m in strikers if stat(t.state["combatants"][m], "I") == ini and not is_dead(t.state["combatants"][m])]
+        step = [m for m in strikers if stat(s["combatants"][m], "I") == ini and m in t.state["combatants"]
+                and not is_dead(t.state["combatants"][m])]
         if not step:
             continue
         basis, waves = _waves(t, dice, step)

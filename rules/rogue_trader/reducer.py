@@ -20,8 +20,9 @@ def initial_rules_state() -> State:
     }
 
 
-def _groups(contacts: list[list[str]]) -> dict[str, list[str]]:
-    """Connected components of the contact graph; id = smallest model id (spec §3)."""
+def _groups(contacts: list[list[str]], models: dict[str, Any]) -> dict[str, list[str]]:
+    """Connected components of the contact graph; id = smallest model id (spec §3). DECISION: the
+    engaged models of one unit are linked too, so a unit's round result counts all its fights (E7)."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -33,6 +34,17 @@ def _groups(contacts: list[list[str]]) -> dict[str, list[str]]:
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
+    by_unit: dict[str, str] = {}
+    for x in sorted(parent):
+        uid = (models.get(x) or {}).get("unit")
+        if uid is None:
+            continue
+        if uid in by_unit:
+            ra, rb = find(by_unit[uid]), find(x)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+        else:
+            by_unit[uid] = x
     comps: dict[str, list[str]] = {}
     for x in parent:
         comps.setdefault(find(x), []).append(x)
@@ -41,7 +53,7 @@ def _groups(contacts: list[list[str]]) -> dict[str, list[str]]:
 
 def _set_contacts(r: State, contacts: list[list[str]]) -> None:
     r["contacts"] = sorted(contacts)
-    r["groups"] = _groups(r["contacts"])
+    r["groups"] = _groups(r["contacts"], r["models"])
 
 
 def _model(r: State, cid: str) -> dict[str, Any] | None:
@@ -212,6 +224,7 @@ def _split(r: State, d: dict[str, Any]) -> None:
     r["units"] = units
     for m in models:
         _update_model(r, m, unit=new, coherency="split")
+    _set_contacts(r, r["contacts"])
 
 
 def _rejoined(r: State, d: dict[str, Any]) -> None:
@@ -224,6 +237,7 @@ def _rejoined(r: State, d: dict[str, Any]) -> None:
     r["units"] = units
     for m in moving:
         _update_model(r, m, unit=into, coherency="ok")
+    _set_contacts(r, r["contacts"])
 
 
 def _apply(r: State, t: str, d: dict[str, Any]) -> None:  # noqa: C901 - one dispatch table in code form
