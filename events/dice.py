@@ -206,6 +206,15 @@ class Dice:
         return Roll(count, sides, purpose, faces, draws, self.entropy,
                     self.keyed_by if source == "server" else "manual", source, combatant)
 
+    def mark(self) -> tuple[int, int, int]:
+        """A point to rewind to if what was drawn after it is thrown away (nothing was appended)."""
+        return (self.next_draw, self.calls, len(self._asked))
+
+    def rewind(self, mark: tuple[int, int, int]) -> None:
+        """Forget the draws made since `mark`, so they are drawn again, identically, by whatever follows."""
+        self.next_draw, self.calls = mark[0], mark[1]
+        del self._asked[mark[2]:]
+
     def check_all_used(self) -> None:
         """Unused trailing manual rolls are a 400 naming the first one."""
         if self.supplied is not None and self.calls < len(self.supplied):

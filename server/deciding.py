@@ -18,7 +18,7 @@ from events.envelope import Event, NewEvent
 from projections.state import evolve
 from rules.common import commands as common
 from rules.common.deciding import Context, controls, decide_common
-from rules.interface import Answer, Command, Forbidden, RuleError, command_type
+from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, command_type
 
 ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "rotate_seed", "close", "ask"})
 COMMON_TYPES = frozenset(cls.__struct_config__.tag for cls in common.COMMON_COMMANDS)
@@ -113,9 +113,16 @@ def decide_command(
         choice = (who or {}).get("reactions", {}).get(req["kind"])
         if choice is None or choice not in req["options"]:
             continue
-        push(ReactionAnswered(req["id"], choice, {}, "standing_order"))
-        if req.get("resume", {}).get("engine") != "ask":
-            for s in ruleset.resume(folded, req, Answer(choice, {}, "standing_order"), dice):
-                push(s)
+        # A standing answer the rules refuse now leaves the question open for a person to answer,
+        # rather than failing the command that asked it.
+        saved_out, saved_folded, saved_dice = list(out), folded, dice.mark()
+        try:
+            push(ReactionAnswered(req["id"], choice, {}, "standing_order"))
+            if req.get("resume", {}).get("engine") != "ask":
+                for s in ruleset.resume(folded, req, Answer(choice, {}, "standing_order"), dice):
+                    push(s)
+        except (RuleError, BadCommand):
+            out[:], folded = saved_out, saved_folded
+            dice.rewind(saved_dice)
     dice.check_all_used()
     return out

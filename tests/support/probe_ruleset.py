@@ -61,6 +61,8 @@ class Probe(Ruleset):
 
     def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
         holder, target = pending["resume"]["holder"], pending["resume"]["target"]
+        if answer.choice == "yield" and "no_yield" in state["combatants"][target]["stats"]:
+            raise RuleError(f"{state['combatants'][target]['name']} is too proud to yield")
         if holder not in state["combatants"] or target not in state["combatants"]:
             return [ReactionCancelled(pending["id"], "a fighter is gone")]
         out: list[msgspec.Struct] = []
