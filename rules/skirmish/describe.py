@@ -108,7 +108,41 @@ def sentence(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None
         return f"{n('prisoner')} is no longer {n('captor')}'s prisoner ({d['how']})."
     if etype == "ActionDeclared":
         return _declared(state, d)
+    return _common(state, etype, d)
+
+
+POSTURE_WORDS = {"standing": "stands up", "kneeling": "kneels", "prone": "goes prone",
+                 "on_back": "falls on his back", "on_stomach": "falls on his stomach"}
+
+
+def _item_name(state: dict[str, Any], cid: str, item: str) -> str:
+    c = state.get("combatants", {}).get(cid) or {}
+    found = next((it for it in c.get("items") or [] if it.get("id") == item), {})
+    return found.get("name") or item
+
+
+def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
+    """Sentences for the common events whose skirmish meaning is worth saying in the game's words."""
+    n = lambda key: name_of(state, d.get(key))  # noqa: E731 - a short local for readability
+    if etype == "PostureChanged":
+        return f"{n('combatant')} {POSTURE_WORDS.get(d['posture'], 'is now ' + d['posture'])}."
+    if etype == "ItemDropped":
+        return f"{n('combatant')} drops his {_item_name(state, d['combatant'], d['item'])}."
+    if etype == "Moved" and d.get("reason") == "evade":
+        return f"{n('combatant')} slips away to {_inches(d['to'])}."
+    if etype == "Moved" and d.get("reason") == "pulled":
+        return f"{n('combatant')} is dragged along by his captor to {_inches(d['to'])}."
+    if etype == "PinHeld":
+        return f"{n('holder')} keeps his hold on {n('pinned')}."
+    if etype == "PinReleased":
+        return f"{n('holder')} lets go of {n('pinned')}."
     return None
+
+
+def _inches(p: Any) -> str:
+    if isinstance(p, list) and len(p) == 2:
+        return f"({p[0] / 100:.2f}\", {p[1] / 100:.2f}\")"
+    return "a new spot"
 
 
 def _declared(state: dict[str, Any], d: dict[str, Any]) -> str | None:

@@ -140,3 +140,18 @@ def test_plane_geometry_in_whole_units():
     assert faces_wrong_way([0, 0], 0, [-100, 99])  # just over 90 degrees off
     assert path_length([0, 0], [[300, 400], [300, 500]]) == 600
     assert point_away([0, 0], [-100, 0], 600) == [600, 0]
+
+
+def test_common_events_in_the_game_s_words():
+    w = hale_and_voss(**TEST_CHARTS)
+    w.draw_card_of("hale")
+    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    text = [s for s in w.describe_all() if s]
+    assert "Pvt Voss falls on his back." in text
+    assert "Pvt Voss drops his grenade." in text and "Sgt Hale drops his sword." in text
+    w.send("start_turn")
+    w.draw_card_of("hale")
+    w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
+    text = [s for s in w.describe_all() if s]
+    assert "Sgt Hale lets go of Pvt Voss." in text and "Pvt Voss stands up." in text
+    assert 'Pvt Voss is dragged along by his captor to (0.00", 4.00").' in text
