@@ -88,8 +88,6 @@ def decide_command(
                 items.append(item)
         if not isinstance(cmd, common.Respond):
             items = list(ruleset.on_common(state, cmd, items, dice))
-        if isinstance(cmd, common.StartTurn) and state["options"].get("rotate_seed_each_turn") and state["dice"] != "manual":
-            items.append(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
         for s in items:
             push(s)
     else:
@@ -124,5 +122,10 @@ def decide_command(
         except (RuleError, BadCommand):
             out[:], folded = saved_out, saved_folded
             dice.rewind(saved_dice)
+    # Option rotate_seed_each_turn: every new turn reveals the seed, whichever command started it
+    # (start_turn, or a ruleset that starts the next round itself).
+    if (state["options"].get("rotate_seed_each_turn") and state["dice"] != "manual"
+            and any(ne.type == "TurnStarted" for ne in out) and not any(ne.type == "DiceSeedRotated" for ne in out)):
+        push(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
     dice.check_all_used()
     return out

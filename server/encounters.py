@@ -87,12 +87,13 @@ class Encounters:
         self.registry = registry
         self.max_events = max_events
         self.feed = feed or LiveFeed()
+        # False when another publisher delivers every committed event to the feed (on PostgreSQL the
+        # feed listener does, once and in position order, for this process's appends and others').
+        self.publish_appends = True
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: dict[str, dict[str, Any]] = {}
         self._seeds: dict[tuple[str, str], bytes] = {}
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
-        # Fresh seeds drawn for a rotation, kept until the append that commits them.
-        self._pending_seed: dict[tuple[str, str], bytes] = {}
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -207,7 +208,8 @@ class Encounters:
                 stream, (await self.info(stream)).seq, f"gm-token-{secrets.token_hex(8)}", "", "gm",
                 [to_new_event(GmTokenRotated())], tokens=[TokenRow(token_hash(gm_token), "gm")])])
             return await self.info(stream), gm_token, Outcome(found.events, duplicate=True)
-        self.feed.publish(stream, result.events)
+        if self.publish_appends:
+            self.feed.publish(stream, result.events)
         return await self.info(stream), gm_token, Outcome(result.events)
 
     # ---- commands --------------------------------------------------------------------------
@@ -268,7 +270,7 @@ class Encounters:
             raise bad_request(exc.message, exc.field) from None
         dice = await self._dice_for(stream, state, cmd, who, command_id, keyed_by)
         ctype = command_type(cmd)
-        ctx = await self._context(stream, state, cmd, actor, command_id)
+        ctx, fresh_seed = await self._context(stream, state, cmd, actor, command_id)
         try:
             new = decide_command(state, ruleset, cmd, ctx, dice, self.max_events)
         except RuleError as exc:
@@ -287,17 +289,19 @@ class Encounters:
                            {"needed": exc.needed, "more_may_follow": True}) from None
         if not new:
             raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
-        return await self._append(stream, state, new, actor, command_id, identity, ctype)
+        return await self._append(stream, state, new, actor, command_id, identity, ctype, fresh_seed=fresh_seed)
 
     async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str,
                       command_id: str, identity: str, ctype: str,
-                      tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None) -> Outcome:
+                      tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
+                      fresh_seed: bytes | None = None) -> Outcome:
         seeds, reveal = [], []
         for ne in new:
             if ne.type == "DiceSeedRotated":
                 reveal.append(state["commitment"])
                 if ne.data["commitment"] is not None:
-                    seeds.append(SeedRow(ne.data["commitment"], self._pending_seed.pop((stream, ne.data["commitment"]))))
+                    assert fresh_seed is not None and commitment_of(fresh_seed) == ne.data["commitment"]
+                    seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
         req = Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
                      tokens=tokens or [], revoke=revoke or [],
                      closes=any(ne.type == "EncounterClosed" for ne in new))
@@ -305,17 +309,21 @@ class Encounters:
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
         self._apply(stream, state, result.events)
-        self.feed.publish(stream, result.events)
+        if self.publish_appends:
+            self.feed.publish(stream, result.events)
         return Outcome(result.events)
 
-    async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str, command_id: str) -> Context:
-        current_seed = next_commitment = None
-        if state["dice"] != "manual" and isinstance(cmd, (common.RotateSeed, common.Close, common.StartTurn)):
+    async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
+                       command_id: str) -> tuple[Context, bytes | None]:
+        """What decide may need from outside: the seed to reveal and a fresh one's commitment (drawn
+        here, kept by the caller until the append that stores it), and what a void names."""
+        current_seed = next_commitment = fresh = None
+        rotating = isinstance(cmd, (common.RotateSeed, common.Close)) or state["options"].get("rotate_seed_each_turn")
+        if state["dice"] != "manual" and rotating:
             seed = await self._seed(stream, state["commitment"])
             current_seed = seed.hex() if seed else None
             fresh = new_seed()
             next_commitment = commitment_of(fresh)
-            self._pending_seed[(stream, next_commitment)] = fresh
         targets: list[tuple[int, str]] = []
         if isinstance(cmd, common.Void):
             if cmd.seq is not None:
@@ -325,7 +333,7 @@ class Encounters:
             elif cmd.target_command_id is not None:
                 found = await self.store.find_command(stream, cmd.target_command_id)
                 targets = [(e.seq, e.type) for e in found.events] if found else []
-        return Context(stream, actor, command_id, current_seed, next_commitment, targets)
+        return Context(stream, actor, command_id, current_seed, next_commitment, targets), fresh
 
     async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
         if commitment is None:
