@@ -18,6 +18,9 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging()
     admin = args.admin_token or os.environ.get("TUSSLE_ADMIN_TOKEN") or None
     host = args.host or ("0.0.0.0" if admin else "127.0.0.1")
+    pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
+    if pg_dsn:
+        return _serve_postgres(args, pg_dsn, admin, host)
     # Take the lock before anything else so a second server fails fast with a clear message.
     probe = ExclusiveLock(args.db)
     try:
@@ -33,6 +36,27 @@ def _serve(args: argparse.Namespace) -> int:
         web.run_app(app, host=host, port=args.port, access_log=None, print=None)
     except DatabaseLocked as exc:
         print(f"tussle: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host: str) -> int:
+    """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
+    import asyncpg
+
+    from events.postgres_store import PostgresStore
+    from server import pg_listener
+    from server.app import make_app
+
+    store = PostgresStore(dsn)
+    app = make_app(store, admin_token=admin, max_body=args.max_body)
+    pg_listener.attach(app, store)
+    # The DSN may hold a password: name only where the data lives.
+    print(f"tussle: serving PostgreSQL on http://{host}:{args.port}", file=sys.stderr, flush=True)
+    try:
+        web.run_app(app, host=host, port=args.port, access_log=None, print=None)
+    except (OSError, asyncpg.PostgresError) as exc:
+        print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     return 0
 
@@ -65,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None,
                        help="address to bind (default 127.0.0.1 without an admin token, else 0.0.0.0)")
     serve.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve.add_argument("--pg", default=None, metavar="DSN",
+                       help="serve from PostgreSQL instead of --db (or TUSSLE_PG_DSN), e.g. "
+                       "postgresql://user@host/db; several processes may share one database")
     serve.add_argument("--admin-token", default=None, help="admin token (or TUSSLE_ADMIN_TOKEN); when set, "
                        "only the admin may create encounters")
     serve.add_argument("--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)")

@@ -1,0 +1,156 @@
+"""The cross-process feed on PostgreSQL: every committed event, whichever process appended it, reaches
+this process's LiveFeed (and so its websocket subscribers) once, in commit order.
+
+- LISTEN/NOTIFY is only a wake-up ("stream X has new events up to seq N"): the events themselves are
+  read from the table by position, so a notification's payload is never trusted or needed.
+- On every (re)connection the listener LISTENs first and then catches up from the last position it
+  delivered: anything committed before the LISTEN is found by the catch-up, anything after it wakes it.
+- It also polls every `poll_s` as a backstop, so a lost notification (or a half-open connection)
+  delays an event but never drops it; the poll also pings the LISTEN connection.
+- Positions are dense and commit-ordered (events/postgres_store.py), so "everything after my last
+  position" is exactly what is new: nothing committed later can appear below the bookmark.
+
+Why the listener is the only publisher on PostgreSQL (`Encounters.publish_appends = False`): this
+process's own appends would otherwise reach the feed twice (once from the append path, once from the
+table), and deduplicating by seq cannot tell "already sent" from "not yet sent, a gap" when another
+process appended in between. Reading the table by position gives each subscriber every event once,
+per encounter in seq order with no gap. Local appends wake the listener directly (`store.on_commit`),
+so they do not wait for the NOTIFY round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import structlog
+from aiohttp import web
+
+from events.envelope import Event
+from events.postgres_store import PostgresStore
+from server.live_feed import LiveFeed
+
+log = structlog.get_logger("tussle.pg_listener")
+
+
+class PgFeedListener:
+    """Publishes every event appended to the database after `start` into `feed`, once, in position order."""
+
+    def __init__(self, store: PostgresStore, feed: LiveFeed, *, poll_s: float = 1.0, retry_s: float = 0.5,
+                 batch: int = 500):
+        self.store = store
+        self.feed = feed
+        self.poll_s = poll_s
+        self.retry_s = retry_s
+        self.batch = batch
+        self.position = 0  # the last position delivered to the feed
+        self.connections = 0  # how many times a LISTEN connection was made (1 + reconnections)
+        self.listen_pid: int | None = None  # the LISTEN connection's server process (for operators, tests)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._conn: asyncpg.Connection | None = None
+        self._stop_local: Any = None
+
+    async def start(self) -> None:
+        """Begin after the last committed position: subscribers catch up on older events from the store."""
+        self.position = await self.store.last_position()
+        self._stop_local = self.store.on_commit(self._wake.set)
+        self._task = asyncio.create_task(self._run(), name="pg-feed-listener")
+
+    async def stop(self) -> None:
+        if self._stop_local is not None:
+            self._stop_local()
+            self._stop_local = None
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            lost = asyncio.Event()
+            try:
+                self._conn = await self.store.connect()
+                self._conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
+                await self._conn.add_listener(self.store.channel, self._notified)
+                self.listen_pid = self._conn.get_server_pid()
+                self.connections += 1
+                # LISTEN is in force from here on: catch up on what was committed before it.
+                await self._catch_up()
+                while not lost.is_set():
+                    woken = await self._wait(lost)
+                    if not woken and not lost.is_set():
+                        # The backstop poll: also proves the LISTEN connection is still alive.
+                        await self._conn.fetchval("SELECT 1", timeout=max(self.poll_s, 5.0))
+                    await self._catch_up()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the database went away: reconnect, never give up
+                log.warning("pg_listener_reconnect", error=f"{type(exc).__name__}: {exc}", position=self.position)
+            finally:
+                await self._close_conn()
+            await asyncio.sleep(self.retry_s)
+
+    async def _close_conn(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), timeout=2)
+            if not conn.is_closed():
+                conn.terminate()
+
+    def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        self._wake.set()
+
+    async def _wait(self, lost: asyncio.Event) -> bool:
+        """Wait for a wake-up, a lost connection or the poll interval; True when woken."""
+        waiters = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(lost.wait())]
+        try:
+            done, _ = await asyncio.wait(waiters, timeout=self.poll_s, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+        return waiters[0] in done
+
+    async def _catch_up(self) -> None:
+        """Publish everything after the last delivered position, in position order."""
+        while True:
+            self._wake.clear()  # a wake-up during the read below triggers one more pass
+            batch = await self.store.read_all(self.position, self.batch)
+            if not batch:
+                return
+            self._publish([e for _, e in batch])
+            self.position = batch[-1][0]
+            if len(batch) < self.batch:
+                return
+
+    def _publish(self, events: list[Event]) -> None:
+        for stream, run in itertools.groupby(events, key=lambda e: e.stream):
+            try:
+                self.feed.publish(stream, list(run))
+            except Exception as exc:  # noqa: BLE001 - one bad subscriber must not stop the feed
+                log.error("pg_listener_subscriber_failed", stream=stream, error=repr(exc))
+
+
+PG_LISTENER = web.AppKey("pg_listener", PgFeedListener)
+
+
+def attach(app: web.Application, store: PostgresStore, **options: Any) -> None:
+    """Make the app's LiveFeed carry every process's events; the listener becomes its only publisher."""
+    from server.app import ENCOUNTERS
+
+    encounters = app[ENCOUNTERS]
+    encounters.publish_appends = False
+    listener = app[PG_LISTENER] = PgFeedListener(store, encounters.feed, **options)
+
+    async def listening(app: web.Application) -> AsyncIterator[None]:
+        await listener.start()
+        yield
+        await listener.stop()
+
+    app.cleanup_ctx.append(listening)
