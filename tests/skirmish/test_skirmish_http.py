@@ -179,3 +179,51 @@ async def test_player_answers_the_defence_with_a_standing_order(tussle):
     st = await enc.state()
     assert st["combatants"]["voss"]["position"] == [600, 0]
     await enc.replay_matches_live()
+
+
+async def test_voss_player_answers_his_own_defence(tussle):
+    enc = await _encounter(tussle, manual_dice_from="actor")
+    tok = await enc.seat("Voss's player", ["voss"])
+    hale_tok = await enc.seat("Hale's player", ["hale"])
+    rid = await _hale_strikes(enc)
+    r = await enc.command("respond", token=hale_tok, reaction=rid, choice="evade", dice=[[44], [37]])
+    assert r.status == 403, r.body
+    r = await enc.command("respond", token=tok, reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
+    assert r.status == 201, r.body
+    answered = r.body["events"][0]
+    assert answered["type"] == "ReactionAnswered" and answered["actor"].startswith("seat:")
+    assert answered["data"]["by"] == answered["actor"]
+    assert _data(r.body, "WoundLevelChanged")[0]["to"] == "light"
+    await enc.replay_matches_live()
+
+
+async def test_server_dice_run_the_whole_flow(tussle):
+    enc = await tussle.create("skirmish", options=TEST_CHARTS)
+    await enc.add(HALE)
+    await enc.add(VOSS)
+    await enc.ok("start_turn")
+    body = await enc.ok("skirmish.draw_card", entropy="a-long-enough-entropy-string")
+    holder = _data(body, "CardDrawn")[0]["combatant"]
+    other = "voss" if holder == "hale" else "hale"
+    body = await enc.ok("skirmish.strike", combatant=holder, target=other)
+    rid = _data(body, "ReactionRequested")[0]["id"]
+    body = await enc.ok("respond", reaction=rid, choice="parry")
+    assert all(d["source"] == "server" for d in _data(body, "DieRolled"))
+    assert _types(body)[-1] == "HandToHandEnded"
+    verify = await enc.get("/verify")
+    assert verify.status in (200, 404)
+    await enc.replay_matches_live()
+
+
+async def test_rulesets_lists_skirmish(tussle):
+    r = await tussle.request("GET", "/rulesets")
+    assert r.status == 200
+    sk = next(x for x in r.body if x["id"] == "skirmish") if isinstance(r.body, list) else \
+        next(x for x in r.body["rulesets"] if x["id"] == "skirmish")
+    assert sk["geometry"]["kind"] == "plane" and sk["geometry"]["unit"] == "0.01in"
+    names = {o["name"] for o in sk["options"]}
+    assert {"deck", "damage_chart", "fall_roll", "fall_chart", "morale_mode", "wound_update",
+            "attacker_drops_weapons", "hold_counts_as_pinned"} <= names
+    assert {c["type"] for c in sk["commands"]} == {
+        "skirmish.draw_card", "skirmish.strike", "skirmish.grapple", "skirmish.record_damage_result",
+        "skirmish.record_fall", "skirmish.record_morale", "skirmish.captor_acts", "skirmish.liberate"}
