@@ -13,7 +13,7 @@ from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
 from rules.tft import commands as c
-from rules.tft.attacking import hth_attack, prone_unarmed_attack
+from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.combatant_check import validate
 from rules.tft.describing import describe
 from rules.tft.disengaging import disengage
@@ -51,6 +51,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
     c.TftMove: tft_move,
     c.ProneUnarmedAttack: prone_unarmed_attack,
     c.SetBackToWall: set_back_to_wall,
+    c.Defend: defend,
 }
 
 # GM rulings sent as commands: a player must control every combatant, so in practice only the GM may

@@ -9,7 +9,7 @@ from events.dice import Dice, Modifier
 from rules.interface import BadCommand
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
-from rules.tft.commands import HthAttack, ProneUnarmedAttack
+from rules.tft.commands import Defend, HthAttack, ProneUnarmedAttack
 from rules.tft.damage import armor_stops, fist_damage, hth_weapon_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx, hth_dx
 from rules.tft.hexes import adjacent
@@ -25,6 +25,8 @@ ATTACK_CRITICALS: dict[int, tuple[str, int, str | None]] = {
     18: ("miss", 1, "breaks"),
 }
 PRONE_PUNCH_DX = -3  # §Judo-2: unarmed attack at -3 DX while prone, having moved 0 hexes
+ATTACK_DICE = 3
+DEFENDED_ATTACK_DICE = 4  # BASE: against a defending figure the attacker rolls 4 dice (§Judo-2 prone Defend)
 
 
 
@@ -49,11 +51,19 @@ def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[st
                      "attack name)", "weapon")
 
 
+def attack_dice(state: dict[str, Any], target_id: str, unarmed_attack: bool) -> int:
+    """4 dice against a prone Judo 2 figure that chose to Defend against an unarmed attack, else 3."""
+    t = state["combatants"][target_id]
+    defending = state.get("actions_spent", {}).get(target_id) == "defend"
+    return DEFENDED_ATTACK_DICE if defending and unarmed_attack and F.judo(t) >= 2 and t.get("posture") == "prone" \
+        else ATTACK_DICE
+
+
 def attack_roll(state: dict[str, Any], dice: Dice, who: str, target: int, mods: list[Modifier],
-                purpose: str) -> tuple[Any, bool, int, str | None]:
-    """3vs(target) with the criticals of A3: (DieRolled, hit, damage multiplier, fumble)."""
-    r = dice.roll(3, 6, purpose, who)
-    crit = ATTACK_CRITICALS.get(r.sum) if option(state, "attack_criticals") else None
+                purpose: str, count: int = ATTACK_DICE) -> tuple[Any, bool, int, str | None]:
+    """3vs(target) (4 against a defender) with the criticals of A3 on 3 dice: (DieRolled, hit, x, fumble)."""
+    r = dice.roll(count, 6, purpose, who)
+    crit = ATTACK_CRITICALS.get(r.sum) if option(state, "attack_criticals") and count == ATTACK_DICE else None
     if crit:
         outcome, mult, fumble = crit
     else:
@@ -82,7 +92,8 @@ def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
     weapon = hth_weapon(state, a, cmd.weapon)
     target, mods = hth_dx(state, a["id"], "attack", weapon["item"])
     events: list[Any] = [ActionDeclared(a["id"], "hth_attack", [t["id"]], {"weapon": cmd.weapon})]
-    ev, hit, mult, fumble = attack_roll(state, dice, a["id"], target, mods, "hth_attack")
+    count = attack_dice(state, t["id"], weapon["item"] is None and cmd.weapon == "fist")
+    ev, hit, mult, fumble = attack_roll(state, dice, a["id"], target, mods, "hth_attack", count)
     events.append(ev)
     if hit:
         dmg_ev, dmg = roll_damage(dice, weapon["damage"], "damage", a["id"], weapon["name"], multiplier=mult)
@@ -126,7 +137,8 @@ def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: D
     mods = [Modifier(PRONE_PUNCH_DX, "prone unarmed attack (Judo 2)")]
     target = adj_dx(a) + PRONE_PUNCH_DX
     events: list[Any] = [ActionDeclared(a["id"], "prone_unarmed_attack", [t["id"]], {})]
-    ev, hit, mult, _ = attack_roll(state, dice, a["id"], target, mods, "prone_unarmed_attack")
+    ev, hit, mult, _ = attack_roll(state, dice, a["id"], target, mods, "prone_unarmed_attack",
+                                   attack_dice(state, t["id"], True))
     events.append(ev)
     if hit:
         dmg_ev, dmg = roll_damage(dice, fist_damage(state, a), "damage", a["id"], "fist", multiplier=mult)
@@ -134,3 +146,15 @@ def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: D
         events += wound_events(state, t["id"], dmg, armor_stops(t, shield_counts=True), f"{a['name']}'s fist")
     events.append(ActionSpent(a["id"], state.get("turn", 0), "prone_unarmed_attack"))
     return events + consequences(state, events)
+
+
+def defend(state: dict[str, Any], cmd: Defend, dice: Dice) -> list[Any]:
+    """Judo 2 on the ground: spend the action defending; unarmed attacks on him roll 4 dice (§Judo-2)."""
+    c = F.get(state, cmd.combatant)
+    problems = slot_problems(state, c["id"])
+    if F.judo(c) < 2:
+        problems.append(f"{c['name']} does not have Judo 2")
+    if c.get("posture") != "prone":
+        problems.append(f"{c['name']} is not on the ground")
+    F.require(problems, f"{c['name']} may not defend")
+    return [ActionDeclared(c["id"], "defend", [], {}), ActionSpent(c["id"], state.get("turn", 0), "defend")]

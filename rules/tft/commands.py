@@ -122,6 +122,10 @@ class ProneUnarmedAttack(Command, tag="tft.prone_unarmed_attack"):
     target: str
 
 
+class Defend(Command, tag="tft.defend"):
+    combatant: str
+
+
 class SetBackToWall(Command, tag="tft.set_back_to_wall"):
     combatant: str
     back_to_wall: bool = True
@@ -130,5 +134,5 @@ class SetBackToWall(Command, tag="tft.set_back_to_wall"):
 TFT_COMMANDS: tuple[type[Command], ...] = (
     EnterHth, DiveForLegs, JoinHth, HthAttack, CastSpellInHth, DrawDagger, DropShield, Disengage, Pin,
     BreakPin, ReleasePin, StrikeIntoHth, MissileIntoHthFar, ConsentHth, SetHthPreferences, Pass, TftMove,
-    ProneUnarmedAttack, SetBackToWall,
+    ProneUnarmedAttack, Defend, SetBackToWall,
 )

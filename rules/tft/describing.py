@@ -65,6 +65,7 @@ ACTION_WORDS: dict[str, str] = {
     "strike_into_hth": "{c} strikes into the brawl at {t}",
     "missile_into_hth_far": "{c} shoots into the brawl at {t}",
     "prone_unarmed_attack": "{c} punches {t} from the ground",
+    "defend": "{c} defends on the ground (unarmed attacks on him roll 4 dice)",
 }
 
 

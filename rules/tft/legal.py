@@ -50,6 +50,8 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
     if state.get("phase") != "action" or slot_problems(state, cid):
         return out
     out.append("tft.pass")
+    if F.judo(c) >= 2 and c.get("posture") == "prone":
+        out.append("tft.defend")
     if not c.get("group"):
         if rec["hexes_moved"] <= F.half_move(c):
             if any(_can_enter(state, c, o) for o in others):

@@ -202,3 +202,25 @@ async def test_successful_dive_forms_a_fallen_group(tussle):
     text = "\n".join(sentences(await enc.events()))
     assert "A1 dives for B1's legs (allowed: A1's MA 12 is higher than B1's 8)." in text
     await enc.replay_matches_live()
+
+
+async def test_judo2_defends_on_the_ground_and_punches_prone(tussle):
+    enc = await tussle.create("tft", dice="manual")
+    await enc.add(fig("kiri", "a", 10, 14, [0, 0], 0, judo=2, ma=10, posture="prone"))
+    await enc.add(fig("olaf", "b", 12, 12, [1, 0], 3, ma=12))
+    await enc.ok("start_turn", turn=1)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("start_phase", phase="action")
+    b = await enc.ok("tft.prone_unarmed_attack", combatant="kiri", target="olaf", dice=[[3, 3, 3], [5]])
+    roll = of_type(b, "DieRolled")[0]
+    assert (roll["target"], roll["outcome"]) == (11, "hit")
+    await enc.ok("tft.pass", combatant="olaf")
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("start_phase", phase="action")
+    b = await enc.ok("tft.defend", combatant="kiri")
+    assert of_type(b, "ActionSpent")[0]["why"] == "defend"
+    b = await enc.ok("tft.enter_hth", combatant="olaf", target="kiri", dice=[[1]])
+    b = await enc.ok("tft.hth_attack", combatant="olaf", target="kiri", dice=[[1, 1, 1, 1], [6]])
+    assert of_type(b, "DieRolled")[0]["notation"] == "4d6"
+    await enc.replay_matches_live()
