@@ -62,6 +62,11 @@ class World:
         new = decide_command(self.state, ruleset, cmd, ctx, d)
         return [{"type": ne.type, **self._append(ne.type, ne.data).data} for ne in new]
 
+    def fact(self, *structs: Any) -> None:
+        """Append events directly (a set-up shortcut for states the commands reach the long way)."""
+        for st in structs:
+            self._append(type(st).__name__, msgspec.to_builtins(st))
+
     def add(self, combatant: dict[str, Any]) -> None:
         self.run(common.AddCombatant(combatant=combatant))
 
