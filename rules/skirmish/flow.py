@@ -25,7 +25,7 @@ from events.common import (
     ReactionRequested,
 )
 from rules.interface import Answer, BadCommand, RuleError, asked_of, combatant_or_error
-from rules.skirmish import damage
+from rules.skirmish import damage, grapple
 from rules.skirmish.commands import Grapple, Strike
 from rules.skirmish.event_types import (
     BlowAccepted,
@@ -121,8 +121,7 @@ def start(w: Working, cmd: Strike | Grapple) -> None:
     standing = not is_down(w.combatant(cmd.combatant)) and not is_down(d)
     w.emit(CloseCombatJoined(group, [cmd.combatant, cmd.target], d.get("position"), standing))
     if mode == "grapple":
-        from rules.skirmish.grapple import run
-        run(w, {"flow": "grapple", "attacker": cmd.combatant, "defender": cmd.target}, "defender_blow")
+        grapple.run(w, {"flow": "grapple", "attacker": cmd.combatant, "defender": cmd.target}, "defender_blow")
         return
     strike(w, cmd.combatant, cmd.target, claims)
 

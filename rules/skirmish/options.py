@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -64,7 +64,7 @@ class SkirmishOptions(msgspec.Struct, forbid_unknown_fields=True):
 DEFAULTS = msgspec.to_builtins(SkirmishOptions())
 
 
-def option(state: dict, name: str):  # noqa: ANN201 - the value's type depends on the option
+def option(state: dict[str, Any], name: str) -> Any:
     """An option's value from the encounter state, falling back on the default."""
     options = state.get("options") or {}
     return options.get(name, DEFAULTS[name])

@@ -7,7 +7,7 @@ from typing import Any
 
 RulesState = dict[str, Any]
 
-# ExchangeResolved kinds and who must win for the exchange to go on to damage evaluation.
+# The declared hand-to-hand actions: the exchange kind they open, and its first step.
 _STEP_AFTER_STRIKE_DECLARED = {"hth_strike": ("strike", "awaiting_defence"), "hth_grapple": ("grapple", "damage_eval")}
 
 

@@ -24,17 +24,6 @@ def roller_for(w: Working, x: str, y: str, *, is_defender: bool = False, facing_
     )
 
 
-def roll_d100(w: Working, purpose: str, who: str, table: tuple[Row, ...], roller: Roller, *,
-              counterstrike: bool = False, target: int | None = None, outcome: str = "") -> DieRolled:
-    """Roll 1d100 for `who`, add the table's modifiers, emit the DieRolled and return it. The outcome may be
-    filled in later only by the events that follow; the DieRolled keeps what was known when it was drawn."""
-    roll = w.dice.roll(1, 100, purpose, combatant=who)
-    mods = [Modifier(v, reason) for v, reason in modifiers_for(table, roller, counterstrike)]
-    event = roll.event(modifiers=mods, target=target, outcome=outcome)
-    w.emit(event)
-    return event
-
-
 def opposed(w: Working, kind: str, first: tuple[str, Roller, str], second: tuple[str, Roller, str],
             table: tuple[Row, ...], *, counterstrike: bool = False,
             first_wins_ties: bool = False) -> tuple[DieRolled, DieRolled, bool]:
