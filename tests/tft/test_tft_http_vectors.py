@@ -209,3 +209,25 @@ async def test_tv6_pin_timeline(tussle, pins_opts):
     st = await enc.state()
     assert st["pins"] == []
     await enc.replay_matches_live()
+
+
+async def test_tv4_answered_by_the_defenders_seat(tussle):
+    enc = await tussle.create("tft", dice="manual")
+    await enc.add(fig("bors", "b", 12, 11, [0, 0], 0, judo=1, items=[dict(BROADSWORD), dict(DAGGER)]))
+    await enc.add(fig("ana", "a", 10, 13, [-1, 0], 0, ma=10))
+    bors_seat = await enc.seat("Bea", ["bors"])
+    ana_seat = await enc.seat("Al", ["ana"])
+    await _turn(enc, 1)
+    r = await enc.command("tft.enter_hth", token=ana_seat, combatant="bors", target="ana")
+    assert r.status == 403, r.body
+    b = await enc.ok("tft.enter_hth", combatant="ana", target="bors", dice=[[2]])
+    req = of_type(b, "ReactionRequested")[0]
+    assert req["asked_of"] != "gm"
+    r = await enc.command("respond", token=ana_seat, reaction=req["id"], choice="dagger")
+    assert r.status == 403, r.body
+    r = await enc.command("respond", token=bors_seat, reaction=req["id"], choice="none")
+    assert r.status == 201, r.body
+    assert [e["type"] for e in r.body["events"]] == ["ReactionAnswered"]
+    st = await enc.state()
+    assert st["pending"] == [] and {"tft.hth_attack", "tft.draw_dagger", "tft.disengage"} <= set(st["legal_actions"]["bors"])
+    await enc.replay_matches_live()
