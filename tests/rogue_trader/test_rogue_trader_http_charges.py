@@ -1,0 +1,166 @@
+"""E10, E11 over HTTP with manual dice: break off with free blows; charge, run, retarget, stand and fire;
+and the refusals of charges, moves and stand-and-fire."""
+
+from __future__ import annotations
+
+from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
+
+
+async def _e10(tussle):
+    # Turn 4 (A2's turn): m5 charges c5 into contact; turn 5 is B2's.
+    enc = await encounter(tussle, [marine("m5", 18, 10, unit="A2", A=2, side="red"),
+                                   cultist("c5", 21, 10, unit="B2", side="blue")],
+                          options={"turn_order": ["blue", "red"]}, turn=4)
+    await enc.ok("rogue-trader.charge", combatant="m5", target="c5")
+    await enc.ok("start_turn", turn=5)
+    await enc.ok("start_phase", phase="movement")
+    return enc
+
+
+async def test_e10_break_off_with_free_blow(tussle):
+    enc = await _e10(tussle)
+    body = await enc.ok("rogue-trader.break_off", unit="B2", dice=[[2, 4], [3], [2]])
+    evs = body["events"]
+    rout = rolls(evs, "rout_test")[0]
+    assert (rout["total"], rout["target"], rout["outcome"]) == (6, 7, "pass")
+    blow = rolls(evs, "free_blow_to_hit")
+    assert len(blow) == 1 and (blow[0]["target"], blow[0]["outcome"], mods(blow[0])) == (3, "hit", [])
+    wound = rolls(evs, "free_blow_to_wound")[0]
+    assert (wound["target"], wound["outcome"]) == (3, "no_wound")
+    mv = of_type(evs, "Moved", combatant="c5")[0]["data"]
+    assert (mv["reason"], mv["from"], mv["to"]) == ("disengage", at(21, 10), at(29, 10))
+    assert of_type(evs, "CloseCombatLeft", combatant="c5", how="break_off")
+    assert of_type(evs, "ActionSpent", combatant="c5", why="broke_off")
+    assert of_type(evs, "ActionSpent", combatant="m5", why="opponent_broke_off")
+    r = await enc.command("rogue-trader.charge", combatant="c5", target="m5")
+    assert r.status == 422 and "broke off" in r.body["error"]["message"]
+    await enc.replay_matches_live()
+
+
+async def test_e10_failed_rout_test_still_takes_the_blow(tussle):
+    enc = await _e10(tussle)
+    body = await enc.ok("rogue-trader.break_off", unit="B2", dice=[[5, 4], [3], [2]])
+    evs = body["events"]
+    assert rolls(evs, "rout_test")[0]["outcome"] == "fail"
+    assert of_type(evs, "ConditionChanged", combatant="c5", condition="routed", on=True)
+    assert rolls(evs, "free_blow_to_hit")
+    assert of_type(evs, "Moved", combatant="c5")[0]["data"]["reason"] == "run_away"
+    await enc.replay_matches_live()
+
+
+async def test_break_off_refusals(tussle):
+    enc = await _e10(tussle)
+    r = await enc.command("rogue-trader.break_off", unit="A2")
+    assert r.status == 422 and "own movement phase" in r.body["error"]["message"]
+    r = await enc.command("move", combatant="c5", to=at(25, 10))
+    assert r.status == 422 and "breaking off" in r.body["error"]["message"]
+
+
+async def _e11(tussle, m6_move: int = 4, c6_x: float = 7):
+    enc = await encounter(tussle, [marine("m6", 0, 0, M=m6_move),
+                                   cultist("c6", c6_x, 0, reactions={}),
+                                   cultist("c7", 0, 6, reactions={}, facing=0)])
+    body = await enc.ok("rogue-trader.charge", combatant="m6", target="c6")
+    req = of_type(body["events"], "ReactionRequested")[0]["data"]
+    assert req["kind"] == "charged" and req["options"] == ["hold", "stand_and_fire", "run_away"]
+    return enc, req["id"]
+
+
+async def test_e11_run_retarget_stand_and_fire(tussle):
+    enc, rid = await _e11(tussle)
+    body = await enc.ok("respond", reaction=rid, choice="run_away")
+    mv = of_type(body["events"], "Moved", combatant="c6")[0]["data"]
+    assert (mv["reason"], mv["from"], mv["to"]) == ("run_away", at(7, 0), at(15, 0))
+    assert not of_type(body["events"], "ConditionChanged")
+    st = await enc.state()
+    assert st["legal_actions"]["m6"] == ["rogue-trader.retarget"]
+    r = await enc.command("start_phase", phase="shooting")
+    assert r.status == 422 and "charge is not finished" in r.body["error"]["message"]
+    r = await enc.command("rogue-trader.retarget", combatant="m6", target="c6")
+    assert r.status == 422 and "already ran" in r.body["error"]["message"]
+    body = await enc.ok("rogue-trader.retarget", combatant="m6", target="c7")
+    rt = of_type(body["events"], "RtChargeRetargeted")[0]["data"]
+    assert (rt["from_target"], rt["to_target"]) == ("c6", "c7")
+    rid2 = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    body = await enc.ok("respond", reaction=rid2, choice="stand_and_fire",
+                        params={"turn_to_face": True, "weapon": "laspistol"}, dice=[[4]])
+    evs = body["events"]
+    assert of_type(evs, "FacingChanged", combatant="c7")[0]["data"]["facing"] == 270
+    shot = rolls(evs, "stand_fire_to_hit")[0]
+    assert (shot["target"], shot["total"], shot["outcome"], mods(shot)) == (4, 3, "miss", [(-1, "hurried")])
+    mv = of_type(evs, "Moved", combatant="m6")[0]["data"]
+    assert (mv["reason"], mv["from"], mv["to"]) == ("charge", at(0, 0), at(0, 5))
+    assert of_type(evs, "CloseCombatJoined")[0]["data"]["combatants"][:2] == ["m6", "c7"]
+    st = await enc.state()
+    assert st["rules"]["models"]["m6"]["charged_turn"] == 1
+    assert st["rules"]["contacts"] == [["c7", "m6"]]
+    await enc.replay_matches_live()
+
+
+async def test_e11_variant_faster_charger(tussle):
+    enc, rid = await _e11(tussle, m6_move=6)
+    body = await enc.ok("respond", reaction=rid, choice="run_away")
+    assert not of_type(body["events"], "ConditionChanged")  # gap 14 > reach 12: escaped
+    await enc.replay_matches_live()
+
+
+async def test_e11_variant_caught_runner_is_routed_and_contacted(tussle):
+    enc, rid = await _e11(tussle, m6_move=6)
+    body = await enc.ok("respond", reaction=rid, choice="run_away", params={"terrain_divisor": 2})
+    assert of_type(body["events"], "Moved", combatant="c6")[0]["data"]["to"] == at(11, 0)
+    assert of_type(body["events"], "ConditionChanged", combatant="c6", condition="routed", on=True)
+    body = await enc.ok("rogue-trader.retarget", combatant="m6")
+    assert of_type(body["events"], "Moved", combatant="m6")[0]["data"]["to"] == at(10, 0)
+    assert of_type(body["events"], "CloseCombatJoined")
+    await enc.replay_matches_live()
+
+
+async def test_e11_variant_failed_charge(tussle):
+    enc, rid = await _e11(tussle, c6_x=9.5)
+    body = await enc.ok("respond", reaction=rid, choice="hold")
+    evs = body["events"]
+    assert of_type(evs, "Moved", combatant="m6")[0]["data"]["to"] == at(8, 0)
+    failed = of_type(evs, "RtChargeFailed")[0]["data"]
+    assert (failed["needed_in"], failed["reach_in"]) == (850, 800)
+    assert of_type(evs, "ActionSpent", combatant="m6", why="failed_charge")
+    r = await enc.command("move", combatant="m6", to=at(8, 2))
+    assert r.status == 422 and "failed a charge" in r.body["error"]["message"]
+    await enc.replay_matches_live()
+
+
+async def test_charge_refusals(tussle):
+    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0),
+                                   cultist("c2", 5, 5, reactions={})])
+    r = await enc.command("rogue-trader.charge", combatant="c1", target="m1")
+    assert r.status == 422 and "movement phase" in r.body["error"]["message"]
+    r = await enc.command("rogue-trader.charge", combatant="m1", target="m2")
+    assert r.status == 422 and "not an enemy" in r.body["error"]["message"]
+    r = await enc.command("move", combatant="m1", to=at(4, 0))
+    assert r.status == 422 and "declared charge" in r.body["error"]["message"]
+    await enc.ok("move", combatant="m2", to=at(1, 5))
+    r = await enc.command("rogue-trader.charge", combatant="m2", target="c2")
+    assert r.status == 422 and "already moved" in r.body["error"]["message"]
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    r = await enc.command("rogue-trader.charge", combatant="m1", target="c2")
+    assert r.status == 422 and "close combat" in r.body["error"]["message"]
+    await enc.ok("start_phase", phase="close_combat")
+    r = await enc.command("start_phase", phase="end")
+    assert r.status == 422 and "not yet resolved" in r.body["error"]["message"]
+    r = await enc.command("start_phase", phase="melee")
+    assert r.status == 422
+
+
+async def test_stand_and_fire_refusals(tussle):
+    slow = {"id": "lascannon", "type": "HS", "S": 9}
+    enc = await encounter(tussle, [marine("m1", 0, 0),
+                                   cultist("c1", 5, 0, reactions={}, weapons=[slow, {"id": "pistol", "type": "C"}])])
+    body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "lascannon"})
+    assert r.status == 422 and "slow weapon" in r.body["error"]["message"]
+    r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "pistol"})
+    assert r.status == 422 and "carries a slow weapon" in r.body["error"]["message"]
+    r = await enc.command("respond", reaction=rid, choice="hold", params={"bogus": 1})
+    assert r.status == 400
+    await enc.ok("respond", reaction=rid, choice="hold")
+    await enc.replay_matches_live()
