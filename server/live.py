@@ -1,9 +1,105 @@
-"""Live and audit routes (websocket, log, audit, verify): registered by `setup`."""
+"""Live and audit routes (websocket, log, audit, verify, AsyncAPI): registered by `setup`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import web
+
+from events.envelope import Event
+from projections.audit import audit, commitment_timeline
+from projections.forum_export import forum_posts, forum_text
+from projections.log import build_log, group_by_turn
+from server import websocket
+from server.app import ENCOUNTERS, _int_query, json_response, reader
+from server.asyncapi import asyncapi_document
+from server.encounters import bad_request
+from server.verifying import Problem, verify_events
+
+PAGE = 10_000
+LOG_FORMATS = ("json", "markdown", "bbcode")
+
+
+async def read_stream(request: web.Request, stream: str, at: int | None = None) -> list[Event]:
+    """The encounter's events 1..at (all when at is None), read page by page."""
+    store = request.app[ENCOUNTERS].store
+    out: list[Event] = []
+    while True:
+        page = await store.read(stream, len(out) + 1, PAGE if at is None else min(PAGE, at - len(out)))
+        out += page
+        if len(page) < PAGE or (at is not None and len(out) >= at):
+            return out
+
+
+def _ruleset_for(request: web.Request) -> Any:
+    registry = request.app[ENCOUNTERS].registry
+    return lambda e: registry.get(e.data["ruleset"])
+
+
+async def get_log(request: web.Request) -> web.Response:
+    """GET /encounters/{id}/log?format=json|markdown|bbcode&at=&turn=&max_chars="""
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    info = await request.app[ENCOUNTERS].info(stream)
+    fmt = request.query.get("format", "json")
+    if fmt not in LOG_FORMATS:
+        raise bad_request("format must be json, markdown or bbcode", "format")
+    at = _int_query(request, "at", None, 1, info.seq)
+    turn = _int_query(request, "turn", None, 0, None)
+    max_chars = _int_query(request, "max_chars", None, 200, 1_000_000)
+    events = await read_stream(request, stream, at)
+    log = build_log(events, _ruleset_for(request), at)
+    entries = log.entries if turn is None else [e for e in log.entries if e["turn"] == turn]
+    head = {"seq": log.state["seq"], "hash": log.state["hash"]}
+    if fmt == "json":
+        return json_response({"stream": stream, "name": log.state["name"], "at": head["seq"], "head": head,
+                              "turn": turn, "entries": entries, "turns": group_by_turn(entries)})
+    if turn is not None and entries:
+        head = {"seq": entries[-1]["seq"], "hash": entries[-1]["hash"]}
+    posts = forum_posts(entries, name=log.state["name"] or stream, commitments=commitment_timeline(events),
+                        head=head, flavour=fmt, max_chars=max_chars)
+    if "application/json" in request.headers.get("Accept", ""):
+        return json_response({"format": fmt, "head": head, "posts": posts})
+    content_type = "text/markdown" if fmt == "markdown" else "text/plain"
+    return web.Response(text=forum_text(posts), content_type=content_type, charset="utf-8")
+
+
+async def get_audit(request: web.Request) -> web.Response:
+    """GET /encounters/{id}/audit"""
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    events = await read_stream(request, stream)
+    report = audit(events)
+    in_force = [c["commitment"] for c in report["commitments"] if c["revealed_seed"] is None]
+    report["commitment_in_force"] = in_force[-1] if in_force else None
+    report["revealed_seeds"] = {c["commitment"]: c["revealed_seed"] for c in report["commitments"]
+                                if c["revealed_seed"] is not None}
+    return json_response(report)
+
+
+async def get_verify(request: web.Request) -> web.Response:
+    """GET /encounters/{id}/verify"""
+    stream = request.match_info["id"]
+    await reader(request, stream)
+    info = await request.app[ENCOUNTERS].info(stream)
+    events = await read_stream(request, stream)
+    extra: list[Problem] = []
+    if events and (events[-1].seq != info.seq or events[-1].hash != info.hash):
+        extra.append(Problem("chain", f"the encounter's listing names head seq {info.seq} hash {info.hash}, but "
+                                      f"its last event is seq {events[-1].seq} hash {events[-1].hash}",
+                             events[-1].seq))
+    return json_response(verify_events(events, format_problems=extra))
+
+
+async def get_asyncapi(request: web.Request) -> web.Response:
+    """GET /asyncapi.json"""
+    return json_response(asyncapi_document())
 
 
 def setup(app: web.Application) -> None:
     """Add the live and audit routes to the app."""
+    app.router.add_get("/encounters/{id}/log", get_log)
+    app.router.add_get("/encounters/{id}/audit", get_audit)
+    app.router.add_get("/encounters/{id}/verify", get_verify)
+    app.router.add_get("/asyncapi.json", get_asyncapi)
+    websocket.setup(app)

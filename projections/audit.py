@@ -1,0 +1,124 @@
+"""The dice audit projection (DESIGN.md "Dice", "Projections"): every roll with what derived it.
+
+It reads the event stream alone: commitments come from `EncounterCreated` and `DiceSeedRotated`, seeds
+from the `DiceSeedRotated` that revealed them. A roll uses the commitment in force when its command
+began (a command's events are contiguous, so that is the commitment before the command's first event).
+Each roll gets a mark: `verified` (every face recomputed from the revealed seed), `failed`,
+`not_yet_revealed` or `manual` (physical dice, not verifiable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from events.dice import WEAK_ENTROPY_BELOW, derive_face
+from events.envelope import Event
+from projections.state import voided_seqs
+
+VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_revealed", "manual"
+
+
+def seed_bytes(hex_seed: str) -> bytes | None:
+    """A revealed seed (64 lowercase hex) as its 32 bytes, or None if it is not one."""
+    if not isinstance(hex_seed, str) or len(hex_seed) != 64:
+        return None
+    try:
+        return bytes.fromhex(hex_seed)
+    except ValueError:
+        return None
+
+
+def expected_faces(seed: bytes, stream: str, command_id: str, data: dict[str, Any]) -> list[int]:
+    """The faces the seed gives for a server `DieRolled`, draw by draw."""
+    return [derive_face(seed, stream, command_id, draw, data["sides"], data["entropy"]) for draw in data["draws"]]
+
+
+def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """Each commitment: the seq that published it, the seq that replaced it, and its revealed seed."""
+    out: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for e in events:
+        if e.type == "EncounterCreated" and e.data.get("commitment"):
+            current = {"commitment": e.data["commitment"], "published_at_seq": e.seq, "replaced_at_seq": None,
+                       "revealed_seed": None, "revealed_at_seq": None, "seed_matches": None}
+            out.append(current)
+        elif e.type == "DiceSeedRotated":
+            if current is not None:
+                seed = e.data.get("revealed_seed") or ""
+                raw = seed_bytes(seed)
+                current.update(replaced_at_seq=e.seq, revealed_seed=seed, revealed_at_seq=e.seq,
+                               seed_matches=raw is not None and hashlib.sha256(raw).hexdigest() == current["commitment"])
+            current = None
+            if e.data.get("commitment"):
+                current = {"commitment": e.data["commitment"], "published_at_seq": e.seq, "replaced_at_seq": None,
+                           "revealed_seed": None, "revealed_at_seq": None, "seed_matches": None}
+                out.append(current)
+    return out
+
+
+def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
+    """Every `DieRolled` with its inputs, the commitment in force, and its mark."""
+    timeline = {c["commitment"]: c for c in commitment_timeline(events)}
+    voided = voided_seqs(events)
+    rolls: list[dict[str, Any]] = []
+    in_force: str | None = None
+    command_commitment: str | None = None
+    previous_command: str | None = None
+    for e in events:
+        if e.command_id != previous_command:
+            command_commitment = in_force
+            previous_command = e.command_id
+        if e.type == "EncounterCreated":
+            in_force = e.data.get("commitment")
+            command_commitment = in_force
+        elif e.type == "DiceSeedRotated":
+            in_force = e.data.get("commitment")
+        if e.type != "DieRolled":
+            continue
+        rolls.append(_roll(e, command_commitment, timeline, e.seq in voided))
+    return rolls
+
+
+def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool) -> dict[str, Any]:
+    d = e.data
+    entropy = d.get("entropy", "")
+    roll: dict[str, Any] = {
+        "seq": e.seq, "command_id": e.command_id, "actor": e.actor, "combatant": d.get("combatant"),
+        "purpose": d.get("purpose"), "notation": d.get("notation"), "sides": d.get("sides"),
+        "draws": d.get("draws"), "faces": d.get("faces"), "kept": d.get("kept"),
+        "modifiers": d.get("modifiers"), "total": d.get("total"), "target": d.get("target"),
+        "outcome": d.get("outcome"), "entropy": entropy, "entropy_weak": len(entropy) < WEAK_ENTROPY_BELOW,
+        "keyed_by": d.get("keyed_by"), "client_keyed": d.get("keyed_by") == "client", "source": d.get("source"),
+        "commitment": None, "voided": voided, "mark": MANUAL, "problem": None,
+    }
+    if d.get("source") == "manual":
+        return roll
+    roll["commitment"] = commitment
+    c = timeline.get(commitment or "")
+    if c is None:
+        return {**roll, "mark": FAILED, "problem": "no dice commitment was in force for this roll"}
+    if c["revealed_seed"] is None:
+        return {**roll, "mark": NOT_YET_REVEALED}
+    seed = seed_bytes(c["revealed_seed"])
+    if seed is None or not c["seed_matches"]:
+        return {**roll, "mark": FAILED, "problem": f"the seed revealed at seq {c['revealed_at_seq']} "
+                                                  f"does not hash to commitment {commitment}"}
+    try:
+        want = expected_faces(seed, e.stream, e.command_id, d)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return {**roll, "mark": FAILED, "problem": "the roll lacks sides, draws or entropy to recompute it"}
+    if want != d.get("faces"):
+        return {**roll, "mark": FAILED, "expected_faces": want,
+                "problem": f"faces {d.get('faces')} do not match the seed, which gives {want}"}
+    return {**roll, "mark": VERIFIED}
+
+
+def audit(events: list[Event]) -> dict[str, Any]:
+    """The whole audit: rolls, commitments with revealed seeds, counts and the chain head."""
+    rolls = audit_rolls(events)
+    counts = {mark: sum(1 for r in rolls if r["mark"] == mark) for mark in (VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL)}
+    head = {"seq": events[-1].seq, "hash": events[-1].hash} if events else {"seq": 0, "hash": "0" * 64}
+    return {"stream": events[0].stream if events else None, "head": head,
+            "commitments": commitment_timeline(events), "rolls": rolls, "counts": {"rolls": len(rolls), **counts}}

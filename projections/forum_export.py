@@ -1,0 +1,161 @@
+"""Forum exports of the narrative log: Markdown and BBCode, one post per turn.
+
+Each post has a title line, the turn's entries (each with its seq) and a footer holding the dice
+commitment(s) published so far (with their seeds once revealed) and the chain position the post ends
+at (seq and hash; the last post names the head). A forum thread of these posts is an outside copy of
+the receipts. With `max_chars`, a turn too long for one post is split at entry boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from projections.log import group_by_turn
+
+Entry = dict[str, Any]
+POST_SEPARATOR = "\n\n-----8<-----\n\n"
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape what Markdown would read as markup."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+_BBCODE_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
+
+
+def escape_bbcode(text: str) -> str:
+    """Break every `[` that could open a tag (`[url`, `[/b`, `[*`), so text from the table stays text."""
+    return _BBCODE_TAG.sub("[[b][/b]", text)
+
+
+class Flavour:
+    """How one markup spells a post's parts."""
+
+    def __init__(self, escape: Callable[[str], str], title: Callable[[str], str], item: Callable[[int, str], str],
+                 list_open: str, list_close: str, code: Callable[[str], str], footer: Callable[[list[str]], str]):
+        self.escape, self.title, self.item, self.code, self.footer = escape, title, item, code, footer
+        self.list_open, self.list_close = list_open, list_close
+
+
+MARKDOWN = Flavour(
+    escape=escape_markdown,
+    title=lambda t: f"**{t}**",
+    item=lambda seq, text: f"- `#{seq}` {text}",
+    list_open="", list_close="",
+    code=lambda t: f"`{t}`",
+    footer=lambda lines: "---\n" + "  \n".join(lines),
+)
+
+BBCODE = Flavour(
+    escape=escape_bbcode,
+    title=lambda t: f"[b]{t}[/b]",
+    item=lambda seq, text: f"[*][i]#{seq}[/i] {text}",
+    list_open="[list]", list_close="[/list]",
+    code=lambda t: f"[i]{t}[/i]",
+    footer=lambda lines: "[size=85]" + "\n".join(lines) + "[/size]",
+)
+
+FLAVOURS = {"markdown": MARKDOWN, "bbcode": BBCODE}
+
+
+def _turn_label(turn: int) -> str:
+    return "Setup" if turn == 0 else f"Turn {turn}"
+
+
+def _commitments_as_of(commitments: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    """The commitments published by `seq`, each with its seed if revealed by then."""
+    out = []
+    for c in commitments:
+        if c["published_at_seq"] > seq:
+            continue
+        revealed = c["revealed_seed"] if c["revealed_at_seq"] is not None and c["revealed_at_seq"] <= seq else None
+        out.append({"commitment": c["commitment"], "revealed_seed": revealed})
+    return out
+
+
+def _footer(f: Flavour, commitments: list[dict[str, Any]], seq: int, hash_: str, is_head: bool) -> str:
+    lines = []
+    if commitments:
+        parts = []
+        for c in commitments:
+            seed = f" (seed revealed: {f.code(c['revealed_seed'])})" if c["revealed_seed"] else " (in force)"
+            parts.append(f.code(c["commitment"]) + seed)
+        lines.append("Dice commitment" + ("s" if len(parts) > 1 else "") + ": " + ", ".join(parts))
+    else:
+        lines.append("Dice: manual (no commitment)")
+    lines.append(f"{'Head' if is_head else 'Chain'}: seq {seq}, hash {f.code(hash_)}")
+    return f.footer(lines)
+
+
+def _post(f: Flavour, name: str, turn: int, part: str, entries: list[Entry], footer: str) -> str:
+    title = f.title(f.escape(f"{name} — {_turn_label(turn)}{part}"))
+    items = [f.item(e["seq"], f.escape(e["text"])) for e in entries]
+    body = "\n".join([x for x in (f.list_open, *items, f.list_close) if x])
+    return f"{title}\n\n{body}\n\n{footer}"
+
+
+def forum_posts(entries: list[Entry], *, name: str, commitments: list[dict[str, Any]], head: dict[str, Any],
+                flavour: str = "markdown", max_chars: int | None = None) -> list[str]:
+    """The log as forum posts: one per turn, split at entry boundaries to fit `max_chars`.
+
+    `commitments` is `projections.audit.commitment_timeline(events)`; `head` the {seq, hash} the export
+    is taken at, named in the last post's footer.
+    """
+    f = FLAVOURS[flavour]
+    groups = group_by_turn(entries)
+    chunks: list[tuple[int, list[Entry]]] = []
+    for g in groups:
+        chunks += [(g["turn"], part) for part in _split(f, name, g, commitments, head, max_chars)]
+    posts = []
+    for i, (turn, part_entries) in enumerate(chunks):
+        is_last = i == len(chunks) - 1
+        posts.append(_render(f, name, turn, part_entries, commitments, head, is_last,
+                             _part_label(chunks, i)))
+    return posts
+
+
+def _part_label(chunks: list[tuple[int, list[Entry]]], i: int) -> str:
+    turn = chunks[i][0]
+    same = [j for j, (t, _) in enumerate(chunks) if t == turn]
+    if len(same) == 1:
+        return ""
+    return f" (part {same.index(i) + 1} of {len(same)})"
+
+
+def _render(f: Flavour, name: str, turn: int, entries: list[Entry], commitments: list[dict[str, Any]],
+            head: dict[str, Any], is_last: bool, part: str) -> str:
+    seq, hash_ = (head["seq"], head["hash"]) if is_last else (entries[-1]["seq"], entries[-1]["hash"])
+    footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last)
+    return _post(f, name, turn, part, entries, footer)
+
+
+def _split(f: Flavour, name: str, group: dict[str, Any], commitments: list[dict[str, Any]], head: dict[str, Any],
+           max_chars: int | None) -> list[list[Entry]]:
+    """Greedy split of one turn's entries; a single entry longer than the limit gets a post of its own."""
+    entries = group["entries"]
+    if max_chars is None:
+        return [entries]
+    parts: list[list[Entry]] = []
+    current: list[Entry] = []
+    for e in entries:
+        trial = current + [e]
+        # Measure with the longest labels the post could get, so the final render never grows past it.
+        text = _render(f, name, group["turn"], trial, commitments, head, True, " (part 999 of 999)")
+        if current and len(text) > max_chars:
+            parts.append(current)
+            current = [e]
+        else:
+            current = trial
+    if current:
+        parts.append(current)
+    return parts
+
+
+def forum_text(posts: list[str]) -> str:
+    """Posts joined into one paste-able text, a cut line between posts."""
+    return POST_SEPARATOR.join(posts) + "\n"

@@ -1,0 +1,559 @@
+"""The websocket `/encounters/{id}/ws` (API.md "Websocket", docs/websocket.md).
+
+Shape of the machinery:
+
+- One `Hub` per encounter with subscribers. It is the encounter's single LiveFeed listener: the
+  listener only queues the published batch (O(1)); the hub's worker task encodes each frame once and
+  offers the same bytes to every subscriber, and keeps one shared state-and-log follower for the
+  `state` and `log` projections.
+- One `Subscriber` per connection, with a bounded send queue (frames and bytes) drained by its own
+  sender task. Offering a frame never waits: a subscriber whose queue is full is ended with `lagging`
+  and close 4008, its queue dropped, so a slow client never slows the others nor grows memory.
+- `events` catch-up: the subscriber joins the hub (so it receives everything published from then on)
+  BEFORE it reads the store; live frames are held while it reads, and those the catch-up already sent
+  are dropped by seq. `state` and `log` joins travel through the hub's worker queue, so the snapshot is
+  taken exactly between two published batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+from typing import Any
+
+import msgspec
+from aiohttp import WSMsgType, web
+
+from events.envelope import ZERO_HASH, Event
+from projections.log import NarrativeLog, build_log
+from projections.view import state_view
+from server.app import ENCOUNTERS, SETTINGS, bearer, principal, reader
+from server.auth import Principal, token_hash
+from server.encounters import ApiError
+
+PROJECTIONS = ("events", "state", "log")
+# Events after which some tokens of the encounter may have stopped working.
+REVOKING_EVENTS = frozenset({"SeatRevoked", "SeatTokenRotated", "ReadTokenRevoked", "GmTokenRotated"})
+CATCH_UP_PAGE = 1000
+
+_encode = msgspec.json.Encoder().encode
+
+
+class WsSettings(msgspec.Struct, frozen=True):
+    """Limits and timers; `tussle serve` settings named `ws_*` override them."""
+
+    queue_frames: int = 4096
+    queue_bytes: int = 16 * 1024 * 1024
+    ping_s: float = 25.0
+    auth_timeout_s: float = 5.0
+    close_timeout_s: float = 10.0
+    max_per_token: int = 100
+    max_message: int = 64 * 1024
+
+    @classmethod
+    def from_app(cls, app: web.Application) -> WsSettings:
+        s = app[SETTINGS]
+        return cls(**{f: s[f"ws_{f}"] for f in cls.__struct_fields__ if f"ws_{f}" in s})
+
+
+def error_frame(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
+    return _encode({"type": "error", "code": code, "message": message, "details": details or {}})
+
+
+def event_frame(e: Event) -> bytes:
+    return _encode({"type": "event", "seq": e.seq, "event": e})
+
+
+def caught_up_frame(seq: int, hash_: str) -> bytes:
+    return _encode({"type": "caught_up", "seq": seq, "hash": hash_})
+
+
+PING = _encode({"type": "ping"})
+PONG = _encode({"type": "pong"})
+
+
+class Subscriber:
+    """One websocket connection: its bounded send queue, its position, and how it ends."""
+
+    def __init__(self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs):
+        self.ws = ws
+        self.transport = transport
+        self.settings = settings
+        self.hubs = hubs
+        self.who: Principal | None = None
+        self.token_hash: str | None = None
+        self.projection: str | None = None
+        self.hub: Hub | None = None
+        self.queue: collections.deque[tuple[bytes, bool]] = collections.deque()
+        self.queued_bytes = 0
+        self.wake = asyncio.Event()
+        self.live = False  # offered frames go straight to the queue (else they are held)
+        self.held: list[tuple[int, bytes, bool]] = []
+        self.held_overflow = False
+        self.last_seq = 0
+        self.ending: tuple[int, bytes | None] | None = None
+        self.sent = 0
+        self.task: asyncio.Task[None] | None = None  # the catch-up or join of the subscription
+
+    # -- called by the hub: never waits -------------------------------------------------------
+
+    def offer(self, seq: int, frame: bytes, closes: bool = False) -> None:
+        """A live frame for `seq`; dropped when the connection already has it."""
+        if self.ending is not None:
+            return
+        if not self.live:
+            if len(self.held) >= self.settings.queue_frames:
+                # The catch-up will read these from the store again.
+                self.held_overflow = True
+                self.held.clear()
+            else:
+                self.held.append((seq, frame, closes))
+            return
+        if seq <= self.last_seq:
+            return
+        self.last_seq = seq
+        self.enqueue(frame, closes)
+
+    def enqueue(self, frame: bytes, closes: bool = False) -> None:
+        """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
+        if self.ending is not None:
+            return
+        if len(self.queue) >= self.settings.queue_frames or self.queued_bytes + len(frame) > self.settings.queue_bytes:
+            self.hubs.lagged += 1
+            self.end(4008, error_frame("lagging", "this connection fell too far behind the encounter; "
+                                                  "reconnect with after = the last seq you received",
+                                       {"last_seq": self.last_seq}), drop_queue=True)
+            return
+        self.queue.append((frame, closes))
+        self.queued_bytes += len(frame)
+        self.wake.set()
+
+    def end(self, code: int, frame: bytes | None = None, drop_queue: bool = False) -> None:
+        """Close after what is queued (or at once with `drop_queue`), sending `frame` first."""
+        if self.ending is not None:
+            return
+        if drop_queue:
+            self.queue.clear()
+            self.queued_bytes = 0
+        self.ending = (code, frame)
+        if self.hub is not None:
+            self.hub.leave(self)
+        self.wake.set()
+        # A client that reads nothing cannot even take the close frame: cut it off after a while.
+        asyncio.get_running_loop().call_later(self.settings.close_timeout_s, self._abort_if_open)
+
+    def _abort_if_open(self) -> None:
+        if not self.ws.closed and self.transport is not None:
+            self.transport.abort()
+
+    # -- the sender task --------------------------------------------------------------------
+
+    async def run_sender(self) -> None:
+        """Drain the queue to the socket; ping when idle; close as `end` asked."""
+        try:
+            while True:
+                while self.queue:
+                    frame, closes = self.queue.popleft()
+                    self.queued_bytes -= len(frame)
+                    await self.ws.send_frame(frame, WSMsgType.TEXT)
+                    self.sent += 1
+                    if closes:
+                        self.end(1000)
+                if self.ending is not None:
+                    break
+                self.wake.clear()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), self.settings.ping_s)
+                except TimeoutError:
+                    await self._ping()
+            code, frame = self.ending
+            async with asyncio.timeout(self.settings.close_timeout_s):
+                if frame is not None:
+                    await self.ws.send_frame(frame, WSMsgType.TEXT)
+                await self.ws.close(code=code)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            if self.transport is not None:
+                self.transport.abort()
+
+    async def _ping(self) -> None:
+        self.enqueue(PING)
+        if self.token_hash is not None and not await self.hubs.token_alive(self.token_hash):
+            self.end(4401, error_frame("unauthenticated", "your token was revoked"))
+
+
+class Hub:
+    """One encounter's fan-out: the LiveFeed listener, its worker, and the shared state/log follower."""
+
+    def __init__(self, hubs: Hubs, stream: str):
+        self.hubs = hubs
+        self.stream = stream
+        self.subs: dict[str, set[Subscriber]] = {p: set() for p in PROJECTIONS}
+        self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.follower: NarrativeLog | None = None
+        self.unsubscribe = hubs.encounters.feed.subscribe(stream, self._published)
+        self.worker = asyncio.create_task(self._run())
+
+    def _published(self, events: list[Event]) -> None:
+        self.inbox.put_nowait(("events", events))
+
+    def join_events(self, sub: Subscriber) -> None:
+        """From now on `sub` is offered every published event (it holds them while catching up)."""
+        sub.hub = self
+        self.subs["events"].add(sub)
+
+    def join_projection(self, sub: Subscriber) -> None:
+        """Queue a state/log join: the worker sends its snapshot between two published batches."""
+        sub.hub = self
+        self.subs[sub.projection or "state"].add(sub)
+        self.inbox.put_nowait(("join", sub))
+
+    def leave(self, sub: Subscriber) -> None:
+        for subs in self.subs.values():
+            subs.discard(sub)
+        if not any(self.subs.values()):
+            self.hubs.drop(self)
+
+    def close(self) -> None:
+        self.unsubscribe()
+        self.worker.cancel()
+
+    # -- the worker ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            kind, item = await self.inbox.get()
+            try:
+                if kind == "events":
+                    await self._deliver(item)
+                else:
+                    await self._join(item)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one bad batch must not stop the encounter's feed
+                self.hubs.log.exception("websocket hub failed", stream=self.stream, error=str(exc))
+                # Followers of state and log would now miss frames: end them so they reconnect.
+                self.follower = None
+                for s in [*self.subs["state"], *self.subs["log"]]:
+                    s.end(1011, error_frame("internal", "the server failed to follow this encounter; reconnect"))
+
+    async def _deliver(self, events: list[Event]) -> None:
+        subs = self.subs["events"]
+        if subs:
+            for e in events:
+                frame = event_frame(e)
+                closes = e.type == "EncounterClosed"
+                for s in list(subs):
+                    s.offer(e.seq, frame, closes)
+        if self.subs["state"] or self.subs["log"]:
+            if self.follower is not None:
+                await self._follow(events)
+        else:
+            self.follower = None  # nobody needs it; a later join reloads it
+        if any(e.type in REVOKING_EVENTS for e in events):
+            await self._check_tokens()
+
+    async def _load(self, upto: int | None = None) -> None:
+        store = self.hubs.encounters.store
+        events = await store.read(self.stream, 1, upto)
+        self.follower = build_log(events, self.hubs.ruleset_for, upto)
+
+    async def _join(self, sub: Subscriber) -> None:
+        if sub.ending is not None:
+            return
+        if self.follower is None:
+            await self._load()
+        f = self.follower
+        assert f is not None
+        seq, hash_ = f.state["seq"], f.state["hash"]
+        data: Any = state_view(f.state, f.ruleset) if sub.projection == "state" else f.entries
+        sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": data}))
+        sub.last_seq = seq
+        sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
+        sub.live = True
+
+    async def _follow(self, events: list[Event]) -> None:
+        f = self.follower
+        assert f is not None
+        batch: list[dict[str, Any]] = []
+        for e in events:
+            if e.seq <= f.state["seq"]:
+                continue
+            if e.seq != f.state["seq"] + 1 or e.type == "EventVoided":
+                # A void changes the past; a gap means another process appended: rebuild from the store.
+                self._send_log(batch, closes=False)
+                batch = []
+                await self._load(e.seq)
+                f = self.follower
+                assert f is not None
+                self._send_state(e.seq, f, e.type == "EncounterClosed")
+                self._send_all(self.subs["log"], e.seq, _encode({"type": "log_reset", "seq": e.seq, "data": f.entries}))
+                continue
+            entry = f.apply(e)
+            if entry is not None:
+                batch.append(entry)
+            self._send_state(e.seq, f, e.type == "EncounterClosed")
+        self._send_log(batch, closes=bool(f.state["closed"]))
+
+    def _send_state(self, seq: int, f: NarrativeLog, closes: bool) -> None:
+        if self.subs["state"]:
+            frame = _encode({"type": "state", "seq": seq, "data": state_view(f.state, f.ruleset)})
+            self._send_all(self.subs["state"], seq, frame, closes)
+
+    def _send_log(self, batch: list[dict[str, Any]], closes: bool) -> None:
+        if batch and self.subs["log"]:
+            seq = batch[-1]["seq"]
+            self._send_all(self.subs["log"], seq, _encode({"type": "log", "seq": seq, "entries": batch}), closes)
+
+    @staticmethod
+    def _send_all(subs: set[Subscriber], seq: int, frame: bytes, closes: bool = False) -> None:
+        for s in list(subs):
+            s.offer(seq, frame, closes)
+
+    async def _check_tokens(self) -> None:
+        for s in [s for subs in self.subs.values() for s in subs]:
+            if s.token_hash is not None and not await self.hubs.token_alive(s.token_hash):
+                s.end(4401, error_frame("unauthenticated", "your token was revoked"))
+
+
+class Hubs:
+    """The app's hubs by encounter, and the per-token connection counts."""
+
+    def __init__(self, app: web.Application):
+        import structlog
+
+        self.app = app
+        self.encounters = app[ENCOUNTERS]
+        self.hubs: dict[str, Hub] = {}
+        self.per_token: collections.Counter[str] = collections.Counter()
+        self.lagged = 0
+        self.log = structlog.get_logger("tussle.websocket")
+
+    def ruleset_for(self, e: Event) -> Any:
+        return self.encounters.registry.get(e.data["ruleset"])
+
+    def hub(self, stream: str) -> Hub:
+        if stream not in self.hubs:
+            self.hubs[stream] = Hub(self, stream)
+        return self.hubs[stream]
+
+    def drop(self, hub: Hub) -> None:
+        if self.hubs.get(hub.stream) is hub:
+            del self.hubs[hub.stream]
+        hub.close()
+
+    async def token_alive(self, hash_: str) -> bool:
+        return await self.encounters.store.token(hash_) is not None
+
+    def connections(self) -> int:
+        return sum(len(s) for h in self.hubs.values() for s in h.subs.values())
+
+    async def close_all(self) -> None:
+        for hub in list(self.hubs.values()):
+            for subs in hub.subs.values():
+                for s in list(subs):
+                    s.end(1001)
+            hub.close()
+        self.hubs.clear()
+
+
+WS_HUBS = web.AppKey("ws_hubs", Hubs)
+
+
+# ---- the connection ---------------------------------------------------------------------------
+
+
+def _parse(msg: Any) -> dict[str, Any] | None:
+    if msg.type != WSMsgType.TEXT:
+        return None
+    try:
+        body = msgspec.json.decode(msg.data)
+    except msgspec.DecodeError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+async def websocket_handler(request: web.Request) -> web.StreamResponse:
+    """GET /encounters/{id}/ws."""
+    stream = request.match_info["id"]
+    app = request.app
+    hubs = app[WS_HUBS]
+    settings = WsSettings.from_app(app)
+    info = await app[ENCOUNTERS].info(stream)
+    token = bearer(request) or request.query.get("token") or None
+    who: Principal | None = None
+    if token is not None:
+        who = await reader(request, stream, token)
+        _check_token_limit(hubs, token, settings)
+    elif info.public:
+        who = Principal("observer", stream)
+    ws = web.WebSocketResponse(max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False)
+    await ws.prepare(request)
+    sub = Subscriber(ws, request.transport, settings, hubs)
+    sender = asyncio.create_task(sub.run_sender())
+    counted: str | None = None
+    try:
+        if token is not None:
+            counted = _count(hubs, sub, token, who)
+        first = True
+        if who is None:
+            try:
+                msg = await ws.receive(timeout=settings.auth_timeout_s)
+            except TimeoutError:
+                sub.end(4401, error_frame("unauthenticated", "send {\"op\": \"auth\", \"token\": ...} within "
+                                                             f"{settings.auth_timeout_s:g} s"))
+                return await _finish(ws, sender)
+            body = _parse(msg)
+            if body is None or body.get("op") != "auth":
+                sub.end(4401, error_frame("unauthenticated", "this encounter is not public: the first message "
+                                                             "must be {\"op\": \"auth\", \"token\": ...}"))
+                return await _finish(ws, sender)
+            counted = await _auth(request, hubs, sub, stream, body, settings)
+            if counted is None:
+                return await _finish(ws, sender)
+            first = False
+        async for msg in ws:
+            body = _parse(msg)
+            if body is None:
+                sub.enqueue(error_frame("bad_request", "messages are JSON objects with an op"))
+                continue
+            op = body.get("op")
+            if op == "auth" and first and counted is None:
+                counted = await _auth(request, hubs, sub, stream, body, settings)
+                if counted is None:
+                    break
+            elif op == "ping":
+                sub.enqueue(PONG)
+            elif op == "subscribe":
+                _subscribe(hubs, sub, stream, body)
+            else:
+                sub.enqueue(error_frame("bad_request", f"unknown op {op!r}: use subscribe, ping (or auth first)",
+                                        {"field": "op"}))
+            first = False
+    finally:
+        if counted is not None:
+            hubs.per_token[counted] -= 1
+            if hubs.per_token[counted] <= 0:
+                del hubs.per_token[counted]
+        if sub.ending is None:
+            sub.end(1000)
+        if sub.hub is not None:
+            sub.hub.leave(sub)
+    return await _finish(ws, sender)
+
+
+async def _finish(ws: web.WebSocketResponse, sender: asyncio.Task[None]) -> web.WebSocketResponse:
+    with contextlib.suppress(Exception):
+        await sender
+    return ws
+
+
+def _check_token_limit(hubs: Hubs, token: str, settings: WsSettings) -> None:
+    if hubs.per_token[token_hash(token)] >= settings.max_per_token:
+        raise ApiError(429, "rate_limited", f"at most {settings.max_per_token} websockets per token")
+
+
+def _count(hubs: Hubs, sub: Subscriber, token: str, who: Principal | None) -> str:
+    h = token_hash(token)
+    hubs.per_token[h] += 1
+    sub.who = who
+    if who is not None and who.role != "admin":
+        sub.token_hash = h
+    return h
+
+
+async def _auth(request: web.Request, hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any],
+                settings: WsSettings) -> str | None:
+    token = body.get("token")
+    if not isinstance(token, str) or not token:
+        sub.end(4401, error_frame("unauthenticated", "auth needs a token"))
+        return None
+    try:
+        who = await principal(request, stream, token)
+        _check_token_limit(hubs, token, settings)
+    except ApiError as exc:
+        sub.end(4401 if exc.status == 401 else 1008, error_frame(exc.code, exc.message, exc.details))
+        return None
+    return _count(hubs, sub, token, who)
+
+
+def _subscribe(hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any]) -> None:
+    if sub.projection is not None:
+        sub.enqueue(error_frame("bad_request", "this connection already has a subscription; open another one"))
+        return
+    projection = body.get("projection")
+    if projection not in PROJECTIONS:
+        sub.enqueue(error_frame("bad_request", "projection must be events, state or log", {"field": "projection"}))
+        return
+    after = body.get("after", 0)
+    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        sub.enqueue(error_frame("bad_request", "after must be the last seq you have (0 for none)", {"field": "after"}))
+        return
+    sub.projection = projection
+    if projection == "events":
+        hubs.hub(stream).join_events(sub)  # BEFORE reading the store: nothing published from now on is missed
+        sub.task = asyncio.create_task(_catch_up(hubs, sub, stream, after))
+    else:
+        sub.task = asyncio.create_task(_check_position_then_join(hubs, sub, stream, after))
+
+
+async def _bad_position(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> int | None:
+    info = await hubs.encounters.store.stream_info(stream)
+    head = info.seq if info else 0
+    if after > head:
+        sub.end(4400, error_frame("bad_position", f"after = {after} is beyond the head of this encounter ({head})",
+                                  {"after": after, "head": head}))
+        return None
+    return head
+
+
+async def _check_position_then_join(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> None:
+    if await _bad_position(hubs, sub, stream, after) is not None and sub.ending is None:
+        hubs.hub(stream).join_projection(sub)
+
+
+async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> None:
+    """Send every event after `after` from the store, then caught_up, then go live without a gap."""
+    try:
+        store = hubs.encounters.store
+        if await _bad_position(hubs, sub, stream, after) is None:
+            return
+        last, last_hash, closed = after, ZERO_HASH, False
+        if after > 0:
+            last_hash = (await store.read(stream, after, 1))[0].hash
+        while sub.ending is None:
+            page = await store.read(stream, last + 1, CATCH_UP_PAGE)
+            for e in page:
+                if sub.ending is not None:
+                    return
+                # Catch-up frames are ours to pace: wait on the socket rather than fill the queue.
+                await sub.ws.send_frame(event_frame(e), WSMsgType.TEXT)
+                last, last_hash, closed = e.seq, e.hash, closed or e.type == "EncounterClosed"
+            if len(page) == CATCH_UP_PAGE:
+                continue
+            if sub.held_overflow:
+                sub.held_overflow = False
+                continue
+            break
+        if sub.ending is not None:
+            return
+        # From here to `live = True` nothing awaits: no offer can slip between the two.
+        sub.last_seq = last
+        sub.enqueue(caught_up_frame(last, last_hash), closes=closed)
+        held, sub.held = sub.held, []
+        sub.live = True
+        for seq, frame, closes in held:
+            sub.offer(seq, frame, closes)
+    except (ConnectionError, RuntimeError):
+        sub.end(1011)
+
+
+async def on_shutdown(app: web.Application) -> None:
+    await app[WS_HUBS].close_all()
+
+
+def setup(app: web.Application) -> None:
+    """Register the websocket route and its hubs."""
+    app[WS_HUBS] = Hubs(app)
+    app.router.add_get("/encounters/{id}/ws", websocket_handler)
+    app.on_shutdown.append(on_shutdown)
