@@ -8,22 +8,22 @@ from rules.gurps.combatant_stats import name
 
 # What each of our DieRolled purposes is for, in words.
 ROLL_PURPOSES: dict[str, str] = {
-    "evade": "to evade (DX)",
-    "evade_resist": "to stop the evader (DX)",
+    "evade": "the evade (DX)",
+    "evade_resist": "stopping the evader (DX)",
     "attack": "a close-combat attack",
     "grapple": "a grapple",
     "dodge": "a dodge",
     "parry": "a parry",
     "damage": "damage",
-    "ready": "to ready in close combat (DX)",
+    "ready": "readying in close combat (DX)",
     "fast_draw": "Fast-Draw",
-    "drop_shield": "to get rid of his shield (DX)",
+    "drop_shield": "getting rid of his shield (DX)",
     "takedown": "a takedown",
-    "takedown_resist": "to resist the takedown",
+    "takedown_resist": "resisting the takedown",
     "pin": "a pin",
-    "pin_resist": "to resist the pin",
-    "break_free": "to break free",
-    "break_free_resist": "to keep his hold",
+    "pin_resist": "resisting the pin",
+    "break_free": "breaking free",
+    "break_free_resist": "keeping his hold",
 }
 
 MANEUVER_WORDS: dict[str, str] = {
@@ -43,8 +43,8 @@ def _hex(h: Any) -> str:
 
 
 def describe_roll(state: dict[str, Any], d: dict[str, Any]) -> str | None:
-    """"Ana rolls 3d6 to evade (DX): [4, 5, 3] = 12 vs 22 (base 12, +5 from behind, +5 foe lying
-    down) — success by 10 (manual dice)."."""
+    """"Ana rolls 3d6 for the evade (DX): [4, 5, 3] = 12 vs 22 (base 12, +5 from behind, +5 foe lying
+    down) — success by 10"."""
     what = ROLL_PURPOSES.get(d.get("purpose", ""))
     if what is None:
         return None
@@ -59,8 +59,6 @@ def describe_roll(state: dict[str, Any], d: dict[str, Any]) -> str | None:
         parts = [f"base {base}"] + [f"{_signed(m['value'])} {m['reason']}" for m in mods]
         text = (f"{who} rolls {d['notation']} for {what}: [{faces}] = {d['total']} vs {d['target']} "
                 f"({', '.join(parts) if mods else f'base {base}, no modifiers'}) — {d['outcome']}")
-    if d.get("source") == "manual":
-        text += " (manual dice)"
     return text + "."
 
 

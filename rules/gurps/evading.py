@@ -170,7 +170,7 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         id="", kind="evade_stop", combatant=foe_id, asked_of=who, options=["stop", "let_pass"], default="stop",
         resume=resume,
         question=f"{c['name']} tries to evade through {foe['name']}'s hex {approach_words(approach)}: "
-                 f"stop {c['name']} (Quick Contest of DX) or let him pass?"))
+                 f"stop {c['name']} (Quick Contest of DX) or let {c['name']} pass?"))
     return events
 
 
