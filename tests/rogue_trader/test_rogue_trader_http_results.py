@@ -120,3 +120,43 @@ async def test_e9_messy_combat(tussle):
     assert st["combatants"]["mb"]["position"] == at(10, 14)
     assert st["rules"]["owed"] == {"push_back": {}, "follow_up": {}}
     await enc.replay_matches_live()
+
+
+async def test_failed_rout_test_flees_and_winners_pursue(tussle):
+    enc = await encounter(tussle, [
+        marine("m1", 8, 10, unit="R"), marine("m2", 8, 12, unit="R"),
+        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
+    ], turn=3)
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    await enc.ok("start_phase", phase="close_combat")
+    body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [6, 6]])
+    evs = body["events"]
+    assert rolls(evs, "rout_test")[0]["outcome"] == "fail"
+    assert of_type(evs, "ConditionChanged", combatant="c2", condition="routed", on=True)
+    assert of_type(evs, "Moved", combatant="c2", reason="run_away")[0]["data"]["to"] == at(15, 12)
+    assert not of_type(evs, "RtPushBackOwed")
+    owed = of_type(evs, "RtFollowUpOwed", unit="R")[0]["data"]
+    assert owed["followers"] == {"m2": ["c2"]}
+    body = await enc.ok("rogue-trader.follow_up", unit="R", choice="follow")
+    assert of_type(body["events"], "FollowedUp")[0]["data"]["to"] == at(14, 12)
+    await enc.replay_matches_live()
+
+
+async def test_unit_commands_need_the_units_seat(tussle):
+    enc, _ = await _e7(tussle)
+    red = await enc.seat("Red", ["m1", "m2"])
+    blue = await enc.seat("Blue", ["c2"])
+    r = await enc.command("rogue-trader.push_back", unit="B", token=red)
+    assert r.status == 403
+    r = await enc.command("rogue-trader.follow_up", unit="R", choice="follow", token=red)
+    assert r.status == 422 and "owes no follow-up" in r.body["error"]["message"]
+    r = await enc.command("rogue-trader.push_back", unit="B", token=blue)
+    assert r.status == 201, r.body
+    r = await enc.command("rogue-trader.follow_up", unit="R", choice="follow", token=blue)
+    assert r.status == 403
+    r = await enc.command("rogue-trader.follow_up", unit="R", choice="charge", token=red)
+    assert r.status == 400
+    r = await enc.command("rogue-trader.follow_up", unit="R", choice="follow", token=red)
+    assert r.status == 201
+    await enc.replay_matches_live()
