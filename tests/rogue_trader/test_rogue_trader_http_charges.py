@@ -164,3 +164,52 @@ async def test_stand_and_fire_refusals(tussle):
     assert r.status == 400
     await enc.ok("respond", reaction=rid, choice="hold")
     await enc.replay_matches_live()
+
+
+async def test_stand_and_fire_kills_the_charger_before_it_moves(tussle):
+    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={})])
+    body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    # need 4 (7 - BS3), -1 hurried: 6 hits; S3 vs T4 5+: 6 wounds; save 4+: 2 fails; damage 1.
+    body = await enc.ok("respond", reaction=rid, choice="stand_and_fire", weapon="laspistol", dice=[[6], [6], [2]])
+    evs = body["events"]
+    assert [r["purpose"] for r in (e["data"] for e in evs if e["type"] == "DieRolled")] == [
+        "stand_fire_to_hit", "stand_fire_to_wound", "stand_fire_save"]
+    assert of_type(evs, "CombatantRemoved", combatant="m1")
+    assert not of_type(evs, "Moved")
+    st = await enc.state()
+    assert st["rules"]["charge"] is None and st["rules"]["models"]["c1"]["fired_turn"] == 1
+    await enc.replay_matches_live()
+
+
+async def test_routed_model_fights_at_ws1_and_does_not_strike(tussle):
+    enc, rid = await _e11(tussle, m6_move=6)
+    await enc.ok("respond", reaction=rid, choice="run_away", params={"terrain_divisor": 2})
+    await enc.ok("rogue-trader.retarget", combatant="m6")
+    await enc.ok("start_phase", phase="close_combat")
+    st = await enc.state()
+    assert "rogue-trader.allocate_attacks" not in st["legal_actions"]["c6"]
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="c6", round=1,
+                          allocations=[{"weapon": "laspistol", "target": "m6"}])
+    assert r.status == 422 and "routed" in r.body["error"]["message"]
+    body = await enc.ok("rogue-trader.resolve_round", group="c6", dice=[[1]])
+    hit = rolls(body["events"], "to_hit")
+    assert len(hit) == 1 and hit[0]["combatant"] == "m6" and hit[0]["target"] == 3  # WS4 vs WS 1
+    await enc.replay_matches_live()
+
+
+async def test_turn_to_face_during_the_round(tussle):
+    # c1 faces away (0°) from its charger coming from the left; it turns before allocating.
+    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, facing=0)])
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    await enc.ok("start_phase", phase="close_combat")
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="c1", round=1,
+                          allocations=[{"weapon": "laspistol", "target": "m1"}])
+    assert r.status == 422 and "rear arc" in r.body["error"]["message"]
+    body = await enc.ok("rogue-trader.allocate_attacks", combatant="c1", round=1, turn_to_face="m1",
+                        allocations=[{"weapon": "laspistol", "target": "m1"}])
+    assert of_type(body["events"], "FacingChanged", combatant="c1")[0]["data"]["facing"] == 180
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1, turn_to_face="c1",
+                          allocations=[{"weapon": "chainsword", "target": "c1"}])
+    assert r.status == 422 and "already has an enemy in its front arc" in r.body["error"]["message"]
+    await enc.replay_matches_live()
