@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.gurps.combatant_stats import has_empty_hand, worn_shield
-from rules.gurps.hex_sharing import in_close_combat, rules_of
+from rules.gurps.hex_sharing import in_close_combat
 from rules.gurps.maneuvers import GRAPPLE_MANEUVERS, MANEUVERS, current_maneuver
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import fighter, grapplers_of, is_grappled, pins_on
@@ -50,5 +50,4 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
             out.append("gurps.drop_shield")
     if option(state, "adjacent_close_combat") and not in_close_combat(state, cid):
         out.append("gurps.declare_close_combat")
-    _ = rules_of(state)
     return out
