@@ -31,6 +31,7 @@ from projections.view import state_view
 from server.app import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.auth import Principal, token_hash
 from server.encounters import ApiError
+from server.metrics import ws_allowed, ws_closed, ws_key, ws_opened
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.
@@ -48,7 +49,6 @@ class WsSettings(msgspec.Struct, frozen=True):
     ping_s: float = 25.0
     auth_timeout_s: float = 5.0
     close_timeout_s: float = 10.0
-    max_per_token: int = 100
     max_message: int = 64 * 1024
 
     @classmethod
@@ -317,7 +317,7 @@ class Hub:
 
 
 class Hubs:
-    """The app's hubs by encounter, and the per-token connection counts."""
+    """The app's hubs by encounter."""
 
     def __init__(self, app: web.Application):
         import structlog
@@ -325,7 +325,6 @@ class Hubs:
         self.app = app
         self.encounters = app[ENCOUNTERS]
         self.hubs: dict[str, Hub] = {}
-        self.per_token: collections.Counter[str] = collections.Counter()
         self.lagged = 0
         self.log = structlog.get_logger("tussle.websocket")
 
@@ -384,17 +383,19 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     who: Principal | None = None
     if token is not None:
         who = await reader(request, stream, token)
-        _check_token_limit(hubs, token, settings)
     elif info.public:
         who = Principal("observer", stream)
+    key = ws_key(request, token)
+    if not ws_allowed(app, key):
+        raise ApiError(429, "rate_limited", "too many open websockets for this token (or address)")
     ws = web.WebSocketResponse(max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False)
     await ws.prepare(request)
+    ws_opened(app, key)
     sub = Subscriber(ws, request.transport, settings, hubs)
+    sub.who = who
+    sub.token_hash = token_hash(token) if token is not None and who is not None and who.role != "admin" else None
     sender = asyncio.create_task(sub.run_sender())
-    counted: str | None = None
     try:
-        if token is not None:
-            counted = _count(hubs, sub, token, who)
         first = True
         if who is None:
             try:
@@ -408,8 +409,8 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                 sub.end(4401, error_frame("unauthenticated", "this encounter is not public: the first message "
                                                              "must be {\"op\": \"auth\", \"token\": ...}"))
                 return await _finish(ws, sender)
-            counted = await _auth(request, hubs, sub, stream, body, settings)
-            if counted is None:
+            key = await _auth(request, sub, stream, body, key)
+            if sub.ending is not None:
                 return await _finish(ws, sender)
             first = False
         async for msg in ws:
@@ -418,9 +419,9 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                 sub.enqueue(error_frame("bad_request", "messages are JSON objects with an op"))
                 continue
             op = body.get("op")
-            if op == "auth" and first and counted is None:
-                counted = await _auth(request, hubs, sub, stream, body, settings)
-                if counted is None:
+            if op == "auth" and first and token is None:
+                key = await _auth(request, sub, stream, body, key)
+                if sub.ending is not None:
                     break
             elif op == "ping":
                 sub.enqueue(PONG)
@@ -431,14 +432,13 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                                         {"field": "op"}))
             first = False
     finally:
-        if counted is not None:
-            hubs.per_token[counted] -= 1
-            if hubs.per_token[counted] <= 0:
-                del hubs.per_token[counted]
+        ws_closed(app, key)
         if sub.ending is None:
             sub.end(1000)
         if sub.hub is not None:
             sub.hub.leave(sub)
+        if sub.task is not None:
+            sub.task.cancel()
     return await _finish(ws, sender)
 
 
@@ -448,33 +448,27 @@ async def _finish(ws: web.WebSocketResponse, sender: asyncio.Task[None]) -> web.
     return ws
 
 
-def _check_token_limit(hubs: Hubs, token: str, settings: WsSettings) -> None:
-    if hubs.per_token[token_hash(token)] >= settings.max_per_token:
-        raise ApiError(429, "rate_limited", f"at most {settings.max_per_token} websockets per token")
-
-
-def _count(hubs: Hubs, sub: Subscriber, token: str, who: Principal | None) -> str:
-    h = token_hash(token)
-    hubs.per_token[h] += 1
-    sub.who = who
-    if who is not None and who.role != "admin":
-        sub.token_hash = h
-    return h
-
-
-async def _auth(request: web.Request, hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any],
-                settings: WsSettings) -> str | None:
+async def _auth(request: web.Request, sub: Subscriber, stream: str, body: dict[str, Any], key: str) -> str:
+    """First-message auth: who the token is; the connection now counts against that token."""
     token = body.get("token")
     if not isinstance(token, str) or not token:
         sub.end(4401, error_frame("unauthenticated", "auth needs a token"))
-        return None
+        return key
     try:
         who = await principal(request, stream, token)
-        _check_token_limit(hubs, token, settings)
     except ApiError as exc:
-        sub.end(4401 if exc.status == 401 else 1008, error_frame(exc.code, exc.message, exc.details))
-        return None
-    return _count(hubs, sub, token, who)
+        sub.end(4401, error_frame(exc.code, exc.message, exc.details))
+        return key
+    new_key = ws_key(request, token)
+    ws_closed(request.app, key)
+    if not ws_allowed(request.app, new_key):
+        ws_opened(request.app, key)
+        sub.end(1008, error_frame("rate_limited", "too many open websockets for this token"))
+        return key
+    ws_opened(request.app, new_key)
+    sub.who = who
+    sub.token_hash = token_hash(token) if who is not None and who.role != "admin" else None
+    return new_key
 
 
 def _subscribe(hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any]) -> None:
