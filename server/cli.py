@@ -100,7 +100,50 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("id", help="encounter id")
     export.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
+    verify = sub.add_parser("verify", help="verify an exported stream offline",
+                            description="Recompute the hash chain and every server die of an exported stream "
+                            "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.")
+    verify.add_argument("file", help="the exported JSONL file")
+    verify.add_argument("--receipts", default=None, help="JSONL of {seq, hash} receipts to check against the stream")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    demo = sub.add_parser("demo", help="play a short scripted freeform encounter",
+                          description="Create an encounter on a running server (or in a database no server "
+                          "holds), play a short scripted exchange, print its URLs.")
+    demo.add_argument("--url", default="http://127.0.0.1:8080", help="the running server (default "
+                      "http://127.0.0.1:8080)")
+    demo.add_argument("--db", default=None, help="write into this SQLite file instead of talking to a server")
+    demo.add_argument("--admin-token", default=None, help="admin token, if the server requires one to create")
+    demo.add_argument("--private", action="store_true", help="make the encounter private (default public)")
     return parser
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import json
+
+    from server.verifying import report_text, verify_export
+
+    try:
+        with open(args.file, "rb") as f:
+            raw = f.read()
+        receipts = None
+        if args.receipts:
+            with open(args.receipts, "rb") as f:
+                receipts = f.read()
+    except OSError as exc:
+        print(f"tussle verify: {exc}", file=sys.stderr)
+        return 2
+    report = verify_export(raw, receipts)
+    print(json.dumps(report, indent=2) if args.json else report_text(report, args.file))
+    return 0 if report["ok"] else 1
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from server import demo
+
+    admin = args.admin_token or os.environ.get("TUSSLE_ADMIN_TOKEN") or None
+    if args.db:
+        return asyncio.run(demo.demo_in_database(args.db, args.url, public=not args.private))
+    return asyncio.run(demo.demo_over_http(args.url, public=not args.private, admin_token=admin))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         return _serve(args)
     if args.command == "export":
         return asyncio.run(_export(args))
+    if args.command == "verify":
+        return _verify(args)
+    if args.command == "demo":
+        return _demo(args)
     return 2
 
 
