@@ -15,6 +15,7 @@ from rules.registry import Registry
 from server.auth import Principal, same_secret, token_hash
 from server.encounters import ApiError, Encounters, bad_request
 from server.errors import errors_middleware
+from server.request_log import PRINCIPAL
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)
@@ -57,12 +58,14 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
         return None
     admin = request.app[SETTINGS].get("admin_token")
     if admin and same_secret(token, admin):
-        return Principal("admin", stream)
+        request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
+        return request[PRINCIPAL]
     found = await request.app[ENCOUNTERS].store.token(token_hash(token))
     if found is None or (stream is not None and found[0] != stream):
         raise ApiError(401, "unauthenticated", "this token is not valid for this encounter")
     stream_of, row = found
-    return Principal(row.role, stream_of, row.seat, row.token_id)
+    request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id)
+    return request[PRINCIPAL]
 
 
 async def reader(request: web.Request, stream: str, token: str | None = None) -> Principal:
@@ -71,7 +74,8 @@ async def reader(request: web.Request, stream: str, token: str | None = None) ->
     who = await principal(request, stream, token)
     if who is None:
         if info.public:
-            return Principal("observer", stream)
+            request[PRINCIPAL] = Principal("observer", stream)
+            return request[PRINCIPAL]
         raise ApiError(401, "unauthenticated", "this encounter is not public: send a token (Authorization: Bearer)")
     return who
 

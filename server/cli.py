@@ -6,8 +6,16 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import Any
 
 from aiohttp import web
+
+
+def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
+    return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
+            "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
+            "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or []}
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -30,7 +38,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     probe.release()
     store = SqliteStore(args.db)
-    app = make_app(store, admin_token=admin, max_body=args.max_body)
+    app = make_app(store, admin_token=admin, **limit_settings(args))
     print(f"tussle: serving {args.db} on http://{host}:{args.port}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, host=host, port=args.port, access_log=None, print=None)
@@ -49,7 +57,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     from server.app import make_app
 
     store = PostgresStore(dsn)
-    app = make_app(store, admin_token=admin, max_body=args.max_body)
+    app = make_app(store, admin_token=admin, **limit_settings(args))
     pg_listener.attach(app, store)
     # The DSN may hold a password: name only where the data lives.
     print(f"tussle: serving PostgreSQL on http://{host}:{args.port}", file=sys.stderr, flush=True)
@@ -95,6 +103,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--admin-token", default=None, help="admin token (or TUSSLE_ADMIN_TOKEN); when set, "
                        "only the admin may create encounters")
     serve.add_argument("--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)")
+    serve.add_argument("--max-events", type=int, default=1000, help="most events one command may append (1000)")
+    serve.add_argument("--max-dice", type=int, default=100, help="most dice in one roll command (100)")
+    serve.add_argument("--max-sides", type=int, default=1000, help="largest die of a roll command (1000 sides)")
+    serve.add_argument("--max-ws", type=int, default=100, help="most open websockets per token, per IP when "
+                       "anonymous (100; 0: no cap)")
+    serve.add_argument("--rate-commands", type=float, default=20.0, help="writes per second per token, per IP "
+                       "when anonymous (20; 0: no limit)")
+    serve.add_argument("--rate-reads", type=float, default=100.0, help="reads per second per token, per IP "
+                       "when anonymous (100; 0: no limit)")
+    serve.add_argument("--rate-burst", type=float, default=2.0, help="burst allowed, as a multiple of the "
+                       "rate (2)")
+    serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="let browser pages of this "
+                       "origin call the server (repeatable; * for any); default: none")
     export = sub.add_parser("export", help="export an encounter's events",
                             description="Print an encounter's envelopes as JSONL, then a trailer line.")
     export.add_argument("id", help="encounter id")

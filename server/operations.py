@@ -1,9 +1,113 @@
-"""Operations: OpenAPI, metrics, request logs, limits, CORS — registered by `setup`."""
+"""Operations: OpenAPI, metrics, request logs, limits, CORS — registered by `setup`.
+
+Middlewares, outermost first:
+
+    observe      times the request; one log line and the metrics, whatever happened inside
+    cors         answers preflights from allowed origins
+    errors       (server/errors.py) every error in the one shape
+    rate limits  429 before any work is done
+    caps         the per-request roll caps (--max-dice, --max-sides)
+
+Settings read from `app[SETTINGS]` (the CLI passes them; absent ones take API.md's defaults, except
+the request rates, which make_app leaves unlimited unless given): rate_commands, rate_reads,
+rate_burst, max_dice, max_sides, max_ws, cors_origins.
+"""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from aiohttp import web
+
+from events.dice_expressions import MAX_DICE, MAX_SIDES, RollLimits, roll_limits
+from events.envelope import Event
+from server.cors import CORS, CorsPolicy, add_cors_headers, cors_preflight_middleware
+from server.metrics import METRICS, Metrics, metrics_handler
+from server.openapi import build_openapi
+from server.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limits_from
+from server.request_log import COMMANDS_ROUTE, facts_of, log_request
+
+OPENAPI = web.AppKey("openapi", dict)
+ROLL_LIMITS = web.AppKey("roll_limits", RollLimits)
+
+
+@web.middleware
+async def observe_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Log and count every request by its final status (the errors middleware is inside)."""
+    from server.app import ENCOUNTERS
+
+    started = time.perf_counter()
+    response = await handler(request)
+    elapsed = time.perf_counter() - started
+    enc = request.app[ENCOUNTERS]
+    facts = await facts_of(request, response, elapsed, enc.registry.command_owner)
+    m = request.app[METRICS]
+    m.requests[(facts.route, facts.method, str(facts.status))] += 1
+    if facts.route == COMMANDS_ROUTE and facts.outcome is not None:
+        m.commands[(facts.command_type or "unknown", facts.outcome)] += 1
+        if facts.outcome == "appended":
+            m.append_seconds.observe(elapsed)
+    log_request(facts)
+    return response
+
+
+@web.middleware
+async def caps_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Make this server's roll caps the ones `events.dice_expressions.parse` enforces for this request."""
+    token = roll_limits.set(request.app[ROLL_LIMITS])
+    try:
+        return await handler(request)
+    finally:
+        roll_limits.reset(token)
+
+
+async def openapi_handler(request: web.Request) -> web.Response:
+    """GET /openapi.json, built on first use from the rulesets the app was started with."""
+    from server.app import ENCOUNTERS, json_response
+
+    cache = request.app[OPENAPI]
+    if "doc" not in cache:
+        cache["doc"] = build_openapi(request.app[ENCOUNTERS].registry)
+    return json_response(cache["doc"])
+
+
+def _count_appended_events(app: web.Application) -> None:
+    """Count every committed event: the live feed hears each commit exactly once."""
+    from server.app import ENCOUNTERS
+
+    feed = app[ENCOUNTERS].feed
+    publish = feed.publish
+    metrics = app[METRICS]
+
+    def counting_publish(stream: str, events: list[Event]) -> None:
+        metrics.events_appended += len(events)
+        publish(stream, events)
+
+    feed.publish = counting_publish  # type: ignore[method-assign]
 
 
 def setup(app: web.Application) -> None:
     """Add the operations middlewares and routes to the app."""
+    from server.app import SETTINGS
+    from server.errors import errors_middleware
+
+    settings = app[SETTINGS]
+    app[METRICS] = Metrics()
+    app[OPENAPI] = {}
+    app[RATE_LIMITS] = rate_limits_from(settings)
+    app[CORS] = CorsPolicy(list(settings.get("cors_origins") or []))
+    app[ROLL_LIMITS] = RollLimits(settings.get("max_dice", MAX_DICE), settings.get("max_sides", MAX_SIDES))
+    _count_appended_events(app)
+
+    middlewares = app.middlewares
+    at = middlewares.index(errors_middleware)
+    middlewares.insert(at + 1, caps_middleware)
+    middlewares.insert(at + 1, rate_limit_middleware)
+    middlewares.insert(at, cors_preflight_middleware)
+    middlewares.insert(at, observe_middleware)
+    if settings.get("cors_origins"):
+        app.on_response_prepare.append(add_cors_headers)
+
+    app.router.add_get("/metrics", metrics_handler)
+    app.router.add_get("/openapi.json", openapi_handler)

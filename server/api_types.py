@@ -1,0 +1,301 @@
+"""The HTTP contract's bodies as msgspec Structs, for /openapi.json (API.md "Endpoints").
+
+The handlers build plain dicts; these types describe them so that the published schema comes from
+code that a test checks against real responses. Responses may carry more fields than named here
+(API.md: "add fields freely"), so none of these forbids unknown fields; request bodies that the
+server rejects unknown fields of say so.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+# ---- shared pieces ----------------------------------------------------------------------------
+
+
+class Geometry(msgspec.Struct):
+    """How positions and facing are measured (DESIGN.md "Units")."""
+
+    kind: Literal["hex_axial", "plane"]
+    unit: str
+    facing: Literal["hex6", "degrees"]
+    position_required: bool
+
+
+class Head(msgspec.Struct):
+    """The chain head: the last seq and its hash."""
+
+    seq: int
+    hash: str
+
+
+class Envelope(msgspec.Struct):
+    """One stored event (DESIGN.md "The event envelope")."""
+
+    stream: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str
+    command_id: str
+    ts: str
+    prev_hash: str
+    hash: str
+
+
+class Health(msgspec.Struct):
+    ok: bool
+
+
+# ---- encounters -------------------------------------------------------------------------------
+
+
+class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /encounters`: a resent `command_id` returns the same encounter (200)."""
+
+    name: str
+    ruleset: str
+    options: dict[str, Any] | None = None
+    public: bool = False
+    dice: Literal["server", "manual", "mixed"] = "server"
+    command_id: str | None = None
+
+
+class EncounterCreatedResponse(msgspec.Struct):
+    id: str
+    gm_token: str
+    commitment: str | None
+    ruleset: str
+    options: dict[str, Any]
+    geometry: Geometry
+    name: str
+    dice: Literal["server", "manual", "mixed"]
+    public: bool
+
+
+class EncounterSummary(msgspec.Struct):
+    id: str
+    name: str
+    ruleset: str
+    seq: int
+    closed: bool
+    public: bool
+
+
+class EncounterList(msgspec.Struct):
+    encounters: list[EncounterSummary]
+
+
+class EncounterDetail(msgspec.Struct):
+    """`GET /encounters/{id}`."""
+
+    id: str
+    name: str
+    ruleset: str
+    ruleset_version: str
+    options: dict[str, Any]
+    geometry: Geometry
+    dice: Literal["server", "manual", "mixed"]
+    public: bool
+    seq: int
+    hash: str
+    head: Head
+    commitment: str | None
+    commitments: list[str]
+    revealed_seeds: dict[str, str]
+    closed: bool
+
+
+# ---- rulesets ---------------------------------------------------------------------------------
+
+
+class FieldDescription(msgspec.Struct):
+    name: str
+    type: str
+    required: bool
+    default: Any
+
+
+class CommandDescription(msgspec.Struct):
+    type: str
+    fields: list[FieldDescription]
+    doc: str
+
+
+class RulesetDescription(msgspec.Struct):
+    id: str
+    title: str
+    version: str
+    geometry: Geometry
+    options: list[FieldDescription]
+    commands: list[CommandDescription]
+    common_commands: list[CommandDescription]
+
+
+class RulesetList(msgspec.Struct):
+    rulesets: list[RulesetDescription]
+
+
+# ---- seats and tokens -------------------------------------------------------------------------
+
+
+class CreateSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    combatants: list[str] = []
+    seat: str | None = None
+    command_id: str | None = None
+
+
+class ChangeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: str | None = None
+    combatants: list[str] | None = None
+    command_id: str | None = None
+
+
+class SeatCreatedResponse(msgspec.Struct):
+    """`token` is null when a resent `command_id` finds the seat already made."""
+
+    seat: str
+    token: str | None
+
+
+class SeatChangedResponse(msgspec.Struct):
+    seat: str
+    seq: int
+    hash: str
+    events: list[Envelope]
+
+
+class SeatTokenResponse(msgspec.Struct):
+    seat: str
+    token: str
+
+
+class ReadTokenResponse(msgspec.Struct):
+    token_id: str
+    token: str
+
+
+class GmTokenResponse(msgspec.Struct):
+    gm_token: str
+
+
+class Me(msgspec.Struct):
+    """`GET /encounters/{id}/me`: who this token is here, and what it may do."""
+
+    role: Literal["admin", "gm", "player", "observer"]
+    seat: str | None
+    combatants: list[str]
+    reactions: list[dict[str, Any]]
+    legal_actions: dict[str, list[str]]
+
+
+# ---- commands and reading ---------------------------------------------------------------------
+
+
+class CommandAppended(msgspec.Struct):
+    """`POST /encounters/{id}/commands`: seq and hash of the command's last event, and its events."""
+
+    seq: int
+    hash: str
+    command_id: str
+    events: list[Envelope]
+
+
+class EventsPage(msgspec.Struct):
+    events: list[Envelope]
+    next_from: int
+    head: Head
+
+
+class Combatant(msgspec.Struct):
+    id: str
+    name: str
+    side: str
+    position: Any
+    wounds: int
+    conditions: list[str]
+
+
+class EncounterState(msgspec.Struct):
+    """The state projection (DESIGN.md "Projections"); `rules` is the ruleset's own part."""
+
+    stream: str
+    name: str
+    ruleset: str
+    seq: int
+    hash: str
+    closed: bool
+    turn: int
+    phase: str | None
+    initiative: list[str]
+    combatants: dict[str, Combatant]
+    groups: dict[str, Any]
+    pins: list[dict[str, Any]]
+    pending: list[dict[str, Any]]
+    seats: dict[str, Any]
+    inconsistencies: list[dict[str, Any]]
+    voided: list[int]
+    rules: dict[str, Any]
+    legal_actions: dict[str, list[str]]
+
+
+class VerifyReport(msgspec.Struct):
+    """`GET /encounters/{id}/verify`."""
+
+    ok: bool
+    chain_ok: bool
+    first_bad_seq: int | None
+    rolls_checked: int
+    rolls_verified: int
+    rolls_unverifiable: int
+    problems: list[Any]
+
+
+# ---- errors -----------------------------------------------------------------------------------
+
+ErrorCode = Literal[
+    "bad_request", "unauthenticated", "forbidden", "not_found", "method_not_allowed", "seq_conflict",
+    "command_id_reused", "closed", "too_large", "rule_violation", "reaction_pending", "dice_needed",
+    "rate_limited", "internal",
+]
+
+
+class ErrorDetail(msgspec.Struct):
+    code: ErrorCode
+    message: str
+    details: dict[str, Any]
+
+
+class Error(msgspec.Struct):
+    """Every error: `{"error": {"code", "message", "details"}}` (API.md "Errors")."""
+
+    error: ErrorDetail
+
+
+class SeqConflictDetails(msgspec.Struct):
+    expected: int
+    actual: int
+
+
+class CommandIdReusedDetails(msgspec.Struct):
+    command_id: str | None
+
+
+class ReactionPendingDetails(msgspec.Struct):
+    pending: list[dict[str, Any]]
+
+
+class DiceNeededDetails(msgspec.Struct):
+    needed: list[str]
+    more_may_follow: bool
+
+
+class MethodNotAllowedDetails(msgspec.Struct):
+    allowed: list[str]
+
+
+class RateLimitedDetails(msgspec.Struct):
+    retry_after: int

@@ -1,0 +1,251 @@
+"""`GET /openapi.json`: the HTTP contract as OpenAPI 3.1, generated from msgspec types.
+
+Bodies come from `server/api_types.py`; commands come from the installed rulesets (the registry the
+app was built with), so a new ruleset appears here without an edit. Every error is the one shape of
+API.md; each status lists the codes it can carry, with their `details` where the code has them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from rules.common.commands import COMMON_COMMANDS, Respond
+from rules.common.options import EngineOptions
+from rules.registry import Registry
+from server import api_types as t
+
+REF = "#/components/schemas/{name}"
+
+# Which codes each error status carries, and the Struct of their details (None: a free object).
+ERROR_CODES: dict[int, list[tuple[str, type | None]]] = {
+    400: [("bad_request", None)],
+    401: [("unauthenticated", None)],
+    403: [("forbidden", None)],
+    404: [("not_found", None)],
+    405: [("method_not_allowed", t.MethodNotAllowedDetails)],
+    409: [("seq_conflict", t.SeqConflictDetails), ("command_id_reused", t.CommandIdReusedDetails),
+          ("closed", None)],
+    413: [("too_large", None)],
+    422: [("rule_violation", None), ("reaction_pending", t.ReactionPendingDetails),
+          ("dice_needed", t.DiceNeededDetails)],
+    429: [("rate_limited", t.RateLimitedDetails)],
+    500: [("internal", None)],
+}
+ERROR_SENTENCES = {
+    400: "Bad request: not JSON, a field missing, unknown or of the wrong type (details name the field).",
+    401: "No token, or a token unknown here.", 403: "The token's role may not do this.",
+    404: "No such encounter or seat.", 405: "Wrong method on a known path.",
+    409: "Conflict: seq_conflict, command_id_reused or closed.", 413: "Body over --max-body.",
+    422: "The rules refuse: rule_violation, reaction_pending or dice_needed.",
+    429: "Over the rate for this token (per IP when anonymous); see Retry-After.",
+    500: "A bug in the server.",
+}
+
+READ, WRITE = "read", "write"
+
+
+class Endpoint(msgspec.Struct):
+    """One operation of API.md's endpoint table."""
+
+    method: str
+    path: str
+    summary: str
+    ok: dict[int, Any]  # status -> api_types Struct, a content map ("content"), or None (no body)
+    errors: tuple[int, ...] = ()
+    body: Any = None  # a Struct, or "commands" for the union of every installed ruleset's commands
+    query: tuple[tuple[str, str, str], ...] = ()  # (name, json type, description)
+    auth: str = "none"  # none | optional | token | admin
+    rate: str | None = READ
+
+
+def _enc(suffix: str = "") -> str:
+    return "/encounters/{id}" + suffix
+
+
+ENDPOINTS: list[Endpoint] = [
+    Endpoint("get", "/healthz", "Liveness.", {200: t.Health}, rate=None),
+    Endpoint("get", "/metrics", "Prometheus text metrics.", {200: {"text/plain": {"schema": {"type": "string"}}}},
+             rate=None),
+    Endpoint("get", "/openapi.json", "This document.", {200: {"application/json": {"schema": {"type": "object"}}}}),
+    Endpoint("get", "/asyncapi.json", "The websocket contract as AsyncAPI 3.",
+             {200: {"application/json": {"schema": {"type": "object"}}}}),
+    Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields.",
+             {200: t.RulesetList}),
+    Endpoint("post", "/encounters", "Create an encounter (only the admin, when the server has an admin token).",
+             {201: t.EncounterCreatedResponse, 200: t.EncounterCreatedResponse}, (400, 401, 403, 409, 413),
+             body=t.CreateEncounter, auth="optional", rate=WRITE),
+    Endpoint("get", "/encounters", "List encounters: all for the admin, else the public ones.",
+             {200: t.EncounterList}, auth="optional"),
+    Endpoint("delete", _enc(), "Remove an encounter and its seeds (admin).", {204: None}, (401, 403, 404),
+             auth="admin", rate=WRITE),
+    Endpoint("get", _enc(), "An encounter: ruleset, options, geometry, head, commitments, closed.",
+             {200: t.EncounterDetail}, (401, 403, 404), auth="optional"),
+    Endpoint("post", _enc("/seats"), "Make a seat and its token (GM).", {201: t.SeatCreatedResponse,
+             200: t.SeatCreatedResponse}, (400, 401, 403, 404, 409, 413, 422), body=t.CreateSeat, auth="token",
+             rate=WRITE),
+    Endpoint("patch", _enc("/seats/{seat}"), "Change a seat (GM): SeatChanged.", {200: t.SeatChangedResponse},
+             (400, 401, 403, 404, 409, 413, 422), body=t.ChangeSeat, auth="token", rate=WRITE),
+    Endpoint("delete", _enc("/seats/{seat}"), "Revoke a seat (GM): its token stops working.", {204: None},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("post", _enc("/seats/{seat}/token"), "Rotate a seat's token (GM).", {201: t.SeatTokenResponse},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("post", _enc("/read-tokens"), "Make an observer token (GM).", {201: t.ReadTokenResponse},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("delete", _enc("/read-tokens/{token_id}"), "Revoke an observer token (GM).", {204: None},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("post", _enc("/gm-token"), "Rotate the GM token (GM).", {201: t.GmTokenResponse},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("get", _enc("/me"), "Role, seat, combatants controlled, reactions asked of me, legal actions.",
+             {200: t.Me}, (401, 404), auth="token"),
+    Endpoint("post", _enc("/commands"), "Send a command (GM, player): 201 with the chain head and its events; "
+             "a resent command_id with the same body gives 200 and the original.",
+             {201: t.CommandAppended, 200: t.CommandAppended}, (400, 401, 403, 404, 409, 413, 422),
+             body="commands", auth="token", rate=WRITE),
+    Endpoint("get", _enc("/events"), "Envelopes with seq >= from; NDJSON with a trailer for "
+             "Accept: application/x-ndjson.",
+             {200: {"application/json": {"schema": {"$ref": REF.format(name="EventsPage")}},
+                    "application/x-ndjson": {"schema": {"type": "string"}}}},
+             (400, 401, 403, 404), query=(("from", "integer", "first seq (1..head+1, default 1)"),
+                                          ("limit", "integer", "1-10,000 (default 1,000)")), auth="optional"),
+    Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head).",
+             {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", "integer", "1..head"),), auth="optional"),
+    Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode).",
+             {200: {"application/json": {"schema": {}}, "text/markdown": {"schema": {"type": "string"}},
+                    "text/plain": {"schema": {"type": "string"}}}},
+             (400, 401, 403, 404), query=(("format", "string", "json | markdown | bbcode"),
+                                          ("at", "integer", "as of seq"), ("turn", "integer", "one turn only"),
+                                          ("max_chars", "integer", "split forum posts at entry boundaries")),
+             auth="optional"),
+    Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
+             {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
+    Endpoint("get", _enc("/verify"), "Check the hash chain and every verifiable roll.", {200: t.VerifyReport},
+             (401, 403, 404), auth="optional"),
+    Endpoint("get", _enc("/ws"), "Websocket (see /asyncapi.json); auth fails before the upgrade with the HTTP "
+             "codes.", {101: None}, (400, 401, 403, 404), auth="optional"),
+]
+
+
+def _error_schema(code: str, details: dict[str, Any] | None) -> dict[str, Any]:
+    return {"type": "object", "required": ["error"], "properties": {"error": {
+        "type": "object", "required": ["code", "message", "details"],
+        "properties": {"code": {"const": code}, "message": {"type": "string"},
+                       "details": details or {"type": "object"}}}}}
+
+
+def _commands_by_ruleset(registry: Registry) -> tuple[dict[str, tuple[type, ...]], dict[str, str]]:
+    """Each ruleset's command types (common ones included); rulesets whose types msgspec cannot
+    describe are left out and named, so that one unfinished ruleset does not break the document."""
+    good: dict[str, tuple[type, ...]] = {}
+    bad: dict[str, str] = {}
+    for rs in registry.rulesets.values():
+        types = tuple(COMMON_COMMANDS) + tuple(rs.commands)
+        try:
+            msgspec.json.schema_components([Union[types], rs.Options], ref_template=REF)  # noqa: UP007
+            good[rs.id] = types
+        except Exception as exc:  # noqa: BLE001 - report, do not fail the whole document
+            bad[rs.id] = f"{type(exc).__name__}: {exc}"
+    return good, bad
+
+
+def build_openapi(registry: Registry) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for this server's routes and installed rulesets."""
+    by_ruleset, unschematised = _commands_by_ruleset(registry)
+    all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(COMMON_COMMANDS)
+    structs = sorted({v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)} | {
+        t.EventsPage, t.Error, t.SeqConflictDetails, t.CommandIdReusedDetails, t.ReactionPendingDetails,
+        t.DiceNeededDetails, t.MethodNotAllowedDetails, t.RateLimitedDetails, EngineOptions}, key=lambda c: c.__name__)
+    rulesets = list(by_ruleset)
+    options = [registry.rulesets[r].Options for r in rulesets]
+    schemas, components = msgspec.json.schema_components(
+        [Union[all_commands], *[Union[by_ruleset[r]] for r in rulesets], *options, *structs],  # noqa: UP007
+        ref_template=REF)
+    command_union, rest = schemas[0], schemas[1:]
+    ruleset_unions, rest = rest[: len(rulesets)], rest[len(rulesets):]
+    option_refs, struct_refs = rest[: len(options)], rest[len(options):]
+    ref_of = {cls: s["$ref"] for cls, s in zip(structs, struct_refs, strict=True)}
+
+    # `respond` passes fields it does not name on to the ruleset as `params` (API.md "Reactions").
+    respond_name = command_union["discriminator"]["mapping"][Respond.__struct_config__.tag].rsplit("/", 1)[1]
+    components[respond_name].pop("additionalProperties", None)
+    components["Command"] = {"description": "Any command of any installed ruleset, chosen by `type`; an "
+                                            "encounter accepts the common ones and its ruleset's.", **command_union}
+    for rid, union in zip(rulesets, ruleset_unions, strict=True):
+        components[f"Commands.{rid}"] = {"description": f"The commands an encounter of {rid} accepts.", **union}
+    errors_by_status: dict[int, dict[str, Any]] = {}
+    for status, codes in ERROR_CODES.items():
+        variants = []
+        for code, details in codes:
+            name = f"Error.{code}"
+            components[name] = _error_schema(code, {"$ref": ref_of[details]} if details else None)
+            variants.append({"$ref": REF.format(name=name)})
+        errors_by_status[status] = variants[0] if len(variants) == 1 else {"oneOf": variants}
+
+    paths: dict[str, dict[str, Any]] = {}
+    for e in ENDPOINTS:
+        paths.setdefault(e.path, {})[e.method] = _operation(e, ref_of, errors_by_status)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Tussle", "version": "0.1.0",
+                 "description": "An event-sourced combat-log server. Every error is "
+                                "{\"error\": {\"code\", \"message\", \"details\"}}."},
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "admin, GM, seat or read token"}},
+        },
+        "x-tussle-rulesets": {rid: {"title": registry.rulesets[rid].title, "version": registry.rulesets[rid].version,
+                                    "commands": {"$ref": REF.format(name=f"Commands.{rid}")},
+                                    "options": ref, "engine_options": {"$ref": ref_of[EngineOptions]}}
+                              for rid, ref in zip(rulesets, option_refs, strict=True)},
+        "x-tussle-unschematised-rulesets": unschematised,
+    }
+
+
+def _content(value: Any, ref_of: dict[type, str]) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, type):
+        return {"application/json": {"schema": {"$ref": ref_of[value]}}}
+    return value
+
+
+def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    responses: dict[str, Any] = {}
+    for status, value in e.ok.items():
+        content = _content(value, ref_of)
+        responses[str(status)] = {"description": "OK" if status < 300 else "Switching protocols",
+                                  **({"content": content} if content else {})}
+    statuses = list(e.errors)
+    if e.rate:
+        statuses.append(429)
+    for status in statuses:
+        r: dict[str, Any] = {"description": ERROR_SENTENCES[status],
+                             "content": {"application/json": {"schema": errors_by_status[status]}}}
+        if status == 429:
+            r["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}}
+        responses[str(status)] = r
+    responses["default"] = {"description": "Any other error (405, 413, 500 ...), in the one error shape.",
+                            "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
+    op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
+    params = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+              for n in ("id", "seat", "token_id") if "{" + n + "}" in e.path]
+    params += [{"name": n, "in": "query", "required": False, "schema": {"type": typ}, "description": d}
+               for n, typ, d in e.query]
+    if params:
+        op["parameters"] = params
+    if e.body is not None:
+        schema = {"$ref": REF.format(name="Command")} if e.body == "commands" else {"$ref": ref_of[e.body]}
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    if e.auth in ("token", "admin"):
+        op["security"] = [{"bearer": []}]
+    elif e.auth == "optional":
+        op["security"] = [{"bearer": []}, {}]
+    return op
+
+
+def _operation_id(e: Endpoint) -> str:
+    words = [w.strip("{}") for w in e.path.strip("/").replace("-", "_").replace(".", "_").split("/")]
+    return e.method + "_" + "_".join(words)
