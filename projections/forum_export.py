@@ -48,7 +48,7 @@ MARKDOWN = Flavour(
     item=lambda seq, text: f"- `#{seq}` {text}",
     list_open="", list_close="",
     code=lambda t: f"`{t}`",
-    footer=lambda lines: "---\n" + "  \n".join(lines),
+    footer=lambda lines: "---\n\n" + "\n\n".join(lines),
 )
 
 BBCODE = Flavour(
