@@ -222,7 +222,7 @@ def _stand_and_fire(t: Tracker, dice: Dice, firer_id: str, charger_id: str, w: d
     blow = Blow(attacker=firer_id, target=charger_id, kind="shot", strength=strength,
                 save_mod=int(w.get("save_mod", 0)), damage=str(w.get("damage", 1)),
                 table=shoot_score(s, stat(firer, "BS")), modifiers=[Modifier(-1, "hurried"), *mods], weapon=w["id"])
-    result = resolve_blow(dice, blow, charger, s["options"] | _option_defaults(s), "stand_fire_")
+    result = resolve_blow(dice, blow, charger, _option_defaults(s), "stand_fire_")
     t.extend(result.events)
     if is_dead(t.state["combatants"][charger_id]):
         slay(t, charger_id, remove_now=True)

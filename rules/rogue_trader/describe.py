@@ -11,8 +11,8 @@ State = dict[str, Any]
 
 ROLL_WORDS = {
     "to_hit": "to hit", "to_hit_second": "the second to-hit die", "to_wound": "to wound", "save": "an armour save",
-    "damage": "damage", "initiative_roll_off": "the initiative roll-off", "rout_test": "a rout test",
-    "follow_up_hold": "to hold instead of following up", "variant": "the devil's variant",
+    "damage": "damage", "initiative_roll_off": "the initiative roll-off", "rout_test": "take a rout test",
+    "follow_up_hold": "test to hold instead of following up", "variant": "the devil's variant",
 }
 PREFIX_WORDS = {"stand_fire_": "stand and fire: ", "free_blow_": "free blow: "}
 MOVE_WORDS = {
@@ -55,7 +55,8 @@ def _roll(state: State, d: dict[str, Any]) -> str | None:
     target = d.get("target")
     vs = f" vs {target}+" if base != "to_hit" else f" vs {target}"
     total = d.get("total")
-    head = f"{PREFIX_WORDS.get(prefix, '').capitalize()}{who} rolls {ROLL_WORDS[base]}: {shown}{_mods(d.get('modifiers', []))}"
+    shown_mods = _mods(d.get("modifiers", [])) if (base == "to_hit" or d.get("modifiers")) else ""
+    head = f"{PREFIX_WORDS.get(prefix, '').capitalize()}{who} rolls {ROLL_WORDS[base]}: {shown}{shown_mods}"
     if d.get("modifiers"):
         head += f" = {total}"
     note = " (a natural 1 always fails)" if faces == [1] and base != "variant" else ""
