@@ -150,3 +150,22 @@ async def test_allocation_refusals(tussle):
     await enc.ok("rogue-trader.allocate_attacks", combatant="k1", round=1,
                  allocations=[{"weapon": "axe", "target": "c3"}])
     await enc.replay_matches_live()
+
+
+async def test_e5_without_overkill_counts_remaining_wounds(tussle):
+    devil = {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 90,
+             "stats": {"creature": "catachan_devil", "size": "medium"}, "reactions": {"charged": "hold"}}
+    enc = await encounter(tussle, [devil, trooper("t2", 0, -3, 90)],
+                          options={"turn_order": ["blue", "red"], "count_overkill": False})
+    await enc.ok("rogue-trader.charge", combatant="t2", target="dv")
+    await enc.ok("start_phase", phase="close_combat")
+    await enc.ok("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
+        {"attack": "tail", "target": "t2"}, *({"attack": "stomp", "target": "t2"} for _ in range(4)),
+        {"attack": "tentacle", "target": "t2"}])
+    # Tail: hit, wound, save fails, 1d6 = 3 damage on a 1-wound trooper: only 1 counts.
+    body = await enc.ok("rogue-trader.resolve_round", group="dv", dice=[[5], [4], [2], [3]])
+    res = of_type(body["events"], "RtCombatRoundResolved")[0]["data"]
+    assert [p["caused"] for p in res["pairs"] if p["unit"] == "dv"] == [1]
+    assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["wounds"] == 3
+    assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["counted"] == 1
+    await enc.replay_matches_live()
