@@ -49,6 +49,8 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
     entropy: str = ""
     expected_seq: int | None = None
     dice: list[list[int]] | None = None
+    # Who sent it (`gm`, `seat:<id>`, `system`): set by the engine before decide, never by the client.
+    actor: str = ""
 
 
 class Answer(msgspec.Struct, frozen=True):
@@ -81,6 +83,8 @@ class Ruleset:
     geometry: ClassVar[dict[str, Any]] = geometry_hex(False)
     # State paths (dotted, under "rules.") a GM ruling may override, besides the common ones.
     overridable: ClassVar[tuple[str, ...]] = ()
+    # Command types only the GM may send (the engine answers anyone else with 403).
+    gm_commands: ClassVar[frozenset[str]] = frozenset()
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         """The ruleset's own part of the state before any event."""

@@ -69,6 +69,8 @@ class Registry:
             raise BadCommand(f"there is no command type {ctype!r}", "type")
         if owner not in ("common", ruleset_id):
             raise BadCommand(f"{ctype!r} is a command of the {owner} ruleset, not of {ruleset_id}", "type")
+        if "actor" in body:
+            raise BadCommand("actor is set by the server from your token, not by the command", "actor")
         if ctype == "respond":
             known = set(Respond.__struct_fields__) | {"type"}
             extra = {k: v for k, v in body.items() if k not in known}

@@ -56,6 +56,7 @@ def decide_command(
 ) -> list[NewEvent]:
     """The events one command appends, or an exception saying why it appends nothing."""
     ctype = command_type(cmd)
+    cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
     _check_pending(state, ctype)
     folded = state
     out: list[NewEvent] = []
@@ -91,6 +92,8 @@ def decide_command(
         for s in items:
             push(s)
     else:
+        if ctype in ruleset.gm_commands and ctx.actor not in ("gm", "system"):
+            raise Forbidden(f"only the GM may send {ctype}")
         for cid in ruleset.actors(state, cmd):
             if cid in state["combatants"] and not controls(state, ctx, cid):
                 raise Forbidden(f"your seat does not control {state['combatants'][cid]['name']}")
