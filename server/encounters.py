@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import secrets
 from collections import defaultdict
 from typing import Any
@@ -51,6 +52,17 @@ from server.deciding import TooManyEvents, decide_command, to_new_event
 from server.live_feed import LiveFeed
 
 DICE_MODES = ("server", "manual", "mixed")
+
+
+# A conflict between server processes is decided again from fresh state this many times (when the
+# client did not pin expected_seq) before the client is told to resend.
+CONFLICT_RETRIES = 12
+
+
+async def conflict_pause(attempt: int) -> None:
+    """A short random pause before deciding again, growing with each lost race, so that two busy
+    processes stop colliding in step and the one with a cold cache still gets its turn."""
+    await asyncio.sleep(random.uniform(0, min(0.1, 0.002 * 2**attempt)))
 
 
 class ApiError(Exception):
@@ -237,7 +249,7 @@ class Encounters:
             raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)") from None
         identity = identity_of(body)
         async with self._locks[stream]:
-            for _ in range(5):
+            for attempt in range(CONFLICT_RETRIES):
                 try:
                     return await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
                 except SeqConflict as exc:
@@ -245,6 +257,7 @@ class Encounters:
                     if expected is not None:
                         raise ApiError(409, "seq_conflict", f"the encounter moved on to seq {exc.actual}",
                                        {"expected": expected, "actual": exc.actual}) from None
+                    await conflict_pause(attempt)
             raise ApiError(409, "seq_conflict", "the encounter kept moving; send the command again")
 
     async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
@@ -305,7 +318,11 @@ class Encounters:
         req = Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
                      tokens=tokens or [], revoke=revoke or [],
                      closes=any(ne.type == "EncounterClosed" for ne in new))
-        result: AppendResult = await self.store.append(req)
+        try:
+            result: AppendResult = await self.store.append(req)
+        except CommandIdReused:  # the same command_id reached another server process first
+            raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used for a "
+                           "different command", {"command_id": command_id}) from None
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
         self._apply(stream, state, result.events)
@@ -374,19 +391,25 @@ class Encounters:
             raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
         identity = identity_of(body)
         async with self._locks[stream]:
-            prior = await self.store.find_command(stream, command_id)
-            if prior is not None:
-                if prior.identity == identity and prior.actor == who.actor:
-                    return Outcome(prior.events, duplicate=True)
-                raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
-                               {"command_id": command_id})
-            state = await self.state(stream)
-            if state["closed"]:
-                raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
-            if check is not None:
-                check(state)
-            return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id, identity,
-                                      type(struct).__name__, tokens, revoke)
+            for attempt in range(CONFLICT_RETRIES):
+                prior = await self.store.find_command(stream, command_id)
+                if prior is not None:
+                    if prior.identity == identity and prior.actor == who.actor:
+                        return Outcome(prior.events, duplicate=True)
+                    raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
+                                   {"command_id": command_id})
+                state = await self.state(stream)
+                if state["closed"]:
+                    raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+                if check is not None:
+                    check(state)
+                try:
+                    return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id,
+                                              identity, type(struct).__name__, tokens, revoke)
+                except SeqConflict:  # another server process appended first: check again on fresh state
+                    self.forget(stream)
+                    await conflict_pause(attempt)
+            raise ApiError(409, "seq_conflict", "the encounter kept moving; send the request again")
 
     async def create_seat(self, stream: str, who: Principal, body: dict[str, Any]) -> tuple[str, str | None]:
         name, combatants = _seat_fields(body, require=True)

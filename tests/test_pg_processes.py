@@ -1,0 +1,297 @@
+"""Several server processes on one PostgreSQL database: real `tussle serve --pg` processes, a real feed.
+
+Each test gets a fresh schema (`pg_schema_dsn`); PostgreSQL is started if it is down, and these tests
+fail (never skip) when it cannot be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import asyncpg
+import pytest
+from aiohttp import web
+
+from events.dice import derive_face
+from events.envelope import Event, first_broken_link
+from events.postgres_store import PostgresStore
+from events.store import Append
+from rules.registry import Registry
+from server import pg_listener
+from server.app import ENCOUNTERS, make_app
+from server.live_feed import LiveFeed
+from server.pg_listener import PgFeedListener
+from tests.support.client import Encounter, TussleClient, free_port
+from tests.test_store_contract import command, creation
+
+# Generous bounds for "eventually": they only decide how long a broken build takes to fail.
+EVENTUALLY_S = 20.0
+
+
+class ServeProcess:
+    """`tussle serve --pg DSN` in a subprocess on a free port."""
+
+    def __init__(self, dsn: str, *, via_env: bool = False):
+        self.port = free_port()
+        env = dict(os.environ)
+        args = [sys.executable, "-m", "server", "serve", "--port", str(self.port)]
+        if via_env:
+            env["TUSSLE_PG_DSN"] = dsn
+        else:
+            args += ["--pg", dsn]
+        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + EVENTUALLY_S
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"tussle serve --pg exited: {self.proc.stderr.read()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise AssertionError("tussle serve --pg did not start") from None
+                time.sleep(0.1)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class InProcessServer:
+    """The same server as `tussle serve --pg`, in this process, so a test can watch its LiveFeed."""
+
+    def __init__(self, dsn: str):
+        self.store = PostgresStore(dsn)
+        self.app = make_app(self.store, Registry.discover())
+        pg_listener.attach(self.app, self.store)
+        self.port = free_port()
+        self.runner = web.AppRunner(self.app, access_log=None)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def feed(self) -> LiveFeed:
+        return self.app[ENCOUNTERS].feed
+
+    async def start(self) -> InProcessServer:
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
+        return self
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+@pytest.fixture
+async def processes(pg_schema_dsn: str) -> AsyncIterator[Callable[..., ServeProcess]]:
+    started: list[ServeProcess] = []
+
+    def start(**kw: Any) -> ServeProcess:
+        p = ServeProcess(pg_schema_dsn, **kw)
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.stop()
+
+
+@pytest.fixture
+async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as s:
+        yield s
+
+
+async def eventually(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + EVENTUALLY_S
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        await asyncio.sleep(0.01)
+
+
+def collect(feed: LiveFeed, stream: str) -> list[Event]:
+    got: list[Event] = []
+    feed.subscribe(stream, got.extend)
+    return got
+
+
+def as_events(envelopes: list[dict[str, Any]]) -> list[Event]:
+    return [Event(**e) for e in envelopes]
+
+
+# ---- through real processes --------------------------------------------------------------------
+
+
+async def test_a_command_through_one_process_reaches_the_feed_of_another_once(pg_schema_dsn, processes, session):
+    outside = processes()
+    inside = await InProcessServer(pg_schema_dsn).start()
+    try:
+        via_outside = TussleClient(outside.url, session, "")
+        via_inside = TussleClient(inside.url, session, "")
+        enc = await via_outside.create("freeform")
+        got = collect(inside.feed, enc.id)
+        await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
+        enc_inside = Encounter(via_inside, enc.created)
+        for i in range(4):
+            await enc.ok("roll", expression="1d6", command_id=f"out-{i}")
+            await enc_inside.ok("roll", expression="1d6", command_id=f"in-{i}")
+        stored = as_events(await enc.events())
+        await eventually(lambda: len(got) >= len(stored) - 1, "every event reached the other process's feed")
+        await asyncio.sleep(0.2)  # room for a duplicate to show up, if there were one
+        # Each event once, in seq order, whichever process appended it (the creation may have been
+        # published before the subscription began).
+        assert got[0].seq <= 2 and got == stored[got[0].seq - 1:]
+    finally:
+        await inside.stop()
+
+
+async def test_two_processes_racing_on_one_encounter_all_land_with_one_chain(processes, session):
+    first, second = processes(), processes(via_env=True)
+    one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
+    enc = await one.create("freeform")
+    await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
+    enc_two = Encounter(two, enc.created)
+    n = 15
+    results = await asyncio.gather(
+        *(enc.command("roll", expression="2d6", command_id=f"one-{i}", entropy=f"entropy-one-{i}-0123456789")
+          for i in range(n)),
+        *(enc_two.command("roll", expression="2d6", command_id=f"two-{i}", entropy=f"entropy-two-{i}-0123456789")
+          for i in range(n)))
+    assert [r.status for r in results] == [201] * (2 * n), [r.body for r in results if r.status != 201]
+    stored = as_events(await enc_two.events())
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
+    assert first_broken_link(stored) is None
+    rolls = [e for e in stored if e.type == "DieRolled"]
+    assert sorted(e.command_id for e in rolls) == sorted([f"one-{i}" for i in range(n)] + [f"two-{i}" for i in range(n)])
+    # A resend through the other process is the same command: same events, nothing appended.
+    again = await enc_two.command("roll", expression="2d6", command_id="one-0", entropy="entropy-one-0-0123456789")
+    assert again.status == 200 and again.body["events"] == results[0].body["events"]
+    # The dice stay keyed on the command, however many conflicts a command was retried through.
+    closed = await enc.ok("close")
+    seed = bytes.fromhex(next(e["data"]["revealed_seed"] for e in closed["events"] if e["type"] == "DiceSeedRotated"))
+    for e in rolls:
+        faces = [derive_face(seed, enc.id, e.command_id, d, 6, e.data["entropy"]) for d in e.data["draws"]]
+        assert faces == e.data["faces"]
+
+
+async def test_a_pinned_expected_seq_gets_the_conflict_from_the_other_process(processes, session):
+    first, second = processes(), processes()
+    one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
+    enc = await one.create("freeform")
+    enc_two = Encounter(two, enc.created)
+    head = (await enc_two.state())["seq"]
+    await enc.ok("note", text="first")
+    r = await enc_two.command("note", text="second", expected_seq=head)
+    assert r.status == 409 and r.body["error"]["code"] == "seq_conflict"
+    assert r.body["error"]["details"] == {"expected": head, "actual": head + 1}
+    # The second process serves the first one's encounter, state and tokens alike.
+    assert (await enc_two.state())["seq"] == head + 1
+    listed = await two.request("GET", "/encounters", token=None)
+    assert listed.status == 200
+
+
+# ---- the listener itself -----------------------------------------------------------------------
+
+
+@pytest.fixture
+async def pg_stores(pg_schema_dsn: str) -> AsyncIterator[Callable[[], Any]]:
+    opened: list[PostgresStore] = []
+
+    async def open_store() -> PostgresStore:
+        s = PostgresStore(pg_schema_dsn)
+        await s.open()
+        opened.append(s)
+        return s
+
+    yield open_store
+    for s in reversed(opened):
+        await s.close()
+
+
+async def _append_notes(store: PostgresStore, stream: str, start: int, count: int) -> None:
+    for i in range(count):
+        await store.append(command(stream, start + i, f"{stream}-{start + i}"))
+
+
+async def test_the_listener_catches_up_after_its_connection_is_lost(pg_stores, pg_dsn):
+    reader, writer = await pg_stores(), await pg_stores()
+    await writer.append(creation("s"))
+    feed = LiveFeed()
+    got = collect(feed, "s")
+    listener = PgFeedListener(reader, feed, poll_s=30.0, retry_s=0.2)  # a long poll: only LISTEN and catch-up
+    await listener.start()
+    try:
+        await _append_notes(writer, "s", 1, 3)
+        await eventually(lambda: len(got) == 3, "the first events")
+        killer = await asyncpg.connect(pg_dsn)
+        try:
+            assert await killer.fetchval("SELECT pg_terminate_backend($1)", listener.listen_pid)
+        finally:
+            await killer.close()
+        # Appended while the listener is down or reconnecting: found by the catch-up after re-LISTEN.
+        await _append_notes(writer, "s", 4, 3)
+        await eventually(lambda: listener.connections >= 2, "a reconnection")
+        await eventually(lambda: len(got) == 6, "the events appended while it was away")
+        await _append_notes(writer, "s", 7, 2)
+        await eventually(lambda: len(got) == 8, "later events through the new LISTEN")
+        stored = await writer.read("s", 2)
+        assert got == stored
+    finally:
+        await listener.stop()
+
+
+async def test_a_lost_notification_is_delivered_by_the_poll(pg_stores):
+    reader, writer = await pg_stores(), await pg_stores()
+    await writer.append(creation("quiet"))
+    feed = LiveFeed()
+    got = collect(feed, "quiet")
+    listener = PgFeedListener(reader, feed, poll_s=0.2)
+    await listener.start()
+    try:
+        writer.channel = "tussle_nobody_listens"  # this writer's notifications are lost
+        await _append_notes(writer, "quiet", 1, 3)
+        await eventually(lambda: len(got) == 3, "the poll found the events")
+        assert got == await writer.read("quiet", 2)
+    finally:
+        await listener.stop()
+
+
+async def test_the_listener_delivers_many_streams_once_each_in_order(pg_stores):
+    reader, w1, w2 = await pg_stores(), await pg_stores(), await pg_stores()
+    streams = [f"m{i}" for i in range(6)]
+    for s in streams:
+        await w1.append(creation(s))
+    feed = LiveFeed()
+    got = {s: collect(feed, s) for s in streams}
+    listener = PgFeedListener(reader, feed, batch=7)  # small pages: the catch-up loops
+    await listener.start()
+    try:
+        # Two writers (two processes, as far as the database can tell), three streams each.
+        await asyncio.gather(*(_append_notes(w1 if i % 2 else w2, s, 1, 8) for i, s in enumerate(streams)),
+                             reader.append_many([Append("m0", 99, "stale", "b", "gm", [])]))
+        await eventually(lambda: all(len(v) == 8 for v in got.values()), "every stream's events")
+        for s in streams:
+            assert got[s] == await reader.read(s, 2)
+    finally:
+        await listener.stop()
