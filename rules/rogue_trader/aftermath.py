@@ -38,6 +38,7 @@ def decide_push_back(state: State, cmd: PushBack, ruleset: Any) -> list[msgspec.
                                  f"{' of at least 1' if key == 'terrain_divisor' else ' (hundredths of an inch)'}",
                                  f"per_model.{mid}.{key}")
     t = Tracker(state, ruleset)
+    t.emit(ActionDeclared(combatant=None, action="push_back", params={"unit": cmd.unit}))
     s = t.state
     movers = [m for m in owed["models"] if m in s["combatants"] and contacts_of(s, m)]
     contacts = {m: contacts_of(s, m) for m in movers}
@@ -89,6 +90,7 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
         if held:
             _hold(t, cmd.unit, rnd, tested=True)
             return t.events
+        t.emit(ActionDeclared(combatant=None, action="follow_up", params={"unit": cmd.unit, "forced": True}))
     for m in sorted(followers):
         if m not in t.state["combatants"]:
             continue

@@ -150,9 +150,12 @@ def _common(state: State, t: str, d: dict[str, Any]) -> str | None:
             turn = " turns to face and" if d.get("params", {}).get("turn_to_face") else ""
             words = {"hold": "holds", "stand_and_fire": "stands and fires", "run_away": "runs away"}[action]
             return f"{n(d['combatant'])}{turn} {words}."
-        if action in ("hold", "follow_up", "break_off"):
+        if action in ("hold", "follow_up", "break_off", "push_back"):
             uid = d.get("params", {}).get("unit", "")
-            words = {"hold": "try to hold", "follow_up": "follow up", "break_off": "break off"}[action]
+            words = {"hold": "try to hold", "follow_up": "follow up", "break_off": "break off",
+                     "push_back": "are pushed back"}[action]
+            if d.get("params", {}).get("forced"):
+                words = "are carried forward and must follow up"
             return f"{unit_name(state, uid)} {words}."
     if t == "CloseCombatJoined":
         a, b = d["combatants"][:2]

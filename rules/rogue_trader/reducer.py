@@ -142,6 +142,11 @@ def _action_declared(r: State, d: dict[str, Any]) -> None:
         _update_model(r, cid, fired_turn=r["turn"])
     elif action == "break_off" and cid:
         _update_model(r, cid, broke_off_turn=r["turn"])
+    elif action in ("follow_up", "push_back"):
+        # The owed step is being carried out now: whatever it leaves undone is no longer owed.
+        uid = (d.get("params") or {}).get("unit")
+        if uid:
+            _owed(r, action, uid, None)
 
 
 def _action_spent(r: State, d: dict[str, Any]) -> None:
