@@ -2,7 +2,7 @@
 
 Writes (POST, PATCH, DELETE) count against `--rate-commands` (20/s), reads (GET) against
 `--rate-reads` (100/s), each with a burst of `--rate-burst` (x2) times the rate. A request is
-counted against its bearer token once the server has seen that token accepted; until then (and when
+counted against its bearer token once the server's auth has accepted that token; until then (and when
 anonymous) against its IP address, so that inventing tokens does not buy fresh buckets.
 `/healthz` and `/metrics` are not limited: they are the operator's probes.
 """
@@ -20,6 +20,7 @@ from aiohttp import web
 from server.auth import token_hash
 from server.encounters import ApiError
 from server.errors import error_response
+from server.request_log import PRINCIPAL
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UNLIMITED_PATHS = frozenset({"/healthz", "/metrics"})
@@ -127,8 +128,17 @@ async def rate_limit_middleware(request: web.Request, handler: Any) -> web.Strea
         response = await handler(request)
     except ApiError as exc:
         if token_key is not None:
-            limits.learn(token_key, exc.status != 401)
+            _learn(limits, request, token_key, exc.status)
         raise
     if token_key is not None:
-        limits.learn(token_key, response.status != 401)
+        _learn(limits, request, token_key, response.status)
     return response
+
+
+def _learn(limits: RateLimits, request: web.Request, token_key: str, status: int) -> None:
+    """A token is good once the auth helpers accepted it (they set the request's principal), and
+    forgotten on a 401; a request that failed before auth (a 400, a 413) teaches nothing."""
+    if status == 401:
+        limits.learn(token_key, False)
+    elif request.get(PRINCIPAL) is not None:
+        limits.learn(token_key, True)
