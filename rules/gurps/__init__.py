@@ -136,11 +136,7 @@ class Gurps(Ruleset):
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data)
 
-    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
-        if isinstance(command, cmds.RecordInjury):
-            # GM only: a player would have to control every combatant (see ENGINE_REQUESTS.md).
-            return list(state["combatants"])
-        return super().actors(state, command)
+    gm_commands = frozenset({cmds.RecordInjury.__struct_config__.tag})
 
 
 ruleset = Gurps()

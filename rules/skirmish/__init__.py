@@ -168,12 +168,7 @@ class Skirmish(Ruleset):
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
-    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
-        if isinstance(command, GM_ONLY_COMMANDS):
-            # Workaround until the engine knows GM-only ruleset commands (ENGINE_REQUESTS.md): a seat would have
-            # to control every figure in the encounter to send one.
-            return sorted(state.get("combatants", {}))
-        return super().actors(state, command)
+    gm_commands = frozenset(cls.__struct_config__.tag for cls in GM_ONLY_COMMANDS)
 
 
 ruleset = Skirmish()

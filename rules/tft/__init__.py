@@ -112,10 +112,7 @@ class Tft(Ruleset):
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe(state_before, event)
 
-    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
-        if isinstance(command, GM_ONLY):
-            return list(state["combatants"])
-        return super().actors(state, command)
+    gm_commands = frozenset(cls.__struct_config__.tag for cls in GM_ONLY)
 
 
 ruleset = Tft()
