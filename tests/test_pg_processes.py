@@ -166,6 +166,35 @@ async def test_a_command_through_one_process_reaches_the_feed_of_another_once(pg
         await inside.stop()
 
 
+async def test_commands_through_either_process_reach_a_websocket_on_the_other_once(processes, session):
+    first, second = processes(), processes()
+    one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
+    enc = await one.create("freeform")
+    enc_two = Encounter(two, enc.created)
+    await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
+    async with session.ws_connect(f"{second.url}/encounters/{enc.id}/ws",
+                                  headers={"Authorization": f"Bearer {enc.gm_token}"}) as ws:
+        await ws.send_json({"op": "subscribe", "projection": "events", "after": 0})
+        frames: list[dict[str, Any]] = []
+
+        async def until_seq(seq: int) -> None:
+            while not frames or frames[-1].get("seq", 0) < seq or frames[-1]["type"] != "event":
+                frames.append(await ws.receive_json(timeout=EVENTUALLY_S))
+
+        await until_seq(2)
+        for i in range(3):
+            await enc.ok("roll", expression="1d6", command_id=f"via-one-{i}")
+            await enc_two.ok("note", text=f"via two {i}", command_id=f"via-two-{i}")
+        last = (await enc.ok("note", text="the end", command_id="via-one-end"))["seq"]
+        await until_seq(last)
+        with pytest.raises(asyncio.TimeoutError):  # and nothing after it: no event came twice
+            frames.append(await ws.receive_json(timeout=0.3))
+    events = [f["event"] for f in frames if f["type"] == "event"]
+    assert [e["seq"] for e in events] == list(range(1, last + 1))
+    assert all(b["prev_hash"] == a["hash"] for a, b in zip(events, events[1:], strict=False))
+    assert events == await enc.events()
+
+
 async def test_two_processes_racing_on_one_encounter_all_land_with_one_chain(processes, session):
     first, second = processes(), processes(via_env=True)
     one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
