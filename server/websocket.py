@@ -94,6 +94,7 @@ class Subscriber:
         self.last_seq = 0
         self.ending: tuple[int, bytes | None] | None = None
         self.sent = 0
+        self.sending = False
         self.task: asyncio.Task[None] | None = None  # the catch-up or join of the subscription
 
     # -- called by the hub: never waits -------------------------------------------------------
@@ -113,7 +114,28 @@ class Subscriber:
         if seq <= self.last_seq:
             return
         self.last_seq = seq
+        if not closes and self._write_now(frame):
+            return
         self.enqueue(frame, closes)
+
+    def _write_now(self, frame: bytes) -> bool:
+        """The fast path of fan-out: write at once when nothing waits before this frame and the socket
+        takes data without waiting (saves a task switch per subscriber per event). Relies on aiohttp's
+        writer internals, so anything unexpected falls back to the queue."""
+        if self.sending or self.queue or self.ending is not None:
+            return False
+        writer = getattr(self.ws, "_writer", None)
+        protocol = getattr(writer, "protocol", None)
+        if writer is None or getattr(writer, "_closing", True) or getattr(protocol, "_paused", True):
+            return False
+        try:
+            writer._write_websocket_frame(frame, WSMsgType.TEXT, 0)
+        except Exception:  # noqa: BLE001 - a closing transport: let the queued path find out
+            return False
+        if writer._output_size > writer._limit:
+            writer._output_size = 0  # as send_frame does; the transport's own watermarks pause us next time
+        self.sent += 1
+        return True
 
     def enqueue(self, frame: bytes, closes: bool = False) -> None:
         """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
@@ -156,7 +178,9 @@ class Subscriber:
                 while self.queue:
                     frame, closes = self.queue.popleft()
                     self.queued_bytes -= len(frame)
+                    self.sending = True
                     await self.ws.send_frame(frame, WSMsgType.TEXT)
+                    self.sending = False
                     self.sent += 1
                     if closes:
                         self.end(1000)
