@@ -204,6 +204,7 @@ class PinBroken(msgspec.Struct, frozen=True):
 class PinReleased(msgspec.Struct, frozen=True):
     pinned: str
     holder: str
+    why: str = ""
 
 
 class Wounded(msgspec.Struct, frozen=True):

@@ -68,6 +68,7 @@ class DieRolled(msgspec.Struct, frozen=True):
     outcome: str
     source: str
     combatant: str | None = None
+    margin: int | None = None  # target - total for roll-under systems (GURPS), when the rules use it
 
 
 class DiceNeeded(Exception):
@@ -116,6 +117,7 @@ class Roll(msgspec.Struct, frozen=True):
         outcome: str = "",
         kept: list[int] | None = None,
         notation: str | None = None,
+        margin: int | None = None,
     ) -> DieRolled:
         """The `DieRolled` for this roll; `total` defaults to the kept faces plus the modifiers."""
         modifiers = modifiers or []
@@ -137,6 +139,7 @@ class Roll(msgspec.Struct, frozen=True):
             outcome=outcome,
             source=self.source,
             combatant=self.combatant,
+            margin=margin,
         )
 
 
