@@ -28,7 +28,7 @@ from events.common import (
     SeatRevoked,
     SeatTokenRotated,
 )
-from events.dice import BadDice, Dice, commitment_of, new_seed, valid_entropy
+from events.dice import BadDice, Dice, DiceNeeded, commitment_of, new_seed, valid_entropy
 from events.envelope import Event, NewEvent
 from events.store import (
     Append,
@@ -297,7 +297,7 @@ class Encounters:
             raise bad_request(str(exc), exc.field) from None
         except TooManyEvents as exc:
             raise ApiError(422, "rule_violation", str(exc)) from None
-        except _dice_needed() as exc:
+        except DiceNeeded as exc:
             raise ApiError(422, "dice_needed", "this command needs dice faces: " + "; ".join(exc.needed),
                            {"needed": exc.needed, "more_may_follow": True}) from None
         if not new:
@@ -493,12 +493,6 @@ class Encounters:
                 except ApiError:
                     pass
         return answered
-
-
-def _dice_needed() -> type[Exception]:
-    from events.dice import DiceNeeded
-
-    return DiceNeeded
 
 
 def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[str] | None]:
