@@ -11,6 +11,7 @@ import asyncio
 import fcntl
 import os
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import aiosqlite
@@ -102,15 +103,25 @@ _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, has
 
 
 class SqliteStore(Store):
-    """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export)."""
+    """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
+
+    Writes go through their own connection on one writer thread, and an append transaction runs there
+    in one go (one hop from the event loop, not one per statement). Appends that arrive while a
+    transaction is being written wait and then share the next one (group commit): each command keeps
+    its own savepoint, so each succeeds or fails alone, and many commands share one fsync. Reads use
+    the aiosqlite connection, one hop each.
+    """
 
     def __init__(self, path: str, *, lock: bool = True):
         self.path = path
         self.lock = ExclusiveLock(path) if lock else None
         self.db: aiosqlite.Connection | None = None
-        # One connection holds one transaction at a time: concurrent appends (different encounters
-        # of one server) take turns here instead of failing on a nested BEGIN.
+        self._writer: sqlite3.Connection | None = None
+        self._writer_thread: ThreadPoolExecutor | None = None
+        # One connection holds one transaction at a time: batches and deletions take turns here.
         self._write = asyncio.Lock()
+        self._pending: list[tuple[list[Append], asyncio.Future[list[AppendResult | Exception]]]] = []
+        self._drainer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         if self.lock:
@@ -121,75 +132,144 @@ class SqliteStore(Store):
             await self.db.execute("PRAGMA synchronous=FULL")
             await self.db.execute("PRAGMA busy_timeout=5000")
             await self.db.executescript(SCHEMA)
+            self._writer_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tussle-sqlite-writer")
+            self._writer = await self._on_writer(self._connect_writer)
         except Exception:
+            await self._close_connections()
             if self.lock:
                 self.lock.release()
             raise
 
+    def _connect_writer(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
+
     async def close(self) -> None:
+        if self._drainer is not None:
+            await asyncio.gather(self._drainer, return_exceptions=True)
+        await self._close_connections()
+        if self.lock:
+            self.lock.release()
+
+    async def _close_connections(self) -> None:
         if self.db is not None:
             await self.db.close()
             self.db = None
-        if self.lock:
-            self.lock.release()
+        if self._writer is not None:
+            await self._on_writer(self._writer.close)
+            self._writer = None
+        if self._writer_thread is not None:
+            self._writer_thread.shutdown(wait=True)
+            self._writer_thread = None
 
     @property
     def _db(self) -> aiosqlite.Connection:
         assert self.db is not None, "store is not open"
         return self.db
 
-    async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
-        async with self._write:
-            return await self._append_many(requests)
+    async def _on_writer(self, fn: Any, *args: Any) -> Any:
+        assert self._writer_thread is not None, "store is not open"
+        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, fn, *args)
 
-    async def _append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
-        db = self._db
+    # ---- appending ---------------------------------------------------------------------------
+
+    async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[list[AppendResult | Exception]] = loop.create_future()
+        self._pending.append((requests, done))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = loop.create_task(self._drain())
+        # The batch is written by the drainer task, so a caller that gives up (a cancelled request)
+        # never leaves a transaction half-done; its command is appended or not, as for the others.
+        return await asyncio.shield(done)
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            requests = [r for reqs, _ in batch for r in reqs]
+            try:
+                async with self._write:
+                    results = await self._transaction(requests)
+            except BaseException as exc:  # noqa: BLE001 - every caller of the batch hears of it
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            at = 0
+            for reqs, done in batch:
+                if not done.done():
+                    done.set_result(results[at: at + len(reqs)])
+                at += len(reqs)
+
+    async def _transaction(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        if self.before_commit is None:
+            return await self._on_writer(self._write_batch, requests, True)
+        results = await self._on_writer(self._write_batch, requests, False)
+        try:
+            await self.before_commit(requests)
+        except BaseException:
+            await self._on_writer(self._writer_execute, "ROLLBACK")
+            raise
+        await self._on_writer(self._writer_execute, "COMMIT")
+        return results
+
+    def _writer_execute(self, sql: str) -> None:
+        assert self._writer is not None
+        self._writer.execute(sql)
+
+    def _write_batch(self, requests: list[Append], commit: bool) -> list[AppendResult | Exception]:
+        """On the writer thread: one transaction, a savepoint per command; committed when `commit`."""
+        db = self._writer
+        assert db is not None
         results: list[AppendResult | Exception] = []
-        await db.execute("BEGIN IMMEDIATE")
+        db.execute("BEGIN IMMEDIATE")
         try:
             for req in requests:
-                await db.execute("SAVEPOINT cmd")
+                db.execute("SAVEPOINT cmd")
                 try:
-                    results.append(await self._append_one(db, req))
-                    await db.execute("RELEASE cmd")
+                    results.append(self._append_one(db, req))
+                    db.execute("RELEASE cmd")
                 except (SeqConflict, CommandIdReused, StreamExists) as exc:
-                    await db.execute("ROLLBACK TO cmd")
-                    await db.execute("RELEASE cmd")
+                    db.execute("ROLLBACK TO cmd")
+                    db.execute("RELEASE cmd")
                     results.append(exc)
                 except sqlite3.IntegrityError:
-                    await db.execute("ROLLBACK TO cmd")
-                    await db.execute("RELEASE cmd")
-                    head = await self._head(db, req.stream)
+                    db.execute("ROLLBACK TO cmd")
+                    db.execute("RELEASE cmd")
+                    head = self._head(db, req.stream)
                     results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
-            if self.before_commit is not None:
-                await self.before_commit(requests)
-            await db.execute("COMMIT")
+            if commit:
+                db.execute("COMMIT")
         except BaseException:
-            await db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
         return results
 
-    async def _head(self, db: aiosqlite.Connection, stream: str) -> tuple[int, str] | None:
-        async with db.execute("SELECT seq, hash FROM streams WHERE id = ?", (stream,)) as cur:
-            row = await cur.fetchone()
+    def _head(self, db: sqlite3.Connection, stream: str) -> tuple[int, str] | None:
+        row = db.execute("SELECT seq, hash FROM streams WHERE id = ?", (stream,)).fetchone()
         return (row[0], row[1]) if row else None
 
-    async def _append_one(self, db: aiosqlite.Connection, req: Append) -> AppendResult:
-        async with db.execute(
+    def _append_one(self, db: sqlite3.Connection, req: Append) -> AppendResult:
+        prior = db.execute(
             "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = ? AND command_id = ?",
             (req.stream, req.command_id),
-        ) as cur:
-            prior = await cur.fetchone()
+        ).fetchone()
         if prior:
             if prior[0] != req.identity or prior[1] != req.actor:
                 raise CommandIdReused(req.command_id)
-            return AppendResult(await self._range(db, req.stream, prior[2], prior[3]), duplicate=True)
-        head = await self._head(db, req.stream)
+            rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? "
+                              "ORDER BY seq", (req.stream, prior[2], prior[3])).fetchall()
+            return AppendResult([_event(r) for r in rows], duplicate=True)
+        head = self._head(db, req.stream)
         if req.create is not None:
             if head is not None:
                 raise StreamExists(req.stream)
             info = req.create
-            await db.execute(
+            db.execute(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)",
                 (info.id, info.name, info.ruleset, int(info.public), ZERO_HASH),
             )
@@ -209,43 +289,40 @@ class SqliteStore(Store):
             sealed.append(ev)
             rows.append((ev.stream, ev.seq, ev.type, canonical(ev.data).decode(), ev.actor, ev.command_id,
                          ev.ts, ev.prev_hash, ev.hash))
-        await db.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         if sealed:
-            await db.execute(
+            db.execute(
                 "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?)",
                 (req.stream, req.command_id, req.identity, req.actor, sealed[0].seq, sealed[-1].seq),
             )
-        await db.execute(
+        db.execute(
             "UPDATE streams SET seq = ?, hash = ?, closed = closed OR ? WHERE id = ?",
             (seq, prev, int(req.closes), req.stream),
         )
         for s in req.seeds:
-            await db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
-                             (req.stream, s.commitment, s.seed))
+            db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
+                       (req.stream, s.commitment, s.seed))
         for c in req.reveal:
-            await db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?",
-                             (req.stream, c))
+            db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?", (req.stream, c))
         # Revocations first: a rotation revokes the old tokens and then adds the new one.
         for r in req.revoke:
             if r.token_id is not None:
-                await db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?",
-                                 (req.stream, r.token_id))
+                db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?",
+                           (req.stream, r.token_id))
             else:
-                await db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
-                                 (req.stream, r.role, r.seat))
+                db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
+                           (req.stream, r.role, r.seat))
         for t in req.tokens:
-            await db.execute(
+            db.execute(
                 "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
                 (t.token_hash, req.stream, t.role, t.seat, t.token_id),
             )
         return AppendResult(sealed)
 
-    async def _range(self, db: aiosqlite.Connection, stream: str, first: int, last: int) -> list[Event]:
-        async with db.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (stream, first, last),
-        ) as cur:
-            return [_event(r) for r in await cur.fetchall()]
+    # ---- reading -----------------------------------------------------------------------------
+
+    async def _rows(self, sql: str, args: tuple = ()) -> list[Any]:
+        return list(await self._db.execute_fetchall(sql, args))
 
     async def read(self, stream: str, from_seq: int = 1, limit: int | None = None) -> list[Event]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq >= ? ORDER BY seq"
@@ -253,74 +330,65 @@ class SqliteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args += (limit,)
-        async with self._db.execute(sql, args) as cur:
-            return [_event(r) for r in await cur.fetchall()]
+        return [_event(r) for r in await self._rows(sql, args)]
 
     async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
-        async with self._db.execute(
+        rows = await self._rows(
             f"SELECT position, {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
-            (after_position, limit),
-        ) as cur:
-            return [(r[0], _event(r[1:])) for r in await cur.fetchall()]
+            (after_position, limit))
+        return [(r[0], _event(r[1:])) for r in rows]
 
     async def stream_info(self, stream: str) -> StreamInfo | None:
-        async with self._db.execute(
-            "SELECT id, name, ruleset, public, seq, hash, closed FROM streams WHERE id = ?", (stream,)
-        ) as cur:
-            r = await cur.fetchone()
-        return StreamInfo(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) if r else None
+        rows = await self._rows("SELECT id, name, ruleset, public, seq, hash, closed FROM streams WHERE id = ?",
+                                (stream,))
+        return StreamInfo(*rows[0][:3], bool(rows[0][3]), *rows[0][4:6], bool(rows[0][6])) if rows else None
 
     async def list_streams(self, public_only: bool) -> list[StreamInfo]:
         sql = "SELECT id, name, ruleset, public, seq, hash, closed FROM streams"
         if public_only:
             sql += " WHERE public = 1"
-        async with self._db.execute(sql + " ORDER BY rowid") as cur:
-            return [StreamInfo(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in await cur.fetchall()]
+        rows = await self._rows(sql + " ORDER BY rowid")
+        return [StreamInfo(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in rows]
 
     async def delete_stream(self, stream: str) -> bool:
         async with self._write:
-            return await self._delete_stream(stream)
+            return await self._on_writer(self._delete_stream, stream)
 
-    async def _delete_stream(self, stream: str) -> bool:
-        db = self._db
-        await db.execute("BEGIN IMMEDIATE")
+    def _delete_stream(self, stream: str) -> bool:
+        db = self._writer
+        assert db is not None
+        db.execute("BEGIN IMMEDIATE")
         try:
-            cur = await db.execute("DELETE FROM streams WHERE id = ?", (stream,))
-            found = cur.rowcount > 0
+            found = db.execute("DELETE FROM streams WHERE id = ?", (stream,)).rowcount > 0
             for table in ("events", "commands", "dice_seeds", "tokens"):
-                await db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
-            await db.execute("COMMIT")
+                db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
+            db.execute("COMMIT")
         except BaseException:
-            await db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
         return found
 
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None:
-        async with self._db.execute(
+        rows = await self._rows(
             "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = ? AND command_id = ?",
-            (stream, command_id),
-        ) as cur:
-            r = await cur.fetchone()
-        if not r:
+            (stream, command_id))
+        if not rows:
             return None
-        return StoredCommand(r[0], r[1], await self._range(self._db, stream, r[2], r[3]))
+        identity, actor, first, last = rows[0]
+        events = await self._rows(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (stream, first, last))
+        return StoredCommand(identity, actor, [_event(r) for r in events])
 
     async def seed(self, stream: str, commitment: str) -> bytes | None:
-        async with self._db.execute(
-            "SELECT seed FROM dice_seeds WHERE stream = ? AND commitment = ?", (stream, commitment)
-        ) as cur:
-            r = await cur.fetchone()
-        return bytes(r[0]) if r else None
+        rows = await self._rows("SELECT seed FROM dice_seeds WHERE stream = ? AND commitment = ?", (stream, commitment))
+        return bytes(rows[0][0]) if rows else None
 
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
-        async with self._db.execute(
-            "SELECT commitment, seed FROM dice_seeds WHERE stream = ? AND revealed = 1", (stream,)
-        ) as cur:
-            return {r[0]: bytes(r[1]).hex() for r in await cur.fetchall()}
+        rows = await self._rows("SELECT commitment, seed FROM dice_seeds WHERE stream = ? AND revealed = 1", (stream,))
+        return {r[0]: bytes(r[1]).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
-        async with self._db.execute(
-            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0", (token_hash,)
-        ) as cur:
-            r = await cur.fetchone()
-        return (r[0], TokenRow(token_hash, r[1], r[2], r[3])) if r else None
+        rows = await self._rows(
+            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0", (token_hash,))
+        return (rows[0][0], TokenRow(token_hash, rows[0][1], rows[0][2], rows[0][3])) if rows else None

@@ -1,0 +1,195 @@
+"""Append benchmark: roll commands over HTTP from K concurrent connections, against its ceiling.
+
+    python bench/append.py                                  # starts tussle serve on a temporary database
+    python bench/append.py --connections 16 --encounters 1 --seconds 10
+    python bench/append.py --url http://127.0.0.1:8080 --admin-token TOKEN   # a server already running
+
+Each request is `{"type": "roll", "expression": "3d6", ...}` with a fresh command_id, spread round-robin
+over `--encounters` encounters (default: one per connection). The load comes from wrk with
+bench/append.lua when wrk is on PATH, otherwise from an aiohttp client in this process; the script
+says which. The same load is then sent to bench/bare_handler.py (decode the body with msgspec, answer
+201) and the script prints commands/s, p50 and p99 of both and their ratio. Appends are durable: the
+SQLite store runs WAL with synchronous=FULL, one fsynced commit per command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import aiohttp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(port: int, proc: subprocess.Popen | None) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("the server did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+async def make_encounters(url: str, count: int, admin: str | None) -> list[tuple[str, str]]:
+    """(path, GM token) of `count` fresh freeform encounters."""
+    headers = {"Authorization": f"Bearer {admin}"} if admin else {}
+    out = []
+    async with aiohttp.ClientSession() as s:
+        for i in range(count):
+            async with s.post(f"{url}/encounters", json={"name": f"bench {i}", "ruleset": "freeform"},
+                              headers=headers) as r:
+                body = await r.json()
+                assert r.status == 201, body
+            out.append((f"/encounters/{body['id']}/commands", body["gm_token"]))
+    return out
+
+
+def run_wrk(url: str, targets_file: str, connections: int, seconds: float, threads: int) -> dict[str, Any]:
+    env = dict(os.environ, TUSSLE_BENCH_TARGETS=targets_file)
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
+                          "--timeout", "10s", "-s", os.path.join(HERE, "append.lua"), url],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("{"))
+    r = json.loads(line)
+    seconds_run = r["duration_us"] / 1e6
+    return {"requests": r["requests"], "per_s": r["requests"] / seconds_run, "p50_ms": r["p50_us"] / 1000,
+            "p99_ms": r["p99_us"] / 1000, "errors": r["non2xx"] + r["socket_errors"]}
+
+
+async def run_aiohttp(url: str, targets: list[tuple[str, str]], connections: int, seconds: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors = 0
+    counter = 0
+    connector = aiohttp.TCPConnector(limit=connections)
+    async with aiohttp.ClientSession(connector=connector) as s:
+        end = time.perf_counter() + seconds
+
+        async def worker(n: int) -> None:
+            nonlocal errors, counter
+            i = 0
+            while time.perf_counter() < end:
+                i += 1
+                path, token = targets[(n + i * connections) % len(targets)]
+                body = {"type": "roll", "expression": "3d6", "purpose": "bench", "command_id": f"a{n}-{i}",
+                        "entropy": "bench-entropy-0123456789"}
+                t0 = time.perf_counter()
+                async with s.post(url + path, json=body, headers={"Authorization": f"Bearer {token}"}) as r:
+                    await r.read()
+                    if r.status != 201:
+                        errors += 1
+                latencies.append(time.perf_counter() - t0)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(n) for n in range(connections)))
+        elapsed = time.perf_counter() - started
+    latencies.sort()
+    return {"requests": len(latencies), "per_s": len(latencies) / elapsed,
+            "p50_ms": latencies[len(latencies) // 2] * 1000,
+            "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, "errors": errors}
+
+
+def load(client: str, url: str, targets: list[tuple[str, str]], targets_file: str, args: argparse.Namespace) -> dict[str, Any]:
+    if client == "wrk":
+        return run_wrk(url, targets_file, args.connections, args.seconds, args.threads)
+    return asyncio.run(run_aiohttp(url, targets, args.connections, args.seconds))
+
+
+def line(name: str, r: dict[str, Any]) -> str:
+    return (f"{name:<24} {r['per_s']:>9.0f} commands/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
+            f"   ({r['requests']} requests, {r['errors']} errors)")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--url", help="a running tussle server (default: start one on a temporary database)")
+    p.add_argument("--admin-token", help="the running server's admin token, if it has one")
+    p.add_argument("--connections", "-k", type=int, default=16, help="concurrent connections K (16)")
+    p.add_argument("--encounters", type=int, default=None, help="encounters the load is spread over "
+                   "(default: one per connection)")
+    p.add_argument("--seconds", type=float, default=10.0, help="duration of each run (10)")
+    p.add_argument("--threads", type=int, default=1, help="wrk threads (1: leave the other core to the server)")
+    p.add_argument("--client", choices=["auto", "wrk", "aiohttp"], default="auto")
+    p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
+    args = p.parse_args()
+    client = args.client
+    if client == "auto":
+        client = "wrk" if shutil.which("wrk") else "aiohttp"
+    encounters = args.encounters or args.connections
+    print(f"load client: {client}" + ("" if client == "wrk" else " (wrk is not on PATH)" if args.client == "auto" else ""))
+    print(f"K = {args.connections} connections, {encounters} encounter(s), {args.seconds:g} s per run, "
+          f"{os.cpu_count()} CPUs")
+
+    workdir = tempfile.mkdtemp(prefix="tussle-bench-", dir=args.db_dir)
+    procs: list[subprocess.Popen] = []
+    try:
+        url = args.url
+        if url is None:
+            port = free_port()
+            log = open(os.path.join(workdir, "server.log"), "w")  # noqa: SIM115 - closed with the process
+            server = subprocess.Popen(
+                [sys.executable, "-m", "server", "serve", "--db", os.path.join(workdir, "bench.db"),
+                 "--port", str(port), "--rate-commands", "0", "--rate-reads", "0"],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+            procs.append(server)
+            wait_until_up(port, server)
+            url = f"http://127.0.0.1:{port}"
+        targets = asyncio.run(make_encounters(url, encounters, args.admin_token))
+        targets_file = os.path.join(workdir, "targets.txt")
+        with open(targets_file, "w") as f:
+            f.writelines(f"{path} {token}\n" for path, token in targets)
+
+        load(client, url, targets, targets_file, argparse.Namespace(**{**vars(args), "seconds": 1.0}))  # warm-up
+        tussle = load(client, url, targets, targets_file, args)
+        for proc in procs:
+            stop(proc)
+        procs.clear()
+
+        bare_port = free_port()
+        bare = subprocess.Popen([sys.executable, os.path.join(HERE, "bare_handler.py"), str(bare_port)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(bare)
+        wait_until_up(bare_port, bare)
+        bare_url = f"http://127.0.0.1:{bare_port}"
+        load(client, bare_url, targets, targets_file, argparse.Namespace(**{**vars(args), "seconds": 1.0}))
+        ceiling = load(client, bare_url, targets, targets_file, args)
+    finally:
+        for proc in procs:
+            stop(proc)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    print(line("tussle (durable appends)", tussle))
+    print(line("bare handler (ceiling)", ceiling))
+    print(f"ratio: {tussle['per_s'] / ceiling['per_s']:.3f} of the ceiling (target >= 0.2)")
+
+
+if __name__ == "__main__":
+    main()
