@@ -18,6 +18,7 @@ The schema is created on open, idempotently, in the connection's current schema 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -106,7 +107,7 @@ def channel_for(schema: str) -> str:
 class PostgresStore(Store):
     """The PostgreSQL backend, shared by any number of server processes."""
 
-    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10):
+    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100):
         self.dsn = dsn
         self.min_size = min_size
         self.max_size = max_size
@@ -114,6 +115,9 @@ class PostgresStore(Store):
         self.schema: str = ""
         self.channel: str = ""
         self._commit_listeners: list[CommitListener] = []
+        self.batch_max = batch_max
+        self._waiting: list[tuple[Append, asyncio.Future[AppendResult | Exception]]] = []
+        self._committer: asyncio.Task[None] | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -155,6 +159,51 @@ class PostgresStore(Store):
 
     # ---- appending -------------------------------------------------------------------------
 
+    async def append(self, request: Append) -> AppendResult:
+        """Append one command, committed together with the appends waiting beside it (group commit).
+
+        Every append takes the position counter from its UPDATE to its commit, so across the whole
+        database commits happen one at a time; sharing one transaction (and one WAL flush) between
+        the commands that arrived meanwhile is what keeps throughput up under load. Each command still
+        succeeds or fails alone (a savepoint each).
+        """
+        future: asyncio.Future[AppendResult | Exception] = asyncio.get_running_loop().create_future()
+        self._waiting.append((request, future))
+        if self._committer is None:
+            self._committer = asyncio.create_task(self._commit_waiting())
+        result = await future
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    async def _commit_waiting(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[:self.batch_max], self._waiting[self.batch_max:]
+                requests = [r for r, _ in batch]
+                try:
+                    results: list[AppendResult | Exception] = await self.append_many(requests)
+                except Exception:  # noqa: BLE001 - not a conflict: let each command meet its own fate
+                    results = [await self._append_alone(r) for r in requests]
+                for (_, future), result in zip(batch, results, strict=True):
+                    if not future.done():  # its caller may have gone (cancelled)
+                        future.set_result(result)
+        except BaseException as exc:
+            for _, future in self._waiting:
+                if not future.done():
+                    future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("the store closed"))
+            self._waiting = []
+            raise
+        finally:
+            self._committer = None
+
+    async def _append_alone(self, request: Append) -> AppendResult | Exception:
+        try:
+            (result,) = await self.append_many([request])
+        except Exception as exc:  # noqa: BLE001 - handed to the command's caller
+            return exc
+        return result
+
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
         for attempt in range(_DEADLOCK_RETRIES):
             try:
@@ -170,69 +219,91 @@ class PostgresStore(Store):
         return results
 
     async def _append_batch(self, conn: asyncpg.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+        # A lone request needs no savepoint: when it fails, the whole transaction is rolled back.
+        single = len(requests) == 1
         results: list[AppendResult | Exception] = []
-        heads: dict[str, tuple[int, int]] = {}  # stream -> (last seq, last position) appended here
-        async with conn.transaction():
-            if len(requests) > 1:
-                # Lock every existing stream of the batch up front, in one order, so that two group
-                # commits never hold one stream each while waiting for the other's.
-                await conn.execute("SELECT 1 FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
-                                   sorted({r.stream for r in requests}))
-            for req in requests:
-                try:
-                    async with conn.transaction():  # a savepoint: this request fails alone
-                        result, last_position = await self._append_one(conn, req)
-                except (SeqConflict, CommandIdReused, StreamExists) as exc:
-                    results.append(exc)
-                    continue
-                except asyncpg.UniqueViolationError:
-                    head = await self._head(conn, req.stream, lock=False)
-                    results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
-                    continue
-                results.append(result)
-                if last_position is not None:
-                    heads[req.stream] = (result.events[-1].seq, last_position)
-            for stream, (seq, position) in heads.items():
-                # Delivered at commit, in commit order, and never if the transaction rolls back.
-                await conn.execute("SELECT pg_notify($1, $2)", self.channel,
-                                   msgspec.json.encode({"stream": stream, "seq": seq, "position": position}).decode())
-            if self.before_commit is not None:
-                await self.before_commit(requests)
+        staged: list[Event] = []  # this transaction's new events, in append order
+        appended: dict[tuple[str, str], list[Event]] = {}  # (stream, command_id) -> its staged events
+        try:
+            async with conn.transaction():
+                if not single:
+                    # Lock every existing stream of the batch up front, in one order, so that two group
+                    # commits never hold one stream each while waiting for the other's.
+                    await conn.execute("SELECT 1 FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
+                                       sorted({r.stream for r in requests}))
+                for req in requests:
+                    if single:
+                        result = await self._append_one(conn, req, appended)
+                    else:
+                        try:
+                            async with conn.transaction():  # a savepoint: this request fails alone
+                                result = await self._append_one(conn, req, appended)
+                        except (SeqConflict, CommandIdReused, StreamExists) as exc:
+                            results.append(exc)
+                            continue
+                        except asyncpg.UniqueViolationError:
+                            head = await self._head(conn, req.stream)
+                            results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
+                            continue
+                    results.append(result)
+                    if not result.duplicate:
+                        staged += result.events
+                if staged:
+                    await self._insert_events(conn, staged)
+                if self.before_commit is not None:
+                    await self.before_commit(requests)
+        except (SeqConflict, CommandIdReused, StreamExists) as exc:
+            return [exc]  # only a lone request raises these here; its transaction was rolled back
+        except asyncpg.UniqueViolationError:
+            if not single:
+                raise
+            head = await self._head(conn, requests[0].stream)
+            return [SeqConflict(requests[0].expected_seq, head[0] if head else 0)]
         return results
 
-    async def _head(self, conn: asyncpg.Connection, stream: str, lock: bool = True) -> tuple[int, str] | None:
-        sql = "SELECT seq, hash FROM streams WHERE id = $1" + (" FOR UPDATE" if lock else "")
-        row = await conn.fetchrow(sql, stream)
+    async def _head(self, conn: asyncpg.Connection, stream: str) -> tuple[int, str] | None:
+        row = await conn.fetchrow("SELECT seq, hash FROM streams WHERE id = $1", stream)
         return (row["seq"], row["hash"]) if row else None
 
-    async def _append_one(self, conn: asyncpg.Connection, req: Append) -> tuple[AppendResult, int | None]:
+    async def _lock_head(self, conn: asyncpg.Connection, req: Append) -> Any:
         # The stream row lock is what serializes appends to one encounter across processes: a second
-        # writer waits here and then reads the head the first one committed.
-        head = await self._head(conn, req.stream)
+        # writer waits here and then reads the head the first one committed. The command's earlier
+        # append (a resend), if any, comes in the same round trip.
+        return await conn.fetchrow(
+            "SELECT s.seq, s.hash, c.identity, c.actor, c.first_seq, c.last_seq"
+            " FROM (SELECT seq, hash FROM streams WHERE id = $1 FOR UPDATE) AS s"
+            " LEFT JOIN commands AS c ON c.stream = $1 AND c.command_id = $2",
+            req.stream, req.command_id)
+
+    async def _append_one(self, conn: asyncpg.Connection, req: Append,
+                          appended: dict[tuple[str, str], list[Event]]) -> AppendResult:
+        row = await self._lock_head(conn, req)
         created = False
-        if head is None and req.create is not None:
+        if row is None and req.create is not None:
             info = req.create
             inserted = await conn.fetchval(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)"
                 " ON CONFLICT (id) DO NOTHING RETURNING id",
                 info.id, info.name, info.ruleset, info.public, ZERO_HASH)
             if inserted is not None:
-                created, head = True, (0, ZERO_HASH)
+                created = True
             else:  # a concurrent creation committed first
-                head = await self._head(conn, req.stream)
-        prior = await conn.fetchrow(
-            "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = $1 AND command_id = $2",
-            req.stream, req.command_id)
-        if prior:
-            if prior["identity"] != req.identity or prior["actor"] != req.actor:
+                row = await self._lock_head(conn, req)
+        if row is not None and row["identity"] is not None:
+            if row["identity"] != req.identity or row["actor"] != req.actor:
                 raise CommandIdReused(req.command_id)
-            events = await self._range(conn, req.stream, prior["first_seq"], prior["last_seq"])
-            return AppendResult(events, duplicate=True), None
+            earlier = appended.get((req.stream, req.command_id))
+            if earlier is None:
+                earlier = await self._range(conn, req.stream, row["first_seq"], row["last_seq"])
+            return AppendResult(earlier, duplicate=True)
         if req.create is not None and not created:
             raise StreamExists(req.stream)
-        if head is None:
+        if created:
+            seq, prev = 0, ZERO_HASH
+        elif row is None:
             raise SeqConflict(req.expected_seq, 0)
-        seq, prev = head
+        else:
+            seq, prev = row["seq"], row["hash"]
         if seq != req.expected_seq:
             raise SeqConflict(req.expected_seq, seq)
         ts = timestamp()
@@ -242,13 +313,12 @@ class PostgresStore(Store):
             ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)
             prev = ev.hash
             sealed.append(ev)
-        if sealed:
-            await conn.execute(
-                "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
-                req.stream, req.command_id, req.identity, req.actor, sealed[0].seq, sealed[-1].seq)
-        await conn.execute("UPDATE streams SET seq = $1, hash = $2, closed = closed OR $3 WHERE id = $4",
-                           seq, prev, req.closes, req.stream)
+        await conn.execute(
+            "WITH command AS (INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
+            "   SELECT $1, $2, $3, $4, $5, $6 WHERE $7)"
+            " UPDATE streams SET seq = $6, hash = $8, closed = closed OR $9 WHERE id = $1",
+            req.stream, req.command_id, req.identity, req.actor, seq - len(sealed) + 1, seq, bool(sealed),
+            prev, req.closes)
         for s in req.seeds:
             await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
                                req.stream, s.commitment, s.seed)
@@ -267,34 +337,45 @@ class PostgresStore(Store):
                 await conn.execute(
                     "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND role = $2 AND seat IS NOT DISTINCT FROM $3",
                     req.stream, r.role, r.seat)
-        if not sealed:
-            return AppendResult(sealed), None
-        last = await self._allocate_positions(conn, len(sealed))
-        first = last - len(sealed) + 1
-        await conn.execute(
-            f"INSERT INTO events (position, {_EVENT_COLUMNS}) SELECT * FROM unnest("
-            "$1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],"
-            " $9::text[], $10::text[])",
-            list(range(first, last + 1)), [e.stream for e in sealed], [e.seq for e in sealed],
-            [e.type for e in sealed], [canonical(e.data).decode() for e in sealed], [e.actor for e in sealed],
-            [e.command_id for e in sealed], [e.ts for e in sealed], [e.prev_hash for e in sealed],
-            [e.hash for e in sealed])
-        return AppendResult(sealed), last
+        if sealed:
+            appended[(req.stream, req.command_id)] = sealed
+        return AppendResult(sealed)
 
-    async def _allocate_positions(self, conn: asyncpg.Connection, count: int) -> int:
-        """Take `count` positions from the counter row; returns the last one.
+    async def _insert_events(self, conn: asyncpg.Connection, events: list[Event]) -> None:
+        """Give the transaction's events their positions, store them, and queue the wake-ups.
 
-        Why a counter row and not a sequence: a sequence value is drawn at insert but becomes visible
-        at commit, so a writer that draws 7 and commits after the writer that drew 8 lets a reader
-        bookmark 8 and skip 7 for ever. Updating this one row instead locks it until the transaction
-        ends: the next writer's UPDATE waits for that commit (or rollback) and then reads the final
-        value, so positions are handed out in commit order, and a rollback (of the transaction or of a
-        request's savepoint) returns its numbers, so they are dense. The price is that appends to
-        *different* encounters serialize from this point to their commit; it is taken as late as
-        possible (after the checks, the hashing and the side rows) to keep that window short, and group
-        commit amortizes it.
+        Positions come from one counter row, updated here in the append transaction. Why not a
+        sequence: a sequence value is drawn at insert but becomes visible at commit, so a writer that
+        draws 7 and commits after the writer that drew 8 lets a reader bookmark 8 and skip 7 for ever.
+        Updating this one row instead locks it until the transaction ends: the next writer's UPDATE
+        waits for that commit (or rollback) and then reads the final value, so positions are handed
+        out in commit order, and a rollback gives its numbers back, so they are dense. The price is
+        that appends, across all encounters and processes, commit one transaction at a time from this
+        statement on; it comes last (after the checks, the hashing and the side rows, which run in
+        parallel) to keep that window short, and group commit (`append`) shares it among the commands
+        that arrived meanwhile.
+
+        The NOTIFY ("stream X has new events up to seq N") is delivered at commit, in commit order,
+        and never if the transaction rolls back; listeners read the events themselves from the table.
         """
-        return await conn.fetchval("UPDATE event_positions SET last = last + $1 RETURNING last", count)
+        heads: dict[str, int] = {}
+        for e in events:
+            heads[e.stream] = e.seq
+        notes = [msgspec.json.encode({"stream": s, "seq": n}).decode() for s, n in heads.items()]
+        await conn.execute(
+            "WITH counter AS (UPDATE event_positions SET last = last + $1 RETURNING last),"
+            " stored AS ("
+            f"   INSERT INTO events (position, {_EVENT_COLUMNS})"
+            "   SELECT counter.last - $1 + e.n, e.stream, e.seq, e.type, e.data, e.actor, e.command_id, e.ts,"
+            "          e.prev_hash, e.hash"
+            "   FROM counter, unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],"
+            "                        $8::text[], $9::text[], $10::text[])"
+            "        WITH ORDINALITY AS e(stream, seq, type, data, actor, command_id, ts, prev_hash, hash, n))"
+            " SELECT pg_notify($11, note) FROM unnest($12::text[]) AS note",
+            len(events), [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
+            [canonical(e.data).decode() for e in events], [e.actor for e in events],
+            [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],
+            [e.hash for e in events], self.channel, notes)
 
     # ---- reading ---------------------------------------------------------------------------
 
