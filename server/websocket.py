@@ -122,7 +122,7 @@ class Subscriber:
         """The fast path of fan-out: write at once when nothing waits before this frame and the socket
         takes data without waiting (saves a task switch per subscriber per event). Relies on aiohttp's
         writer internals, so anything unexpected falls back to the queue."""
-        if self.sending or self.queue or self.ending is not None:
+        if self.sending or self.queue or self.ending is not None or self.transport is None or self.transport.is_closing():
             return False
         writer = getattr(self.ws, "_writer", None)
         protocol = getattr(writer, "protocol", None)
