@@ -54,8 +54,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
     c.Defend: defend,
 }
 
-# GM rulings sent as commands: a player must control every combatant, so in practice only the GM may
-# (the engine has no GM-only mark for ruleset commands yet: ENGINE_REQUESTS.md).
+# GM rulings sent as commands: only the GM may send them (`gm_commands`; players get 403).
 GM_ONLY: tuple[type[Command], ...] = (c.SetBackToWall,)
 
 

@@ -82,7 +82,7 @@ def fumble_events(c: dict[str, Any], weapon: dict[str, Any], fumble: str | None)
 def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
     """Attack another member of one's own group (4.6)."""
     a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = slot_problems(state, a["id"]) + member_problems(state, a["id"])
+    problems = slot_problems(state, a["id"], cmd.actor) + member_problems(state, a["id"])
     if a.get("group") and t.get("group") != a.get("group"):
         problems.append(f"{t['name']} is not in HTH with {a['name']}: someone in HTH attacks only those in HTH "
                         "with him")
@@ -122,7 +122,7 @@ def member_problems(state: dict[str, Any], cid: str) -> list[str]:
 def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: Dice) -> list[Any]:
     """Judo 2: a prone figure that moved 0 hexes punches an adjacent figure at -3 DX (§Judo-2)."""
     a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = slot_problems(state, a["id"])
+    problems = slot_problems(state, a["id"], cmd.actor)
     if F.judo(a) < 2:
         problems.append(f"{a['name']} does not have Judo 2")
     if a.get("posture") != "prone":
@@ -151,7 +151,7 @@ def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: D
 def defend(state: dict[str, Any], cmd: Defend, dice: Dice) -> list[Any]:
     """Judo 2 on the ground: spend the action defending; unarmed attacks on him roll 4 dice (§Judo-2)."""
     c = F.get(state, cmd.combatant)
-    problems = slot_problems(state, c["id"])
+    problems = slot_problems(state, c["id"], cmd.actor)
     if F.judo(c) < 2:
         problems.append(f"{c['name']} does not have Judo 2")
     if c.get("posture") != "prone":

@@ -122,7 +122,16 @@ def _action(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     return text + (f" (allowed: {allowed})." if allowed else ".")
 
 
+def _group_again(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    """A group re-emitted with its own members changes only its standing; joins keep the generic sentence."""
+    g = state["groups"].get(d["group"])
+    if g is None or set(d["combatants"]) - set(g["combatants"]) or bool(g.get("standing")) == bool(d["standing"]):
+        return None
+    return f"The brawl at {label(g.get('at'))} is " + ("on its feet." if d["standing"] else "now on the ground.")
+
+
 SENTENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], str | None]] = {
+    "CloseCombatJoined": _group_again,
     "DieRolled": _die_rolled,
     "ActionDeclared": _action,
     "InitiativeSet": _initiative,

@@ -76,7 +76,7 @@ def enter_hth(state: dict[str, Any], cmd: EnterHth, dice: Dice) -> list[Any]:
     """Way 1 and 2: the action-phase attempt from an adjacent hex (4.2)."""
     e, d = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
     shift = _judo2_shift(e, cmd.judo2_shift)
-    problems = slot_problems(state, e["id"]) + common_entry_problems(state, e, d)
+    problems = slot_problems(state, e["id"], cmd.actor) + common_entry_problems(state, e, d)
     rec = F.tft_record(state, e["id"])
     if rec["hexes_moved"] > F.half_move(e):
         problems.append(f"{e['name']} moved {rec['hexes_moved']} hexes, more than half his MA "

@@ -121,9 +121,11 @@ def group_of(state: dict[str, Any], cid: str) -> dict[str, Any] | None:
 
 
 def group_standing(state: dict[str, Any], group: dict[str, Any]) -> bool:
-    """Whether a group stands: the tft record (StandingCheckResolved) wins over the common flag."""
-    rec = state.get("rules", {}).get("groups", {}).get(group["group"])
-    return bool(rec["standing"]) if rec else bool(group.get("standing"))
+    """Whether a group stands: the common flag (a fall re-emits `CloseCombatJoined {standing: false}`).
+    A group never rises again (A16), so a fall the tft record saw (StandingCheckResolved, in streams
+    written before that re-emit) still counts."""
+    rec = state.get("rules", {}).get("groups", {}).get(group["group"]) or {}
+    return bool(group.get("standing")) and bool(rec.get("standing", True))
 
 
 def pin_holding(state: dict[str, Any], cid: str) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ def _three_vs(dice: Dice, who: str, purpose: str, target: int, mods: list[Modifi
 def cast_spell_in_hth(state: dict[str, Any], cmd: CastSpellInHth, dice: Dice) -> list[Any]:
     """3vs(HTH DX - 6 + the spell's own modifiers); effect and ST cost are the GM's (4.7)."""
     c = F.get(state, cmd.combatant)
-    problems = slot_problems(state, c["id"]) + entry_turn_problems(state, c["id"])
+    problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"])
     if not c.get("group"):
         problems.append(f"{c['name']} is not in HTH")
     pin = F.pin_on(state, c["id"])
@@ -53,7 +53,7 @@ def cast_spell_in_hth(state: dict[str, Any], cmd: CastSpellInHth, dice: Dice) ->
 def draw_dagger(state: dict[str, Any], cmd: DrawDagger, dice: Dice) -> list[Any]:
     """3vs(HTH DX) to ready a carried dagger-list item (§Actions-Dagger)."""
     c = F.get(state, cmd.combatant)
-    problems = slot_problems(state, c["id"]) + entry_turn_problems(state, c["id"], True)
+    problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"], True)
     problems += member_problems(state, c["id"])
     daggers = F.carried_daggers(c)
     if cmd.item is not None:
@@ -74,7 +74,7 @@ def draw_dagger(state: dict[str, Any], cmd: DrawDagger, dice: Dice) -> list[Any]
 def drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[Any]:
     """3vs(HTH DX, the shield's own penalty included) to wiggle free of a shield (§Actions-Shield)."""
     c = F.get(state, cmd.combatant)
-    problems = slot_problems(state, c["id"]) + entry_turn_problems(state, c["id"]) + member_problems(state, c["id"])
+    problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"]) + member_problems(state, c["id"])
     shield = F.worn_shield(c)
     if cmd.item is not None and shield is not None and shield["id"] != cmd.item:
         raise BadCommand(f"{c['name']}'s worn shield is {shield['id']!r}, not {cmd.item!r}", "item")

@@ -61,15 +61,20 @@ def head(state: dict[str, Any]) -> str | None:
     return None
 
 
-def slot_problems(state: dict[str, Any], cid: str) -> list[str]:
-    """Why this figure may not take its action now (action phase, its slot, action unspent)."""
+# Who may act out of the order (4.0: "only the head of the order (or the GM)"); players keep to it.
+OUT_OF_ORDER_ACTORS = frozenset({"gm", "system"})
+
+
+def slot_problems(state: dict[str, Any], cid: str, actor: str = "") -> list[str]:
+    """Why this figure may not take its action now (action phase, its slot, action unspent). The GM
+    (`actor` "gm") may act for a figure out of the order; the phase and the one action still hold."""
     who = F.name(state, cid)
     out = []
     if state.get("phase") != "action":
         out.append(f"actions are taken in the action phase, and this is the {state.get('phase') or 'no'} phase")
     elif F.action_spent(state, cid):
         out.append(f"{who} has already used this turn's action ({state['actions_spent'][cid]})")
-    else:
+    elif actor not in OUT_OF_ORDER_ACTORS:
         h = head(state)
         if h is None and not state.get("initiative"):
             out.append("no action order is set yet")

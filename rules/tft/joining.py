@@ -43,7 +43,7 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
             problems.append(f"with this step {j['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
                             f"his MA ({F.half_move(j)})")
     else:
-        problems += slot_problems(state, j["id"])
+        problems += slot_problems(state, j["id"], cmd.actor)
         if rec["hexes_moved"] > F.half_move(j):
             problems.append(f"{j['name']} moved {rec['hexes_moved']} hexes, more than half his MA "
                             f"({F.half_move(j)})")

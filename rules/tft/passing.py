@@ -13,5 +13,5 @@ from rules.tft.initiative import slot_problems
 
 def pass_action(state: dict[str, Any], cmd: Pass, dice: Dice) -> list[Any]:
     c = F.get(state, cmd.combatant)
-    F.require(slot_problems(state, c["id"]), f"{c['name']} may not pass now")
+    F.require(slot_problems(state, c["id"], cmd.actor), f"{c['name']} may not pass now")
     return [ActionSpent(c["id"], state.get("turn", 0), "pass")]

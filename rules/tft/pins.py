@@ -42,7 +42,7 @@ def contest_dice(state: dict[str, Any], pinner: str, target: str) -> tuple[int, 
 def pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[Any]:
     """Try to pin a member of one's own fallen group."""
     c, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = _pins_on(state) + slot_problems(state, c["id"]) + entry_turn_problems(state, c["id"])
+    problems = _pins_on(state) + slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"])
     problems += member_problems(state, c["id"])
     group = F.group_of(state, c["id"])
     if group is not None and F.group_standing(state, group):
@@ -109,7 +109,7 @@ def release_pin(state: dict[str, Any], cmd: ReleasePin, dice: Dice) -> list[Any]
 def break_pin(state: dict[str, Any], cmd: BreakPin, dice: Dice) -> list[Any]:
     """4vs(HTH ST) from the third turn after the pin, if at least as strong as the holder (4.12, A31)."""
     c = F.get(state, cmd.combatant)
-    problems = _pins_on(state) + slot_problems(state, c["id"])
+    problems = _pins_on(state) + slot_problems(state, c["id"], cmd.actor)
     p = F.pin_on(state, c["id"])
     if p is None:
         problems.append(f"{c['name']} is not pinned")

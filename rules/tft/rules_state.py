@@ -97,7 +97,9 @@ def _evolve(rules: dict[str, Any], t: str, d: dict[str, Any]) -> dict[str, Any]:
     if t == "CloseCombatJoined":
         gid = d["group"]
         if gid in rules["groups"]:
-            return rules
+            # A joiner or a re-emitted group (a fall): the group's standing follows the event.
+            g = rules["groups"][gid]
+            return {**rules, "groups": {**rules["groups"], gid: {**g, "standing": bool(d["standing"])}}}
         groups = {**rules["groups"], gid: {"turn_formed": rules["turn"], "standing": bool(d["standing"])}}
         return {**rules, "groups": groups, "groups_formed": rules["groups_formed"] + 1}
     if t == "StandingCheckResolved":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from events.common import PostureChanged
+from events.common import CloseCombatJoined, PostureChanged
 from events.dice import Dice, Modifier
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import hth_dx
@@ -52,7 +52,8 @@ def take_down_dice(state: dict[str, Any], puller: str, stander: str) -> tuple[in
 
 
 def standing_check(state: dict[str, Any], gid: str, dice: Dice) -> list[Any]:
-    """The check of a standing group: dice, TakeDownResolved, StandingCheckResolved, PostureChanged."""
+    """The check of a standing group: dice, TakeDownResolved, StandingCheckResolved, then, if the group
+    falls, `CloseCombatJoined` again with `standing: false` (the common flag), and PostureChanged."""
     group = state["groups"][gid]
     members = [m for m in group["combatants"] if m in state["combatants"]
                and F.conscious(state["combatants"][m])]
@@ -88,6 +89,9 @@ def standing_check(state: dict[str, Any], gid: str, dice: Dice) -> list[Any]:
         events.append(TakeDownResolved(gid, puller, stander, x, y, taken_down))
         standing = not taken_down
     events.append(StandingCheckResolved(gid, case, standing))
+    if standing != bool(group.get("standing")):
+        # The common state keeps the group's standing: re-joining the same members sets the new flag.
+        events.append(CloseCombatJoined(gid, list(group["combatants"]), list(group["at"]), standing))
     want = "standing" if standing else "prone"
     events += [PostureChanged(m, want) for m in members if state["combatants"][m].get("posture") != want]
     return events

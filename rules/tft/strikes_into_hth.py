@@ -33,8 +33,8 @@ def _weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str,
     raise BadCommand(f"{c['name']} has no weapon {weapon!r}", "weapon")
 
 
-def _outsider_problems(state: dict[str, Any], c: dict[str, Any], t: dict[str, Any]) -> list[str]:
-    out = slot_problems(state, c["id"])
+def _outsider_problems(state: dict[str, Any], c: dict[str, Any], t: dict[str, Any], actor: str) -> list[str]:
+    out = slot_problems(state, c["id"], actor)
     if c.get("group"):
         out.append(f"{c['name']} is in HTH and attacks only those in HTH with him")
     if not t.get("group"):
@@ -56,7 +56,7 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     """Roll at the chosen figure; on a miss at each other enemy in turn; with no other enemy, "to miss" each
     friend in turn (4.13)."""
     c, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = _outsider_problems(state, c, t)
+    problems = _outsider_problems(state, c, t, cmd.actor)
     d = distance(c["position"], t["position"]) if c.get("position") and t.get("position") else 99
     if cmd.attack == "melee" and d != 1:
         problems.append(f"{c['name']} is not next to the brawl (a melee strike needs an adjacent hex)")
@@ -92,7 +92,7 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
 def missile_into_hth_far(state: dict[str, Any], cmd: MissileIntoHthFar, dice: Dice) -> list[Any]:
     """From more than 3 hexes: 3vsDX; a hit strikes a random member, friends included (A20)."""
     c, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = _outsider_problems(state, c, t)
+    problems = _outsider_problems(state, c, t, cmd.actor)
     d = distance(c["position"], t["position"]) if c.get("position") and t.get("position") else 0
     if d <= NEAR_MISSILE_HEXES:
         problems.append(f"the brawl is only {d} hexes away: use strike_into_hth")

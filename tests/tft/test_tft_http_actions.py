@@ -182,6 +182,9 @@ async def test_standing_case_1_majority_falls_at_formation(tussle):
     b = await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C1", dice=[[1]])
     assert of_type(b, "StandingCheckResolved")[0] == {"group": "g1", "case": 1, "standing": False}
     assert [p["posture"] for p in of_type(b, "PostureChanged")] == ["prone", "prone"]
+    # Formed standing, then fallen at once: the common state ends with the group on the ground.
+    assert [j["standing"] for j in of_type(b, "CloseCombatJoined")] == [True, False]
+    assert (await enc.state())["groups"]["g1"]["standing"] is False
     await enc.replay_matches_live()
 
 

@@ -18,9 +18,9 @@ async def _enc(tussle, *figs, options=None, phase="action"):
     return enc
 
 
-async def refused(enc, type_, *phrases, **fields):
+async def refused(enc, type_, *phrases, token=None, **fields):
     before = (await enc.state())["seq"]
-    r = await enc.command(type_, **fields)
+    r = await enc.command(type_, token=token, **fields)
     assert r.status == 422, r.body
     for p in phrases:
         assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
@@ -45,8 +45,37 @@ async def test_enter_needs_slot_adjacency_and_a_lone_enemy(tussle):
     enc = await _enc(tussle, simeth(), troll())
     await refused(enc, "tft.enter_hth", "Simeth is not next to Troll", combatant="simeth", target="troll",
                   condition="C2")
+    # The order binds players; the GM may act out of it (4.0).
+    troll_seat = await enc.seat("Tina", ["troll"])
     await refused(enc, "tft.enter_hth", "it is not Troll's turn to act (Simeth acts first)", combatant="troll",
-                  target="simeth")
+                  target="simeth", token=troll_seat)
+
+
+async def test_the_gm_acts_out_of_the_order_but_players_keep_to_it(tussle):
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll())
+    assert (await enc.state())["initiative"] == ["simeth", "troll"]
+    troll_seat = await enc.seat("Tina", ["troll"])
+    await refused(enc, "tft.pass", "it is not Troll's turn to act (Simeth acts first)", combatant="troll",
+                  token=troll_seat)
+    b = await enc.ok("tft.pass", combatant="troll")
+    assert [e["type"] for e in b["events"]] == ["ActionSpent"] and b["events"][0]["actor"] == "gm"
+    # The GM's override skips only the order: one action per turn still holds, for the GM too.
+    await refused(enc, "tft.pass", "Troll has already used this turn's action (pass)", combatant="troll")
+    await refused(enc, "tft.enter_hth", "Troll has already used this turn's action (pass)", combatant="troll",
+                  target="simeth", condition="C1")
+    await enc.replay_matches_live()
+
+
+async def test_the_gm_enters_hth_for_a_figure_out_of_the_order(tussle):
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll())
+    b = await enc.ok("tft.enter_hth", combatant="troll", target="simeth", condition="C1", dice=[[1]])
+    assert b["events"][0]["data"]["combatant"] == "troll"
+    assert any(e["type"] == "CloseCombatJoined" for e in b["events"])
+    await enc.replay_matches_live()
 
 
 async def test_enter_after_moving_more_than_half(tussle):
@@ -132,3 +161,12 @@ async def test_strike_into_hth_refusals(tussle):
                   weapon="broadsword")
     await refused(enc, "tft.strike_into_hth", "the brawl is 5 hexes away", combatant="c1", target="b1",
                   weapon="broadsword", attack="thrown")
+
+
+async def test_set_back_to_wall_is_the_gms_alone(tussle):
+    enc = await _enc(tussle, simeth(), troll())
+    tina = await enc.seat("Tina", ["troll"])
+    r = await enc.command("tft.set_back_to_wall", token=tina, combatant="troll", back_to_wall=False)
+    assert r.status == 403, r.body
+    b = await enc.ok("tft.set_back_to_wall", combatant="troll", back_to_wall=False)
+    assert [e["type"] for e in b["events"]] == ["RulingMade"]

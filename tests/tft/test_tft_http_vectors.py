@@ -45,7 +45,9 @@ async def test_tv2_take_down_fails(tussle):
     assert of_type(b, "StandingCheckResolved")[0] == {"group": "g1", "case": 3, "standing": True}
     assert of_type(b, "InitiativeSet")[0]["order"] == ["frankfolson", "joe"]
     assert "ActionSpent" not in types(b) and "PostureChanged" not in types(b)
+    assert "CloseCombatJoined" not in types(b)  # still standing: nothing to change in the common state
     st = await enc.state()
+    assert st["groups"]["g1"]["standing"] is True
     assert {"tft.hth_attack", "tft.disengage"} <= set(st["legal_actions"]["frankfolson"])
     text = "\n".join(sentences(await enc.events()))
     assert "Take Down: Joe (pulling, 2 dice) against Frankfolson (standing, 5 dice): the group stays on its feet" in text
@@ -59,8 +61,18 @@ async def test_tv2b_take_down_succeeds(tussle):
     assert of_type(b, "StandingCheckResolved")[0]["standing"] is False
     assert sorted((p["combatant"], p["posture"]) for p in of_type(b, "PostureChanged")) == \
         [("frankfolson", "prone"), ("joe", "prone")]
+    # The fall is in the common state too: the same group re-emitted with standing false.
+    assert of_type(b, "CloseCombatJoined") == [{"group": "g1", "combatants": ["joe", "frankfolson"],
+                                                "at": [5, 5], "standing": False}]
+    assert types(b).index("StandingCheckResolved") < types(b).index("CloseCombatJoined") \
+        < types(b).index("PostureChanged")
     st = await enc.state()
+    assert st["groups"]["g1"]["standing"] is False and st["groups"]["g1"]["combatants"] == ["joe", "frankfolson"]
     assert st["rules"]["groups"]["g1"]["standing"] is False
+    assert "The brawl at 5,5 is now on the ground." in sentences(await enc.events())
+    # A fallen group is not checked again (A16).
+    b = await _turn(enc, 5)
+    assert "StandingCheckResolved" not in types(b) and "CloseCombatJoined" not in types(b)
     await enc.replay_matches_live()
 
 

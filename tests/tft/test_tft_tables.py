@@ -18,7 +18,8 @@ from rules.tft.damage import fist_damage
 from rules.tft.defense_table import DefenseContext, defense_modifiers, may_throw, result_for
 from rules.tft.describing import PURPOSE_WORDS, describe
 from rules.tft.dx_in_hth import hth_dx
-from rules.tft.events import TFT_EVENTS
+from rules.tft.events import TFT_EVENTS, StandingCheckResolved
+from rules.tft.figures import group_standing
 from rules.tft.options import DEFAULTS
 from rules.tft.rules_state import DEFAULT_PREFERENCES
 from rules.tft.standing import take_down_dice
@@ -158,3 +159,32 @@ def test_turn_start_resets_the_turn_records() -> None:
     assert rules["figures"]["a"]["hth_first_turn"] == 1
     rules = ruleset.evolve(rules, Event("s", 10, "TurnStarted", {"turn": 2}, "gm", "c", "", "", ""))
     assert rules["figures"]["a"]["hth_first_turn"] is None and rules["turn"] == 2
+
+
+def test_a_group_stands_as_the_common_state_says() -> None:
+    joins = [_join("a", "a", 12, 10, [0, 0]), _join("b", "b", 12, 10, [0, 0])]
+    s = _fold([*joins, CloseCombatJoined("g1", ["a", "b"], [0, 0], True)], {"standing_in_hth": True})
+    assert group_standing(s, s["groups"]["g1"]) is True
+    # A fall re-emits the group: common flag and tft record both say fallen; members are unchanged.
+    s = _fold([*joins, CloseCombatJoined("g1", ["a", "b"], [0, 0], True),
+               StandingCheckResolved("g1", 1, False), CloseCombatJoined("g1", ["a", "b"], [0, 0], False)])
+    assert s["groups"]["g1"]["standing"] is False and s["groups"]["g1"]["combatants"] == ["a", "b"]
+    assert s["rules"]["groups"]["g1"]["standing"] is False and group_standing(s, s["groups"]["g1"]) is False
+    assert describe(s, Event("s", 9, "CloseCombatJoined", {"group": "g1", "combatants": ["a", "b"], "at": [0, 0],
+                                                           "standing": False}, "gm", "c", "", "", "")) is None
+
+
+def test_a_fall_recorded_only_by_the_tft_part_still_counts() -> None:
+    """Streams written before the re-emit: the common flag stayed true, StandingCheckResolved said fallen."""
+    s = _fold([_join("a", "a", 12, 10, [0, 0]), _join("b", "b", 12, 10, [0, 0]),
+               CloseCombatJoined("g1", ["a", "b"], [0, 0], True), StandingCheckResolved("g1", 3, False)])
+    assert s["groups"]["g1"]["standing"] is True
+    assert group_standing(s, s["groups"]["g1"]) is False
+
+
+def test_the_re_emitted_group_is_described_as_a_fall() -> None:
+    s = _fold([_join("a", "a", 12, 10, [3, 4]), _join("b", "b", 12, 10, [3, 4]),
+               CloseCombatJoined("g1", ["a", "b"], [3, 4], True)])
+    fall = Event("s", 9, "CloseCombatJoined", {"group": "g1", "combatants": ["a", "b"], "at": [3, 4],
+                                               "standing": False}, "gm", "c", "", "", "")
+    assert describe(s, fall) == "The brawl at 3,4 is now on the ground."
