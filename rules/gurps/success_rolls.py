@@ -72,13 +72,15 @@ def success_roll(
     base_name: str,
     modifiers: list[Modifier] | None = None,
 ) -> SuccessRoll:
-    """Roll 3d6 against `base` + `modifiers`; the DieRolled carries modifiers, total and target."""
+    """Roll 3d6 against `base` + `modifiers`; the DieRolled carries modifiers, total, target and margin."""
     mods = [m for m in (modifiers or []) if m.value != 0]
     effective = effective_skill(base, mods)
     roll = dice.roll(3, 6, purpose, combatant)
     total = roll.sum
     success, margin = judge(total, effective)
-    event = roll.event(modifiers=mods, total=total, target=effective, outcome=outcome_text(success, margin))
+    # The margin is a field of its own (clients read it without parsing); the outcome still says it in words.
+    event = roll.event(modifiers=mods, total=total, target=effective, outcome=outcome_text(success, margin),
+                       margin=margin)
     return SuccessRoll(combatant, purpose, base, base_name, mods, effective, list(roll.faces), total,
                        margin, success, event)
 

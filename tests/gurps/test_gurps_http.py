@@ -47,6 +47,7 @@ async def test_v1_http_ana_evades_by_8(tussle):
     ana, bors = of_type(b, "DieRolled")
     assert (ana["total"], ana["target"], ana["outcome"], ana["source"]) == (12, 22, "success by 10", "manual")
     assert (bors["total"], bors["target"], bors["outcome"]) == (9, 11, "success by 2")
+    assert (ana["margin"], bors["margin"]) == (10, 2)  # DieRolled.margin: the number behind the outcome
     qc = of_type(b, "QuickContestResolved")[0]
     assert (qc["winner"], qc["margin_of_victory"]) == ("ana", 8)
     assert of_type(b, "Moved")[0]["reason"] == "evade"
@@ -62,6 +63,7 @@ async def test_v1a_http_ana_is_stopped(tussle):
     enc, req = await v1(tussle)
     b = await enc.ok("respond", reaction=req["id"], choice="stop", dice=[[6, 6, 5], [2, 3, 4]])
     assert of_type(b, "DieRolled")[0]["outcome"] == "failure by 1"
+    assert [r["margin"] for r in of_type(b, "DieRolled")] == [-1, 2]
     assert of_type(b, "QuickContestResolved")[0]["margin_of_victory"] == 3
     assert of_type(b, "EvadeStopped")[0] == {"mover": "ana", "foe": "bors", "at": [0, 0]}
     st = await enc.state()

@@ -120,7 +120,7 @@ def test_dodge_with_shield_and_retreat_then_damage():
     assert dodge["purpose"] == "dodge" and dodge["target"] == 8 + 1 + 3
     assert [m["reason"] for m in dodge["modifiers"]] == ["buckler DB", "retreat"]
     damage = of_type(out, "DieRolled")[1]
-    assert damage["purpose"] == "damage" and damage["total"] == 3
+    assert damage["purpose"] == "damage" and damage["total"] == 3 and damage["margin"] is None
     assert w.replayed() == w.state
 
 

@@ -25,7 +25,7 @@ def test_judge_margins_and_automatic_results(total, skill, expected):
 def test_die_rolled_carries_target_margin_and_modifiers_with_reasons():
     r = roll([4, 5, 3], 12, [Modifier(5, "from behind"), Modifier(5, "foe lying down"), Modifier(0, "nothing")])
     ev = r.event
-    assert ev.target == 22 and ev.total == 12 and ev.outcome == "success by 10"
+    assert ev.target == 22 and ev.total == 12 and ev.outcome == "success by 10" and ev.margin == 10
     assert [(m.value, m.reason) for m in ev.modifiers] == [(5, "from behind"), (5, "foe lying down")]
     assert ev.faces == [4, 5, 3] and ev.purpose == "evade" and ev.combatant == "a"
 
@@ -48,3 +48,13 @@ def test_contest_both_fail_smaller_failure_wins():
 def test_contest_tie_nobody_wins():
     c = quick_contest(roll([3, 3, 3], 7, who="cato"), roll([4, 4, 5], 11, who="bors"))
     assert (c.winner, c.margin_of_victory) == (None, 0)
+
+
+@pytest.mark.parametrize("faces,skill,margin,outcome", [
+    ([4, 4, 4], 11, -1, "failure by 1"),
+    ([1, 1, 2], 2, 0, "success by 0"),  # a 4 always succeeds: margin at least 0
+    ([6, 6, 5], 22, -1, "failure by 1"),  # a 17 always fails: margin at most -1
+])
+def test_die_rolled_margin_follows_the_automatic_results(faces, skill, margin, outcome):
+    ev = roll(faces, skill).event
+    assert (ev.margin, ev.outcome) == (margin, outcome)
