@@ -104,6 +104,21 @@ def channel_for(schema: str) -> str:
     return "tussle_events_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
 
 
+class _Staged:
+    """What a batch will write: its requests that passed, with their sealed events, in order."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[Append, list[Event]]] = []
+        self.events: list[Event] = []
+        self.commands: dict[tuple[str, str], tuple[str, str, list[Event]]] = {}
+
+    def add(self, req: Append, events: list[Event]) -> None:
+        self.requests.append((req, events))
+        self.events += events
+        if events:
+            self.commands[(req.stream, req.command_id)] = (req.identity, req.actor, events)
+
+
 class PostgresStore(Store):
     """The PostgreSQL backend, shared by any number of server processes."""
 
@@ -162,10 +177,10 @@ class PostgresStore(Store):
     async def append(self, request: Append) -> AppendResult:
         """Append one command, committed together with the appends waiting beside it (group commit).
 
-        Every append takes the position counter from its UPDATE to its commit, so across the whole
+        Every append holds the position counter from its UPDATE to its commit, so across the whole
         database commits happen one at a time; sharing one transaction (and one WAL flush) between
         the commands that arrived meanwhile is what keeps throughput up under load. Each command still
-        succeeds or fails alone (a savepoint each).
+        succeeds or fails alone.
         """
         future: asyncio.Future[AppendResult | Exception] = asyncio.get_running_loop().create_future()
         self._waiting.append((request, future))
@@ -177,135 +192,135 @@ class PostgresStore(Store):
         return result
 
     async def _commit_waiting(self) -> None:
+        batch: list[tuple[Append, asyncio.Future[AppendResult | Exception]]] = []
         try:
             while self._waiting:
                 batch, self._waiting = self._waiting[:self.batch_max], self._waiting[self.batch_max:]
-                requests = [r for r, _ in batch]
                 try:
-                    results: list[AppendResult | Exception] = await self.append_many(requests)
-                except Exception:  # noqa: BLE001 - not a conflict: let each command meet its own fate
-                    results = [await self._append_alone(r) for r in requests]
+                    results = await self.append_many([r for r, _ in batch])
+                except Exception as exc:  # noqa: BLE001 - handed to each command's caller
+                    results = [exc] * len(batch)
                 for (_, future), result in zip(batch, results, strict=True):
                     if not future.done():  # its caller may have gone (cancelled)
                         future.set_result(result)
+                batch = []
         except BaseException as exc:
-            for _, future in self._waiting:
+            failure = exc if isinstance(exc, Exception) else RuntimeError("the store is closing")
+            for _, future in batch + self._waiting:
                 if not future.done():
-                    future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("the store closed"))
+                    future.set_exception(failure)
             self._waiting = []
             raise
         finally:
             self._committer = None
 
-    async def _append_alone(self, request: Append) -> AppendResult | Exception:
-        try:
-            (result,) = await self.append_many([request])
-        except Exception as exc:  # noqa: BLE001 - handed to the command's caller
-            return exc
-        return result
-
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
-        for attempt in range(_DEADLOCK_RETRIES):
-            try:
-                async with self._pool.acquire() as conn:
-                    results = await self._append_batch(conn, requests)
-                break
-            except asyncpg.DeadlockDetectedError:
-                if attempt == _DEADLOCK_RETRIES - 1:
-                    raise
+        try:
+            results = await self._append_retrying(requests)
+        except Exception:
+            if len(requests) == 1:
+                raise
+            # Not a conflict but a failure of the transaction (a bad row, a lost connection): each
+            # request is tried alone, so that only the one at fault fails.
+            results = []
+            for r in requests:
+                try:
+                    results += await self._append_retrying([r])
+                except Exception as exc:  # noqa: BLE001 - handed to that request's caller
+                    results.append(exc)
         if any(isinstance(r, AppendResult) and not r.duplicate and r.events for r in results):
             for listener in list(self._commit_listeners):
                 listener()
         return results
 
+    async def _append_retrying(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        for attempt in range(_DEADLOCK_RETRIES):
+            try:
+                async with self._pool.acquire() as conn:
+                    return await self._append_batch(conn, requests)
+            except asyncpg.DeadlockDetectedError:
+                # PostgreSQL aborted this transaction to break a lock cycle: nothing of it was kept.
+                if attempt == _DEADLOCK_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
     async def _append_batch(self, conn: asyncpg.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
-        # A lone request needs no savepoint: when it fails, the whole transaction is rolled back.
-        single = len(requests) == 1
-        results: list[AppendResult | Exception] = []
-        staged: list[Event] = []  # this transaction's new events, in append order
-        appended: dict[tuple[str, str], list[Event]] = {}  # (stream, command_id) -> its staged events
-        try:
-            async with conn.transaction():
-                if not single:
-                    # Lock every existing stream of the batch up front, in one order, so that two group
-                    # commits never hold one stream each while waiting for the other's.
-                    await conn.execute("SELECT 1 FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
-                                       sorted({r.stream for r in requests}))
-                for req in requests:
-                    if single:
-                        result = await self._append_one(conn, req, appended)
-                    else:
-                        try:
-                            async with conn.transaction():  # a savepoint: this request fails alone
-                                result = await self._append_one(conn, req, appended)
-                        except (SeqConflict, CommandIdReused, StreamExists) as exc:
-                            results.append(exc)
-                            continue
-                        except asyncpg.UniqueViolationError:
-                            head = await self._head(conn, req.stream)
-                            results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
-                            continue
-                    results.append(result)
-                    if not result.duplicate:
-                        staged += result.events
-                if staged:
-                    await self._insert_events(conn, staged)
-                if self.before_commit is not None:
-                    await self.before_commit(requests)
-        except (SeqConflict, CommandIdReused, StreamExists) as exc:
-            return [exc]  # only a lone request raises these here; its transaction was rolled back
-        except asyncpg.UniqueViolationError:
-            if not single:
-                raise
-            head = await self._head(conn, requests[0].stream)
-            return [SeqConflict(requests[0].expected_seq, head[0] if head else 0)]
+        """One transaction for the batch, in a fixed number of round trips whatever its size.
+
+        Every stream of the batch is locked first (`FOR UPDATE`, in one order so that two batches
+        never wait on each other in a cycle): that row lock is what serializes appends to one
+        encounter across processes, and with it held the heads and earlier commands read next cannot
+        change under us. Each request is then checked and sealed here in Python, against the heads
+        as the requests before it in the batch left them, so a request that fails (conflict, reused
+        command_id, existing stream) writes nothing and the others go on. The writes go last, in
+        bulk.
+        """
+        async with conn.transaction():
+            streams = sorted({r.stream for r in requests})
+            rows = await conn.fetch("SELECT id, seq, hash FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
+                                    streams)
+            heads: dict[str, tuple[int, str]] = {r["id"]: (r["seq"], r["hash"]) for r in rows}
+            priors = await self._commands(conn, [(r.stream, r.command_id) for r in requests])
+            staged = _Staged()
+            results: list[AppendResult | Exception] = []
+            for req in requests:
+                try:
+                    results.append(await self._check_and_seal(conn, req, heads, priors, staged))
+                except (SeqConflict, CommandIdReused, StreamExists) as exc:
+                    results.append(exc)
+            if staged.requests:
+                await self._write(conn, staged, heads)
+            if self.before_commit is not None:
+                await self.before_commit(requests)
         return results
 
-    async def _head(self, conn: asyncpg.Connection, stream: str) -> tuple[int, str] | None:
-        row = await conn.fetchrow("SELECT seq, hash FROM streams WHERE id = $1", stream)
-        return (row["seq"], row["hash"]) if row else None
+    async def _commands(self, conn: asyncpg.Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:
+        rows = await conn.fetch(
+            "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM commands AS c"
+            " JOIN unnest($1::text[], $2::text[]) AS k(stream, command_id) USING (stream, command_id)",
+            [k[0] for k in keys], [k[1] for k in keys])
+        return {(r["stream"], r["command_id"]): r for r in rows}
 
-    async def _lock_head(self, conn: asyncpg.Connection, req: Append) -> Any:
-        # The stream row lock is what serializes appends to one encounter across processes: a second
-        # writer waits here and then reads the head the first one committed. The command's earlier
-        # append (a resend), if any, comes in the same round trip.
-        return await conn.fetchrow(
-            "SELECT s.seq, s.hash, c.identity, c.actor, c.first_seq, c.last_seq"
-            " FROM (SELECT seq, hash FROM streams WHERE id = $1 FOR UPDATE) AS s"
-            " LEFT JOIN commands AS c ON c.stream = $1 AND c.command_id = $2",
-            req.stream, req.command_id)
-
-    async def _append_one(self, conn: asyncpg.Connection, req: Append,
-                          appended: dict[tuple[str, str], list[Event]]) -> AppendResult:
-        row = await self._lock_head(conn, req)
-        created = False
-        if row is None and req.create is not None:
+    async def _check_and_seal(self, conn: asyncpg.Connection, req: Append, heads: dict[str, tuple[int, str]],
+                              priors: dict[tuple[str, str], Any], staged: _Staged) -> AppendResult:
+        key = (req.stream, req.command_id)
+        if req.create is not None and req.stream not in heads and key not in staged.commands:
+            if req.expected_seq != 0:
+                raise SeqConflict(req.expected_seq, 0)
             info = req.create
             inserted = await conn.fetchval(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)"
                 " ON CONFLICT (id) DO NOTHING RETURNING id",
                 info.id, info.name, info.ruleset, info.public, ZERO_HASH)
             if inserted is not None:
-                created = True
-            else:  # a concurrent creation committed first
-                row = await self._lock_head(conn, req)
-        if row is not None and row["identity"] is not None:
+                heads[req.stream] = (0, ZERO_HASH)
+                return self._seal(req, heads, staged)
+            # A concurrent creation committed first: read what it left, under the lock.
+            row = await conn.fetchrow("SELECT seq, hash FROM streams WHERE id = $1 FOR UPDATE", req.stream)
+            heads[req.stream] = (row["seq"], row["hash"])
+            priors.update(await self._commands(conn, [key]))
+        prior = staged.commands.get(key)
+        if prior is not None:
+            identity, actor, events = prior
+            if identity != req.identity or actor != req.actor:
+                raise CommandIdReused(req.command_id)
+            return AppendResult(events, duplicate=True)
+        row = priors.get(key)
+        if row is not None:
             if row["identity"] != req.identity or row["actor"] != req.actor:
                 raise CommandIdReused(req.command_id)
-            earlier = appended.get((req.stream, req.command_id))
-            if earlier is None:
-                earlier = await self._range(conn, req.stream, row["first_seq"], row["last_seq"])
-            return AppendResult(earlier, duplicate=True)
-        if req.create is not None and not created:
+            return AppendResult(await self._range(conn, req.stream, row["first_seq"], row["last_seq"]), duplicate=True)
+        if req.create is not None:
             raise StreamExists(req.stream)
-        if created:
-            seq, prev = 0, ZERO_HASH
-        elif row is None:
+        head = heads.get(req.stream)
+        if head is None:
             raise SeqConflict(req.expected_seq, 0)
-        else:
-            seq, prev = row["seq"], row["hash"]
-        if seq != req.expected_seq:
-            raise SeqConflict(req.expected_seq, seq)
+        if head[0] != req.expected_seq:
+            raise SeqConflict(req.expected_seq, head[0])
+        return self._seal(req, heads, staged)
+
+    def _seal(self, req: Append, heads: dict[str, tuple[int, str]], staged: _Staged) -> AppendResult:
+        seq, prev = heads[req.stream]
         ts = timestamp()
         sealed: list[Event] = []
         for new in req.events:
@@ -313,33 +328,46 @@ class PostgresStore(Store):
             ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)
             prev = ev.hash
             sealed.append(ev)
-        await conn.execute(
-            "WITH command AS (INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
-            "   SELECT $1, $2, $3, $4, $5, $6 WHERE $7)"
-            " UPDATE streams SET seq = $6, hash = $8, closed = closed OR $9 WHERE id = $1",
-            req.stream, req.command_id, req.identity, req.actor, seq - len(sealed) + 1, seq, bool(sealed),
-            prev, req.closes)
-        for s in req.seeds:
-            await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
-                               req.stream, s.commitment, s.seed)
-        for c in req.reveal:
-            await conn.execute("UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
-                               req.stream, c)
-        for t in req.tokens:
-            await conn.execute(
-                "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
-                t.token_hash, req.stream, t.role, t.seat, t.token_id)
-        for r in req.revoke:
-            if r.token_id is not None:
-                await conn.execute("UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2",
-                                   req.stream, r.token_id)
-            else:
-                await conn.execute(
-                    "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND role = $2 AND seat IS NOT DISTINCT FROM $3",
-                    req.stream, r.role, r.seat)
-        if sealed:
-            appended[(req.stream, req.command_id)] = sealed
+        heads[req.stream] = (seq, prev)
+        staged.add(req, sealed)
         return AppendResult(sealed)
+
+    async def _write(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
+        cmds = [(req, events) for req, events in staged.requests if events]
+        if cmds:
+            await conn.execute(
+                "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
+                " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])",
+                [r.stream for r, _ in cmds], [r.command_id for r, _ in cmds], [r.identity for r, _ in cmds],
+                [r.actor for r, _ in cmds], [e[0].seq for _, e in cmds], [e[-1].seq for _, e in cmds])
+        touched = sorted({req.stream for req, _ in staged.requests})
+        closing = {req.stream for req, _ in staged.requests if req.closes}
+        await conn.execute(
+            "UPDATE streams SET seq = u.seq, hash = u.hash, closed = streams.closed OR u.closes"
+            " FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[]) AS u(id, seq, hash, closes)"
+            " WHERE streams.id = u.id",
+            touched, [heads[s][0] for s in touched], [heads[s][1] for s in touched], [s in closing for s in touched])
+        for req, _ in staged.requests:  # the side rows: seeds and tokens (creations, rotations, seats)
+            for s in req.seeds:
+                await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
+                                   req.stream, s.commitment, s.seed)
+            for c in req.reveal:
+                await conn.execute("UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
+                                   req.stream, c)
+            for t in req.tokens:
+                await conn.execute(
+                    "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
+                    t.token_hash, req.stream, t.role, t.seat, t.token_id)
+            for r in req.revoke:
+                if r.token_id is not None:
+                    await conn.execute("UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2",
+                                       req.stream, r.token_id)
+                else:
+                    await conn.execute(
+                        "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND role = $2 AND seat IS NOT DISTINCT FROM $3",
+                        req.stream, r.role, r.seat)
+        if staged.events:
+            await self._insert_events(conn, staged.events)
 
     async def _insert_events(self, conn: asyncpg.Connection, events: list[Event]) -> None:
         """Give the transaction's events their positions, store them, and queue the wake-ups.
@@ -351,17 +379,17 @@ class PostgresStore(Store):
         waits for that commit (or rollback) and then reads the final value, so positions are handed
         out in commit order, and a rollback gives its numbers back, so they are dense. The price is
         that appends, across all encounters and processes, commit one transaction at a time from this
-        statement on; it comes last (after the checks, the hashing and the side rows, which run in
-        parallel) to keep that window short, and group commit (`append`) shares it among the commands
-        that arrived meanwhile.
+        statement on; it comes last in the transaction (after the locks, the checks, the hashing and
+        the side rows, which other transactions may run meanwhile) to keep that window short, and group
+        commit (`append`) shares it among the commands that arrived meanwhile.
 
-        The NOTIFY ("stream X has new events up to seq N") is delivered at commit, in commit order,
-        and never if the transaction rolls back; listeners read the events themselves from the table.
+        The NOTIFY ("stream X has new events up to seq N; positions up to P are committed") is
+        delivered at commit, in commit order, and never if the transaction rolls back; listeners
+        only wake up on it and read the events themselves from the table.
         """
         heads: dict[str, int] = {}
         for e in events:
             heads[e.stream] = e.seq
-        notes = [msgspec.json.encode({"stream": s, "seq": n}).decode() for s, n in heads.items()]
         await conn.execute(
             "WITH counter AS (UPDATE event_positions SET last = last + $1 RETURNING last),"
             " stored AS ("
@@ -371,11 +399,13 @@ class PostgresStore(Store):
             "   FROM counter, unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],"
             "                        $8::text[], $9::text[], $10::text[])"
             "        WITH ORDINALITY AS e(stream, seq, type, data, actor, command_id, ts, prev_hash, hash, n))"
-            " SELECT pg_notify($11, note) FROM unnest($12::text[]) AS note",
+            " SELECT pg_notify($11, json_build_object('stream', h.stream, 'seq', h.seq,"
+            "                                         'position', (SELECT last FROM counter))::text)"
+            " FROM unnest($12::text[], $13::bigint[]) AS h(stream, seq)",
             len(events), [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
             [canonical(e.data).decode() for e in events], [e.actor for e in events],
             [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],
-            [e.hash for e in events], self.channel, notes)
+            [e.hash for e in events], self.channel, list(heads), list(heads.values()))
 
     # ---- reading ---------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
+import msgspec
 import structlog
 from aiohttp import web
 
@@ -105,7 +106,12 @@ class PgFeedListener:
                 conn.terminate()
 
     def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
-        self._wake.set()
+        try:
+            position = msgspec.json.decode(payload)["position"]
+        except (msgspec.DecodeError, KeyError, TypeError):
+            position = None  # not ours to judge: read the table
+        if not isinstance(position, int) or position > self.position:
+            self._wake.set()  # else this process delivered those events already (its own append)
 
     async def _wait(self, lost: asyncio.Event) -> bool:
         """Wait for a wake-up, a lost connection or the poll interval; True when woken."""
