@@ -135,7 +135,9 @@ def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
     if etype == "PinHeld":
         return f"{n('holder')} keeps his hold on {n('pinned')}."
     if etype == "PinReleased":
-        return f"{n('holder')} lets go of {n('pinned')}."
+        if d.get("why") == "captor stood":
+            return f"{n('holder')} lets go of {n('pinned')} to stand up."
+        return f"{n('holder')} lets go of {n('pinned')}" + (f" ({d['why']})." if d.get("why") else ".")
     return None
 
 

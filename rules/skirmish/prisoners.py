@@ -21,12 +21,14 @@ from rules.skirmish.working import Working
 
 # DECISION (spec 4.9): liberation is automatic when the captor is out of the fight.
 CAPTOR_DOWN_CONDITIONS: tuple[str, ...] = ("dead", "unconscious", "routed")
+# Spec 4.9: the hold a standing captor gives up says so in `PinReleased.why`.
+CAPTOR_STOOD = "captor stood"
 
 
 def free(w: Working, prisoner: str, captor: str, how: str) -> None:
-    """End the hold (if any) and the captivity."""
+    """End the hold (if any) and the captivity; `how` is also the hold's `PinReleased.why`."""
     if any(p["holder"] == captor and p["pinned"] == prisoner for p in w.state.get("pins", [])):
-        w.emit(PinReleased(pinned=prisoner, holder=captor))
+        w.emit(PinReleased(pinned=prisoner, holder=captor, why=how))
     if prisoner in w.state["combatants"] and has(w.combatant(prisoner), "prisoner"):
         w.emit(ConditionChanged(prisoner, "prisoner", False))
     w.emit(PrisonerLiberated(prisoner, captor, how))
@@ -67,7 +69,7 @@ def captor_acts(w: Working, cmd: CaptorActs) -> None:
         return
     if cmd.stand_up:
         for p in held:
-            w.emit(PinReleased(pinned=p, holder=cmd.combatant))
+            w.emit(PinReleased(pinned=p, holder=cmd.combatant, why=CAPTOR_STOOD))
         for who in [cmd.combatant, *prisoners]:
             if w.combatant(who).get("posture") != "standing":
                 w.emit(PostureChanged(who, "standing"))

@@ -153,5 +153,14 @@ def test_common_events_in_the_game_s_words():
     w.draw_card_of("hale")
     w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
     text = [s for s in w.describe_all() if s]
-    assert "Sgt Hale lets go of Pvt Voss." in text and "Pvt Voss stands up." in text
+    assert "Sgt Hale lets go of Pvt Voss to stand up." in text and "Pvt Voss stands up." in text
     assert 'Pvt Voss is dragged along by his captor to (0.00", 4.00").' in text
+
+
+def test_a_released_hold_says_why():
+    w = hale_and_voss(**TEST_CHARTS)
+    w.draw_card_of("hale")
+    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.send("skirmish.liberate", target="voss", how="his mates drag Hale off")
+    text = [s for s in w.describe_all() if s]
+    assert "Sgt Hale lets go of Pvt Voss (his mates drag Hale off)." in text

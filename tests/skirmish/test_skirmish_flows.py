@@ -201,6 +201,7 @@ def test_captor_stands_and_pulls_his_prisoner():
     w = _prisoner_taken()
     evs = w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
     assert types(evs) == ["ActionDeclared", "PinReleased", "PostureChanged", "PostureChanged", "Moved", "Moved"]
+    assert of_type(evs, "PinReleased") == [{"pinned": "voss", "holder": "hale", "why": "captor stood"}]
     assert of_type(evs, "Moved") == [
         {"combatant": "hale", "to": [-100, 400], "reason": "move", "facing": None, "from": [-100, 0]},
         {"combatant": "voss", "to": [0, 400], "reason": "pulled", "facing": None, "from": [0, 0]}]
@@ -213,6 +214,7 @@ def test_gm_liberates_a_prisoner():
     w = _prisoner_taken()
     evs = w.send("skirmish.liberate", target="voss", how="his mates drag Hale off")
     assert types(evs) == ["RulingMade", "PinReleased", "ConditionChanged", "PrisonerLiberated"]
+    assert of_type(evs, "PinReleased")[0]["why"] == "his mates drag Hale off"
     assert w.rules["prisoners"] == [] and "prisoner" not in w.combatant("voss")["conditions"]
 
 
@@ -240,12 +242,14 @@ def test_prisoner_freed_automatically_when_the_captor_falls():
     assert types(evs) == ["ReactionAnswered", "ConditionChanged", "PinReleased", "ConditionChanged",
                           "PrisonerLiberated", "HandToHandEnded"]
     assert of_type(evs, "PrisonerLiberated") == [{"prisoner": "voss", "captor": "hale", "how": "captor unconscious"}]
+    assert of_type(evs, "PinReleased") == [{"pinned": "voss", "holder": "hale", "why": "captor unconscious"}]
 
 
 def test_ruling_that_routs_the_captor_frees_the_prisoner():
     w = _prisoner_taken()
     evs = w.send("ruling", text="Hale routs", overrides={"combatants": {"hale": {"conditions": ["routed"]}}})
     assert types(evs) == ["RulingMade", "PinReleased", "ConditionChanged", "PrisonerLiberated"]
+    assert of_type(evs, "PinReleased")[0]["why"] == "captor routed"
     assert w.replayed() == w.state
 
 
