@@ -13,18 +13,10 @@ from rules.ap_grapple.action_points import pending_swing
 from rules.ap_grapple.combatants import name_of
 from rules.ap_grapple.commands import SwingTarget
 from rules.ap_grapple.events import GripLost
-from rules.ap_grapple.swing import (
-    DEFAULT_SWING,
-    SWING_REACTION,
-    choice_problems,
-    destinations,
-    resolve_swing,
-    swing_lost,
-)
+from rules.ap_grapple.swing import SWING_REACTION, resolve_swing, swing_lost
 from rules.interface import Answer, BadCommand, RuleError, combatant_or_error
 
 ANSWER_FIELDS = ("barrier",)
-STANDING_ORDER = "standing_order"  # Answer.by when standing orders answered (server/deciding.py)
 
 
 def _barrier_param(params: dict[str, Any]) -> bool:
@@ -47,13 +39,9 @@ def resume_swing(state: dict[str, Any], pending: dict[str, Any], answer: Answer,
     lost = swing_lost(state, attacker, defender)
     if lost:
         return [ReactionCancelled(pending.get("id", ""), lost), GripLost(attacker, defender, lost)]
-    choice = answer.choice
-    if answer.by == STANDING_ORDER and choice_problems(state, attacker, defender, choice, barrier,
-                                                       destinations(state, attacker, defender) or {}):
-        # DECISION (NOTES.md): a standing order carries no barrier claim, so one that cannot be
-        # followed (in_place) swings into the grabber's own hex, the request's default.
-        choice = pending.get("default", DEFAULT_SWING)
-    return resolve_swing(state, attacker, defender, choice, barrier, dice)
+    # A choice the rules refuse raises: from `respond` that is a 422; from a standing order (which carries
+    # no barrier claim, so `in_place` fails) the engine leaves the question open for the player.
+    return resolve_swing(state, attacker, defender, answer.choice, barrier, dice)
 
 
 def decide_swing_target(state: dict[str, Any], cmd: SwingTarget, dice: Dice) -> list[msgspec.Struct]:
@@ -67,7 +55,9 @@ def decide_swing_target(state: dict[str, Any], cmd: SwingTarget, dice: Dice) -> 
                      if p.get("kind") == SWING_REACTION and p.get("combatant") == cmd.combatant), None)
     events: list[msgspec.Struct] = []
     if reaction is not None:
-        events.append(ReactionAnswered(reaction["id"], cmd.to, {"barrier": cmd.barrier}, reaction["asked_of"]))
+        # `by` is whoever sent the command (`gm` or `seat:<id>`), as for `respond`.
+        by = cmd.actor or reaction["asked_of"]
+        events.append(ReactionAnswered(reaction["id"], cmd.to, {"barrier": cmd.barrier}, by))
     lost = swing_lost(state, owed["attacker"], owed["defender"])
     if lost:
         return [*events, GripLost(owed["attacker"], owed["defender"], lost)]

@@ -82,6 +82,17 @@ async def test_g5_then_b1_over_http(tussle):
     await enc.replay_matches_live()
 
 
+async def test_swing_target_from_a_seat_is_answered_by_that_seat(tussle):
+    enc = await _encounter(tussle)
+    seat = await enc.seat_full("Al", ["aldo"])
+    await _g1(enc)
+    asked = (await enc.state())["pending"][0]["asked_of"]
+    body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex", token=seat["token"])
+    answered = _data(body, "ReactionAnswered")[0]
+    assert answered["by"] == f"seat:{asked}" and body["events"][0]["actor"] == answered["by"]
+    await enc.replay_matches_live()
+
+
 async def test_g6_over_http_by_respond(tussle):
     enc = await _encounter(tussle)
     body = await _g1(enc)
@@ -179,6 +190,18 @@ async def test_auto_round_start_over_http(tussle):
     assert _types(body)[-1] == "TurnStarted"
     st = await enc.state()
     assert st["turn"] == 2 and st["rules"]["ap_left"] == {"aldo": 5, "berk": 5, "cade": 5}
+    await enc.replay_matches_live()
+
+
+async def test_a_round_the_rules_start_rotates_the_seed(tussle):
+    """rotate_seed_each_turn follows the ruleset's own TurnStarted (4.1), not only start_turn."""
+    enc = await tussle.create("ap-grapple", options={"rotate_seed_each_turn": True})
+    for cid, stats, pos in (("aldo", ALDO, ALDO_HEX), ("berk", BERK, BERK_HEX)):
+        await enc.add({"id": cid, "name": cid.title(), "side": cid, "stats": stats, "position": pos, "facing": 0})
+    assert _types(await enc.ok("start_turn"))[-1] == "DiceSeedRotated"
+    await enc.ok("ap-grapple.pass", combatant="berk")
+    body = await enc.ok("ap-grapple.pass", combatant="aldo")
+    assert _types(body)[-2:] == ["TurnStarted", "DiceSeedRotated"]
     await enc.replay_matches_live()
 
 

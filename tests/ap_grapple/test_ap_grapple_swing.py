@@ -143,10 +143,24 @@ def test_standing_order_swings_inside_the_grab():
     assert w.combatant("berk")["position"] == RIGHT_HEX and w.state["pending"] == []
 
 
-def test_a_standing_order_for_in_place_falls_back_to_own_hex():
+def test_a_standing_order_for_in_place_leaves_the_swing_to_the_player():
+    """A standing order carries no barrier claim, so `in_place` is refused: the question stays open."""
     w = _world_with_standing_order("in_place")
+    events = g1(w)
+    assert types(events)[-2:] == ["PulledOffBalance", "ReactionRequested"]
+    assert w.combatant("berk")["position"] == [1, 0]
+    assert [p["kind"] for p in w.state["pending"]] == ["swing_target"]
+    events = w.send("ap-grapple.swing_target", combatant="aldo", to="in_place", barrier=True, dice=[[1]])
+    assert types(events)[0] == "ReactionAnswered" and w.state["pending"] == []
+    assert w.combatant("berk")["wounds"] == 1
+    assert w.replayed() == w.state
+
+
+def test_swing_target_answers_in_the_senders_name():
+    w = worked_example_world()
     g1(w)
-    assert w.combatant("berk")["position"] == [0, 0] and w.state["pending"] == []
+    events = w.send("ap-grapple.swing_target", combatant="aldo", to="own_hex", actor="gm")
+    assert of_type(events, "ReactionAnswered")[0]["by"] == "gm"
 
 
 def test_swing_target_without_a_pending_swing_is_refused():
