@@ -354,10 +354,7 @@ class PostgresStore(Store):
             for c in req.reveal:
                 await conn.execute("UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
                                    req.stream, c)
-            for t in req.tokens:
-                await conn.execute(
-                    "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
-                    t.token_hash, req.stream, t.role, t.seat, t.token_id)
+            # Revocations first: a rotation revokes the old tokens and then adds the new one.
             for r in req.revoke:
                 if r.token_id is not None:
                     await conn.execute("UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2",
@@ -366,6 +363,10 @@ class PostgresStore(Store):
                     await conn.execute(
                         "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND role = $2 AND seat IS NOT DISTINCT FROM $3",
                         req.stream, r.role, r.seat)
+            for t in req.tokens:
+                await conn.execute(
+                    "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
+                    t.token_hash, req.stream, t.role, t.seat, t.token_id)
         if staged.events:
             await self._insert_events(conn, staged.events)
 

@@ -348,6 +348,17 @@ async def test_seeds_tokens_and_the_listing(store: Store):
     assert [s.id for s in await store.list_streams(public_only=False)] == ["hidden"]
 
 
+async def test_a_rotation_revokes_the_old_token_and_keeps_the_new_one(store: Store):
+    await created(store, "rot", tokens=[TokenRow("h-old", "player", "s1"), TokenRow("h-gm1", "gm")])
+    await store.append(command("rot", 1, "rotate-seat", tokens=[TokenRow("h-new", "player", "s1")],
+                               revoke=[TokenRevocation("player", seat="s1")]))
+    await store.append(command("rot", 2, "rotate-gm", tokens=[TokenRow("h-gm2", "gm")],
+                               revoke=[TokenRevocation("gm")]))
+    assert await store.token("h-old") is None and await store.token("h-gm1") is None
+    assert await store.token("h-new") == ("rot", TokenRow("h-new", "player", "s1"))
+    assert await store.token("h-gm2") == ("rot", TokenRow("h-gm2", "gm"))
+
+
 async def test_an_append_to_a_missing_stream_is_a_conflict_at_zero(store: Store):
     with pytest.raises(SeqConflict) as exc:
         await store.append(command("missing", 0, "x"))
