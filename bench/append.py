@@ -7,8 +7,9 @@
 Each request is `{"type": "roll", "expression": "3d6", ...}` with a fresh command_id, spread round-robin
 over `--encounters` encounters (default: one per connection). The load comes from wrk with
 bench/append.lua when wrk is on PATH, otherwise from an aiohttp client in this process; the script
-says which. The same load is then sent to bench/bare_handler.py (decode the body with msgspec, answer
-201) and the script prints commands/s, p50 and p99 of both and their ratio. Appends are durable: the
+says which. The same load goes to bench/bare_handler.py (decode the body with msgspec, answer 201),
+in rounds alternating between the two, and the script prints commands/s, p50 and p99 of both (medians
+of the rounds) and their ratio. Appends are durable: the
 SQLite store runs WAL with synchronous=FULL, one fsynced commit per command.
 """
 
@@ -20,6 +21,7 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -135,7 +137,8 @@ def main() -> None:
     p.add_argument("--connections", "-k", type=int, default=16, help="concurrent connections K (16)")
     p.add_argument("--encounters", type=int, default=None, help="encounters the load is spread over "
                    "(default: one per connection)")
-    p.add_argument("--seconds", type=float, default=10.0, help="duration of each run (10)")
+    p.add_argument("--seconds", type=float, default=5.0, help="duration of each run (5)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of (tussle, ceiling) runs (3)")
     p.add_argument("--threads", type=int, default=1, help="wrk threads (1: leave the other core to the server)")
     p.add_argument("--client", choices=["auto", "wrk", "aiohttp"], default="auto")
     p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
@@ -145,11 +148,13 @@ def main() -> None:
         client = "wrk" if shutil.which("wrk") else "aiohttp"
     encounters = args.encounters or args.connections
     print(f"load client: {client}" + ("" if client == "wrk" else " (wrk is not on PATH)" if args.client == "auto" else ""))
-    print(f"K = {args.connections} connections, {encounters} encounter(s), {args.seconds:g} s per run, "
-          f"{os.cpu_count()} CPUs")
+    print(f"K = {args.connections} connections, {encounters} encounter(s), {args.rounds} rounds of "
+          f"{args.seconds:g} s per server, {os.cpu_count()} CPUs, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     workdir = tempfile.mkdtemp(prefix="tussle-bench-", dir=args.db_dir)
     procs: list[subprocess.Popen] = []
+    rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
     try:
         url = args.url
         if url is None:
@@ -162,33 +167,41 @@ def main() -> None:
             procs.append(server)
             wait_until_up(port, server)
             url = f"http://127.0.0.1:{port}"
-        targets = asyncio.run(make_encounters(url, encounters, args.admin_token))
-        targets_file = os.path.join(workdir, "targets.txt")
-        with open(targets_file, "w") as f:
-            f.writelines(f"{path} {token}\n" for path, token in targets)
-
-        load(client, url, targets, targets_file, argparse.Namespace(**{**vars(args), "seconds": 1.0}))  # warm-up
-        tussle = load(client, url, targets, targets_file, args)
-        for proc in procs:
-            stop(proc)
-        procs.clear()
-
         bare_port = free_port()
         bare = subprocess.Popen([sys.executable, os.path.join(HERE, "bare_handler.py"), str(bare_port)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(bare)
         wait_until_up(bare_port, bare)
         bare_url = f"http://127.0.0.1:{bare_port}"
-        load(client, bare_url, targets, targets_file, argparse.Namespace(**{**vars(args), "seconds": 1.0}))
-        ceiling = load(client, bare_url, targets, targets_file, args)
+        targets = asyncio.run(make_encounters(url, encounters, args.admin_token))
+        targets_file = os.path.join(workdir, "targets.txt")
+        with open(targets_file, "w") as f:
+            f.writelines(f"{path} {token}\n" for path, token in targets)
+
+        warm = argparse.Namespace(**{**vars(args), "seconds": 1.0})
+        load(client, url, targets, targets_file, warm)
+        load(client, bare_url, targets, targets_file, warm)
+        # Rounds alternate between the two servers, so that both see the same machine (a shared
+        # machine's load drifts); the ratio is the median of the rounds' ratios.
+        for n in range(args.rounds):
+            tussle = load(client, url, targets, targets_file, args)
+            ceiling = load(client, bare_url, targets, targets_file, args)
+            rounds.append((tussle, ceiling))
+            print(f"round {n + 1}: {tussle['per_s']:.0f} vs {ceiling['per_s']:.0f} commands/s, "
+                  f"ratio {tussle['per_s'] / ceiling['per_s']:.3f}")
     finally:
         for proc in procs:
             stop(proc)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    print(line("tussle (durable appends)", tussle))
-    print(line("bare handler (ceiling)", ceiling))
-    print(f"ratio: {tussle['per_s'] / ceiling['per_s']:.3f} of the ceiling (target >= 0.2)")
+    def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
+        return {k: statistics.median(r[k] for r in results) for k in results[0]}
+
+    print(line("tussle (durable appends)", median_of([t for t, _ in rounds])))
+    print(line("bare handler (ceiling)", median_of([c for _, c in rounds])))
+    ratio = statistics.median(t["per_s"] / c["per_s"] for t, c in rounds)
+    print(f"ratio: {ratio:.3f} of the ceiling (median of {len(rounds)} paired rounds; target >= 0.2)")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import msgspec
 
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
+from events.gc_pause import gc_paused
 from events.store import (
     Append,
     AppendResult,
@@ -330,7 +331,9 @@ class SqliteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args += (limit,)
-        return [_event(r) for r in await self._rows(sql, args)]
+        rows = await self._rows(sql, args)
+        with gc_paused():  # a whole encounter can be 100,000 rows of long-lived events
+            return [_event(r) for r in rows]
 
     async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
         rows = await self._rows(

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from events.envelope import Event
+from events.gc_pause import gc_paused
 from projections.merge_patch import merge_patch
 
 State = dict[str, Any]
@@ -261,15 +262,16 @@ def replay(events: list[Event], ruleset_for: Callable[[Event], Any], at: int | N
     voided = voided_seqs(events, at)
     state = initial_state()
     ruleset = None
-    for e in events:
-        if at is not None and e.seq > at:
-            break
-        if e.type == "EncounterCreated":
-            ruleset = ruleset_for(e)
-            state = dict(state)
-            state["rules"] = ruleset.initial_state(e.data["options"]) if ruleset else {}
-        if e.seq in voided:
-            state = {**state, "seq": e.seq, "hash": e.hash}
-            continue
-        state = evolve(state, e, ruleset)
+    with gc_paused():  # the fold builds many long-lived objects: see events/gc_pause.py
+        for e in events:
+            if at is not None and e.seq > at:
+                break
+            if e.type == "EncounterCreated":
+                ruleset = ruleset_for(e)
+                state = dict(state)
+                state["rules"] = ruleset.initial_state(e.data["options"]) if ruleset else {}
+            if e.seq in voided:
+                state = {**state, "seq": e.seq, "hash": e.hash}
+                continue
+            state = evolve(state, e, ruleset)
     return state
