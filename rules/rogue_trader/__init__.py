@@ -94,18 +94,17 @@ class RogueTrader(Ruleset):
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Unit commands need every model of the unit (DECISION, spec §4); a round, the active side's
-        models in the group (all of them to force defaults); a situation, the GM."""
+        models in the group (forcing defaults is the GM's: `combat_round.decide_resolve`)."""
         if isinstance(command, (PushBack, FollowUp, BreakOff)):
             return unit_members(state, command.unit)
         if isinstance(command, ResolveRound):
             members = state.get("rules", {}).get("groups", {}).get(command.group, [])
-            if command.force_defaults:
-                return list(members)
             side = active_side(state)
             return [m for m in members if state["combatants"].get(m, {}).get("side") == side]
-        if isinstance(command, SetSituation):
-            return sorted(state.get("combatants", {}))
         return super().actors(state, command)
+
+    # 4.14 "Situation (GM)": only the GM sets a model's situation (players get 403).
+    gm_commands = frozenset({SetSituation.__struct_config__.tag})
 
 
 ruleset = RogueTrader()

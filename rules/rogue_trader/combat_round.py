@@ -13,6 +13,7 @@ from events.dice import Dice
 from rules.interface import RuleError
 from rules.rogue_trader import allocation
 from rules.rogue_trader.attacks import resolve_blow
+from rules.rogue_trader.authority import gm_only
 from rules.rogue_trader.commands import AllocateAttacks, ResolveRound
 from rules.rogue_trader.contact import leave, slay
 from rules.rogue_trader.events import (
@@ -145,6 +146,9 @@ def _roll_off(t: Tracker, dice: Dice, sides: list[str], reroll: bool = False) ->
 
 def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """4.5-4.9: strike steps by descending I, every attack, the tally, rout tests of the losers."""
+    if cmd.force_defaults:
+        # 4.4: a missing allocation blocks the round "until the GM forces the default".
+        gm_only(cmd, "force default allocations (force_defaults)")
     groups = state["rules"].get("groups", {})
     problems = []
     if phase(state) != "close_combat":

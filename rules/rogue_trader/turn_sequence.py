@@ -10,6 +10,7 @@ import msgspec
 from events.dice import Dice
 from rules.common.commands import AddCombatant, Move, StartPhase, StartTurn
 from rules.interface import RuleError
+from rules.rogue_trader.authority import by_gm
 from rules.rogue_trader.charging import turn_flags_problems
 from rules.rogue_trader.coherency import check_all
 from rules.rogue_trader.events import RtCreatureVariantDetermined
@@ -67,7 +68,9 @@ def _leaving_phase(state: State, ruleset: Any) -> list[msgspec.Struct]:
 
 
 def _check_move(state: State, cmd: Move) -> None:
-    """An ordinary move may not start in combat, follow a spent action, or end in contact (4.1)."""
+    """An ordinary move may not start in combat, follow a spent action, or end in contact (4.1). The GM may
+    place a model in base contact with an ordinary move (a table correction): that alone makes no contact
+    in the rules' sense, which only a charge (or a follow-up) makes."""
     c = state["combatants"].get(cmd.combatant)
     if c is None:
         return
@@ -75,10 +78,13 @@ def _check_move(state: State, cmd: Move) -> None:
     if contacts_of(state, c["id"]):
         problems.append(f"{c['name']} is in close combat and may leave it only by breaking off (rogue-trader.break_off)")
     problems += [p for p in turn_flags_problems(state, c) if "has already moved" not in p]
-    for oid, o in sorted(state["combatants"].items()):
-        if oid != c["id"] and is_enemy(c, o) and base_gap(cmd.to, radius(c), o["position"], radius(o)) <= CONTACT_TOLERANCE:
-            problems.append(f"the move ends in base contact with {o['name']}: that must be a declared charge "
-                            "(rogue-trader.charge)")
+    # Players must declare a charge to reach contact; the GM's ordinary move may end there.
+    touched = [] if by_gm(cmd) else [
+        o for oid, o in sorted(state["combatants"].items())
+        if oid != c["id"] and is_enemy(c, o) and base_gap(cmd.to, radius(c), o["position"], radius(o)) <= CONTACT_TOLERANCE]
+    for o in touched:
+        problems.append(f"the move ends in base contact with {o['name']}: that must be a declared charge "
+                        "(rogue-trader.charge)")
     if problems:
         raise RuleError("; ".join(problems), {"combatant": c["id"]})
 

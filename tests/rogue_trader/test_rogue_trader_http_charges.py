@@ -3,7 +3,13 @@ and the refusals of charges, moves and stand-and-fire."""
 
 from __future__ import annotations
 
+import pytest
 from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
+
+from events.dice import Dice
+from rules.common.commands import Move
+from rules.interface import RuleError
+from rules.rogue_trader import ruleset
 
 
 async def _e10(tussle):
@@ -135,8 +141,6 @@ async def test_charge_refusals(tussle):
     assert r.status == 422 and "movement phase" in r.body["error"]["message"]
     r = await enc.command("rogue-trader.charge", combatant="m1", target="m2")
     assert r.status == 422 and "not an enemy" in r.body["error"]["message"]
-    r = await enc.command("move", combatant="m1", to=at(4, 0))
-    assert r.status == 422 and "declared charge" in r.body["error"]["message"]
     await enc.ok("move", combatant="m2", to=at(1, 5))
     r = await enc.command("rogue-trader.charge", combatant="m2", target="c2")
     assert r.status == 422 and "already moved" in r.body["error"]["message"]
@@ -212,4 +216,29 @@ async def test_turn_to_face_during_the_round(tussle):
     r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1, turn_to_face="c1",
                           allocations=[{"weapon": "chainsword", "target": "c1"}])
     assert r.status == 422 and "already has an enemy in its front arc" in r.body["error"]["message"]
+    await enc.replay_matches_live()
+
+
+async def test_the_gm_may_move_a_model_into_contact(tussle):
+    """4.1 binds the players' ordinary moves; the GM's is a table correction and makes no contact by itself."""
+    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0)])
+    # The rule as the ruleset applies it to a player's move (API.md: the engine lets only the GM send a
+    # plain `move` here, so over HTTP a seat gets 403 before the rules are asked).
+    st = await enc.state()
+    as_player = Move(combatant="m1", to=at(4, 0), actor="seat:red")
+    with pytest.raises(RuleError, match="the move ends in base contact with C1: that must be a declared charge"):
+        ruleset.on_common(st, as_player, [], Dice(stream="t", command_id="c", supplied=[]))
+    red = await enc.seat("Red", ["m1", "m2"])
+    r = await enc.command("move", combatant="m1", to=at(4, 0), token=red)
+    assert r.status == 403, r.body
+    body = await enc.ok("move", combatant="m1", to=at(4, 0))
+    assert [e["type"] for e in body["events"]] == ["Moved"] and body["events"][0]["actor"] == "gm"
+    st = await enc.state()
+    assert st["combatants"]["m1"]["position"] == at(4, 0)
+    assert st["rules"]["contacts"] == [] and st["rules"]["groups"] == {}
+    # The GM is still held to the other conditions of an ordinary move (here: m2 charged into combat).
+    await enc.ok("rogue-trader.charge", combatant="m2", target="c1")
+    r = await enc.command("move", combatant="m2", to=at(0, 9))
+    assert r.status == 422 and "M2 is in close combat and may leave it only by breaking off" in r.body["error"]["message"]
+    assert "M2 already charged this turn" in r.body["error"]["message"]
     await enc.replay_matches_live()

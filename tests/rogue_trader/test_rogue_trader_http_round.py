@@ -169,3 +169,26 @@ async def test_e5_without_overkill_counts_remaining_wounds(tussle):
     assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["wounds"] == 3
     assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["counted"] == 1
     await enc.replay_matches_live()
+
+
+async def test_forcing_default_allocations_is_the_gms(tussle):
+    enc = await _devil_fight(tussle)
+    blue = await enc.seat("Blue", ["t1", "t2"])
+    r = await enc.command("rogue-trader.resolve_round", group="dv", force_defaults=True, token=blue)
+    assert r.status == 403 and "only the GM may force default allocations" in r.body["error"]["message"], r.body
+    r = await enc.command("rogue-trader.resolve_round", group="dv", token=blue)
+    assert r.status == 422 and "or the GM may resolve with force_defaults" in r.body["error"]["message"], r.body
+    # The GM's force: the devil's attacks take their default targets (each arc's enemy); nine to-hit 1s miss.
+    body = await enc.ok("rogue-trader.resolve_round", group="dv", force_defaults=True, dice=[[1]] * 9)
+    allocated = of_type(body["events"], "RtAttacksAllocated", combatant="dv")[0]["data"]["allocations"]
+    assert len(allocated) == 7 and {a["target"] for a in allocated} <= {"t1", "t2"}
+    assert [r["outcome"] for r in rolls(body["events"], "to_hit")] == ["miss"] * 9
+    await enc.replay_matches_live()
+
+
+async def test_set_situation_is_the_gms(tussle):
+    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)])
+    seat = await enc.seat("Both", ["m1", "c1"])
+    r = await enc.command("rogue-trader.set_situation", combatant="c1", behind_obstacle=True, token=seat)
+    assert r.status == 403 and "only the GM" in r.body["error"]["message"], r.body
+    await enc.ok("rogue-trader.set_situation", combatant="c1", behind_obstacle=True)
