@@ -333,20 +333,6 @@ class PostgresStore(Store):
         return AppendResult(sealed)
 
     async def _write(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
-        cmds = [(req, events) for req, events in staged.requests if events]
-        if cmds:
-            await conn.execute(
-                "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
-                " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])",
-                [r.stream for r, _ in cmds], [r.command_id for r, _ in cmds], [r.identity for r, _ in cmds],
-                [r.actor for r, _ in cmds], [e[0].seq for _, e in cmds], [e[-1].seq for _, e in cmds])
-        touched = sorted({req.stream for req, _ in staged.requests})
-        closing = {req.stream for req, _ in staged.requests if req.closes}
-        await conn.execute(
-            "UPDATE streams SET seq = u.seq, hash = u.hash, closed = streams.closed OR u.closes"
-            " FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[]) AS u(id, seq, hash, closes)"
-            " WHERE streams.id = u.id",
-            touched, [heads[s][0] for s in touched], [heads[s][1] for s in touched], [s in closing for s in touched])
         for req, _ in staged.requests:  # the side rows: seeds and tokens (creations, rotations, seats)
             for s in req.seeds:
                 await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
@@ -367,11 +353,10 @@ class PostgresStore(Store):
                 await conn.execute(
                     "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
                     t.token_hash, req.stream, t.role, t.seat, t.token_id)
-        if staged.events:
-            await self._insert_events(conn, staged.events)
+        await self._write_events(conn, staged, heads)
 
-    async def _insert_events(self, conn: asyncpg.Connection, events: list[Event]) -> None:
-        """Give the transaction's events their positions, store them, and queue the wake-ups.
+    async def _write_events(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
+        """In one statement: the commands, the new heads, the events with their positions, the wake-ups.
 
         Positions come from one counter row, updated here in the append transaction. Why not a
         sequence: a sequence value is drawn at insert but becomes visible at commit, so a writer that
@@ -381,32 +366,48 @@ class PostgresStore(Store):
         out in commit order, and a rollback gives its numbers back, so they are dense. The price is
         that appends, across all encounters and processes, commit one transaction at a time from this
         statement on; it comes last in the transaction (after the locks, the checks, the hashing and
-        the side rows, which other transactions may run meanwhile) to keep that window short, and group
-        commit (`append`) shares it among the commands that arrived meanwhile.
+        the side rows, which other transactions may run meanwhile) to keep that window short, and
+        group commit (`append`) shares it among the commands that arrived meanwhile.
 
         The NOTIFY ("stream X has new events up to seq N; positions up to P are committed") is
         delivered at commit, in commit order, and never if the transaction rolls back; listeners
         only wake up on it and read the events themselves from the table.
         """
-        heads: dict[str, int] = {}
+        events = staged.events
+        cmds = [(req, evs) for req, evs in staged.requests if evs]
+        touched = sorted({req.stream for req, _ in staged.requests})
+        closing = {req.stream for req, _ in staged.requests if req.closes}
+        last_seq: dict[str, int] = {}
         for e in events:
-            heads[e.stream] = e.seq
+            last_seq[e.stream] = e.seq
         await conn.execute(
             "WITH counter AS (UPDATE event_positions SET last = last + $1 RETURNING last),"
+            " command AS ("
+            "   INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
+            "   SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])),"
+            " head AS ("
+            "   UPDATE streams SET seq = u.seq, hash = u.hash, closed = streams.closed OR u.closes"
+            "   FROM unnest($8::text[], $9::bigint[], $10::text[], $11::boolean[]) AS u(id, seq, hash, closes)"
+            "   WHERE streams.id = u.id),"
             " stored AS ("
             f"   INSERT INTO events (position, {_EVENT_COLUMNS})"
             "   SELECT counter.last - $1 + e.n, e.stream, e.seq, e.type, e.data, e.actor, e.command_id, e.ts,"
             "          e.prev_hash, e.hash"
-            "   FROM counter, unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],"
-            "                        $8::text[], $9::text[], $10::text[])"
+            "   FROM counter, unnest($12::text[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[],"
+            "                        $18::text[], $19::text[], $20::text[])"
             "        WITH ORDINALITY AS e(stream, seq, type, data, actor, command_id, ts, prev_hash, hash, n))"
-            " SELECT pg_notify($11, json_build_object('stream', h.stream, 'seq', h.seq,"
+            " SELECT pg_notify($21, json_build_object('stream', h.stream, 'seq', h.seq,"
             "                                         'position', (SELECT last FROM counter))::text)"
-            " FROM unnest($12::text[], $13::bigint[]) AS h(stream, seq)",
-            len(events), [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
+            " FROM unnest($22::text[], $23::bigint[]) AS h(stream, seq)",
+            len(events),
+            [r.stream for r, _ in cmds], [r.command_id for r, _ in cmds], [r.identity for r, _ in cmds],
+            [r.actor for r, _ in cmds], [e[0].seq for _, e in cmds], [e[-1].seq for _, e in cmds],
+            touched, [heads[s][0] for s in touched], [heads[s][1] for s in touched], [s in closing for s in touched],
+            [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
             [canonical(e.data).decode() for e in events], [e.actor for e in events],
             [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],
-            [e.hash for e in events], self.channel, list(heads), list(heads.values()))
+            [e.hash for e in events],
+            self.channel, list(last_seq), list(last_seq.values()))
 
     # ---- reading ---------------------------------------------------------------------------
 
