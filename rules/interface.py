@@ -85,6 +85,9 @@ class Ruleset:
     overridable: ClassVar[tuple[str, ...]] = ()
     # Command types only the GM may send (the engine answers anyone else with 403).
     gm_commands: ClassVar[frozenset[str]] = frozenset()
+    # Whether players may send the common `move` for their own combatants (API.md: GM only, except
+    # where a ruleset opens it; its on_common still judges each move).
+    players_may_move: ClassVar[bool] = False
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         """The ruleset's own part of the state before any event."""

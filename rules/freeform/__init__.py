@@ -17,7 +17,7 @@ class Freeform(Ruleset):
     version = "1"
     Options = FreeformOptions
     geometry = geometry_hex(position_required=False)
-    players_may_move = True
+    players_may_move = True  # freeform has no movement rules of its own
 
 
 ruleset = Freeform()

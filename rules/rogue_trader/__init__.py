@@ -42,6 +42,9 @@ class RogueTrader(Ruleset):
     commands = RT_COMMANDS
     events = RT_EVENTS
     geometry = geometry_plane()
+    # Players move their own models with the common `move`; on_common refuses moves the rules forbid
+    # (into contact: declare a charge; after a failed charge or a break-off).
+    players_may_move = True
     overridable = ("rules.models", "rules.units", "rules.contacts", "rules.groups", "rules.owed", "rules.charge",
                    "rules.allocations")
 

@@ -3,13 +3,7 @@ and the refusals of charges, moves and stand-and-fire."""
 
 from __future__ import annotations
 
-import pytest
 from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
-
-from events.dice import Dice
-from rules.common.commands import Move
-from rules.interface import RuleError
-from rules.rogue_trader import ruleset
 
 
 async def _e10(tussle):
@@ -222,15 +216,16 @@ async def test_turn_to_face_during_the_round(tussle):
 async def test_the_gm_may_move_a_model_into_contact(tussle):
     """4.1 binds the players' ordinary moves; the GM's is a table correction and makes no contact by itself."""
     enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0)])
-    # The rule as the ruleset applies it to a player's move (API.md: the engine lets only the GM send a
-    # plain `move` here, so over HTTP a seat gets 403 before the rules are asked).
-    st = await enc.state()
-    as_player = Move(combatant="m1", to=at(4, 0), actor="seat:red")
-    with pytest.raises(RuleError, match="the move ends in base contact with C1: that must be a declared charge"):
-        ruleset.on_common(st, as_player, [], Dice(stream="t", command_id="c", supplied=[]))
+    # Players move their own models with the plain `move`; into contact it must be a declared charge.
     red = await enc.seat("Red", ["m1", "m2"])
     r = await enc.command("move", combatant="m1", to=at(4, 0), token=red)
-    assert r.status == 403, r.body
+    assert r.status == 422, r.body
+    assert "the move ends in base contact with C1: that must be a declared charge" in r.body["error"]["message"]
+    r = await enc.command("move", combatant="c1", to=at(6, 0), token=red)
+    assert r.status == 403, "a player moves only the models of their seat"
+    body = await enc.ok("move", combatant="m1", to=at(2, 0), token=red)
+    assert body["events"][0]["actor"] == "seat:seat-1"
+    await enc.ok("move", combatant="m1", to=at(0, 0))
     body = await enc.ok("move", combatant="m1", to=at(4, 0))
     assert [e["type"] for e in body["events"]] == ["Moved"] and body["events"][0]["actor"] == "gm"
     st = await enc.state()
