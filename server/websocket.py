@@ -41,6 +41,30 @@ CATCH_UP_PAGE = 1000
 _encode = msgspec.json.Encoder().encode
 
 
+
+# Above this many bytes waiting in the kernel-side buffer, frames take the queued path with its drain.
+FAST_PATH_BUFFER = 64 * 1024
+_last_frame: tuple[bytes, bytes] = (b"", b"")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """An unmasked, final, text websocket frame (RFC 6455 section 5.2), as a server sends it. The hub
+    offers one payload object to every subscriber in turn, so the last one built is reused."""
+    global _last_frame
+    if _last_frame[0] is payload:
+        return _last_frame[1]
+    n = len(payload)
+    if n < 126:
+        header = bytes((0x81, n))
+    elif n < 65536:
+        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    wire = header + payload
+    _last_frame = (payload, wire)
+    return wire
+
+
 class WsSettings(msgspec.Struct, frozen=True):
     """Limits and timers; `tussle serve` settings named `ws_*` override them."""
 
@@ -119,21 +143,15 @@ class Subscriber:
         self.enqueue(frame, closes)
 
     def _write_now(self, frame: bytes) -> bool:
-        """The fast path of fan-out: write at once when nothing waits before this frame and the socket
-        takes data without waiting (saves a task switch per subscriber per event). Relies on aiohttp's
-        writer internals, so anything unexpected falls back to the queue."""
+        """The fast path of fan-out: when nothing waits before this frame and the socket's buffer is
+        nearly empty, write the whole websocket frame to the transport at once (saves a task switch per
+        subscriber per event). Frames are built here per RFC 6455 (no compression is negotiated), and
+        every write is a whole frame, so they never interleave with aiohttp's own pings and closes."""
         if self.sending or self.queue or self.ending is not None or self.transport is None or self.transport.is_closing():
             return False
-        writer = getattr(self.ws, "_writer", None)
-        protocol = getattr(writer, "protocol", None)
-        if writer is None or getattr(writer, "_closing", True) or getattr(protocol, "_paused", True):
+        if self.transport.get_write_buffer_size() > FAST_PATH_BUFFER:
             return False
-        try:
-            writer._write_websocket_frame(frame, WSMsgType.TEXT, 0)
-        except Exception:  # noqa: BLE001 - a closing transport: let the queued path find out
-            return False
-        if writer._output_size > writer._limit:
-            writer._output_size = 0  # as send_frame does; the transport's own watermarks pause us next time
+        self.transport.write(text_frame(frame))
         self.sent += 1
         return True
 

@@ -292,3 +292,17 @@ async def test_asyncapi_document(tussle):
     assert r.status == 200 and r.body["asyncapi"].startswith("3.")
     assert r.body["channels"]["encounter"]["address"] == "/encounters/{id}/ws"
     assert {"event", "caughtUp", "snapshot", "state", "log", "logReset", "error"} <= set(r.body["components"]["messages"])
+
+
+@pytest.mark.parametrize("length", [10, 125, 126, 65535, 70_000])
+async def test_live_frames_of_every_length_class_arrive_whole(tussle, length):
+    # The fan-out writes websocket frames itself: 7-bit, 16-bit and 64-bit payload lengths.
+    enc = await tussle.create()
+    ws = await subscribe(enc, "events", after=1)
+    await until(ws, "caught_up")
+    text = "x" * length
+    await enc.ok("note", text=text)
+    await enc.ok("note", text="after")
+    first, second = await frame(ws), await frame(ws)
+    assert first["event"]["data"]["text"] == text and second["event"]["data"]["text"] == "after"
+    await ws.close()
