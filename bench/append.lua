@@ -10,6 +10,9 @@ for line in f:lines() do
 end
 f:close()
 
+-- Every run of wrk gets its own TUSSLE_BENCH_RUN, so that no command_id is ever resent (a resend
+-- would be answered 200 from the store, not appended).
+local run = os.getenv("TUSSLE_BENCH_RUN") or "0"
 local thread_no = 0
 function setup(thread)
   thread_no = thread_no + 1
@@ -21,8 +24,8 @@ function request()
   counter = counter + 1
   local t = targets[(counter % #targets) + 1]
   local body = string.format(
-    '{"type":"roll","expression":"3d6","purpose":"bench","command_id":"w%d-%d","entropy":"bench-entropy-0123456789"}',
-    thread_no, counter)
+    '{"type":"roll","expression":"3d6","purpose":"bench","command_id":"w%s-%d-%d","entropy":"bench-entropy-0123456789"}',
+    run, thread_no, counter)
   return wrk.format("POST", t.path, {
     ["Content-Type"] = "application/json",
     ["Authorization"] = "Bearer " .. t.token,

@@ -75,8 +75,21 @@ async def make_encounters(url: str, count: int, admin: str | None) -> list[tuple
     return out
 
 
+RUNS = iter(range(1, 1_000_000))  # each load run's command_ids are its own: never a resend
+
+
+async def appended(url: str, targets: list[tuple[str, str]]) -> int:
+    """Rolls appended in all the encounters (their heads, less the creation)."""
+    total = 0
+    async with aiohttp.ClientSession() as s:
+        for path, token in targets:
+            async with s.get(url + path.rsplit("/", 1)[0], headers={"Authorization": f"Bearer {token}"}) as r:
+                total += (await r.json())["seq"] - 1
+    return total
+
+
 def run_wrk(url: str, targets_file: str, connections: int, seconds: float, threads: int) -> dict[str, Any]:
-    env = dict(os.environ, TUSSLE_BENCH_TARGETS=targets_file)
+    env = dict(os.environ, TUSSLE_BENCH_TARGETS=targets_file, TUSSLE_BENCH_RUN=str(next(RUNS)))
     out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
                           "--timeout", "10s", "-s", os.path.join(HERE, "append.lua"), url],
                          capture_output=True, text=True, env=env, check=True).stdout
@@ -90,18 +103,18 @@ def run_wrk(url: str, targets_file: str, connections: int, seconds: float, threa
 async def run_aiohttp(url: str, targets: list[tuple[str, str]], connections: int, seconds: float) -> dict[str, Any]:
     latencies: list[float] = []
     errors = 0
-    counter = 0
+    run = next(RUNS)
     connector = aiohttp.TCPConnector(limit=connections)
     async with aiohttp.ClientSession(connector=connector) as s:
         end = time.perf_counter() + seconds
 
         async def worker(n: int) -> None:
-            nonlocal errors, counter
+            nonlocal errors
             i = 0
             while time.perf_counter() < end:
                 i += 1
                 path, token = targets[(n + i * connections) % len(targets)]
-                body = {"type": "roll", "expression": "3d6", "purpose": "bench", "command_id": f"a{n}-{i}",
+                body = {"type": "roll", "expression": "3d6", "purpose": "bench", "command_id": f"a{run}-{n}-{i}",
                         "entropy": "bench-entropy-0123456789"}
                 t0 = time.perf_counter()
                 async with s.post(url + path, json=body, headers={"Authorization": f"Bearer {token}"}) as r:
@@ -189,10 +202,14 @@ def main() -> None:
             rounds.append((tussle, ceiling))
             print(f"round {n + 1}: {tussle['per_s']:.0f} vs {ceiling['per_s']:.0f} commands/s, "
                   f"ratio {tussle['per_s'] / ceiling['per_s']:.3f}")
+        # Every 201 was an append: the heads account for every counted request (and the warm-up's).
+        stored = asyncio.run(appended(url, targets))
     finally:
         for proc in procs:
             stop(proc)
         shutil.rmtree(workdir, ignore_errors=True)
+
+    print(f"rolls in the store: {stored}; 201s counted in the timed runs: {sum(t['requests'] for t, _ in rounds)}")
 
     def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
         return {k: statistics.median(r[k] for r in results) for k in results[0]}

@@ -116,6 +116,7 @@ class SqliteStore(Store):
     def __init__(self, path: str, *, lock: bool = True):
         self.path = path
         self.lock = ExclusiveLock(path) if lock else None
+        self.sole_writer = lock  # the lock file keeps every other server process out
         self.db: aiosqlite.Connection | None = None
         self._writer: sqlite3.Connection | None = None
         self._writer_thread: ThreadPoolExecutor | None = None

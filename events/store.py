@@ -106,6 +106,10 @@ class StoredCommand(msgspec.Struct, frozen=True):
 class Store(abc.ABC):
     """Where encounters live. Every method is safe to call concurrently."""
 
+    # True when no other process can append while this store is open (SQLite, holding its lock file):
+    # then a cache kept up to date by this process's own appends needs no catch-up read.
+    sole_writer: bool = False
+
     # A test hook: awaited inside every append transaction just before its commit (None in service),
     # so a test can hold a writer's transaction open while others write and read.
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None

@@ -131,6 +131,8 @@ class Encounters:
             cached = replay(events, self._ruleset_for_event)
             self._states[stream] = cached
             return cached
+        if self.store.sole_writer:
+            return cached  # every append went through _apply: nothing newer can be in the store
         newer = await self.store.read(stream, cached["seq"] + 1)
         if newer:
             cached = self._apply(stream, cached, newer)
