@@ -12,8 +12,9 @@ Same semantics as the SQLite store, over asyncpg:
   notification is only a wake-up for other processes' feed listeners, which read the events from the
   table (server/pg_listener.py).
 
-The schema is created on open, idempotently, in the connection's current schema (the first entry of
-`search_path`, which a DSN may set: `postgresql://host/db?search_path=tussle`).
+The tables are created on open, idempotently, in the connection's current schema: the first entry of
+`search_path`, which a DSN may set (`postgresql://host/db?search_path=tussle`); a schema named there
+that does not exist yet is created.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ CommitListener = Callable[[], None]
 
 
 class NoSchema(Exception):
-    """The connection's search_path names no existing schema."""
+    """The connection's search_path names no schema to keep the tables in."""
 
 
 def _event(row: Any) -> Event:
@@ -143,8 +144,7 @@ class PostgresStore(Store):
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", _SCHEMA_LOCK)
                 schema = await conn.fetchval("SELECT current_schema()")
                 if schema is None:
-                    raise NoSchema(f"search_path {await conn.fetchval('SHOW search_path')!r} names no "
-                                   "existing schema: create it first")
+                    schema = await self._create_schema(conn)
                 await conn.execute(SCHEMA)
             self.schema = schema
             self.channel = channel_for(schema)
@@ -152,6 +152,16 @@ class PostgresStore(Store):
             await self.pool.close()
             self.pool = None
             raise
+
+    async def _create_schema(self, conn: asyncpg.Connection) -> str:
+        """Create the first schema the search_path names (e.g. `?search_path=tussle` in the DSN)."""
+        search_path = await conn.fetchval("SHOW search_path")
+        names = [n.strip().strip('"') for n in search_path.split(",") if n.strip() and n.strip() != '"$user"']
+        if not names:
+            raise NoSchema(f"search_path {search_path!r} names no schema to create the tables in")
+        quoted = '"' + names[0].replace('"', '""') + '"'
+        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {quoted}")
+        return await conn.fetchval("SELECT current_schema()")
 
     async def close(self) -> None:
         if self.pool is not None:

@@ -52,7 +52,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
     import asyncpg
 
-    from events.postgres_store import PostgresStore
+    from events.postgres_store import NoSchema, PostgresStore
     from server import pg_listener
     from server.app import make_app
 
@@ -63,7 +63,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     print(f"tussle: serving PostgreSQL on http://{host}:{args.port}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, host=host, port=args.port, access_log=None, print=None)
-    except (OSError, asyncpg.PostgresError) as exc:
+    except (OSError, asyncpg.PostgresError, NoSchema) as exc:
         print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     return 0

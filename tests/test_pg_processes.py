@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from server.app import ENCOUNTERS, make_app
 from server.live_feed import LiveFeed
 from server.pg_listener import PgFeedListener
 from tests.support.client import Encounter, TussleClient, free_port
+from tests.support.postgres import with_search_path
 from tests.test_store_contract import command, creation
 
 # Generous bounds for "eventually": they only decide how long a broken build takes to fail.
@@ -324,3 +326,27 @@ async def test_the_listener_delivers_many_streams_once_each_in_order(pg_stores):
             assert got[s] == await reader.read(s, 2)
     finally:
         await listener.stop()
+
+
+async def test_the_schema_named_by_the_dsn_is_created_once_and_reused(pg_dsn):
+    schema = f"t_made_{secrets.token_hex(4)}"
+    dsn = with_search_path(pg_dsn, schema)
+    try:
+        first, second = PostgresStore(dsn), PostgresStore(dsn)
+        await asyncio.gather(first.open(), second.open())  # two processes starting at once
+        try:
+            await first.append(creation("kept"))
+            assert first.schema == second.schema == schema
+            assert [e.seq for e in await second.read("kept")] == [1]
+        finally:
+            await first.close()
+            await second.close()
+        again = PostgresStore(dsn)
+        async with again:
+            assert (await again.stream_info("kept")).seq == 1
+    finally:
+        conn = await asyncpg.connect(pg_dsn)
+        try:
+            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        finally:
+            await conn.close()
