@@ -73,11 +73,18 @@ async def _export(args: argparse.Namespace) -> int:
     from events.sqlite_store import SqliteStore
     from server.exporting import ndjson_lines
 
-    store = SqliteStore(args.db, lock=False)
+    pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
+    if pg_dsn:
+        from events.postgres_store import PostgresStore
+
+        store: Any = PostgresStore(pg_dsn, max_size=2)
+    else:
+        store = SqliteStore(args.db, lock=False)
     await store.open()
     try:
         if await store.stream_info(args.id) is None:
-            print(f"tussle: there is no encounter {args.id!r} in {args.db}", file=sys.stderr)
+            where = "the PostgreSQL database" if pg_dsn else args.db
+            print(f"tussle: there is no encounter {args.id!r} in {where}", file=sys.stderr)
             return 1
         out = sys.stdout.buffer
         async for line in ndjson_lines(store, args.id):
@@ -121,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("id", help="encounter id")
     export.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
+    export.add_argument("--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)")
     verify = sub.add_parser("verify", help="verify an exported stream offline",
                             description="Recompute the hash chain and every server die of an exported stream "
                             "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.")

@@ -7,6 +7,7 @@ fail (never skip) when it cannot be reached.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import socket
@@ -240,6 +241,21 @@ async def test_a_pinned_expected_seq_gets_the_conflict_from_the_other_process(pr
     assert (await enc_two.state())["seq"] == head + 1
     listed = await two.request("GET", "/encounters", token=None)
     assert listed.status == 200
+
+
+async def test_export_reads_an_encounter_from_postgres(pg_schema_dsn, processes, session):
+    served = processes()
+    enc = await TussleClient(served.url, session, "").create("freeform")
+    await enc.ok("roll", expression="3d6")
+    events = await enc.events()
+    exported = subprocess.run([sys.executable, "-m", "server", "export", enc.id, "--pg", pg_schema_dsn],
+                              capture_output=True, text=True, timeout=60)
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert lines[:-1] == events and lines[-1]["trailer"]["head_hash"] == events[-1]["hash"]
+    missing = subprocess.run([sys.executable, "-m", "server", "export", "nope", "--pg", pg_schema_dsn],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 1 and "no encounter 'nope'" in missing.stderr
 
 
 # ---- the listener itself -----------------------------------------------------------------------
