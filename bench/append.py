@@ -140,7 +140,7 @@ def load(client: str, url: str, targets: list[tuple[str, str]], targets_file: st
 
 def line(name: str, r: dict[str, Any]) -> str:
     return (f"{name:<24} {r['per_s']:>9.0f} commands/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
-            f"   ({r['requests']} requests, {r['errors']} errors)")
+            f"   ({r['requests']:.0f} requests, {r['errors']:.0f} errors)")
 
 
 def main() -> None:
