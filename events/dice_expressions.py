@@ -22,7 +22,7 @@ class RollLimits(msgspec.Struct, frozen=True):
 
 # The server sets this per request from `tussle serve --max-dice/--max-sides`; a context variable
 # (not a module constant) so that two servers in one process (the tests) keep their own caps.
-roll_limits: ContextVar[RollLimits] = ContextVar("roll_limits", default=RollLimits())
+roll_limits: ContextVar[RollLimits] = ContextVar("roll_limits", default=RollLimits())  # noqa: B039 - frozen
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)(?:k([hl])(\d+))?|(\d+))")
 
