@@ -23,7 +23,7 @@ from rules.gurps.events import (
     QuickContestResolved,
 )
 from rules.gurps.folding import folded
-from rules.gurps.hex_sharing import foe_side_hexes, foes_in_hex, in_close_combat_with, seat_of
+from rules.gurps.hex_sharing import foe_side_hexes, foes_in_hex, in_close_combat_with, seat_of, shared_hex
 from rules.gurps.hexes import Hex, arc_of, as_hex, direction_to, hex_key
 from rules.gurps.leaving import leaving_problems, releases_on_leaving
 from rules.gurps.maneuvers import MANEUVERS, own_turn_or_error
@@ -116,6 +116,11 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         onward = path
         before: list[Hex] = []
     else:
+        held = shared_hex(state, cid)
+        if held is not None and not in_close_combat_with(state, cid, foe_id):
+            # Section 4.3: going from a close-combat hex toward another foe is leaving it first.
+            raise RuleError(f"{c['name']} is in close combat at {list(held['at'])}: leave it first "
+                            f"(gurps.move), then evade {foe['name']}", {"combatant": cid, "target": foe_id})
         if foe_hex not in path:
             raise RuleError(f"the path does not go through {foe['name']}'s hex {list(foe_hex)}")
         i = path.index(foe_hex)
