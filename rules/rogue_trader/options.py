@@ -29,6 +29,36 @@ class RogueTraderOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tru
     # turn_order[(n - 1) % len] (empty: sides in the order their first model joined).
     turn_order: list[str] = msgspec.field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # msgspec turns a ValueError here into the 400 that names the option (a malformed table would
+        # otherwise fail only mid-round).
+        problems = _table_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+
+
+def _table_problems(o: RogueTraderOptions) -> list[str]:
+    """What is wrong with the GM's tables (spec §1, §7), in plain words."""
+    problems = []
+    rows = o.wound_chart
+    if len(rows) != 10 or any(len(row) != 10 for row in rows):
+        problems.append("wound_chart must be 10 rows (S 1-10) of 10 values (T 1-10)")
+    elif any(v != "N" and (isinstance(v, str) or not 2 <= v <= 6) for row in rows for v in row):
+        problems.append('wound_chart values must be 2-6 or "N" (no effect)')
+    if any(not k.isdigit() or int(k) < 7 for k in o.high_to_hit):
+        problems.append("high_to_hit keys must be the needs 7, 8, 9 ... (as strings)")
+    if any(not 2 <= v <= 6 for v in o.high_to_hit.values()):
+        problems.append("high_to_hit values must be second-die scores 2-6")
+    if any(not k.isdigit() or int(k) > 10 for k in o.shoot_to_hit):
+        problems.append("shoot_to_hit keys must be BS values 0-10 (as strings)")
+    if any(not 2 <= v <= 9 for v in o.shoot_to_hit.values()):
+        problems.append("shoot_to_hit values must be scores 2-9")
+    if o.rout_flee_in < 0:
+        problems.append("rout_flee_in must not be negative (inches)")
+    if o.nonliving_tail_damage < 0:
+        problems.append("nonliving_tail_damage must not be negative")
+    return problems
+
 
 DEFAULTS: dict[str, Any] = msgspec.to_builtins(RogueTraderOptions())
 
