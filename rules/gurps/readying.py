@@ -15,9 +15,9 @@ from events.common import ActionSpent, ItemReadied
 from events.dice import Dice
 from rules.gurps.combatant_stats import item_state, skill_level, stats
 from rules.gurps.commands import ReadyItem
-from rules.gurps.hex_sharing import in_close_combat, rules_of
+from rules.gurps.hex_sharing import in_close_combat
 from rules.gurps.maneuvers import choose, current_maneuver
-from rules.gurps.situational_modifiers import dx_modifiers
+from rules.gurps.situational_modifiers import dx_modifiers, fighter, pins_on
 from rules.gurps.success_rolls import success_roll
 from rules.interface import RuleError
 
@@ -44,6 +44,8 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
     c = state["combatants"][cid]
     maneuver = current_maneuver(state, cid)
     problems = _item_problems(c, item)
+    if pins_on(state, cid):
+        problems.append(f"{c['name']} is pinned: he may only try to break free (gurps.break_free)")
     if cmd.fast_draw:
         if maneuver is not None:
             problems.append(f"Fast-Draw comes before the maneuver, and {c['name']} has already chosen {maneuver}")
@@ -51,7 +53,7 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
             problems.append(f"{c['name']} has no Fast-Draw ({item}) skill")
     elif maneuver not in (None, "ready"):
         problems.append(f"readying needs a Ready maneuver, and {c['name']} chose {maneuver}")
-    elif maneuver == "ready" and any(r for r in (rules_of(state).get("fighters", {}).get(cid) or {}).get("readied", [])):
+    elif maneuver == "ready" and fighter(state, cid)["readied"]:
         problems.append(f"{c['name']} has already readied something this maneuver")
     if problems:
         raise RuleError("; ".join(problems), {"combatant": cid, "item": item})
@@ -64,7 +66,8 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
                           modifiers=dx_modifiers(state, cid))
         if not dx.success:
             # §Readying: a failed roll still takes the Ready maneuver, and accomplishes nothing.
-            return ready_maneuver + [dx.event]
+            # DECISION: the Ready is used up (as a failed DropShield), so he cannot roll again this turn.
+            return ready_maneuver + [dx.event, ActionSpent(cid, int(state["turn"]), f"failed to ready the {item}")]
         events.append(dx.event)
     if not cmd.fast_draw:
         return ready_maneuver + events + [ItemReadied(cid, item)]

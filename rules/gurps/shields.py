@@ -14,7 +14,7 @@ from rules.gurps.combatant_stats import stats, worn_shield
 from rules.gurps.commands import DropShield
 from rules.gurps.hex_sharing import in_close_combat
 from rules.gurps.maneuvers import choose, current_maneuver
-from rules.gurps.situational_modifiers import dx_modifiers
+from rules.gurps.situational_modifiers import dx_modifiers, fighter
 from rules.gurps.success_rolls import success_roll
 from rules.interface import RuleError
 
@@ -31,6 +31,9 @@ def decide_drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> li
         problems.append("outside close combat dropping a shield is a GM ruling (BASE), not this command")
     if maneuver not in (None, "ready"):
         problems.append(f"dropping a shield takes a Ready maneuver, and {c['name']} chose {maneuver}")
+    elif maneuver == "ready" and fighter(state, cid)["readied"]:
+        # The one-turn Ready is the whole maneuver: it cannot also have readied something.
+        problems.append(f"{c['name']}'s Ready this turn has already readied {', '.join(fighter(state, cid)['readied'])}")
     if problems:
         raise RuleError("; ".join(problems), {"combatant": cid})
     events: list[msgspec.Struct] = [] if maneuver == "ready" else choose(state, cid, "ready")
