@@ -172,7 +172,10 @@ def _round_resolved(r: State, d: dict[str, Any]) -> None:
 
 def _pushed_back(r: State, d: dict[str, Any]) -> None:
     cid = d["combatant"]
-    _update_model(r, cid, pushed_back_round=r["turn"])
+    # Who pushed it back (spec §3): the enemies it is still in contact with (`PushedBack` precedes the
+    # `CloseCombatLeft` that ends those contacts).
+    by = sorted({x for pair in r["contacts"] if cid in pair for x in pair if x != cid})
+    _update_model(r, cid, pushed_back_round=r["turn"], pushed_back_by=by)
     m = r["models"].get(cid)
     if not m:
         return
@@ -289,6 +292,10 @@ def _apply(r: State, t: str, d: dict[str, Any]) -> None:  # noqa: C901 - one dis
         for m in (r["units"].get(d["unit"]) or {}).get("members", []):
             _update_model(r, m, stationary_turn=r["turn"])
     elif t == "RtCoherencyChecked":
+        if d["unit"] in r["units"]:
+            r["units"] = {**r["units"], d["unit"]: {**r["units"][d["unit"]], "coherency": {
+                "turn": r["turn"], "main_body": list(d.get("main_body", [])),
+                "strays": [dict(x) for x in d.get("strays", [])], "ruling_owed": d.get("ruling_owed", False)}}}
         for m in d.get("main_body", []):
             _update_model(r, m, coherency="ok")
         for s in d.get("strays", []):
