@@ -154,11 +154,12 @@ def decide_takedown(state: dict[str, Any], cmd: Takedown, dice: Dice) -> list[ms
     team_roll, foe_roll, lead = team_rolls(state, cmd, dice, "takedown")
     participants = [cmd.combatant, *cmd.helpers]
     if option(state, "base_grapple_mode") == "gm":
-        events += [team_roll.event, foe_roll.event,
-                   _gm_question("takedown", {"lead": lead, "target": cmd.target, "participants": participants,
-                                             "to": cmd.to}, f"{name(state, lead)}'s takedown on {name(state, cmd.target)}",
-                                GM_CONTEST_OPTIONS)]
-        return events + assist_events(state, lead, cmd.target, list(cmd.helpers), "takedown")
+        # The GM's question ends the command's events (a reaction request comes last).
+        return [*events, team_roll.event, foe_roll.event,
+                *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "takedown"),
+                _gm_question("takedown", {"lead": lead, "target": cmd.target, "participants": participants,
+                                          "to": cmd.to}, f"{name(state, lead)}'s takedown on {name(state, cmd.target)}",
+                             GM_CONTEST_OPTIONS)]
     contest, winner = _contest(state, "takedown", team_roll, foe_roll, list(cmd.helpers))
     events += contest
     outcome: list[msgspec.Struct] = []
@@ -166,7 +167,7 @@ def decide_takedown(state: dict[str, Any], cmd: Takedown, dice: Dice) -> list[ms
         outcome = takedown_win(state, lead, cmd.target, participants, cmd.to)
     elif winner == cmd.target:
         outcome = takedown_loss(state, lead, cmd.target)
-    assists = assist_events(state, lead, cmd.target, list(cmd.helpers), "takedown")
+    assists = assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "takedown")
     # A reaction request must end the command's events.
     asks = [e for e in outcome if isinstance(e, ReactionRequested)]
     return events + [e for e in outcome if not isinstance(e, ReactionRequested)] + assists + asks
@@ -178,15 +179,15 @@ def decide_pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[msgspec.Stru
     events: list[msgspec.Struct] = [ActionDeclared(cmd.combatant, "pin", [cmd.target], {"helpers": list(cmd.helpers)})]
     team_roll, foe_roll, lead = team_rolls(state, cmd, dice, "pin")
     if option(state, "base_grapple_mode") == "gm":
-        events += [team_roll.event, foe_roll.event,
-                   _gm_question("pin", {"lead": lead, "target": cmd.target},
-                                f"{name(state, lead)}'s pin on {name(state, cmd.target)}", GM_CONTEST_OPTIONS)]
-        return events + assist_events(state, lead, cmd.target, list(cmd.helpers), "pin")
+        return [*events, team_roll.event, foe_roll.event,
+                *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "pin"),
+                _gm_question("pin", {"lead": lead, "target": cmd.target},
+                             f"{name(state, lead)}'s pin on {name(state, cmd.target)}", GM_CONTEST_OPTIONS)]
     contest, winner = _contest(state, "pin", team_roll, foe_roll, list(cmd.helpers))
     events += contest
     if winner == lead:
         events.append(PinApplied(lead, cmd.target, int(state["turn"])))
-    return events + assist_events(state, lead, cmd.target, list(cmd.helpers), "pin")
+    return events + assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "pin")
 
 
 def break_free_outcome(state: dict[str, Any], cid: str, holder: str) -> list[msgspec.Struct]:

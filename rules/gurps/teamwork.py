@@ -86,7 +86,10 @@ def team_of(state: dict[str, Any], cid: str, helpers: list[str]) -> Team:
 
 
 def assist_events(state: dict[str, Any], lead: str, target: str, helpers: list[str], action: str) -> list[msgspec.Struct]:
-    """AssistCommitted for each helper; a helper who has not acted this second spends this turn now."""
+    """AssistCommitted for each helper; a helper who has not acted this second spends this turn now.
+
+    `lead` is the acting figure whose action they help: his own maneuver is his part, so he never
+    owes a turn, while a helper with the best score (V3a) leads the roll and still pays as a helper."""
     turn = int(state["turn"])
     events: list[msgspec.Struct] = []
     for h in helpers:

@@ -89,13 +89,14 @@ async def in_close_combat(tussle: Any, cai: dict[str, Any] | None = None, dun: d
     return enc
 
 
-async def grappling(tussle: Any, dorn_posture: str = "standing", ash_st: int = 10, **options: Any) -> Any:
+async def grappling(tussle: Any, dorn_posture: str = "standing", ash_st: int = 10, bram_posture: str = "standing",
+                    **options: Any) -> Any:
     """The V2/V3 hex: Bram, Cole and Ash walk into Dorn's hex on turn 1; Bram grapples Dorn on turn 2
     (3,3,3 hits; Dorn's dodge 6,6,6 fails); turn 3 starts."""
     enc = await encounter(
         tussle,
         fig("dorn", "b", [0, 0], st=13, dx=11, posture=dorn_posture, weapons=[HAND]),
-        fig("bram", "a", [-1, 0], st=12, dx=10, weapons=[HAND]),
+        fig("bram", "a", [-1, 0], st=12, dx=10, posture=bram_posture, weapons=[HAND]),
         fig("cole", "a", [0, -1], st=11, dx=10, weapons=[HAND]),
         fig("ash", "a", [1, 0], st=ash_st, dx=10, weapons=[HAND]),
         **options)
