@@ -8,11 +8,15 @@ from rules.interface import Command
 
 
 class ChooseManeuver(Command, tag="gurps.choose_maneuver"):
+    """Start his own turn with a maneuver (Move, Attack, Ready ...; spec section 1)."""
+
     combatant: str
     maneuver: str
 
 
 class GurpsMove(Command, tag="gurps.move"):
+    """Move or step along `path` (hexes entered, in order); may end in a foe's hex or leave one (4.1, 4.3)."""
+
     combatant: str
     path: list[list[int]]
     facing: int | None = None
@@ -21,6 +25,8 @@ class GurpsMove(Command, tag="gurps.move"):
 
 
 class Evade(Command, tag="gurps.evade"):
+    """Go through the foe's hex past him (or out of it forward); `over` with Flight or Super Jump (4.2, 4.3)."""
+
     combatant: str
     target: str
     path: list[list[int]]
@@ -29,6 +35,8 @@ class Evade(Command, tag="gurps.evade"):
 
 
 class CloseCombatAttack(Command, tag="gurps.close_combat_attack"):
+    """Attack in close combat with a reach-C or ranged weapon (4.4)."""
+
     combatant: str
     target: str
     weapon: str
@@ -36,27 +44,37 @@ class CloseCombatAttack(Command, tag="gurps.close_combat_attack"):
 
 
 class ReadyItem(Command, tag="gurps.ready_item"):
+    """Ready an item; in close combat a DX roll, and with `fast_draw` a Fast-Draw roll before the maneuver (4.6)."""
+
     combatant: str
     item: str
     fast_draw: bool = False
 
 
 class DropShield(Command, tag="gurps.drop_shield"):
+    """Get rid of the shield in close combat: a one-turn Ready and a DX roll (4.7)."""
+
     combatant: str
 
 
 class DeclareCloseCombat(Command, tag="gurps.declare_close_combat"):
+    """Join a foe's close combat from the next hex (OPTION adjacent_close_combat; 4.8)."""
+
     combatant: str
     target: str
 
 
 class Grapple(Command, tag="gurps.grapple"):
+    """Grapple a foe in the same hex with an empty hand (4.9)."""
+
     combatant: str
     target: str
     modifiers: list[Modifier] = []
 
 
 class Takedown(Command, tag="gurps.takedown"):
+    """Quick Contest to throw a grappled, standing foe down; at most 1 helper; `to`: where he falls (4.9)."""
+
     combatant: str
     target: str
     helpers: list[str] = []
@@ -65,6 +83,8 @@ class Takedown(Command, tag="gurps.takedown"):
 
 
 class Pin(Command, tag="gurps.pin"):
+    """Quick Contest to pin a grappled foe lying down; at most 2 helpers (4.9)."""
+
     combatant: str
     target: str
     helpers: list[str] = []
@@ -72,12 +92,16 @@ class Pin(Command, tag="gurps.pin"):
 
 
 class BreakFree(Command, tag="gurps.break_free"):
+    """Break free of the grapple or pin of `target`, the holder (4.9)."""
+
     combatant: str
     target: str
     modifiers: list[Modifier] = []
 
 
 class RecordInjury(Command, tag="gurps.record_injury"):
+    """GM only: record the injury of a blow (appends Wounded)."""
+
     target: str
     amount: int
     source: str = ""
