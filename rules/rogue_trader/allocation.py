@@ -219,7 +219,12 @@ def build_blow(
 ) -> Blow:
     """A blow with its S (weapon S vs own S: the higher, §To damage), damage, save modifier and to-hit."""
     own = stat(attacker, "S")
-    strength = max(own, int(slot["S"])) if slot.get("S") is not None else own
+    if slot.get("S") is None:
+        strength = own
+    elif slot["attack"] == "weapon":
+        strength = max(own, int(slot["S"]))  # §To damage: the higher of the C-type weapon's S and the model's
+    else:
+        strength = int(slot["S"])  # spec 4.7: a special attack that lists its own S uses it
     damage = slot["damage"]
     if slot["attack"] == "tail" and not living(state, target):
         damage = str(option(state, "nonliving_tail_damage"))

@@ -254,3 +254,30 @@ async def test_retarget_refused_when_the_target_did_not_run(tussle):
     await enc.ok("respond", reaction=rid, choice="hold")
     r = await enc.command("rogue-trader.retarget", combatant="m6", target="c7")
     assert r.status == 422 and "no charge under way" in r.body["error"]["message"]
+
+
+async def test_caught_runner_is_routed_and_the_charger_may_still_change_target(tussle):
+    """4.3 DECISION: the charger "may always" change targets, even from a caught (routed) runner."""
+    enc = await encounter(tussle, [marine("m6", 0, 0, M=6), cultist("c6", 7, 0, reactions={}),
+                                   cultist("c7", 0, 6, reactions={"charged": "hold"})])
+    rid = await _declare(enc, "m6", "c6")
+    body = await enc.ok("respond", reaction=rid, choice="run_away", params={"terrain_divisor": 2})
+    assert of_type(body["events"], "ConditionChanged", combatant="c6", condition="routed", on=True)
+    body = await enc.ok("rogue-trader.retarget", combatant="m6", target="c7")
+    assert of_type(body["events"], "Moved", combatant="m6")[0]["data"]["to"] == at(0, 5)
+    st = await enc.state()
+    assert st["rules"]["contacts"] == [["c7", "m6"]] and "routed" in st["combatants"]["c6"]["conditions"]
+    await enc.replay_matches_live()
+
+
+async def test_the_round_is_the_active_players_or_the_gms(tussle):
+    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)], options={"manual_dice_from": "actor"})
+    red = await enc.seat("Red", ["m1"])
+    blue = await enc.seat("Blue", ["c1"])
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1", token=red)
+    await enc.ok("start_phase", phase="close_combat")
+    r = await enc.command("rogue-trader.resolve_round", group="c1", token=blue, dice=[[1], [1]])
+    assert r.status == 403 and "control" in r.body["error"]["message"], r.body
+    r = await enc.command("rogue-trader.resolve_round", group="c1", token=red, dice=[[1], [1]])
+    assert r.status == 201, r.body
+    await enc.replay_matches_live()
