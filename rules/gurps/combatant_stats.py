@@ -108,8 +108,13 @@ def completed_combatant(combatant: dict[str, Any]) -> dict[str, Any]:
     st.setdefault("traits", [])
     if not isinstance(st["skills"], dict) or not all(isinstance(v, int) for v in st["skills"].values()):
         raise BadCommand("stats.skills must map skill names to integer levels", "combatant.stats.skills")
+    if not isinstance(st["weapons"], list):
+        raise BadCommand("stats.weapons must be a list of {name, kind, ...}", "combatant.stats.weapons")
+    if not isinstance(st["traits"], list | None):
+        raise BadCommand("stats.traits must be a list of trait names", "combatant.stats.traits")
     for i, w in enumerate(st["weapons"]):
-        if not isinstance(w, dict) or not w.get("name") or w.get("kind") not in ("melee", "ranged"):
+        if (not isinstance(w, dict) or not isinstance(w.get("name"), str) or not w["name"]
+                or w.get("kind") not in ("melee", "ranged")):
             raise BadCommand(f"stats.weapons[{i}] needs a name and a kind (melee or ranged)",
                              f"combatant.stats.weapons[{i}]")
         if not isinstance(w.get("reach", []), list):

@@ -17,6 +17,19 @@ def _int(value: Any, field: str) -> int:
     return value
 
 
+def _checked_specials(specials: Any) -> list[dict[str, Any]]:
+    """Copies of a creature's special attacks, each of a known kind with a whole-number count."""
+    if not isinstance(specials, list):
+        raise BadCommand("stats.special_attacks must be a list of {kind, count}", "stats.special_attacks")
+    for i, a in enumerate(specials):
+        if not isinstance(a, dict) or a.get("kind") not in SPECIAL_KINDS:
+            raise BadCommand(f"stats.special_attacks[{i}].kind must be one of {', '.join(SPECIAL_KINDS)}",
+                             f"stats.special_attacks[{i}]")
+        if "count" in a:
+            _int(a["count"], f"stats.special_attacks[{i}].count")
+    return [dict(a) for a in specials]
+
+
 def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
     """The combatant with the ruleset's defaults filled in; BadCommand/RuleError for what cannot be."""
     c = dict(combatant)
@@ -41,7 +54,7 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
                     stats["special_attacks"] = [dict(a) for a in v]
             else:
                 stats.setdefault(k, v)
-        stats.setdefault("A", sum(int(a.get("count", 1)) for a in stats["special_attacks"]))
+        stats.setdefault("A", sum(a.get("count", 1) for a in _checked_specials(stats["special_attacks"])))
         stats.setdefault("base_radius", 100)
         if size == "large" and "variant" not in stats:
             stats.setdefault("variant_roll", "catachan_devil")
@@ -52,6 +65,8 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
         stats.setdefault(k, 0)
         _int(stats[k], f"stats.{k}")
     stats.setdefault("unit", c.get("id"))
+    if stats["unit"] is not None and not isinstance(stats["unit"], str):
+        raise BadCommand("stats.unit must be the unit's name (a string)", "stats.unit")
     stats.setdefault("leader", False)
     stats.setdefault("hands", 2)
     stats.setdefault("equipment_hands", 0)
@@ -67,6 +82,8 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
     for k in ("base_radius", "move_penalty", "hands", "equipment_hands"):
         _int(stats[k], f"stats.{k}")
     weapons = []
+    if not isinstance(stats.get("weapons") or [], list):
+        raise BadCommand("stats.weapons must be a list of {id, ...}", "stats.weapons")
     for i, w in enumerate(stats.get("weapons") or []):
         if not isinstance(w, dict) or not isinstance(w.get("id"), str):
             raise BadCommand(f"stats.weapons[{i}] needs an id", f"stats.weapons[{i}]")
@@ -82,12 +99,7 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
                 _int(w[k], f"stats.weapons[{i}].{k}")
         weapons.append(w)
     stats["weapons"] = weapons
-    specials = stats.get("special_attacks") or []
-    for i, a in enumerate(specials):
-        if not isinstance(a, dict) or a.get("kind") not in SPECIAL_KINDS:
-            raise BadCommand(f"stats.special_attacks[{i}].kind must be one of {', '.join(SPECIAL_KINDS)}",
-                             f"stats.special_attacks[{i}]")
-    stats["special_attacks"] = [dict(a) for a in specials]
+    stats["special_attacks"] = _checked_specials(stats.get("special_attacks") or [])
     c["stats"] = stats
     if c.get("position") is None:
         raise BadCommand("position [x, y] (hundredths of an inch) is required", "position")

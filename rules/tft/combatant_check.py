@@ -38,7 +38,11 @@ def validate(c: dict[str, Any]) -> dict[str, Any]:
     if "adj_dx" not in stats and "dx" not in stats:
         raise BadCommand("a tft combatant needs stats.adj_dx or stats.dx", "combatant.stats.adj_dx")
     for level_key in ("judo", "dive_block"):
-        if not 0 <= int(stats.get(level_key, c.get("talents", {}).get(level_key, 0)) or 0) <= 2:
+        try:
+            level = int(stats.get(level_key, c.get("talents", {}).get(level_key, 0)) or 0)
+        except (TypeError, ValueError):  # a talent level written as something other than a number
+            level = -1
+        if not 0 <= level <= 2:
             raise BadCommand(f"stats.{level_key} is 0, 1 or 2", f"combatant.stats.{level_key}")
     full = {**c, "stats": {**STAT_DEFAULTS, **stats}}
     if not stats.get("gm_override_prerequisites"):
@@ -54,6 +58,9 @@ def validate(c: dict[str, Any]) -> dict[str, Any]:
                             + " (set stats.gm_override_prerequisites to allow it)")
     if stats.get("fist_damage") is not None and not valid_damage(stats["fist_damage"]):
         raise BadCommand("stats.fist_damage must read like 1d6-2", "combatant.stats.fist_damage")
+    if not isinstance(full["stats"]["natural_attacks"] or [], list):
+        raise BadCommand("stats.natural_attacks is a list of {name, damage like 1d6+2, hth: bool}",
+                         "combatant.stats.natural_attacks")
     for i, nat in enumerate(full["stats"]["natural_attacks"] or []):
         if not isinstance(nat, dict) or not nat.get("name") or not valid_damage(nat.get("damage")):
             raise BadCommand("each natural attack is {name, damage like 1d6+2, hth: bool}",
