@@ -126,9 +126,12 @@ def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], fac
     f = (c.get("facing") or 0) if facing is None else facing
     for i, e in enumerate(entries):
         kind = e.get("attack") or ("weapon" if e.get("weapon") else None)
-        if kind is None:
-            kind = "improvised" if not specials else None
-        match = next((s for s in remaining if s["attack"] == kind and s["weapon"] == e.get("weapon")), None)
+        if kind is None and not specials:
+            # Only a target: the model's next attack (its default weapon's, or improvised when unarmed).
+            kind = remaining[0]["attack"] if remaining else next((s["attack"] for s in slots), "improvised")
+            match = remaining[0] if remaining else None
+        else:
+            match = next((s for s in remaining if s["attack"] == kind and s["weapon"] == e.get("weapon")), None)
         if match is None:
             problems.append(f"allocations[{i}]: {c['name']} has no {'more ' if any(s['attack'] == kind for s in slots) else ''}"
                             f"{kind or 'such'} attack{' with ' + str(e.get('weapon')) if e.get('weapon') else ''} to give")

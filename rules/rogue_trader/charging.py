@@ -176,7 +176,8 @@ def _gm_modifiers(raw: Any) -> list[Modifier]:
         raise BadCommand("modifiers must be a list of {value, reason}", "modifiers")
     out = []
     for i, m in enumerate(raw):
-        if not isinstance(m, dict) or not isinstance(m.get("value"), int) or not isinstance(m.get("reason"), str):
+        value = m.get("value") if isinstance(m, dict) else None
+        if not isinstance(value, int) or isinstance(value, bool) or not isinstance(m.get("reason"), str):
             raise BadCommand(f"modifiers[{i}] must be {{value: integer, reason: text}}", f"modifiers[{i}]")
         out.append(Modifier(m["value"], m["reason"]))
     return out

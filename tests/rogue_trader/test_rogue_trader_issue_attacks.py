@@ -157,3 +157,20 @@ def test_default_wound_chart_follows_the_spec_rule():
         return 2 if d <= -2 else 3 if d == -1 else 4 if d == 0 else 5 if d == 1 else 6 if d <= 3 else "N"
 
     assert [list(r) for r in DEFAULT_WOUND_CHART] == [[rule(s, t) for t in range(1, 11)] for s in range(1, 11)]
+
+
+async def test_allocation_naming_only_targets_uses_the_models_weapons(tussle):
+    enc = await encounter(tussle, [marine("m1", 0, 0, A=2), cultist("c1", 3, 0)])
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    await enc.ok("start_phase", phase="close_combat")
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1,
+                          allocations=[{"target": "c1"}, {"target": "c1"}, {"target": "c1"}])
+    assert r.status == 422 and "allocations[2]: M1 has no more weapon attack to give" in r.body["error"]["message"]
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1,
+                          allocations=[{"target": "qq"}, {"target": "c1"}])
+    assert r.status == 422 and "allocations[0]: qq is not in base contact with M1" in r.body["error"]["message"]
+    body = await enc.ok("rogue-trader.allocate_attacks", combatant="m1", round=1,
+                        allocations=[{"target": "c1"}, {"target": "c1"}])
+    assert of_type(body["events"], "RtAttacksAllocated")[0]["data"]["allocations"] == [
+        {"attack": "weapon", "weapon": "chainsword", "hand": "R", "target": "c1"}] * 2
+    await enc.replay_matches_live()

@@ -171,6 +171,9 @@ async def test_stand_and_fire_with_gm_modifiers_hits_and_wounds(tussle):
     rid = await _declare(enc, "m1", "c1")
     r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"modifiers": [{"value": "x"}]})
     assert r.status == 400
+    r = await enc.command("respond", reaction=rid, choice="stand_and_fire",
+                          params={"modifiers": [{"value": True, "reason": "x"}]})
+    assert r.status == 400
     # need 4, -1 hurried +1 short range: 4 hits; S3 v T4 5+: 5 wounds; save 4+: 4 saves. m1 charges on.
     body = await enc.ok("respond", reaction=rid, choice="stand_and_fire",
                         params={"modifiers": [{"value": 1, "reason": "short range"}]}, dice=[[4], [5], [4]])
