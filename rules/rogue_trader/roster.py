@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.interface import BadCommand, RuleError
@@ -17,6 +18,15 @@ def _int(value: Any, field: str) -> int:
     return value
 
 
+def _damage(value: Any, field: str) -> None:
+    """Damage is a whole number or dice ("D4", "D6", "2D6"), spec §2."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return
+    if isinstance(value, str) and re.fullmatch(r"\d*[dD]\d+|\d+", value.strip()):
+        return
+    raise BadCommand(f"{field} must be a whole number or dice such as D4, D6, 2D6", field)
+
+
 def _checked_specials(specials: Any) -> list[dict[str, Any]]:
     """Copies of a creature's special attacks, each of a known kind with a whole-number count."""
     if not isinstance(specials, list):
@@ -27,6 +37,8 @@ def _checked_specials(specials: Any) -> list[dict[str, Any]]:
                              f"stats.special_attacks[{i}]")
         if "count" in a:
             _int(a["count"], f"stats.special_attacks[{i}].count")
+        if "damage" in a:
+            _damage(a["damage"], f"stats.special_attacks[{i}].damage")
     return [dict(a) for a in specials]
 
 
@@ -74,8 +86,8 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
     if stats["handedness"] not in ("right", "left", "ambi"):
         raise BadCommand("stats.handedness must be right, left or ambi", "stats.handedness")
     stats.setdefault("save", None)
-    if stats["save"] is not None:
-        _int(stats["save"], "stats.save")
+    if stats["save"] is not None and not 2 <= _int(stats["save"], "stats.save") <= 6:
+        raise BadCommand("stats.save must be 2-6 (the D6 score that saves) or null", "stats.save")
     stats.setdefault("living", True)
     stats.setdefault("base_radius", 50)
     stats.setdefault("move_penalty", 0)
@@ -97,6 +109,11 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
         for k in ("S", "save_mod", "hands", "range"):
             if k in w and w[k] is not None:
                 _int(w[k], f"stats.weapons[{i}].{k}")
+        if w["hands"] not in (1, 2):
+            raise BadCommand(f"stats.weapons[{i}].hands must be 1 or 2", f"stats.weapons[{i}].hands")
+        if str(w["held_in"]).upper() not in ("R", "L", "BOTH"):
+            raise BadCommand(f"stats.weapons[{i}].held_in must be R, L or both", f"stats.weapons[{i}].held_in")
+        _damage(w["damage"], f"stats.weapons[{i}].damage")
         weapons.append(w)
     stats["weapons"] = weapons
     stats["special_attacks"] = _checked_specials(stats.get("special_attacks") or [])

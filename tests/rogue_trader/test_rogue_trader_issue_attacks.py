@@ -174,3 +174,24 @@ async def test_allocation_naming_only_targets_uses_the_models_weapons(tussle):
     assert of_type(body["events"], "RtAttacksAllocated")[0]["data"]["allocations"] == [
         {"attack": "weapon", "weapon": "chainsword", "hand": "R", "target": "c1"}] * 2
     await enc.replay_matches_live()
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ({"weapons": [{"id": "x", "damage": "lots"}]}, "stats.weapons[0].damage"),
+    ({"weapons": [{"id": "x", "hands": 3}]}, "stats.weapons[0].hands"),
+    ({"weapons": [{"id": "x", "held_in": "X"}]}, "stats.weapons[0].held_in"),
+    ({"save": 9}, "stats.save"),
+    ({"special_attacks": [{"kind": "claw", "damage": "a lot"}]}, "stats.special_attacks[0].damage"),
+])
+async def test_model_data_of_the_wrong_shape_is_a_400(tussle, extra, field):
+    enc = await tussle.create("rogue-trader", dice="manual")
+    stats = {"M": 4, "WS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 7, **extra}
+    r = await enc.command("add_combatant", combatant={"id": "w", "name": "W", "side": "red", "position": at(0, 0),
+                                                      "stats": stats})
+    assert r.status == 400 and field in r.body["error"]["message"], r.body
+    r = await enc.command("add_combatant", combatant={"id": "w", "name": "W", "side": "red", "position": at(0, 0),
+                                                      "stats": {**stats, **{k: v for k, v in {
+                                                          "weapons": [{"id": "x", "damage": "2D6", "held_in": "both",
+                                                                       "hands": 2}],
+                                                          "save": 2, "special_attacks": []}.items() if k in extra}}})
+    assert r.status == 201, r.body
