@@ -17,7 +17,7 @@ from events.common import ConditionChanged, ReactionAnswered, ReactionCancelled
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, command_type, geometry_plane
-from rules.skirmish import deck, describe, figures, flow, grapple, prisoners, projection
+from rules.skirmish import deck, describe, figures, flow, grapple, moving, prisoners, projection
 from rules.skirmish.charts import RESULTS
 from rules.skirmish.commands import (
     GM_ONLY_COMMANDS,
@@ -56,6 +56,9 @@ class Skirmish(Ruleset):
     events = SKIRMISH_EVENTS
     geometry = geometry_plane(position_required=False)
     overridable = ("rules.wound_levels", "rules.exchange", "rules.holders", "rules.undrawn", "rules.fought")
+    # The figure whose card is drawn moves and acts (seed; spec 1): players move their own figures with the plain
+    # `move` while the card is theirs, and on_common refuses it otherwise (moving.py).
+    players_may_move = True
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return projection.initial(options)
@@ -136,6 +139,8 @@ class Skirmish(Ruleset):
             before = len(w.events)
             prisoners.liberate_if_captor_down(w)
             return [*events, *w.events[before:]]
+        if isinstance(command, common.Move):
+            return moving.judge_move(state, command, events)
         if isinstance(command, common.RemoveCombatant):
             freed: list[msgspec.Struct] = []
             for p in figures.prisoners_of(state, command.combatant):
@@ -160,6 +165,8 @@ class Skirmish(Ruleset):
             actions.append("skirmish.grapple")
         if combatant in state["rules"].get("holders", []) and figures.prisoners_of(state, combatant):
             actions.append("skirmish.captor_acts")
+        if not moving.move_problems(state, combatant):
+            actions.append("move")
         return actions
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:

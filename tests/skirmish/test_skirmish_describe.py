@@ -91,7 +91,7 @@ def test_legal_actions_follow_the_card():
     w = hale_and_voss()
     assert ruleset.legal_actions(w.state, "hale") == []
     w.draw_card_of("hale")
-    assert ruleset.legal_actions(w.state, "hale") == ["skirmish.strike", "skirmish.grapple"]
+    assert ruleset.legal_actions(w.state, "hale") == ["skirmish.strike", "skirmish.grapple", "move"]
     assert ruleset.legal_actions(w.state, "voss") == []
     w.send("skirmish.strike", combatant="hale", target="voss")
     assert ruleset.legal_actions(w.state, "voss") == ["respond"]

@@ -1,0 +1,83 @@
+"""The plain `move` on the open table. Activation is by card (seed: "The man that has the card starts as the
+attacker. He moves to touch the defender"; §GRAPPLING: a prisoner "moves on the attacker's cards"), so a player
+moves his own figure only while its card is held (DECISION, NOTES.md). The GM may move any figure at any time.
+
+A move that takes a figure out of touch with every other member of his close-combat group also takes him out of
+the group (`CloseCombatLeft {how: "moved away"}`), so the common groups stay true to the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.common import CloseCombatLeft
+from rules.common.commands import Move
+from rules.interface import RuleError
+from rules.skirmish.figures import OUT_OF_ACTION, captor_of, has, held_by_him, holder_of, name_of
+from rules.skirmish.geometry import distance, is_point
+from rules.skirmish.options import option
+
+GM_ACTORS = frozenset({"gm", "system"})
+
+
+def _card_problem(state: dict[str, Any], cid: str) -> str | None:
+    """Why the figure's card is not the one held now, or None when it is."""
+    rules = state.get("rules", {})
+    if cid in rules.get("holders", []):
+        return None
+    if rules.get("card") is None:
+        return "no card has been drawn yet (the GM draws with skirmish.draw_card)"
+    holders = [name_of(state, h) for h in rules.get("holders", [])]
+    held_by = f", held by {' and '.join(holders)}" if holders else ""
+    return f"his card is not the one drawn (the card drawn now is {rules['card']}{held_by})"
+
+
+def move_problems(state: dict[str, Any], cid: str) -> list[str]:
+    """Each reason a player may not move this figure now, in plain words (empty: he may)."""
+    c = state["combatants"][cid]
+    problems = []
+    card = _card_problem(state, cid)
+    if card:
+        problems.append(card)
+    captor = captor_of(state, cid)
+    if captor:
+        problems.append(f"he is {name_of(state, captor)}'s prisoner and moves only with his captor")
+    elif holder_of(state, cid):
+        problems.append(f"he is held by {name_of(state, holder_of(state, cid))}")
+    for condition in OUT_OF_ACTION:
+        if has(c, condition):
+            problems.append(f"he is {condition}")
+    held = held_by_him(state, cid)
+    if held:
+        problems.append(f"he is holding {' and '.join(name_of(state, h) for h in held)}: a captor moves with "
+                        "skirmish.captor_acts (stand_up, path), which pulls his prisoner along")
+    if cid in state.get("rules", {}).get("fought", []):
+        # §COUNTERSTRIKE: after the hand to hand "two sweaty, slippery men wait for the next card".
+        problems.append("he has fought hand to hand on this card and waits for his next card")
+    return problems
+
+
+def _leaving_contact(state: dict[str, Any], cmd: Move) -> list[msgspec.Struct]:
+    c = state["combatants"][cmd.combatant]
+    group = state.get("groups", {}).get(c.get("group") or "")
+    if group is None or not is_point(cmd.to):
+        return []
+    others = [state["combatants"][m].get("position") for m in group["combatants"]
+              if m != cmd.combatant and m in state["combatants"]]
+    others = [p for p in others if is_point(p)]
+    if not others or any(distance(cmd.to, p) <= option(state, "contact_distance") for p in others):
+        return []
+    return [CloseCombatLeft(group["group"], cmd.combatant, "moved away")]
+
+
+def judge_move(state: dict[str, Any], cmd: Move, events: list[msgspec.Struct]) -> list[msgspec.Struct]:
+    """Refuse a player's move of a figure that may not move now; add leaving the close combat it moves out of."""
+    c = state["combatants"].get(cmd.combatant)
+    if c is None:
+        return events
+    if getattr(cmd, "actor", "") not in GM_ACTORS:
+        problems = move_problems(state, cmd.combatant)
+        if problems:
+            raise RuleError(f"{c['name']} cannot move now: " + "; ".join(problems) + ".", {"problems": problems})
+    return [*events, *_leaving_contact(state, cmd)]
