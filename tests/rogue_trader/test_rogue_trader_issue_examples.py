@@ -215,3 +215,34 @@ async def test_e6_charger_first_positions(tussle):
     st = await enc.state()
     assert st["combatants"]["m4"]["position"] == at(2, 0)
     assert st["rules"]["models"]["m4"]["charged_turn"] == 1
+
+
+async def test_e6_roll_off_equal_dice_roll_again(tussle):
+    """A4: sides roll one D6 each in ascending side id; equal rolls roll again."""
+    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4)],
+                          options={"initiative_ties": "roll_off"})
+    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="close_combat")
+    # blue 3, red 3: again; blue 2, red 5: m4 strikes first (miss), then e1 (miss).
+    body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[3], [3], [2], [5], [1], [1]])
+    ro = rolls(body["events"], "initiative_roll_off")
+    assert [(r["faces"], r["outcome"]) for r in ro] == [
+        ([3], "side blue"), ([3], "side red"), ([2], "side blue (re-roll)"), ([5], "side red (re-roll)")]
+    step = of_type(body["events"], "RtStrikeStepStarted")[0]["data"]
+    assert step["basis"] == "roll_off" and step["waves"] == [["m4"], ["e1"]]
+    assert [r["combatant"] for r in rolls(body["events"], "to_hit")] == ["m4", "e1"]
+    await enc.replay_matches_live()
+
+
+async def test_e6_roll_off_winner_slays_before_the_loser_strikes(tussle):
+    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4)],
+                          options={"initiative_ties": "roll_off"})
+    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="close_combat")
+    # red wins 6-1; m4 hits (5) and wounds (4): e1 is slain in the first wave and never strikes.
+    body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[1], [6], [5], [4]])
+    assert not of_type(body["events"], "RtAttackResolved", attacker="e1")
+    assert of_type(body["events"], "CombatantRemoved", combatant="e1")
+    await enc.replay_matches_live()
