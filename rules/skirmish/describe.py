@@ -134,11 +134,23 @@ def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
         return f"{n('combatant')} is dragged along by his captor to {_inches(d['to'])}."
     if etype == "PinHeld":
         return f"{n('holder')} keeps his hold on {n('pinned')}."
+    if etype == "Wounded":
+        return _wounded(state, d)
+    if etype == "ConditionChanged" and d.get("condition") == "prisoner":
+        return f"{n('combatant')} {'is taken prisoner' if d.get('on') else 'is no longer a prisoner'}."
     if etype == "PinReleased":
         if d.get("why") == "captor stood":
             return f"{n('holder')} lets go of {n('pinned')} to stand up."
         return f"{n('holder')} lets go of {n('pinned')}" + (f" ({d['why']})." if d.get("why") else ".")
     return None
+
+
+def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str:
+    """`Wounded.amount` is wound levels added; its source is the striker's id or "one-storey fall"."""
+    source = d.get("source") or ""
+    cause = name_of(state, source) if source in state.get("combatants", {}) else f"a {source}" if source else "a wound"
+    levels = d["amount"]
+    return f"{name_of(state, d['combatant'])} takes {levels} wound level{'' if levels == 1 else 's'} from {cause}."
 
 
 def _inches(p: Any) -> str:
