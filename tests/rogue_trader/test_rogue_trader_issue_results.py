@@ -195,12 +195,12 @@ async def test_coherency_check_after_close_combat(tussle):
 # ---- breaking off (4.12) -------------------------------------------------------------------------------
 
 
-async def _engaged_twice(tussle, **c5_stats):
+async def _engaged_twice(tussle, options=None, **c5_stats):
     """Turn 4 (red): m5 and m6 charge c5 (unit B2, with c8 out of the fight); turn 5 is blue's."""
     enc = await encounter(tussle, [marine("m5", 18, 10, unit="A2", A=2), marine("m6", 21, 13, unit="A3", A=3),
                                    cultist("c5", 21, 10, unit="B2", **c5_stats),
                                    cultist("c8", 21, 8.5, unit="B2")],
-                          options={"turn_order": ["blue", "red"]}, turn=4)
+                          options={"turn_order": ["blue", "red"], **(options or {})}, turn=4)
     await enc.ok("rogue-trader.charge", combatant="m5", target="c5")
     await enc.ok("rogue-trader.charge", combatant="m6", target="c5")
     r = await enc.command("rogue-trader.break_off", unit="B2")
@@ -297,4 +297,15 @@ async def test_state_shows_wounds_and_contacts(tussle):
     st = await enc.state()
     assert st["combatants"]["m1"]["wounds"] == 1
     assert st["rules"]["contacts"] == [["c1", "m1"]]
+    await enc.replay_matches_live()
+
+
+async def test_break_off_needs_the_seat_of_the_whole_unit(tussle):
+    enc = await _engaged_twice(tussle, {"manual_dice_from": "actor"})
+    half = await enc.seat("Half", ["c5"])
+    whole = await enc.seat("Whole", ["c5", "c8"])
+    r = await enc.command("rogue-trader.break_off", unit="B2", token=half)
+    assert r.status == 403 and "control" in r.body["error"]["message"], r.body
+    r = await enc.command("rogue-trader.break_off", unit="B2", token=whole, dice=[[2, 4], [1], [1]])
+    assert r.status == 201, r.body
     await enc.replay_matches_live()
