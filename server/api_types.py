@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from events.envelope import Event
+
 # ---- shared pieces ----------------------------------------------------------------------------
 
 
@@ -31,18 +33,9 @@ class Head(msgspec.Struct):
     hash: str
 
 
-class Envelope(msgspec.Struct):
+# The store's own Event, under the name the API gives it: one list of envelope fields, not two.
+class Envelope(Event):
     """One stored event (DESIGN.md "The event envelope")."""
-
-    stream: str
-    seq: int
-    type: str
-    data: dict[str, Any]
-    actor: str
-    command_id: str
-    ts: str
-    prev_hash: str
-    hash: str
 
 
 class Health(msgspec.Struct):
