@@ -28,7 +28,7 @@ from projections.merge_patch import merge_patch
 State = dict[str, Any]
 
 
-def initial_state(ruleset: Any = None) -> State:
+def initial_state() -> State:
     """The state before `EncounterCreated`."""
     return {
         "stream": None, "name": None, "ruleset": None, "ruleset_version": None, "options": {},

@@ -17,7 +17,6 @@ Data = dict[str, Any]
 
 BARRIER_DAMAGE = "barrier damage"
 OUR_ACTION_SPENT = ("all AP spent", "brawl uses the full round", "passed")
-OUR_MOVES = ("pulled", "charge", "follow_up")
 
 
 def _signed(value: int) -> str:
