@@ -20,6 +20,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
+from events.sqlite_bulk_append import append_batch
 from events.store import (
     Append,
     AppendResult,
@@ -59,6 +60,13 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 CREATE INDEX IF NOT EXISTS tokens_by_stream ON tokens (stream, role, seat);
 """
+
+
+# How long a connection waits for a lock another connection holds.
+BUSY_TIMEOUT_MS = 5000
+
+# Live tokens a sole writer keeps in memory; past this many the cache starts again empty.
+TOKEN_CACHE_SIZE = 100_000
 
 
 class DatabaseLocked(Exception):
@@ -106,17 +114,20 @@ _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, has
 class SqliteStore(Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
-    Writes go through their own connection on one writer thread, and an append transaction runs there
-    in one go (one hop from the event loop, not one per statement). Appends that arrive while a
-    transaction is being written wait and then share the next one (group commit): each command keeps
-    its own savepoint, so each succeeds or fails alone, and many commands share one fsync. Reads use
-    the aiosqlite connection, one hop each.
+    Writes go through their own connection. Appends that arrive while a transaction is being written
+    wait and then share the next one (group commit): the batch is checked in Python and written in
+    bulk (events/sqlite_bulk_append.py), each command succeeding or failing alone, and many commands
+    share one fsync. A sole writer writes the batch on the event loop and hands only the commit to
+    its writer thread; a store beside another writer runs the whole transaction on that thread, where
+    it may wait for the other's lock. Reads use the aiosqlite connection, one hop each.
     """
 
     def __init__(self, path: str, *, lock: bool = True):
         self.path = path
         self.lock = ExclusiveLock(path) if lock else None
         self.sole_writer = lock  # the lock file keeps every other server process out
+        # A sole writer's writer connection never waits for a lock in SQLite (see _write_on_loop).
+        self._writer_busy_timeout = 0 if self.sole_writer else BUSY_TIMEOUT_MS
         self.db: aiosqlite.Connection | None = None
         self._writer: sqlite3.Connection | None = None
         self._writer_thread: ThreadPoolExecutor | None = None
@@ -124,6 +135,12 @@ class SqliteStore(Store):
         self._write = asyncio.Lock()
         self._pending: list[tuple[list[Append], asyncio.Future[list[AppendResult | Exception]]]] = []
         self._drainer: asyncio.Task[None] | None = None
+        # Live tokens by hash, for a sole writer: every request looks its token up, and tokens change
+        # only through this store's own appends and deletions, which empty the cache when they revoke
+        # (before their caller hears of the commit, so a revocation works at once). A lookup that was
+        # in flight across such a write does not fill the cache (the generation moved on).
+        self._tokens: dict[str, tuple[str, TokenRow]] = {}
+        self._tokens_generation = 0
 
     async def open(self) -> None:
         if self.lock:
@@ -132,7 +149,7 @@ class SqliteStore(Store):
             self.db = await aiosqlite.connect(self.path, isolation_level=None)
             await self.db.execute("PRAGMA journal_mode=WAL")
             await self.db.execute("PRAGMA synchronous=FULL")
-            await self.db.execute("PRAGMA busy_timeout=5000")
+            await self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await self.db.executescript(SCHEMA)
             self._writer_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
@@ -145,7 +162,7 @@ class SqliteStore(Store):
     def _connect_writer(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA busy_timeout=5000")
+        db.execute(f"PRAGMA busy_timeout={self._writer_busy_timeout}")
         return db
 
     async def close(self) -> None:
@@ -193,7 +210,11 @@ class SqliteStore(Store):
             requests = [r for reqs, _ in batch for r in reqs]
             try:
                 async with self._write:
-                    results = await self._transaction(requests)
+                    try:
+                        results = await self._transaction(requests)
+                    finally:
+                        if any(r.revoke for r in requests):
+                            self._forget_tokens()
             except BaseException as exc:  # noqa: BLE001 - every caller of the batch hears of it
                 for _, done in batch:
                     if not done.done():
@@ -208,47 +229,104 @@ class SqliteStore(Store):
                 at += len(reqs)
 
     async def _transaction(self, requests: list[Append]) -> list[AppendResult | Exception]:
-        if self.before_commit is None:
+        if self.sole_writer:
+            results = await self._write_on_loop(requests)
+        elif self.before_commit is None:
             return await self._on_writer(self._write_batch, requests, True)
-        results = await self._on_writer(self._write_batch, requests, False)
-        try:
-            await self.before_commit(requests)
-        except BaseException:
-            await self._on_writer(self._writer_execute, "ROLLBACK")
-            raise
-        await self._on_writer(self._writer_execute, "COMMIT")
+        else:
+            results = await self._on_writer(self._write_batch, requests, False)
+        if self.before_commit is not None:
+            try:
+                await self.before_commit(requests)
+            except BaseException:
+                await self._on_writer(self._writer_execute, "ROLLBACK")
+                raise
+        await self._on_writer(self._commit)
         return results
+
+    async def _write_on_loop(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        """A sole writer's batch is checked and written right here on the event loop, and only its
+        commit (the fsync) goes to the writer thread. Each statement on that thread let go of the GIL
+        and then waited for the busy loop to hand it back, a wait that grew with every statement; here
+        the statements cost their few microseconds each, and the thread wakes once per batch.
+
+        Nothing else writes to the file, so BEGIN IMMEDIATE does not wait (the writer's busy timeout
+        is zero, and the loop never sleeps in SQLite); should it find the database busy all the same
+        (a second writer breaking the rule, as some tests do on purpose), the batch waits on the thread.
+        """
+        try:
+            return self._write_batch(requests, False)
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+        return await self._on_writer(self._waiting_if_busy, self._write_batch, requests, False)
+
+    def _waiting_if_busy(self, fn: Any, *args: Any) -> Any:
+        """On the writer thread: run `fn` waiting up to BUSY_TIMEOUT_MS for a lock another writer holds."""
+        assert self._writer is not None
+        self._writer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        try:
+            return fn(*args)
+        finally:
+            self._writer.execute(f"PRAGMA busy_timeout={self._writer_busy_timeout}")
+
+    def _commit(self) -> None:
+        """On the writer thread: commit the open transaction (a failed commit leaves none open)."""
+        db = self._writer
+        assert db is not None
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def _writer_execute(self, sql: str) -> None:
         assert self._writer is not None
         self._writer.execute(sql)
 
     def _write_batch(self, requests: list[Append], commit: bool) -> list[AppendResult | Exception]:
-        """On the writer thread: one transaction, a savepoint per command; committed when `commit`."""
+        """One transaction for the batch, written in bulk (events/sqlite_bulk_append.py); committed when
+        `commit`. Should the bulk write meet a constraint its checks did not foresee, the batch is
+        written again command by command, each in its own savepoint, so that only the command at fault
+        fails."""
         db = self._writer
         assert db is not None
-        results: list[AppendResult | Exception] = []
         db.execute("BEGIN IMMEDIATE")
         try:
-            for req in requests:
-                db.execute("SAVEPOINT cmd")
-                try:
-                    results.append(self._append_one(db, req))
-                    db.execute("RELEASE cmd")
-                except (SeqConflict, CommandIdReused, StreamExists) as exc:
-                    db.execute("ROLLBACK TO cmd")
-                    db.execute("RELEASE cmd")
-                    results.append(exc)
-                except sqlite3.IntegrityError:
-                    db.execute("ROLLBACK TO cmd")
-                    db.execute("RELEASE cmd")
-                    head = self._head(db, req.stream)
-                    results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
+            db.execute("SAVEPOINT bulk")
+            try:
+                results = append_batch(db, requests)
+                db.execute("RELEASE bulk")
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK TO bulk")
+                db.execute("RELEASE bulk")
+                results = self._write_one_by_one(db, requests)
             if commit:
                 db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
+        return results
+
+    def _write_one_by_one(self, db: sqlite3.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+        """Inside an open transaction: a savepoint per command, so each succeeds or fails alone."""
+        results: list[AppendResult | Exception] = []
+        for req in requests:
+            db.execute("SAVEPOINT cmd")
+            try:
+                results.append(self._append_one(db, req))
+                db.execute("RELEASE cmd")
+            except (SeqConflict, CommandIdReused, StreamExists) as exc:
+                db.execute("ROLLBACK TO cmd")
+                db.execute("RELEASE cmd")
+                results.append(exc)
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK TO cmd")
+                db.execute("RELEASE cmd")
+                head = self._head(db, req.stream)
+                results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
         return results
 
     def _head(self, db: sqlite3.Connection, stream: str) -> tuple[int, str] | None:
@@ -356,7 +434,10 @@ class SqliteStore(Store):
 
     async def delete_stream(self, stream: str) -> bool:
         async with self._write:
-            return await self._on_writer(self._delete_stream, stream)
+            try:
+                return await self._on_writer(self._waiting_if_busy, self._delete_stream, stream)
+            finally:
+                self._forget_tokens()
 
     def _delete_stream(self, stream: str) -> bool:
         db = self._writer
@@ -393,6 +474,22 @@ class SqliteStore(Store):
         return {r[0]: bytes(r[1]).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
+        cached = self._tokens.get(token_hash)
+        if cached is not None:
+            return cached
+        generation = self._tokens_generation
         rows = await self._rows(
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0", (token_hash,))
-        return (rows[0][0], TokenRow(token_hash, rows[0][1], rows[0][2], rows[0][3])) if rows else None
+        if not rows:
+            return None  # unknown tokens are not cached: anyone can send any number of them
+        found = (rows[0][0], TokenRow(token_hash, rows[0][1], rows[0][2], rows[0][3]))
+        if self.sole_writer and generation == self._tokens_generation:
+            if len(self._tokens) >= TOKEN_CACHE_SIZE:
+                self._tokens.clear()
+            self._tokens[token_hash] = found
+        return found
+
+    def _forget_tokens(self) -> None:
+        """Tokens were revoked or deleted: drop every cached one, and keep lookups in flight out."""
+        self._tokens.clear()
+        self._tokens_generation += 1

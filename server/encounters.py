@@ -116,6 +116,12 @@ class Encounters:
         return self.registry.get(e.data["ruleset"])
 
     async def info(self, stream: str) -> StreamInfo:
+        cached = self._states.get(stream) if self.store.sole_writer else None
+        if cached is not None:
+            # Every append of a sole writer goes through _apply (or forgets the state): the cached state
+            # holds the listing row's fields, without a read per request.
+            return StreamInfo(stream, cached["name"], cached["ruleset"], cached["public"], cached["seq"],
+                              cached["hash"], cached["closed"])
         info = await self.store.stream_info(stream)
         if info is None:
             raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
@@ -221,6 +227,7 @@ class Encounters:
             await self.store.append_many([Append(
                 stream, (await self.info(stream)).seq, f"gm-token-{secrets.token_hex(8)}", "", "gm",
                 [to_new_event(GmTokenRotated())], tokens=[TokenRow(token_hash(gm_token), "gm")])])
+            self.forget(stream)  # appended past the cached state: the next use replays
             return await self.info(stream), gm_token, Outcome(found.events, duplicate=True)
         if self.publish_appends:
             self.feed.publish(stream, result.events)
@@ -264,14 +271,31 @@ class Encounters:
 
     async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
                             keyed_by: str, identity: str, expected: int | None) -> Outcome:
+        # The resend check comes before every check below (API.md), but it costs a read, and the
+        # append transaction makes it again anyway (answering a resend with the stored events, a reuse
+        # with CommandIdReused). So a command goes straight on, and only a refusal on the way asks
+        # whether the command_id was already appended: then the resend's answer wins over the refusal.
+        try:
+            return await self._decide_and_append(stream, who, body, command_id, keyed_by, identity, expected)
+        except ApiError:
+            if keyed_by == "client":
+                prior = await self.store.find_command(stream, command_id)
+                if prior is not None:
+                    return self._resent(prior.identity, prior.actor, prior.events, identity, who.actor, command_id)
+            raise
+
+    @staticmethod
+    def _resent(prior_identity: str, prior_actor: str, events: list[Event], identity: str, actor: str,
+                command_id: str) -> Outcome:
+        """A command_id already appended: the original outcome when it is the same command, else a 409."""
+        if prior_identity == identity and prior_actor == actor:
+            return Outcome(events, duplicate=True)
+        raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used for a different command",
+                       {"command_id": command_id})
+
+    async def _decide_and_append(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
+                                 keyed_by: str, identity: str, expected: int | None) -> Outcome:
         actor = who.actor
-        prior = await self.store.find_command(stream, command_id)
-        if prior is not None:
-            if prior.identity == identity and prior.actor == actor:
-                return Outcome(prior.events, duplicate=True)
-            raise ApiError(409, "command_id_reused",
-                           f"command_id {command_id!r} was already used for a different command",
-                           {"command_id": command_id})
         state = await self.state(stream)
         if state["closed"]:
             raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")

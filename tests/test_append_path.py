@@ -1,0 +1,173 @@
+"""The fast append path: bulk-written batches, the sole writer's token cache, resends checked last.
+
+Store tests use a real SQLite file through `SqliteStore`; HTTP tests the real server (fixture `tussle`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from events.envelope import NewEvent, first_broken_link
+from events.sqlite_store import SqliteStore
+from events.store import (
+    Append,
+    AppendResult,
+    CommandIdReused,
+    SeqConflict,
+    StreamInfo,
+    TokenRevocation,
+    TokenRow,
+)
+
+
+def creation(stream: str, tokens: list[TokenRow] | None = None) -> Append:
+    return Append(stream, 0, f"create-{stream}", "create-body", "gm", [NewEvent("EncounterCreated", {"name": stream})],
+                  tokens=tokens or [], create=StreamInfo(stream, stream, "freeform", False, 0, "", False))
+
+
+def note(stream: str, expected: int, command_id: str, identity: str | None = None, **extra: Any) -> Append:
+    return Append(stream, expected, command_id, identity or f"body-{command_id}", "gm",
+                  [NewEvent("NotePosted", {"text": command_id})], **extra)
+
+
+async def open_store(tmp_path: Any, lock: bool = True) -> SqliteStore:
+    store = SqliteStore(str(tmp_path / "append.db"), lock=lock)
+    await store.open()
+    return store
+
+
+async def test_a_command_id_twice_in_one_batch_is_appended_once(tmp_path):
+    store = await open_store(tmp_path)
+    try:
+        await store.append(creation("b"))
+        first, resent, reused = await store.append_many([
+            note("b", 1, "twice"), note("b", 2, "twice"), note("b", 2, "twice", identity="other")])
+        assert isinstance(first, AppendResult) and not first.duplicate
+        assert isinstance(resent, AppendResult) and resent.duplicate and resent.events == first.events
+        assert isinstance(reused, CommandIdReused)
+        events = await store.read("b")
+        assert [e.seq for e in events] == [1, 2] and first_broken_link(events) is None
+    finally:
+        await store.close()
+
+
+async def test_side_rows_keep_the_order_of_the_commands_in_a_batch(tmp_path):
+    store = await open_store(tmp_path)
+    try:
+        await store.append(creation("t"))
+        await store.append_many([
+            note("t", 1, "seat", tokens=[TokenRow("h-s1", "player", "s1")]),
+            note("t", 2, "revoke", revoke=[TokenRevocation("player", seat="s1")]),
+            note("t", 3, "seat-again", tokens=[TokenRow("h-s1b", "player", "s1")]),
+        ])
+        assert await store.token("h-s1") is None
+        assert await store.token("h-s1b") == ("t", TokenRow("h-s1b", "player", "s1"))
+    finally:
+        await store.close()
+
+
+async def test_a_constraint_the_checks_missed_fails_only_its_own_command(tmp_path):
+    store = await open_store(tmp_path)
+    try:
+        await store.append(creation("c", tokens=[TokenRow("h-taken", "gm")]))
+        results = await store.append_many([
+            note("c", 1, "fine"),
+            note("c", 2, "clash", tokens=[TokenRow("h-taken", "player", "s1")]),  # the token hash exists
+            note("c", 2, "also-fine"),
+        ])
+        assert [type(r).__name__ for r in results] == ["AppendResult", "SeqConflict", "AppendResult"]
+        events = await store.read("c")
+        assert [e.command_id for e in events] == ["create-c", "fine", "also-fine"]
+        assert first_broken_link(events) is None
+        assert (await store.stream_info("c")).seq == 3
+    finally:
+        await store.close()
+
+
+async def test_a_revocation_empties_the_token_cache_even_across_a_lookup_in_flight(tmp_path):
+    store = await open_store(tmp_path)
+    try:
+        await store.append(creation("r", tokens=[TokenRow("h-p", "player", "s1")]))
+        assert await store.token("h-p") == ("r", TokenRow("h-p", "player", "s1"))  # now cached
+        for round_ in range(20):
+            await store.append(note("r", 1 + 2 * round_, f"seat-{round_}", tokens=[TokenRow(f"h-{round_}", "player", "s1")]))
+            assert await store.token(f"h-{round_}") is not None
+            _, appended = await asyncio.gather(
+                store.token(f"h-{round_}"),
+                store.append(note("r", 2 + 2 * round_, f"revoke-{round_}", revoke=[TokenRevocation("player", seat="s1")])))
+            assert appended.events
+            assert await store.token(f"h-{round_}") is None
+        assert await store.token("h-p") is None
+    finally:
+        await store.close()
+
+
+async def test_a_sole_writer_waits_for_a_writer_that_breaks_the_rule(tmp_path):
+    sole = await open_store(tmp_path)
+    other = await open_store(tmp_path, lock=False)  # a second writer on the same file, as only tests do
+    try:
+        await sole.append(creation("w"))
+        await sole.append(creation("x"))
+        holding = asyncio.Event()
+
+        async def hold(requests: list[Append]) -> None:
+            holding.set()
+            await asyncio.sleep(0.3)
+
+        other.before_commit = hold
+        slow = asyncio.create_task(other.append(note("x", 1, "held")))
+        await holding.wait()
+        result = await sole.append(note("w", 1, "waited"))  # BEGIN IMMEDIATE is busy: waits on the thread
+        assert [e.seq for e in result.events] == [2]
+        assert [e.seq for e in (await slow).events] == [2]
+        (stale,) = await sole.append_many([note("w", 1, "stale")])
+        assert isinstance(stale, SeqConflict) and stale.actual == 2
+    finally:
+        await other.close()
+        await sole.close()
+
+
+async def test_a_missing_stream_in_a_batch_is_a_conflict_at_zero(tmp_path):
+    store = await open_store(tmp_path)
+    try:
+        (result,) = await store.append_many([note("ghost", 0, "boo")])
+        assert isinstance(result, SeqConflict) and (result.expected, result.actual) == (0, 0)
+    finally:
+        await store.close()
+
+
+# ---- over HTTP ---------------------------------------------------------------------------------
+
+
+async def _fight(tussle: Any) -> Any:
+    enc = await tussle.create("freeform")
+    await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0], "facing": 0})
+    await enc.add({"id": "bob", "name": "Bob", "side": "blue", "position": [1, 0], "facing": 3})
+    return enc
+
+
+async def test_a_resend_the_rules_would_now_refuse_gets_its_first_answer(tussle):
+    enc = await _fight(tussle)
+    first = await enc.command("remove_combatant", combatant="bob", command_id="rm-bob")
+    assert first.status == 201
+    again = await enc.command("remove_combatant", combatant="bob", command_id="rm-bob")
+    assert again.status == 200 and again.body == first.body
+    other = await enc.command("remove_combatant", combatant="ann", command_id="rm-bob")
+    assert other.status == 409 and other.body["error"]["code"] == "command_id_reused"
+    fresh = await enc.command("remove_combatant", combatant="bob", command_id="rm-bob-2")
+    assert fresh.status == 422, "a new command_id is decided, and refused"
+
+
+async def test_the_listing_row_follows_every_append(tussle):
+    enc = await _fight(tussle)
+    seat = await enc.seat_full("Alice", ["ann"])
+    results = await asyncio.gather(*(enc.command("roll", expression="1d6", command_id=f"r{i}") for i in range(10)))
+    assert all(r.status == 201 for r in results)
+    await enc.ok("close")
+    head = (await enc.get("/events")).body["head"]
+    r = await enc.get("")
+    assert (r.body["seq"], r.body["hash"], r.body["closed"]) == (head["seq"], head["hash"], True)
+    listed = await tussle.request("GET", "/encounters", token=None)
+    assert all(e["id"] != enc.id for e in listed.body["encounters"]), "not public"
+    assert (await enc.command("roll", token=seat["token"], expression="1d6")).status == 409
