@@ -17,6 +17,9 @@ class GivenModifier(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class EnterHth(Command, tag="tft.enter_hth"):
+    """Ways 1-2 (4.2): in the action phase, after moving at most half MA, try to get into HTH with an adjacent
+    enemy; `condition` C1-C4 (the first that holds when omitted), `judo2_shift` for a Judo 2 entrant."""
+
     combatant: str
     target: str
     condition: Literal["C1", "C2", "C3", "C4"] | None = None
@@ -24,6 +27,9 @@ class EnterHth(Command, tag="tft.enter_hth"):
 
 
 class DiveForLegs(Command, tag="tft.dive_for_legs"):
+    """Way 3 (4.3, option diving_for_legs): dive for an adjacent enemy's legs as the last step of the move (+1 to
+    his defense roll)."""
+
     combatant: str
     target: str
     condition: Literal["C1", "C2", "C3", "C4"] | None = None
@@ -31,17 +37,26 @@ class DiveForLegs(Command, tag="tft.dive_for_legs"):
 
 
 class JoinHth(Command, tag="tft.join_hth"):
+    """Way 4 (4.4): step into a brawl of two or more with an enemy of yours; no roll, attack only at -4 this turn.
+    `target`: any member."""
+
     combatant: str
     target: str  # any member of the group to join
 
 
 class HthAttack(Command, tag="tft.hth_attack"):
+    """Attack another member of your brawl (4.6) with `weapon`: fist, a ready dagger-list item or cestus, or an hth
+    natural attack."""
+
     combatant: str
     target: str
     weapon: str = "fist"  # fist, a ready HTH-usable item id, or an hth natural attack's name
 
 
 class CastSpellInHth(Command, tag="tft.cast_spell_in_hth"):
+    """Cast a spell in HTH at -6 DX (4.7); `motion: false` for a spell without hand motions (allowed while pinned);
+    `modifiers` as given."""
+
     combatant: str
     spell: str = ""
     motion: bool = True
@@ -49,35 +64,51 @@ class CastSpellInHth(Command, tag="tft.cast_spell_in_hth"):
 
 
 class DrawDagger(Command, tag="tft.draw_dagger"):
+    """Ready a carried dagger-list item: 3 vs HTH DX (4.8)."""
+
     combatant: str
     item: str | None = None
 
 
 class DropShield(Command, tag="tft.drop_shield"):
+    """Wiggle free of a worn shield: 3 vs HTH DX, the shield's penalty counted (4.8)."""
+
     combatant: str
     item: str | None = None
 
 
 class Disengage(Command, tag="tft.disengage"):
+    """Leave the brawl: 4 vs HTH DX, stand in the empty adjacent hex `to`, facing `facing` (4.9)."""
+
     combatant: str
     to: list[int]
     facing: int | None = None
 
 
 class Pin(Command, tag="tft.pin"):
+    """Try to pin a member of your fallen brawl (4.10, option pins)."""
+
     combatant: str
     target: str
 
 
 class BreakPin(Command, tag="tft.break_pin"):
+    """Try to break the pin on you: 4 vs ST in HTH, from the third turn after the pin, if as strong as the holder
+    (4.12)."""
+
     combatant: str
 
 
 class ReleasePin(Command, tag="tft.release_pin"):
+    """Let go of the figure you hold pinned (free, 4.11)."""
+
     combatant: str
 
 
 class StrikeIntoHth(Command, tag="tft.strike_into_hth"):
+    """Strike into a brawl from outside (4.13): melee from an adjacent hex, or `attack` thrown/missile from 3 hexes
+    or less."""
+
     combatant: str
     target: str
     weapon: str = "fist"
@@ -86,6 +117,8 @@ class StrikeIntoHth(Command, tag="tft.strike_into_hth"):
 
 
 class MissileIntoHthFar(Command, tag="tft.missile_into_hth_far"):
+    """Shoot into a brawl from more than 3 hexes (4.13): a hit strikes a random member."""
+
     combatant: str
     target: str
     weapon: str
@@ -93,11 +126,16 @@ class MissileIntoHthFar(Command, tag="tft.missile_into_hth_far"):
 
 
 class ConsentHth(Command, tag="tft.consent_hth"):
+    """The defender (`combatant`) lets the entrant (`target`) try to get into HTH this turn (condition C4)."""
+
     combatant: str  # the defender
     target: str  # the entrant allowed to try
 
 
 class SetHthPreferences(Command, tag="tft.set_hth_preferences"):
+    """A figure's standing HTH choices (4.15): Judo defense points, entry dagger, Judo throw, stand or fall wish,
+    Take Down dice."""
+
     combatant: str
     use_judo1_defense: bool | None = None
     judo2_shift_defense: Literal[-1, 0, 1] | None = None
@@ -108,25 +146,36 @@ class SetHthPreferences(Command, tag="tft.set_hth_preferences"):
 
 
 class Pass(Command, tag="tft.pass"):
+    """Give up this turn's action at your place in the order."""
+
     combatant: str
 
 
 class TftMove(Command, tag="tft.move"):
+    """Rule-checked movement (4.15): a `path` of adjacent hexes in the movement phase, within MA (or the crawl
+    limit when down)."""
+
     combatant: str
     path: list[list[int]]
     facing: int | None = None
 
 
 class ProneUnarmedAttack(Command, tag="tft.prone_unarmed_attack"):
+    """Judo 2 (§Judo-2): punch an adjacent figure from the ground at -3 DX, having moved 0 hexes."""
+
     combatant: str
     target: str
 
 
 class Defend(Command, tag="tft.defend"):
+    """Judo 2 on the ground (§Judo-2): spend the action defending; unarmed attacks on you roll 4 dice this turn."""
+
     combatant: str
 
 
 class SetBackToWall(Command, tag="tft.set_back_to_wall"):
+    """GM ruling: the figure's back is (or is no longer) to a wall or pit (condition C2)."""
+
     combatant: str
     back_to_wall: bool = True
 

@@ -8,6 +8,7 @@ from typing import Any
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import adj_dx, hth_modifiers, initiative_dx
 from rules.tft.hexes import label
+from rules.tft.pins import HELD_TURNS_BEFORE_BREAK
 
 PURPOSE_WORDS: dict[str, str] = {
     "hth_defense": "the HTH defense",
@@ -73,6 +74,23 @@ def _mods(mods: list[dict[str, Any]]) -> str:
     return " ".join(f"{m['value']:+d} ({m['reason']})" for m in mods) if mods else "(no modifiers)"
 
 
+def _target_mods(mods: list[dict[str, Any]]) -> str:
+    """The modifiers behind a roll's target, as "(+2 strongest figure in HTH, -4 entered HTH this turn)"."""
+    return "(" + (", ".join(f"{m['value']:+d} {m['reason']}" for m in mods) if mods else "no modifiers") + ")"
+
+
+def _purpose_words(state: dict[str, Any], purpose: str) -> str:
+    """What a roll is for; a roll of a strike into HTH names the figure it is against (4.13)."""
+    strike = state.get("rules", {}).get("strike") or {}
+    order, rolled = strike.get("order") or [], strike.get("rolled", 0)
+    if not purpose.startswith("strike_into_hth") or rolled >= len(order):
+        return PURPOSE_WORDS[purpose]
+    who = F.name(state, order[rolled])
+    if purpose == "strike_into_hth_to_miss":
+        return f"missing {who}, a friend in the brawl (above the target hits him)"
+    return f"a strike into the brawl at {who}" if rolled == 0 else f"a strike into the brawl at the next enemy, {who}"
+
+
 def _die_rolled(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     purpose = d.get("purpose")
     if purpose not in PURPOSE_WORDS:
@@ -80,14 +98,14 @@ def _die_rolled(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     who = F.name(state, d.get("combatant")) if d.get("combatant") else "The GM"
     faces = ",".join(str(f) for f in d["faces"])
     manual = " (physical dice)" if d.get("source") == "manual" else ""
-    head = f"{who} rolls {d['notation']} for {PURPOSE_WORDS[purpose]}{manual}: [{faces}]"
+    head = f"{who} rolls {d['notation']} for {_purpose_words(state, purpose)}{manual}: [{faces}]"
     if purpose.startswith("hth_defense"):
         e, dfn = _entry_names(state, d.get("combatant"))
         words = DEFENSE_OUTCOME_WORDS.get(d["outcome"], d["outcome"]).format(e=e, d=dfn)
         return f"{head} {_mods(d['modifiers'])} = {d['total']} — {words}."
     if d.get("target") is None:
         return f"{head} {_mods(d['modifiers'])} = {d['total']}: {d['outcome']}."
-    return f"{head} = {d['total']} vs {d['target']} ({_mods(d['modifiers'])}): {d['outcome']}."
+    return f"{head} = {d['total']} vs {d['target']} {_target_mods(d['modifiers'])}: {d['outcome']}."
 
 
 def _entry_names(state: dict[str, Any], defender: str | None) -> tuple[str, str]:
@@ -130,13 +148,68 @@ def _group_again(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     return f"The brawl at {label(g.get('at'))} is " + ("on its feet." if d["standing"] else "now on the ground.")
 
 
+def _pin_outlook(state: dict[str, Any], holder: str, pinned: str, since: int) -> str:
+    """When the pinned figure may first try to break free (§Break-Pin), or why it never can (A31)."""
+    h, p = state["combatants"].get(holder), state["combatants"].get(pinned)
+    if h is None or p is None:
+        return ""
+    mine, theirs = F.hth_st(state, p), F.hth_st(state, h)
+    if mine < theirs:
+        return f" {p['name']} is too weak to break the pin (ST in HTH {mine} against {theirs})."
+    first = since + HELD_TURNS_BEFORE_BREAK
+    if state.get("turn", 0) >= first:
+        return f" {p['name']} may try to break free."
+    return f" {p['name']} may try to break free from turn {first}."
+
+
+def _pin_applied(state: dict[str, Any], d: dict[str, Any]) -> str:
+    turn = d["turn"]
+    return (f"{F.name(state, d['holder'])} pins {F.name(state, d['pinned'])} (turn {turn}): "
+            f"{F.name(state, d['pinned'])} may act only without motion on turns {turn + 1} and {turn + 2}."
+            + _pin_outlook(state, d["holder"], d["pinned"], turn))
+
+
+def _pin_held(state: dict[str, Any], d: dict[str, Any]) -> str:
+    pin = next((p for p in state.get("pins", []) if p["holder"] == d["holder"] and p["pinned"] == d["pinned"]), None)
+    held = (pin["turns_held"] if pin else 0) + 1
+    since = pin["turn"] if pin else d["turn"] - 1
+    holder = F.name(state, d["holder"])
+    return (f"{holder} holds {F.name(state, d['pinned'])} (turn {d['turn']}, held {held} turn"
+            f"{'s' if held != 1 else ''}; {holder}'s action is spent)."
+            + _pin_outlook({**state, "turn": d["turn"]}, d["holder"], d["pinned"], since))
+
+
+def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    c = state["combatants"].get(d["combatant"])
+    if c is None:
+        return None
+    source = f" ({d['source']})" if d.get("source") else ""
+    return f"{c['name']} takes {d['amount']} damage{source}; {F.remaining_st(c) - d['amount']} ST left."
+
+
+def _item_name(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    c = state["combatants"].get(d["combatant"])
+    item = next((i for i in (c or {}).get("items", []) if i.get("id") == d["item"]), None)
+    return item.get("name", d["item"]) if item else None
+
+
+def _item_dropped(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    item = _item_name(state, d)
+    return f"{F.name(state, d['combatant'])} drops {item} in hex {label(d.get('at'))}." if item else None
+
+
+def _item_readied(state: dict[str, Any], d: dict[str, Any]) -> str | None:
+    item = _item_name(state, d)
+    return f"{F.name(state, d['combatant'])} readies {item}." if item else None
+
+
 SENTENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], str | None]] = {
     "CloseCombatJoined": _group_again,
     "DieRolled": _die_rolled,
     "ActionDeclared": _action,
     "InitiativeSet": _initiative,
     "HthEntryResolved": lambda s, d: ENTRY_RESULT_WORDS.get(d["result"], d["result"]).format(
-        e=F.name(s, d["entrant"]), d=F.name(s, d["defender"])) + f" (HTH defense total {d['total']})",
+        e=F.name(s, d["entrant"]), d=F.name(s, d["defender"])).rstrip(".") + f" (HTH defense total {d['total']}).",
     "HthFirstTurn": lambda s, d: f"{F.name(s, d['combatant'])} got into HTH on turn {d['turn']}: this turn he may "
                                  "only attack, at -4 DX.",
     "HthConsentGiven": lambda s, d: f"{F.name(s, d['defender'])} lets {F.name(s, d['entrant'])} try to get into HTH "
@@ -156,8 +229,11 @@ SENTENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], str | None]] = {
         f"{F.name(s, d['combatant'])} has moved {d['hexes_moved']} hex(es) this turn "
         f"(MA {F.stat(s['combatants'][d['combatant']], 'ma', 10)})." if d["combatant"] in s["combatants"]
         else f"{d['combatant']} has moved {d['hexes_moved']} hex(es) this turn."),
-    "PinHeld": lambda s, d: f"{F.name(s, d['holder'])} holds {F.name(s, d['pinned'])} (turn {d['turn']}; "
-                            f"{F.name(s, d['holder'])}'s action is spent).",
+    "PinApplied": _pin_applied,
+    "PinHeld": _pin_held,
+    "Wounded": _wounded,
+    "ItemDropped": _item_dropped,
+    "ItemReadied": _item_readied,
 }
 
 

@@ -4,7 +4,8 @@ Shape:
     turn, phase,
     figures: {id: {hexes_moved, move_path, movement_ended, hth_first_turn, prefs}},
     consents: [{defender, entrant, turn}],
-    groups: {group: {turn_formed, standing}}, groups_formed: n
+    groups: {group: {turn_formed, standing}}, groups_formed: n,
+    strike: {order, rolled} (the strike into HTH under way: whom each roll is against; for the log)
 
 `evolve_rules` is pure and total: it copies what it changes, never raises, and records only what
 events say (every outcome was judged in decide).
@@ -23,6 +24,10 @@ DEFAULT_PREFERENCES: dict[str, Any] = {
     "hth_wish": "fall",
     "take_down_dice": 2,
 }
+
+
+# The rolls of a strike into HTH, one per figure tried (4.13).
+STRIKE_ROLL_PURPOSES = ("strike_into_hth", "strike_into_hth_to_miss")
 
 
 def initial_rules_state() -> dict[str, Any]:
@@ -102,6 +107,11 @@ def _evolve(rules: dict[str, Any], t: str, d: dict[str, Any]) -> dict[str, Any]:
             return {**rules, "groups": {**rules["groups"], gid: {**g, "standing": bool(d["standing"])}}}
         groups = {**rules["groups"], gid: {"turn_formed": rules["turn"], "standing": bool(d["standing"])}}
         return {**rules, "groups": groups, "groups_formed": rules["groups_formed"] + 1}
+    if t == "ActionDeclared" and d.get("action") == "strike_into_hth":
+        # Which figure each roll of the strike is against, for the log (4.13).
+        return {**rules, "strike": {"order": list(d["params"].get("roll_order", [])), "rolled": 0}}
+    if t == "DieRolled" and d.get("purpose") in STRIKE_ROLL_PURPOSES and rules.get("strike"):
+        return {**rules, "strike": {**rules["strike"], "rolled": rules["strike"]["rolled"] + 1}}
     if t == "StandingCheckResolved":
         gid = d["group"]
         g = rules["groups"].get(gid, {"turn_formed": rules["turn"]})

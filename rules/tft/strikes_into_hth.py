@@ -71,11 +71,14 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     others = [m for m in members if m != t["id"]]
     enemies = [m for m in others if F.enemies(c, state["combatants"][m])]
     friends = [m for m in others if not F.enemies(c, state["combatants"][m])]
+    sequence = [(t["id"], False)] + [(m, False) for m in enemies] + (
+        [(m, True) for m in friends] if not enemies else [])
+    # The figures the rolls are against, in roll order (the rolls stop at the first hit): the log names them.
     events: list[Any] = [ActionDeclared(c["id"], "strike_into_hth", [t["id"]],
-                                        {"weapon": cmd.weapon, "attack": cmd.attack})]
+                                        {"weapon": cmd.weapon, "attack": cmd.attack,
+                                         "roll_order": [v for v, _ in sequence]})]
     hit_victim = None
-    for victim, to_miss in [(t["id"], False)] + [(m, False) for m in enemies] + (
-            [(m, True) for m in friends] if not enemies else []):
+    for victim, to_miss in sequence:
         r = dice.roll(3, 6, "strike_into_hth_to_miss" if to_miss else "strike_into_hth", c["id"])
         hit = r.sum > target if to_miss else r.sum <= target
         # "To miss" a friend: a total above DX hits him (A19).

@@ -89,7 +89,9 @@ async def test_thrown_weapon_from_three_hexes_with_given_modifiers(tussle):
                      modifiers=[{"value": -1, "reason": "range 3"}], dice=[[3, 3, 4], [2]])
     roll = of_type(b, "DieRolled")[0]
     assert roll["modifiers"] == [{"value": -1, "reason": "range 3"}] and roll["target"] == 11
-    assert of_type(b, "ActionDeclared")[0]["params"] == {"weapon": "spear", "attack": "thrown"}
+    # The figures the rolls would go to, in order (Bo aimed at, then the other enemy Bea; no friend roll).
+    assert of_type(b, "ActionDeclared")[0]["params"] == {"weapon": "spear", "attack": "thrown",
+                                                         "roll_order": ["bo", "bea"]}
     assert of_type(b, "Wounded")[0]["combatant"] == "bo"
     await enc.replay_matches_live()
 
