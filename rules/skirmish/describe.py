@@ -42,12 +42,20 @@ def roll_sentence(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     mods = " ".join(f"{_signed(m['value'])} {m['reason']}" for m in d.get("modifiers", [])) or "(no modifiers)"
     if purpose == "card draw":
         undrawn = d.get("sides")
-        return f"The deck: {d.get('notation')} over {undrawn} undrawn card(s) gives [{faces}]: {d.get('outcome')}."
+        card = str(d.get("outcome", "")).removeprefix("card ")
+        return f"The deck: {d.get('notation')} over {undrawn} undrawn card(s) gives [{faces}]: {card_label(state, card)}."
     target = f" against {d['target']}" if d.get("target") is not None else ""
     manual = " (physical dice)" if d.get("source") == "manual" else ""
     outcome = f": {d['outcome']}" if d.get("outcome") else ""
     return (f"{who} rolls {d.get('notation')} for {ROLL_PURPOSES[purpose]}{manual}: [{faces}] {mods} = "
             f"{d.get('total')}{target}{outcome}.")
+
+
+def card_label(state: dict[str, Any], card: str) -> str:
+    """A default card is named by its figure's id: the log says "Sgt Hale's card"; a GM's card keeps its name."""
+    if card in state.get("combatants", {}):
+        return f"{name_of(state, card)}'s card"
+    return f"card {card}"
 
 
 def _exchange(state: dict[str, Any], d: dict[str, Any]) -> str:
@@ -71,8 +79,10 @@ def sentence(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None
         return roll_sentence(state, d)
     if etype == "CardDrawn":
         names = ", ".join(name_of(state, c) for c in d["combatants"]) or "nobody left in the fight"
-        return f"Card {d['card']}: {names} {'holds' if len(d['combatants']) <= 1 else 'hold'} the card " \
-               f"({d['undrawn_left']} card(s) left this turn)."
+        left = f"({d['undrawn_left']} card(s) left this turn)"
+        if d["combatants"] == [d["card"]]:
+            return f"{card_label(state, d['card'])} is drawn {left}."
+        return f"Card {d['card']} is drawn: {names} {'holds' if len(d['combatants']) <= 1 else 'hold'} the card {left}."
     if etype == "ActivationSkipped":
         what = "a prisoner" if d["why"] == "prisoner" else d["why"]
         return f"{n('combatant')} is {what} and does not act."

@@ -23,7 +23,7 @@ def _e1() -> World:
 def test_e1_reads_like_the_gm_expects():
     w = _e1()
     text = [s for s in w.describe_all() if s]
-    assert "Card hale: Sgt Hale holds the card (1 card(s) left this turn)." in text
+    assert "Sgt Hale's card is drawn (1 card(s) left this turn)." in text
     assert "Sgt Hale closes with Pvt Voss and strikes." in text
     assert "Sgt Hale strikes at Pvt Voss. Pvt Voss must choose: parry or evade." in text
     assert ("Sgt Hale rolls 1d100 for the parry, as attacker (physical dice): [35] +10 street fighter = 45: "
