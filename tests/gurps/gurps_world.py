@@ -5,18 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
-from events.common import EncounterCreated
 from events.dice import Dice
-from events.envelope import Event
-from projections.state import evolve, initial_state, replay
 from rules.common import commands as common
 from rules.common.deciding import Context
 from rules.gurps import ruleset
-from rules.gurps.options import DEFAULTS
-from rules.interface import geometry_hex
-from server.deciding import decide_command
+from server.deciding import decide_command, to_new_event
+from tests.support.pure_world import PureWorld
 
 KNIFE = {"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1", "skill": "Knife"}
 HAND = {"name": "hand", "kind": "melee", "reach": ["C"], "parry": 7, "damage": "1d-2", "unarmed": True}
@@ -36,36 +30,24 @@ def fig(cid: str, side: str, pos: list[int], *, facing: int = 0, posture: str = 
     return out
 
 
-class World:
-    """An encounter folded in memory; `run` sends a command as the GM with manual dice."""
+class World(PureWorld):
+    """A gurps encounter folded in memory; `run` sends a command Struct as the GM with manual dice."""
 
     def __init__(self, **options: Any):
-        self.state = initial_state()
-        self.log: list[Event] = []
-        self.count = 0
-        opts = {**DEFAULTS, **options}
-        created = EncounterCreated("t", "gurps", "1", opts, geometry_hex(), None, "manual")
-        self.state = dict(self.state, rules=ruleset.initial_state(opts))
-        self._append(type(created).__name__, msgspec.to_builtins(created))
-
-    def _append(self, type_: str, data: dict[str, Any]) -> Event:
-        e = Event("s", len(self.log) + 1, type_, data, "gm", f"c{self.count}", "", "", "")
-        self.log.append(e)
-        self.state = evolve(self.state, e, ruleset)
-        return e
+        super().__init__(ruleset, **options)
 
     def run(self, cmd: Any, dice: list[list[int]] | None = None) -> list[dict[str, Any]]:
         """Decide and append one command; the appended events as {type, **data}."""
-        self.count += 1
-        ctx = Context(stream="s", actor="gm", command_id=f"c{self.count}")
-        d = Dice(stream="s", command_id=f"c{self.count}", supplied=dice or [])
-        new = decide_command(self.state, ruleset, cmd, ctx, d)
-        return [{"type": ne.type, **self._append(ne.type, ne.data).data} for ne in new]
+        self.commands += 1
+        command_id = f"c{self.commands}"
+        ctx = Context(stream="s", actor="gm", command_id=command_id)
+        d = Dice(stream="s", command_id=command_id, supplied=dice or [])
+        appended = self._append(decide_command(self.state, ruleset, cmd, ctx, d), "gm", command_id)
+        return [{"type": e.type, **e.data} for e in appended]
 
     def fact(self, *structs: Any) -> None:
         """Append events directly (a set-up shortcut for states the commands reach the long way)."""
-        for st in structs:
-            self._append(type(st).__name__, msgspec.to_builtins(st))
+        self._append([to_new_event(st) for st in structs], "gm", f"c{self.commands}")
 
     def add(self, combatant: dict[str, Any]) -> None:
         self.run(common.AddCombatant(combatant=combatant))
@@ -78,14 +60,7 @@ class World:
         return self.run(common.Respond(reaction=rid, choice=choice, params=params), dice)
 
     def c(self, cid: str) -> dict[str, Any]:
-        return self.state["combatants"][cid]
-
-    @property
-    def rules(self) -> dict[str, Any]:
-        return self.state["rules"]
-
-    def replayed(self) -> dict[str, Any]:
-        return replay(self.log, lambda e: ruleset)
+        return self.combatant(cid)
 
 
 def types(events: list[dict[str, Any]]) -> list[str]:
