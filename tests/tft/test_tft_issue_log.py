@@ -23,6 +23,7 @@ ENGINE_FALLBACK = re.compile(r"^[A-Z][A-Za-z]+ \([^)]*\)\.$")
 
 
 async def _log(enc) -> list[dict[str, Any]]:
+    await enc.replay_matches_live()
     r = await enc.get("/log?format=json")
     assert r.status == 200, r.body
     return r.body["entries"]
