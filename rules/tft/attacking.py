@@ -156,5 +156,8 @@ def defend(state: dict[str, Any], cmd: Defend, dice: Dice) -> list[Any]:
         problems.append(f"{c['name']} does not have Judo 2")
     if c.get("posture") != "prone":
         problems.append(f"{c['name']} is not on the ground")
+    if F.entry_turn(state, c["id"]):
+        # Getting into HTH leaves only the attack for that turn (§Actions-Attack, 4.2).
+        problems.append(f"{c['name']} may only attack on the turn he enters HTH")
     F.require(problems, f"{c['name']} may not defend")
     return [ActionDeclared(c["id"], "defend", [], {}), ActionSpent(c["id"], state.get("turn", 0), "defend")]

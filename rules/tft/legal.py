@@ -50,7 +50,7 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
     if state.get("phase") != "action" or slot_problems(state, cid):
         return out
     out.append("tft.pass")
-    if F.judo(c) >= 2 and c.get("posture") == "prone":
+    if F.judo(c) >= 2 and c.get("posture") == "prone" and not F.entry_turn(state, cid):
         out.append("tft.defend")
     if not c.get("group"):
         if rec["hexes_moved"] <= F.half_move(c):

@@ -263,3 +263,19 @@ async def test_a_named_dagger_the_defender_does_not_carry(tussle):
     assert r.status == 400 and "B1 carries no dagger-list item 'sword'" in r.body["error"]["message"]
     b = await enc.ok("respond", reaction=rid, choice="dagger", item="dagger")
     assert of_type(b, "ItemReadied") == [{"combatant": "b1", "item": "dagger"}]
+
+
+async def test_a_judo2_entrant_may_not_defend_on_his_entry_turn(tussle):
+    enc = await tussle.create("tft", dice="manual")
+    await enc.add(fig("k1", "a", 12, 14, [1, 0], 3, ma=12, judo=2))
+    await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8))
+    await _next_turn(enc, 1)
+    await enc.ok("tft.enter_hth", combatant="k1", target="b1", dice=[[1]])
+    st = await enc.state()
+    assert st["combatants"]["k1"]["posture"] == "prone"
+    order = st["initiative"]
+    if order[0] != "k1":
+        await enc.ok("tft.pass", combatant=order[0])
+    assert "tft.defend" not in (await enc.state())["legal_actions"]["k1"]
+    await refused(enc, "tft.defend", "K1 may only attack on the turn he enters HTH", combatant="k1")
+    await enc.ok("tft.hth_attack", combatant="k1", target="b1", dice=[[6, 6, 5]])
