@@ -136,6 +136,17 @@ def _close_combat(s: State, d: Data) -> str:
     return f"{names} are on the ground together in the hex {_hex(d.get('at'))}."
 
 
+def _destinations(where: dict[str, Any]) -> str:
+    """The swing's destinations in the order a player reads them (the stored event's keys come back sorted):
+    left, right, own hex, any other hex, and in place only against a barrier."""
+    order = ["left", "right", "own_hex", *sorted(k for k in where if k.startswith("dir_"))]
+    words = [{"own_hex": "into his own hex"}.get(k, f"to the hex in direction {k[4:]}" if k.startswith("dir_") else k)
+             for k in order if k in where]
+    if "in_place" in where:
+        words.append("against a barrier where he stands")
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+
+
 def _condition(s: State, d: Data) -> str | None:
     if d.get("condition") != "stunned":
         return None
@@ -157,7 +168,7 @@ SENTENCES: dict[str, Callable[[State, Data], str | None]] = {
     "PullChance": _pull_chance,
     "PulledOffBalance": lambda s, d: (
         f"{name_of(s, d['defender'])} is stunned until the end of round {d['stunned_until_round']}; "
-        f"{name_of(s, d['attacker'])} swings him: {', '.join(d['destinations']).replace('_', ' ')}."),
+        f"{name_of(s, d['attacker'])} may swing him {_destinations(d['destinations'])}."),
     "ReactionRequested": lambda s, d: (d.get("question") or None) if d.get("kind") == SWING_REACTION else None,
     "ConditionChanged": _condition,
     "Moved": _moved,
