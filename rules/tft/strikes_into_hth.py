@@ -9,6 +9,7 @@ from events.dice import Dice, Modifier
 from rules.interface import BadCommand
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
+from rules.tft.attacking import attack_roll, fumble_events
 from rules.tft.commands import MissileIntoHthFar, StrikeIntoHth
 from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx
@@ -42,11 +43,18 @@ def _outsider_problems(state: dict[str, Any], c: dict[str, Any], t: dict[str, An
     return out
 
 
-def _damage(state: dict[str, Any], dice: Dice, c: dict[str, Any], victim: str, weapon: tuple[str, str]) -> list[Any]:
+def _ready_item(c: dict[str, Any], weapon: str) -> dict[str, Any]:
+    """The item struck with, for a fumble (a 17 or 18 drops it; never a fist or natural attack)."""
+    item = next((i for i in c.get("items", []) if i.get("id") == weapon), None)
+    return {"item": item}
+
+
+def _damage(state: dict[str, Any], dice: Dice, c: dict[str, Any], victim: str, weapon: tuple[str, str],
+            multiplier: int = 1) -> list[Any]:
     group = F.group_of(state, victim)
     # A standing brawl's shields work against outsiders; a fallen one's do not (§Actions-Shield, A13).
     shields = bool(group) and F.group_standing(state, group)
-    ev, dmg = roll_damage(dice, weapon[1], "damage", c["id"], weapon[0])
+    ev, dmg = roll_damage(dice, weapon[1], "damage", c["id"], weapon[0], multiplier=multiplier)
     v = state["combatants"][victim]
     return [ev, *wound_events(state, victim, dmg, armor_stops(v, shield_counts=shields),
                               f"{c['name']}'s {weapon[0]}")]
@@ -77,17 +85,25 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     events: list[Any] = [ActionDeclared(c["id"], "strike_into_hth", [t["id"]],
                                         {"weapon": cmd.weapon, "attack": cmd.attack,
                                          "roll_order": [v for v, _ in sequence]})]
-    hit_victim = None
+    hit_victim, mult, fumble = None, 1, None
     for victim, to_miss in sequence:
-        r = dice.roll(3, 6, "strike_into_hth_to_miss" if to_miss else "strike_into_hth", c["id"])
-        hit = r.sum > target if to_miss else r.sum <= target
-        # "To miss" a friend: a total above DX hits him (A19).
-        events.append(r.event(modifiers=mods, total=r.sum, target=target, outcome="hit" if hit else "miss"))
+        if to_miss:
+            # "To miss" a friend: a total above DX hits him (A19); not an attack roll, so no criticals.
+            r = dice.roll(3, 6, "strike_into_hth_to_miss", c["id"])
+            hit = r.sum > target
+            events.append(r.event(modifiers=mods, total=r.sum, target=target, outcome="hit" if hit else "miss"))
+        else:
+            # A roll to hit is an attack: the criticals of A3 apply (OPTION attack_criticals).
+            ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "strike_into_hth")
+            events.append(ev)
         if hit:
             hit_victim = victim
             break
+        if fumble:
+            break  # a 17 or 18 drops the weapon: the strike ends there (DECISION, NOTES.md)
     if hit_victim:
-        events += _damage(state, dice, c, hit_victim, weapon)
+        events += _damage(state, dice, c, hit_victim, weapon, mult)
+    events += fumble_events(c, _ready_item(c, cmd.weapon), fumble)
     events.append(ActionSpent(c["id"], state.get("turn", 0), "strike_into_hth"))
     return events + consequences(state, events)
 
@@ -105,13 +121,13 @@ def missile_into_hth_far(state: dict[str, Any], cmd: MissileIntoHthFar, dice: Di
     target = adj_dx(c) + sum(m.value for m in mods)
     members = [m for m in F.group_of(state, t["id"])["combatants"] if m in state["combatants"]]
     events: list[Any] = [ActionDeclared(c["id"], "missile_into_hth_far", [t["id"]], {"weapon": cmd.weapon})]
-    r = dice.roll(3, 6, "missile_into_hth", c["id"])
-    hit = r.sum <= target
-    events.append(r.event(modifiers=mods, total=r.sum, target=target, outcome="hit" if hit else "miss"))
+    ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "missile_into_hth")
+    events.append(ev)
     if hit:
         pick = dice.roll(1, len(members), "random_victim", c["id"])
         victim = members[pick.sum - 1]
         events.append(pick.event(total=pick.sum, target=None, outcome=F.name(state, victim)))
-        events += _damage(state, dice, c, victim, weapon)
+        events += _damage(state, dice, c, victim, weapon, mult)
+    events += fumble_events(c, _ready_item(c, cmd.weapon), fumble)
     events.append(ActionSpent(c["id"], state.get("turn", 0), "missile_into_hth_far"))
     return events + consequences(state, events)

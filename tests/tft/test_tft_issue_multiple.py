@@ -78,7 +78,7 @@ async def test_every_strike_missed_hits_nobody(tussle):
     cal = fig("cal", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)])
     enc = await _three_figure_brawl(tussle, cal)
     b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear",
-                     dice=[[6, 6, 6], [6, 6, 5]])
+                     dice=[[6, 5, 5], [6, 6, 4]])
     assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "ActionSpent"]  # no friend roll: enemies there
 
 
@@ -101,7 +101,7 @@ async def test_far_missile_that_misses_hits_nobody(tussle):
     enc = await _three_figure_brawl(tussle, archer)
     r = await enc.command("tft.strike_into_hth", combatant="archer", target="bo", weapon="bow", attack="missile")
     assert r.status == 422 and "use missile_into_hth_far" in r.body["error"]["message"]
-    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 6]])
+    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 4]])
     assert types(b) == ["ActionDeclared", "DieRolled", "ActionSpent"]
 
 
@@ -142,3 +142,28 @@ async def test_a_shield_stops_an_outsiders_hit_only_in_a_standing_brawl(tussle):
     b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[2, 2, 2], [4]])
     assert of_type(b, "Wounded")[0]["amount"] == 5
     await enc.replay_matches_live()
+
+
+async def test_criticals_apply_to_strikes_and_shots_into_a_brawl(tussle):
+    cal = fig("cal", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)])
+    archer = fig("archer", "a", 10, 14, [6, 0], 3, ma=10, items=[dict(BOW)])
+    enc = await _three_figure_brawl(tussle, cal, archer)
+    # A 3 on the roll at the aimed figure: a hit for triple damage.
+    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[1, 1, 1], [2]])
+    assert of_type(b, "DieRolled")[1]["total"] == 3 * 3
+    # An 18 on a shot: a miss, and the bow is dropped (the GM rules on the breakage); nothing is hit.
+    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 6]])
+    assert types(b) == ["ActionDeclared", "DieRolled", "ItemDropped", "ActionSpent"]
+    assert of_type(b, "ItemDropped") == [{"combatant": "archer", "item": "bow", "at": [6, 0]}]
+    await enc.replay_matches_live()
+
+
+async def test_a_fumbled_strike_ends_the_rolls(tussle):
+    cal = fig("cal", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)])
+    enc = await _three_figure_brawl(tussle, cal, options={"attack_criticals": True})
+    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[6, 6, 5]])
+    assert types(b) == ["ActionDeclared", "DieRolled", "ItemDropped", "ActionSpent"]
+    enc = await _three_figure_brawl(tussle, cal, options={"attack_criticals": False})
+    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear",
+                     dice=[[6, 6, 5], [6, 6, 6]])
+    assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "ActionSpent"]
