@@ -257,7 +257,10 @@ def _resume_dagger(state: dict[str, Any], p: dict[str, Any], answer: Answer) -> 
             raise BadCommand(f"{d['name']} carries no dagger-list item {wanted!r}", "item")
     if not daggers:
         return []
-    return [ItemReadied(d["id"], daggers[0]["id"])]
+    events: list[Any] = [ItemReadied(d["id"], daggers[0]["id"])]
+    # A ready dirk or poniard changes the defender's HTH attack DX, so his place in the order (4.0).
+    order = reordered(after(state, events))
+    return events + ([order] if order else [])
 
 
 def _throw(state: dict[str, Any], p: dict[str, Any], answer: Answer, dice: Dice) -> list[Any]:

@@ -297,3 +297,18 @@ async def test_no_free_draw_on_0_to_2_but_the_defender_may_still_draw_with_his_a
     b = await enc.ok("tft.draw_dagger", combatant="dfn", dice=[[2, 2, 2]])  # A32
     assert types(b)[-2:] == ["ItemReadied", "ActionSpent"]
     await enc.replay_matches_live()
+
+
+async def test_a_free_poniard_draw_reorders_the_action(tussle):
+    poniard = {"id": "poniard", "name": "Poniard", "kind": "weapon", "damage": "1d6+2", "hth_damage": "2d6",
+               "dagger_list": True, "state": "carried"}
+    e = fig("ent", "a", 12, 13, [1, 0], 3, ma=12)
+    d = fig("dfn", "b", 12, 12, [0, 0], 0, ma=8, items=[poniard])
+    enc = await _encounter(tussle, e, d)
+    b = await enc.ok("tft.enter_hth", combatant="ent", target="dfn", dice=[[3]])
+    assert of_type(b, "InitiativeSet")[0]["order"] == ["dfn", "ent"]  # 12 against 13 - 4
+    b = await enc.ok("respond", reaction=of_type(b, "ReactionRequested")[0]["id"], choice="dagger")
+    # With the poniard ready Dfn attacks at 12 - 4 = 8, after Ent's 9 (4.0).
+    assert types(b) == ["ReactionAnswered", "ItemReadied", "InitiativeSet"]
+    assert of_type(b, "InitiativeSet")[0]["order"] == ["ent", "dfn"]
+    await enc.replay_matches_live()
