@@ -117,6 +117,7 @@ class Subscriber:
         self.held_overflow = False
         self.last_seq = 0
         self.ending: tuple[int, bytes | None] | None = None
+        self.ended = asyncio.Event()  # set with `ending`: the handler stops reading and closes
         self.sent = 0
         self.sending = False
         self.task: asyncio.Task[None] | None = None  # the catch-up or join of the subscription
@@ -177,6 +178,7 @@ class Subscriber:
             self.queue.clear()
             self.queued_bytes = 0
         self.ending = (code, frame)
+        self.ended.set()
         if self.hub is not None:
             self.hub.leave(self)
         self.wake.set()
@@ -190,7 +192,8 @@ class Subscriber:
     # -- the sender task --------------------------------------------------------------------
 
     async def run_sender(self) -> None:
-        """Drain the queue to the socket; ping when idle; close as `end` asked."""
+        """Drain the queue to the socket; ping when idle; send the last frame `end` asked for. The close
+        itself is the handler's (`_close`): it is the task that reads the socket."""
         try:
             while True:
                 while self.queue:
@@ -209,11 +212,10 @@ class Subscriber:
                     await asyncio.wait_for(self.wake.wait(), self.settings.ping_s)
                 except TimeoutError:
                     await self._ping()
-            code, frame = self.ending
-            async with asyncio.timeout(self.settings.close_timeout_s):
-                if frame is not None:
+            _, frame = self.ending
+            if frame is not None:
+                async with asyncio.timeout(self.settings.close_timeout_s):
                     await self.ws.send_frame(frame, WSMsgType.TEXT)
-                await self.ws.close(code=code)
         except (ConnectionError, RuntimeError, TimeoutError):
             if self.transport is not None:
                 self.transport.abort()
@@ -441,21 +443,23 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         first = True
         if who is None:
             try:
-                msg = await ws.receive(timeout=settings.auth_timeout_s)
+                msg = await _receive(ws, sub, settings.auth_timeout_s)
             except TimeoutError:
                 sub.end(4401, error_frame("unauthenticated", "send {\"op\": \"auth\", \"token\": ...} within "
                                                              f"{settings.auth_timeout_s:g} s"))
-                return await _finish(ws, sender)
+                return await _finish(ws, sub, sender)
+            if msg is None or msg.type in _CLOSED:
+                return await _finish(ws, sub, sender)
             body = _parse(msg)
             if body is None or body.get("op") != "auth":
                 sub.end(4401, error_frame("unauthenticated", "this encounter is not public: the first message "
                                                              "must be {\"op\": \"auth\", \"token\": ...}"))
-                return await _finish(ws, sender)
+                return await _finish(ws, sub, sender)
             key = await _auth(request, sub, stream, body, key)
             if sub.ending is not None:
-                return await _finish(ws, sender)
+                return await _finish(ws, sub, sender)
             first = False
-        async for msg in ws:
+        while (msg := await _receive(ws, sub)) is not None and msg.type not in _CLOSED:
             body = _parse(msg)
             if body is None:
                 sub.enqueue(error_frame("bad_request", "messages are JSON objects with an op"))
@@ -481,12 +485,49 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
             sub.hub.leave(sub)
         if sub.task is not None:
             sub.task.cancel()
-    return await _finish(ws, sender)
+    return await _finish(ws, sub, sender)
 
 
-async def _finish(ws: web.WebSocketResponse, sender: asyncio.Task[None]) -> web.WebSocketResponse:
+_CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED)
+
+
+async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | None = None) -> Any:
+    """The client's next message, or None once the connection is ending (`sub.end`).
+
+    Why not `async for msg in ws` with the sender closing: aiohttp's close() from another task while
+    this one waits in receive() ends that wait and then drops the TCP connection at once, without the
+    client's Close; a client answering our Close then writes to a dead socket (its close code lost,
+    1006). Stopping the read here lets `_finish` close from the reading task: a full handshake."""
+    if sub.ending is not None:
+        return None
+    receiving = asyncio.ensure_future(ws.receive(timeout))
+    ended = asyncio.ensure_future(sub.ended.wait())
+    try:
+        await asyncio.wait((receiving, ended), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ended.cancel()
+        if not receiving.done():
+            receiving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receiving
+    return receiving.result() if not receiving.cancelled() else None
+
+
+async def _finish(ws: web.WebSocketResponse, sub: Subscriber, sender: asyncio.Task[None]) -> web.WebSocketResponse:
+    """After the sender's last frame, close with the code `end` asked for: from this task, the only one
+    reading, so aiohttp sends our Close and waits (at most close_timeout_s) for the client's."""
+    if sub.ending is None:  # the client left first (its Close is answered already)
+        sub.end(1000)
     with contextlib.suppress(Exception):
         await sender
+    assert sub.ending is not None
+    code = sub.ending[0]
+    try:
+        async with asyncio.timeout(sub.settings.close_timeout_s):
+            await ws.close(code=code)
+    except (ConnectionError, RuntimeError, TimeoutError):
+        if sub.transport is not None:
+            sub.transport.abort()
     return ws
 
 

@@ -221,6 +221,23 @@ async def test_close_1000_after_encounter_closed(tussle):
     assert f == {"closed": 1000}
 
 
+async def test_the_server_keeps_the_connection_until_the_clients_close(tussle):
+    """The closing handshake (RFC 6455 section 7.1): after its Close frame the server waits for the
+    client's before it drops the TCP connection, so a client that answers its Close a little later
+    (here after a whole request round trip) still closes cleanly, with the server's code."""
+    enc = await tussle.create()
+    ws = await tussle.session.ws_connect(f"{tussle.base_url}{enc.path}/ws", autoclose=False,
+                                         headers={"Authorization": f"Bearer {enc.gm_token}"})
+    await ws.send_json({"op": "subscribe", "projection": "events"})
+    await until(ws, "caught_up")
+    await enc.ok("close")
+    _, last = await until(ws, "never")
+    assert last == {"closed": 1000}
+    assert (await tussle.request("GET", "/healthz")).status == 200
+    await ws.close()  # our Close reaches a connection that is still open
+    assert ws.close_code == 1000 and ws.exception() is None
+
+
 async def test_auth_header_query_first_message_and_failures(tussle):
     enc = await tussle.create()
     # An unknown token fails before the upgrade, with the HTTP code.
