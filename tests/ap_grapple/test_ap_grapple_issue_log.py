@@ -92,6 +92,7 @@ async def test_log_of_a_failed_pull_and_an_own_hex_swing(tussle):
             "in direction 2, to the hex in direction 3, to the hex in direction 4 or against a barrier where he "
             "stands.") in texts
     assert "Aldo swings Berk to [-1, 0]." in texts
+    await enc.replay_matches_live()
 
 
 async def test_every_ap_grapple_event_type_has_a_sentence_in_the_log(tussle):

@@ -61,6 +61,7 @@ async def test_log_of_a_parry_counterstrike_and_a_gm_result(tussle):
     entries = await _entries(enc)
     assert {"CardDrawn", "SkirmishDefenceAwaited", "ExchangeResolved", "DamageEvaluated", "DamageResultAwaited",
             "WoundLevelChanged", "HandToHandEnded"} <= _no_generic_sentence(entries)
+    await enc.replay_matches_live()
 
 
 async def test_log_of_an_evade(tussle):
@@ -82,6 +83,7 @@ async def test_log_of_an_evade(tussle):
     texts = await log_texts(enc)
     assert "Evade: Sgt Hale 44 against Pvt Voss 40: Sgt Hale catches Pvt Voss, and his blow lands." in texts
     assert "Damage: Sgt Hale against Pvt Voss, total 92: a serious wound." in texts
+    await enc.replay_matches_live()
 
 
 async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
@@ -133,6 +135,7 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
     seen = _no_generic_sentence(await _entries(enc))
     assert {"FallResultAwaited", "MoraleAwaited", "PrisonerTaken", "ActivationSkipped", "BlowAccepted",
             "PrisonerLiberated"} <= seen
+    await enc.replay_matches_live()
 
 
 async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
@@ -148,6 +151,7 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
     assert "Damage: Pvt Voss against Sgt Hale, total 50: knocked unconscious." in texts
     assert "Sgt Hale's grapple on Pvt Voss is aborted: the grappler is unconscious." in texts
     assert "GrappleAborted" in _no_generic_sentence(await _entries(enc))
+    await enc.replay_matches_live()
 
 
 async def test_every_skirmish_event_type_has_a_sentence_in_the_log(tussle):
