@@ -27,6 +27,7 @@ from events.common import (
 )
 from events.dice import Dice
 from events.dice_expressions import BadExpression, parse, roll_expression
+from projections.merge_patch import merge_patch
 from rules.common import commands as c
 from rules.common.options import resolve_options
 from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, asked_of, combatant_or_error
@@ -138,6 +139,38 @@ def _set_options(state: dict[str, Any], cmd: c.SetOptions, ruleset: Any) -> list
     return [OptionsChanged(changed)]
 
 
+def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], ruleset: Any) -> None:
+    """A ruling may overrule the rules but not break the shapes the rules read: the patched combatant must
+    still be one add_combatant would take (a BadCommand names the field; the ruleset's RuleErrors, its
+    judgements, are the GM's to overrule)."""
+    field = f"overrides.combatants.{cid}"
+    c = merge_patch(state["combatants"][cid], cpatch)
+    if "stats" in cpatch and not isinstance(c.get("stats"), dict):
+        raise BadCommand(f"{field}.stats must be an object", f"{field}.stats")
+    if "posture" in cpatch and c.get("posture") not in POSTURES:
+        raise BadCommand(f"{field}.posture must be one of {', '.join(POSTURES)}", f"{field}.posture")
+    if "position" in cpatch:
+        _position(state, c.get("position"), f"{field}.position")
+    if "facing" in cpatch:
+        _facing(state, c.get("facing"), f"{field}.facing")
+    if "conditions" in cpatch and not (isinstance(c.get("conditions"), list)
+                                       and all(isinstance(x, str) for x in c["conditions"])):
+        raise BadCommand(f"{field}.conditions must be a list of condition names", f"{field}.conditions")
+    if "items" in cpatch:
+        items = c.get("items")
+        if not isinstance(items, list) or not all(isinstance(it, dict) and isinstance(it.get("id"), str)
+                                                  and it["id"] for it in items):
+            raise BadCommand(f"{field}.items must be a list of items, each with an id", f"{field}.items")
+    try:
+        ruleset.validate_combatant(state, c)
+    except RuleError:
+        pass
+    except BadCommand as exc:  # named from add_combatant's side: name it from the ruling's
+        inner = (exc.field or "").removeprefix("combatant").lstrip(".")
+        raise BadCommand(f"the ruling would leave {c['name']} malformed: {exc.message}",
+                         f"{field}.{inner}" if inner else field) from None
+
+
 def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
     for key, patch in cmd.overrides.items():
         if key == "combatants":
@@ -149,6 +182,7 @@ def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
                 if bad:
                     raise RuleError(f"a ruling may override only {', '.join(sorted(COMBATANT_OVERRIDABLE))} of "
                                     f"a combatant, not {', '.join(sorted(bad))}")
+                _check_overridden(state, cid, cpatch or {}, ruleset)
         elif key == "rules":
             allowed = {p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable}
             bad = set(patch or {}) - allowed if isinstance(patch, dict) else {"?"}
