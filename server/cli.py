@@ -10,6 +10,9 @@ from typing import Any
 
 from aiohttp import web
 
+# The GIL switch interval of `tussle serve` on SQLite (see _serve).
+SWITCH_INTERVAL_S = 0.001
+
 
 def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
@@ -39,6 +42,10 @@ def _serve(args: argparse.Namespace) -> int:
     probe.release()
     store = SqliteStore(args.db)
     app = make_app(store, admin_token=admin, **limit_settings(args))
+    # Each group commit ends on the SQLite writer thread, which must then win the GIL back from the
+    # busy event loop before the batch's commands can answer; the interpreter makes a thread that
+    # holds the GIL let go after the switch interval, 5 ms by default, far longer than the fsync.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     print(f"tussle: serving {args.db} on http://{host}:{args.port}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, host=host, port=args.port, access_log=None, print=None)

@@ -49,6 +49,7 @@ from rules.interface import BadCommand, Forbidden, RuleError, command_type
 from rules.registry import Registry
 from server.auth import Principal, new_token, token_hash
 from server.deciding import TooManyEvents, decide_command, to_new_event
+from server.in_flight import DecidedAhead, InFlight
 from server.live_feed import LiveFeed
 
 DICE_MODES = ("server", "manual", "mixed")
@@ -105,6 +106,7 @@ class Encounters:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: dict[str, dict[str, Any]] = {}
         self._seeds: dict[tuple[str, str], bytes] = {}
+        self.in_flight = InFlight()  # commands appended, not yet committed (server/in_flight.py)
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
 
     # ---- reading ---------------------------------------------------------------------------
@@ -173,6 +175,7 @@ class Encounters:
 
     def forget(self, stream: str) -> None:
         self._states.pop(stream, None)
+        self.in_flight.invalidate(stream)
 
     # ---- creating --------------------------------------------------------------------------
 
@@ -257,20 +260,26 @@ class Encounters:
         except FloatInEventData as exc:
             raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)") from None
         identity = identity_of(body)
-        async with self._locks[stream]:
-            for attempt in range(CONFLICT_RETRIES):
-                try:
-                    return await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
-                except SeqConflict as exc:
-                    self.forget(stream)
-                    if expected is not None:
-                        raise ApiError(409, "seq_conflict", f"the encounter moved on to seq {exc.actual}",
-                                       {"expected": expected, "actual": exc.actual}) from None
-                    await conflict_pause(attempt)
-            raise ApiError(409, "seq_conflict", "the encounter kept moving; send the command again")
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                # Decided under the encounter's lock; the commit is awaited without it, so that the
+                # encounter's next command can be decided meanwhile (server/in_flight.py). The landing
+                # is shielded: a request that goes away does not stop its events reaching the feed.
+                async with self._locks[stream]:
+                    done = await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
+                return done if isinstance(done, Outcome) else await asyncio.shield(done)
+            except DecidedAhead:
+                continue
+            except SeqConflict as exc:
+                self.forget(stream)
+                if expected is not None:
+                    raise ApiError(409, "seq_conflict", f"the encounter moved on to seq {exc.actual}",
+                                   {"expected": expected, "actual": exc.actual}) from None
+                await conflict_pause(attempt)
+        raise ApiError(409, "seq_conflict", "the encounter kept moving; send the command again")
 
     async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                            keyed_by: str, identity: str, expected: int | None) -> Outcome:
+                            keyed_by: str, identity: str, expected: int | None) -> Outcome | asyncio.Future[Outcome]:
         # The resend check comes before every check below (API.md), but it costs a read, and the
         # append transaction makes it again anyway (answering a resend with the stored events, a reuse
         # with CommandIdReused). So a command goes straight on, and only a refusal on the way asks
@@ -294,9 +303,25 @@ class Encounters:
                        {"command_id": command_id})
 
     async def _decide_and_append(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                                 keyed_by: str, identity: str, expected: int | None) -> Outcome:
-        actor = who.actor
+                                 keyed_by: str, identity: str, expected: int | None) -> asyncio.Future[Outcome]:
+        """Decide the command and append it: its landing, which completes with the outcome once committed.
+        Decided ahead of the commands in flight when they allow it; refused only on committed state."""
+        ahead = self.in_flight.state_after(stream) if self.store.sole_writer else None
+        if ahead is not None:
+            try:
+                decided = await self._decide(stream, who, body, command_id, keyed_by, expected, ahead)
+                return self._append_in_flight(stream, ahead, who.actor, command_id, identity, *decided, ahead=True)
+            except ApiError:
+                pass  # perhaps only because of commands in flight that will not land: wait for them
+        await self.in_flight.landed(stream)
         state = await self.state(stream)
+        decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
+        return self._append_in_flight(stream, state, who.actor, command_id, identity, *decided, ahead=False)
+
+    async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
+                      expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None]:
+        """The events the command appends on `state` (and the fresh seed they commit to), or an ApiError."""
+        actor = who.actor
         if state["closed"]:
             raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
         if expected is not None and expected != state["seq"]:
@@ -328,22 +353,56 @@ class Encounters:
                            {"needed": exc.needed, "more_may_follow": True}) from None
         if not new:
             raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
-        return await self._append(stream, state, new, actor, command_id, identity, ctype, fresh_seed=fresh_seed)
+        return new, fresh_seed
+
+    def _append_in_flight(self, stream: str, state: dict[str, Any], actor: str, command_id: str, identity: str,
+                          new: list[NewEvent], fresh_seed: bytes | None, *, ahead: bool) -> asyncio.Future[Outcome]:
+        """Append the decided events; the landing applies them to the cached state and the feed once
+        committed, after the landings of the encounter's earlier commands."""
+        req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed)
+        landing = asyncio.ensure_future(self._land(stream, req, ahead, self.in_flight.last(stream)))
+        plain = not (req.seeds or req.reveal or req.closes or any(ne.type == "EventVoided" for ne in new))
+        after = None
+        if plain and self.store.sole_writer:
+            after, ruleset = state, self.ruleset_of(state)
+            for ne in new:
+                after = evolve(after, Event(stream, after["seq"] + 1, ne.type, ne.data, actor, command_id, "", "", ""),
+                               ruleset)
+        self.in_flight.add(stream, landing, after)
+        return landing
+
+    async def _land(self, stream: str, req: Append, ahead: bool, previous: asyncio.Future[Any] | None) -> Outcome:
+        try:
+            result: AppendResult = await self.store.append(req)
+        except SeqConflict:
+            self.in_flight.invalidate(stream)
+            if ahead:
+                raise DecidedAhead() from None  # a command it was decided after did not land
+            raise
+        except CommandIdReused:  # the same command_id reached another server process first
+            self.in_flight.invalidate(stream)
+            raise ApiError(409, "command_id_reused", f"command_id {req.command_id!r} was already used for a "
+                           "different command", {"command_id": req.command_id}) from None
+        except BaseException:
+            self.in_flight.invalidate(stream)
+            raise
+        if result.duplicate:
+            self.in_flight.invalidate(stream)
+            return Outcome(result.events, duplicate=True)
+        if previous is not None and not previous.done():
+            await asyncio.wait([previous])  # apply and publish in commit order
+        committed = self._states.get(stream)
+        if committed is not None:
+            self._apply(stream, committed, result.events)
+        if self.publish_appends:
+            self.feed.publish(stream, result.events)
+        return Outcome(result.events)
 
     async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str,
                       command_id: str, identity: str, ctype: str,
                       tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
                       fresh_seed: bytes | None = None) -> Outcome:
-        seeds, reveal = [], []
-        for ne in new:
-            if ne.type == "DiceSeedRotated":
-                reveal.append(state["commitment"])
-                if ne.data["commitment"] is not None:
-                    assert fresh_seed is not None and commitment_of(fresh_seed) == ne.data["commitment"]
-                    seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
-        req = Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
-                     tokens=tokens or [], revoke=revoke or [],
-                     closes=any(ne.type == "EncounterClosed" for ne in new))
+        req = self._append_request(stream, state, new, actor, command_id, identity, tokens, revoke, fresh_seed)
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
@@ -355,6 +414,20 @@ class Encounters:
         if self.publish_appends:
             self.feed.publish(stream, result.events)
         return Outcome(result.events)
+
+    def _append_request(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
+                        identity: str, tokens: list[TokenRow] | None, revoke: list[TokenRevocation] | None,
+                        fresh_seed: bytes | None) -> Append:
+        seeds, reveal = [], []
+        for ne in new:
+            if ne.type == "DiceSeedRotated":
+                reveal.append(state["commitment"])
+                if ne.data["commitment"] is not None:
+                    assert fresh_seed is not None and commitment_of(fresh_seed) == ne.data["commitment"]
+                    seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
+        return Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
+                      tokens=tokens or [], revoke=revoke or [],
+                      closes=any(ne.type == "EncounterClosed" for ne in new))
 
     async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
                        command_id: str) -> tuple[Context, bytes | None]:
@@ -418,6 +491,7 @@ class Encounters:
         identity = identity_of(body)
         async with self._locks[stream]:
             for attempt in range(CONFLICT_RETRIES):
+                await self.in_flight.landed(stream)  # seats and tokens are decided on committed state
                 prior = await self.store.find_command(stream, command_id)
                 if prior is not None:
                     if prior.identity == identity and prior.actor == who.actor:

@@ -100,6 +100,7 @@ def configure_logging(level: int = logging.INFO) -> None:
         processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer(serializer=json_line)],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=_queued_logger,
+        cache_logger_on_first_use=True,  # else every log call binds a new logger
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(structlog.stdlib.ProcessorFormatter(
