@@ -171,3 +171,39 @@ async def test_the_listing_row_follows_every_append(tussle):
     listed = await tussle.request("GET", "/encounters", token=None)
     assert all(e["id"] != enc.id for e in listed.body["encounters"]), "not public"
     assert (await enc.command("roll", token=seat["token"], expression="1d6")).status == 409
+
+
+async def test_commands_racing_on_one_encounter_land_in_order_on_the_feed_and_the_state(tussle):
+    from tests.support.ws import events_until_seq, subscribe, until
+
+    enc = await _fight(tussle)
+    head = (await enc.get("")).body["seq"]
+    ws = await subscribe(enc, "events", after=head)
+    await until(ws, "caught_up")
+    results = await asyncio.gather(*(enc.command("roll", expression="2d6", command_id=f"race-{i}") for i in range(40)))
+    assert all(r.status == 201 for r in results)
+    assert sorted(r.body["seq"] for r in results) == list(range(head + 1, head + 41))
+    frames = await events_until_seq(ws, head + 40)
+    assert [f["seq"] for f in frames] == list(range(head + 1, head + 41))
+    assert all(f["event"]["prev_hash"] == p["event"]["hash"] for p, f in zip(frames, frames[1:], strict=False))
+    state = await enc.state()
+    assert state["seq"] == head + 40
+    await ws.close()
+
+
+async def test_resends_racing_new_commands_on_one_encounter(tussle):
+    enc = await _fight(tussle)
+    first = await enc.command("roll", expression="3d6", command_id="orig", entropy="abcdefghijklmnopq")
+    assert first.status == 201
+    sends = []
+    for i in range(10):
+        sends.append(enc.command("roll", expression="3d6", command_id="orig", entropy="abcdefghijklmnopq"))
+        sends.append(enc.command("note", text=f"n{i}", command_id=f"note-{i}"))
+    results = await asyncio.gather(*sends)
+    resends, notes = results[0::2], results[1::2]
+    assert all(r.status == 200 and r.body == first.body for r in resends)
+    assert all(r.status == 201 for r in notes)
+    events = (await enc.get("/events")).body["events"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert [e["command_id"] for e in events].count("orig") == 1
+    assert len(events) == first.body["seq"] + 10
