@@ -36,7 +36,8 @@ class NewEvent(msgspec.Struct, frozen=True):
 
 def timestamp(now: dt.datetime | None = None) -> str:
     """UTC time as the envelope's `ts` text: YYYY-MM-DDTHH:MM:SS.ffffffZ."""
-    now = now or dt.datetime.now(dt.UTC)
+    if now is None:  # the same text from isoformat, a few times quicker than strftime
+        return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")[:-6] + "Z"
     return now.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
