@@ -30,8 +30,10 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-# json.dumps(..., separators=(",", ":")) without building an encoder for every die: the same bytes.
-_DICE_JSON = json.JSONEncoder(separators=(",", ":"))
+# The message is json.dumps([...], separators=(",", ":")) written out: json quotes every string
+# with this function and writes every int with int.__repr__, so the bytes are the same, without an
+# encoder walking a list for every die.
+_quoted = json.encoder.encode_basestring_ascii
 
 
 def derive_face(seed: bytes, stream: str, command_id: str, draw: int, sides: int, entropy: str) -> int:
@@ -39,7 +41,8 @@ def derive_face(seed: bytes, stream: str, command_id: str, draw: int, sides: int
     limit = (2**64 // sides) * sides
     attempt = 0
     while True:
-        msg = _DICE_JSON.encode(["tussle-dice-v1", stream, command_id, draw, sides, attempt, entropy]).encode()
+        msg = (f'["tussle-dice-v1",{_quoted(stream)},{_quoted(command_id)},{int.__repr__(draw)},'
+               f'{int.__repr__(sides)},{int.__repr__(attempt)},{_quoted(entropy)}]').encode()
         u = int.from_bytes(hmac.digest(seed, msg, "sha256")[:8], "big")  # HMAC-SHA256 in one C call
         if u < limit:
             return u % sides + 1
