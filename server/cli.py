@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import socket
 import sys
 from typing import Any
 
@@ -19,6 +20,22 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
             "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
             "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or []}
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before the app is built: the startup line then names the port really
+    bound (with --port 0, one the system chose) and a port in use is reported at once. Connections that
+    arrive while the app starts wait in the backlog."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=128)
+
+
+def _listen_or_say_why(host: str, port: int) -> socket.socket | None:
+    try:
+        return _listen(host, port)
+    except OSError as exc:
+        print(f"tussle: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -40,15 +57,18 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"tussle: {exc}", file=sys.stderr)
         return 2
     probe.release()
+    sock = _listen_or_say_why(host, args.port)
+    if sock is None:
+        return 2
     store = SqliteStore(args.db)
     app = make_app(store, admin_token=admin, **limit_settings(args))
     # Each group commit ends on the SQLite writer thread, which must then win the GIL back from the
     # busy event loop before the batch's commands can answer; the interpreter makes a thread that
     # holds the GIL let go after the switch interval, 5 ms by default, far longer than the fsync.
     sys.setswitchinterval(SWITCH_INTERVAL_S)
-    print(f"tussle: serving {args.db} on http://{host}:{args.port}", file=sys.stderr, flush=True)
+    print(f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
-        web.run_app(app, host=host, port=args.port, access_log=None, print=None)
+        web.run_app(app, sock=sock, access_log=None, print=None)
     except DatabaseLocked as exc:
         print(f"tussle: {exc}", file=sys.stderr)
         return 2
@@ -63,13 +83,16 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     from server import pg_listener
     from server.app import make_app
 
+    sock = _listen_or_say_why(host, args.port)
+    if sock is None:
+        return 2
     store = PostgresStore(dsn)
     app = make_app(store, admin_token=admin, **limit_settings(args))
     pg_listener.attach(app, store)
     # The DSN may hold a password: name only where the data lives.
-    print(f"tussle: serving PostgreSQL on http://{host}:{args.port}", file=sys.stderr, flush=True)
+    print(f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
-        web.run_app(app, host=host, port=args.port, access_log=None, print=None)
+        web.run_app(app, sock=sock, access_log=None, print=None)
     except (OSError, asyncpg.PostgresError, NoSchema) as exc:
         print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
@@ -110,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
     serve.add_argument("--host", default=None,
                        help="address to bind (default 127.0.0.1 without an admin token, else 0.0.0.0)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port, named "
+                       "in the startup line)")
     serve.add_argument("--pg", default=None, metavar="DSN",
                        help="serve from PostgreSQL instead of --db (or TUSSLE_PG_DSN), e.g. "
                        "postgresql://user@host/db; several processes may share one database")

@@ -5,46 +5,22 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 
 import aiohttp
 
 from server.cli import build_parser, limit_settings
-from tests.support.client import Encounter, TussleClient, free_port
+from tests.support.client import Encounter, TussleClient
+from tests.support.serving import ServeProcess
 
 
-class Served:
-    """A `tussle serve` process; `stop()` returns what it wrote to stderr."""
+class Served(ServeProcess):
+    """`tussle serve --db DB *args` (without the caller's TUSSLE_ADMIN_TOKEN); `stop()` returns its stderr."""
 
-    def __init__(self, db: str, *args: str, env: dict[str, str] | None = None, connect_host: str = "127.0.0.1"):
-        self.port = free_port()
-        self.host = connect_host
+    def __init__(self, db: str, *args: str, env: dict[str, str] | None = None):
         environment = {k: v for k, v in os.environ.items() if k != "TUSSLE_ADMIN_TOKEN"} | (env or {})
-        self.proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--db", db, "--port", str(self.port),
-                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=environment)
-        deadline = time.monotonic() + 20
-        while not reachable(connect_host, self.port):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"tussle serve did not start: {self.stop()}")
-            time.sleep(0.05)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
-
-    def stop(self) -> str:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        return self.proc.stderr.read() if self.proc.stderr else ""
+        super().__init__("--db", db, *args, env=environment)
+        assert self.port is not None, f"tussle serve did not start: {self.stderr}"
 
 
 def reachable(host: str, port: int) -> bool:
@@ -78,7 +54,7 @@ def test_with_an_admin_token_it_binds_every_address_and_host_overrides(tmp_path)
     finally:
         err = served.stop()
     assert f"on http://0.0.0.0:{served.port}" in err
-    served = Served(str(tmp_path / "c.db"), "--host", "127.0.0.2", connect_host="127.0.0.2")
+    served = Served(str(tmp_path / "c.db"), "--host", "127.0.0.2")
     try:
         assert not reachable("127.0.0.1", served.port)
     finally:

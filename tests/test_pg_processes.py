@@ -10,7 +10,6 @@ import asyncio
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -31,7 +30,8 @@ from server import pg_listener
 from server.app import ENCOUNTERS, make_app
 from server.live_feed import LiveFeed
 from server.pg_listener import PgFeedListener
-from tests.support.client import Encounter, TussleClient, free_port
+from tests.support import serving
+from tests.support.client import Encounter, TussleClient, listen
 from tests.support.postgres import with_search_path
 from tests.test_store_contract import command, creation
 
@@ -39,43 +39,17 @@ from tests.test_store_contract import command, creation
 EVENTUALLY_S = 20.0
 
 
-class ServeProcess:
-    """`tussle serve --pg DSN` in a subprocess on a free port."""
+class ServeProcess(serving.ServeProcess):
+    """`tussle serve --pg DSN` (or with TUSSLE_PG_DSN) in a subprocess, on a port the system picks."""
 
     def __init__(self, dsn: str, *, via_env: bool = False):
-        self.port = free_port()
         env = dict(os.environ)
-        args = [sys.executable, "-m", "server", "serve", "--port", str(self.port)]
         if via_env:
             env["TUSSLE_PG_DSN"] = dsn
+            super().__init__(env=env)
         else:
-            args += ["--pg", dsn]
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + EVENTUALLY_S
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"tussle serve --pg exited: {self.proc.stderr.read()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise AssertionError("tussle serve --pg did not start") from None
-                time.sleep(0.1)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            super().__init__("--pg", dsn, env=env)
+        assert self.port is not None, f"tussle serve --pg exited: {self.stderr}"
 
 
 class InProcessServer:
@@ -85,7 +59,7 @@ class InProcessServer:
         self.store = PostgresStore(dsn)
         self.app = make_app(self.store, Registry.discover())
         pg_listener.attach(self.app, self.store)
-        self.port = free_port()
+        self.port = 0  # known once started
         self.runner = web.AppRunner(self.app, access_log=None)
 
     @property
@@ -98,7 +72,7 @@ class InProcessServer:
 
     async def start(self) -> InProcessServer:
         await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
+        self.port = await listen(self.runner)
         return self
 
     async def stop(self) -> None:

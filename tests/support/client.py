@@ -15,9 +15,16 @@ from server.app import make_app
 
 
 def free_port() -> int:
+    """A port free now. Prefer binding port 0 (`listen`): another process may take this one before it is bound."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def listen(runner: web.AppRunner, port: int = 0) -> int:
+    """Serve the set-up `runner` on 127.0.0.1 at `port`, or at one the system picks, and return the port."""
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    return runner.addresses[-1][1]
 
 
 @dataclass
@@ -141,7 +148,7 @@ class RunningServer:
     def __init__(self, db_path: str, **settings: Any):
         self.db_path = db_path
         self.settings = settings
-        self.port = free_port()
+        self.port = 0  # picked on the first start; a restart keeps it
         self.runner: web.AppRunner | None = None
         self.app: web.Application | None = None
 
@@ -153,7 +160,7 @@ class RunningServer:
         self.app = make_app(SqliteStore(self.db_path), Registry.discover(), **self.settings)
         self.runner = web.AppRunner(self.app, access_log=None)
         await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
+        self.port = await listen(self.runner, self.port)
         return self
 
     async def stop(self) -> None:

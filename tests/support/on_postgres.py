@@ -39,7 +39,7 @@ async def _start(self: client.RunningServer) -> client.RunningServer:
     pg_listener.attach(self.app, store)
     self.runner = web.AppRunner(self.app, access_log=None)
     await self.runner.setup()
-    await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
+    self.port = await client.listen(self.runner, self.port)
     return self
 
 
