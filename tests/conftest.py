@@ -7,12 +7,18 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support.client import RunningServer, TussleClient
 from tests.support.postgres import pg_dsn, pg_schema_dsn  # noqa: F401 - fixtures for the PostgreSQL tests
 
 # The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
 os.environ.setdefault("TUSSLE_EXTRA_RULESETS", "tests.support.probe_ruleset:ruleset")
+
+# Property tests judge results, never speed: Hypothesis's per-example deadline (200 ms) and its
+# too-slow health check would fail a correct test on a busy machine.
+settings.register_profile("tussle", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tussle")
 
 
 @pytest.fixture
