@@ -13,8 +13,8 @@ land as decided (a resend the store answers with the stored events, a conflict, 
 commands decided after it fail their expected-seq check in the store and are decided again on what
 did land; a command that a state ahead would refuse waits for the commit and is decided again, so
 that no refusal rests on commands that might not land. Commands after which the next one must wait
-(`state_after` None) are those whose effects live beside the events (seeds, tokens, a close) or that
-change what earlier events mean (a void).
+(`state_after` None) are those whose effects live beside the events (a seed rotation, a close) or
+that change what earlier events mean (a void); seats and tokens are decided on committed state.
 """
 
 from __future__ import annotations
