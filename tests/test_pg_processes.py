@@ -166,10 +166,13 @@ async def test_commands_through_either_process_reach_a_websocket_on_the_other_on
             await enc_two.ok("note", text=f"via two {i}", command_id=f"via-two-{i}")
         last = (await enc.ok("note", text="the end", command_id="via-one-end"))["seq"]
         await until_seq(last)
-        with pytest.raises(asyncio.TimeoutError):  # and nothing after it: no event came twice
-            frames.append(await ws.receive_json(timeout=0.3))
+        # And nothing after it: one more event must be the very next frame (frames come in commit
+        # order, so an event sent twice would come before it).
+        marker = (await enc.ok("note", text="marker", command_id="via-one-marker"))["seq"]
+        frames.append(await ws.receive_json(timeout=EVENTUALLY_S))
+        assert frames[-1]["type"] == "event" and frames[-1]["seq"] == marker == last + 1, frames[-1]
     events = [f["event"] for f in frames if f["type"] == "event"]
-    assert [e["seq"] for e in events] == list(range(1, last + 1))
+    assert [e["seq"] for e in events] == list(range(1, marker + 1))
     assert all(b["prev_hash"] == a["hash"] for a, b in zip(events, events[1:], strict=False))
     assert events == await enc.events()
 
