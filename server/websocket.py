@@ -193,7 +193,7 @@ class Subscriber:
 
     async def run_sender(self) -> None:
         """Drain the queue to the socket; ping when idle; send the last frame `end` asked for. The close
-        itself is the handler's (`_close`): it is the task that reads the socket."""
+        itself is the handler's (`_finish`): it is the task that reads the socket."""
         try:
             while True:
                 while self.queue:
