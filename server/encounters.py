@@ -362,13 +362,15 @@ class Encounters:
         req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed)
         landing = asyncio.ensure_future(self._land(stream, req, ahead, self.in_flight.last(stream)))
         plain = not (req.seeds or req.reveal or req.closes or any(ne.type == "EventVoided" for ne in new))
-        after = None
-        if plain and self.store.sole_writer:
+
+        def state_after() -> dict[str, Any]:
             after, ruleset = state, self.ruleset_of(state)
             for ne in new:
                 after = evolve(after, Event(stream, after["seq"] + 1, ne.type, ne.data, actor, command_id, "", "", ""),
                                ruleset)
-        self.in_flight.add(stream, landing, after)
+            return after
+
+        self.in_flight.add(stream, landing, state_after if plain and self.store.sole_writer else None)
         return landing
 
     async def _land(self, stream: str, req: Append, ahead: bool, previous: asyncio.Future[Any] | None) -> Outcome:

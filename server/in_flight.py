@@ -20,6 +20,7 @@ that change what earlier events mean (a void); seats and tokens are decided on c
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 
@@ -30,6 +31,9 @@ class DecidedAhead(Exception):
 class _Stream:
     def __init__(self) -> None:
         self.landings: list[asyncio.Future[Any]] = []
+        # The state after the landings, made on first use: most commands are not followed by another
+        # of their encounter before they land, so most of these are never needed.
+        self.make_state: Callable[[], dict[str, Any]] | None = None
         self.state: dict[str, Any] | None = None
 
 
@@ -43,7 +47,11 @@ class InFlight:
         """The state to decide the next command on, when it may be decided before the commands in
         flight land; None when there are none, or when the next command must wait for them."""
         s = self._streams.get(stream)
-        return s.state if s is not None else None
+        if s is None:
+            return None
+        if s.make_state is not None:
+            s.state, s.make_state = s.make_state(), None
+        return s.state
 
     def last(self, stream: str) -> asyncio.Future[Any] | None:
         """The landing of the stream's latest command in flight, if any."""
@@ -55,19 +63,20 @@ class InFlight:
         while (s := self._streams.get(stream)) is not None and s.landings:
             await asyncio.wait(list(s.landings))
 
-    def add(self, stream: str, landing: asyncio.Future[Any], state_after: dict[str, Any] | None) -> None:
-        """A command was appended: `landing` completes when it has landed; `state_after` is the state
-        the next command may be decided on (None: the next waits for the landings)."""
+    def add(self, stream: str, landing: asyncio.Future[Any],
+            state_after: Callable[[], dict[str, Any]] | None) -> None:
+        """A command was appended: `landing` completes when it has landed; `state_after` makes the
+        state the next command may be decided on (None: the next waits for the landings)."""
         s = self._streams.setdefault(stream, _Stream())
         s.landings.append(landing)
-        s.state = state_after
+        s.state, s.make_state = None, state_after
         landing.add_done_callback(lambda done: self._landed(stream, done))
 
     def invalidate(self, stream: str) -> None:
         """A command did not land as decided: the next command waits for the rest to land."""
         s = self._streams.get(stream)
         if s is not None:
-            s.state = None
+            s.state = s.make_state = None
 
     def _landed(self, stream: str, done: asyncio.Future[Any]) -> None:
         s = self._streams.get(stream)
