@@ -13,11 +13,19 @@ from events.envelope import event_hash
 ANN = {"id": "ann", "name": "Ann", "side": "heroes", "position": [0, 0]}
 
 
+CLI_S = 120.0  # generous: it only decides how long a hung command takes to fail
+
+
 async def tussle_cli(*args: str) -> tuple[int, str]:
     """Run the real `tussle` command line in a subprocess: (exit code, stdout + stderr)."""
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "server.cli", *args,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-    out, _ = await proc.communicate()
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), CLI_S)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise AssertionError(f"tussle {' '.join(args)} did not finish within {CLI_S:g} s") from None
     return proc.returncode, out.decode()
 
 

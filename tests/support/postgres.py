@@ -28,7 +28,7 @@ def _reachable(dsn: str) -> bool:
     parts = urlsplit(dsn)
     if shutil.which("pg_isready"):
         return subprocess.run(["pg_isready", "-q", "-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432)],
-                              check=False).returncode == 0
+                              check=False, timeout=30).returncode == 0
     import socket
 
     try:
@@ -46,7 +46,7 @@ def ensure_postgres(dsn: str, wait_s: float = 30.0) -> None:
     if shutil.which("pg_ctlcluster") and os.path.isdir("/etc/postgresql"):
         for version in sorted(os.listdir("/etc/postgresql")):
             run = subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"],
-                                 capture_output=True, text=True, check=False)
+                                 capture_output=True, text=True, check=False, timeout=120)
             tried = f"pg_ctlcluster {version} main start: {run.returncode} {run.stderr.strip()}"
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
