@@ -11,7 +11,6 @@ import asyncio
 import fcntl
 import os
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import aiosqlite
@@ -32,6 +31,7 @@ from events.store import (
     StreamInfo,
     TokenRow,
 )
+from events.writer_thread import WriterThread
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS streams (
@@ -130,7 +130,7 @@ class SqliteStore(Store):
         self._writer_busy_timeout = 0 if self.sole_writer else BUSY_TIMEOUT_MS
         self.db: aiosqlite.Connection | None = None
         self._writer: sqlite3.Connection | None = None
-        self._writer_thread: ThreadPoolExecutor | None = None
+        self._writer_thread: WriterThread | None = None
         # One connection holds one transaction at a time: batches and deletions take turns here.
         self._write = asyncio.Lock()
         self._pending: list[tuple[list[Append], asyncio.Future[list[AppendResult | Exception]]]] = []
@@ -151,7 +151,7 @@ class SqliteStore(Store):
             await self.db.execute("PRAGMA synchronous=FULL")
             await self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await self.db.executescript(SCHEMA)
-            self._writer_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tussle-sqlite-writer")
+            self._writer_thread = WriterThread("tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
         except Exception:
             await self._close_connections()
@@ -180,7 +180,7 @@ class SqliteStore(Store):
             await self._on_writer(self._writer.close)
             self._writer = None
         if self._writer_thread is not None:
-            self._writer_thread.shutdown(wait=True)
+            self._writer_thread.stop()
             self._writer_thread = None
 
     @property
@@ -190,7 +190,7 @@ class SqliteStore(Store):
 
     async def _on_writer(self, fn: Any, *args: Any) -> Any:
         assert self._writer_thread is not None, "store is not open"
-        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, fn, *args)
+        return await self._writer_thread.run(fn, *args)
 
     # ---- appending ---------------------------------------------------------------------------
 
