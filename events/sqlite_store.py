@@ -202,7 +202,8 @@ class SqliteStore(Store):
             self._drainer = loop.create_task(self._drain())
         # The batch is written by the drainer task, so a caller that gives up (a cancelled request)
         # never leaves a transaction half-done; its command is appended or not, as for the others.
-        return await asyncio.shield(done)
+        # (Its cancelled `done` is passed over by the drainer, which sets only futures not done.)
+        return await done
 
     async def _drain(self) -> None:
         while self._pending:
