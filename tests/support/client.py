@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from dataclasses import dataclass
 from typing import Any
@@ -159,8 +160,13 @@ class RunningServer:
     async def start(self) -> RunningServer:
         self.app = make_app(SqliteStore(self.db_path), Registry.discover(), **self.settings)
         self.runner = web.AppRunner(self.app, access_log=None)
-        await self.runner.setup()
-        self.port = await listen(self.runner, self.port)
+        try:
+            await self.runner.setup()
+            self.port = await listen(self.runner, self.port)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.stop()  # nothing of a failed start outlives it
+            raise
         return self
 
     async def stop(self) -> None:

@@ -10,6 +10,7 @@ file itself (tampering with it, `tussle export --db`) have nothing to open and f
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 
 import asyncpg
@@ -34,25 +35,32 @@ async def _start(self: client.RunningServer) -> client.RunningServer:
         await conn.execute(f"CREATE SCHEMA {self.pg_schema}")
     finally:
         await conn.close()
-    store = PostgresStore(with_search_path(dsn, self.pg_schema))
-    self.app = make_app(store, Registry.discover(), **self.settings)
-    pg_listener.attach(self.app, store)
-    self.runner = web.AppRunner(self.app, access_log=None)
-    await self.runner.setup()
-    self.port = await client.listen(self.runner, self.port)
+    try:
+        store = PostgresStore(with_search_path(dsn, self.pg_schema))
+        self.app = make_app(store, Registry.discover(), **self.settings)
+        pg_listener.attach(self.app, store)
+        self.runner = web.AppRunner(self.app, access_log=None)
+        await self.runner.setup()
+        self.port = await client.listen(self.runner, self.port)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await _stop(self)  # a failed start leaves no schema behind
+        raise
     return self
 
 
 async def _stop(self: client.RunningServer) -> None:
-    await _stop_on_sqlite(self)
-    schema = getattr(self, "pg_schema", None)
-    if schema:
-        self.pg_schema = None
-        conn = await asyncpg.connect(base_dsn())
-        try:
-            await conn.execute(f"DROP SCHEMA {schema} CASCADE")
-        finally:
-            await conn.close()
+    try:
+        await _stop_on_sqlite(self)
+    finally:
+        schema = getattr(self, "pg_schema", None)
+        if schema:
+            self.pg_schema = None
+            conn = await asyncpg.connect(base_dsn())
+            try:
+                await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            finally:
+                await conn.close()
 
 
 client.RunningServer.start = _start  # type: ignore[method-assign]
