@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 
 import aiohttp
 
@@ -60,6 +62,21 @@ def test_with_an_admin_token_it_binds_every_address_and_host_overrides(tmp_path)
     finally:
         err = served.stop()
     assert f"on http://127.0.0.2:{served.port}" in err
+
+
+def test_port_0_takes_a_free_port_and_a_port_in_use_is_one_line(tmp_path):
+    served = Served(str(tmp_path / "f.db"))  # --port 0: the startup line names the port bound
+    try:
+        environment = {k: v for k, v in os.environ.items() if k != "TUSSLE_ADMIN_TOKEN"}
+        taken = subprocess.run([sys.executable, "-m", "server", "serve", "--db", str(tmp_path / "g.db"),
+                                "--port", str(served.port)], capture_output=True, text=True, timeout=60,
+                               env=environment)
+    finally:
+        served.stop()
+    assert served.port and f"on http://127.0.0.1:{served.port}" in served.stderr
+    assert taken.returncode == 2, taken.stderr
+    assert taken.stderr.startswith(f"tussle: cannot listen on 127.0.0.1:{served.port}: ")
+    assert len(taken.stderr.strip().splitlines()) == 1
 
 
 async def test_limit_flags_reach_the_server(tmp_path):
