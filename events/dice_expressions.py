@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from contextvars import ContextVar
 
@@ -41,13 +42,19 @@ class DiceTerm(msgspec.Struct, frozen=True):
 
 class Expression(msgspec.Struct, frozen=True):
     text: str
-    terms: list[DiceTerm]
+    terms: tuple[DiceTerm, ...]
     constant: int
 
 
 def parse(text: str) -> Expression:
     """Parse a roll expression, enforcing API.md's limits (as `roll_limits` sets them)."""
-    limits = roll_limits.get()
+    return _parse(text, roll_limits.get())
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(text: str, limits: RollLimits) -> Expression:
+    """Cached: a table rolls the same few expressions all evening, and an Expression is immutable.
+    (A refused expression raises every time; exceptions are not cached.)"""
     s = text.replace(" ", "").lower()
     if not s:
         raise BadExpression("the expression is empty")
@@ -78,7 +85,7 @@ def parse(text: str) -> Expression:
         raise BadExpression("the expression rolls no dice")
     if abs(constant) >= 2**40:
         raise BadExpression("the constant is too large")
-    return Expression(text, terms, constant)
+    return Expression(text, tuple(terms), constant)
 
 
 def roll_expression(expr: Expression, dice: Dice, purpose: str, combatant: str | None = None) -> list[DieRolled]:
