@@ -207,3 +207,30 @@ async def test_resends_racing_new_commands_on_one_encounter(tussle):
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert [e["command_id"] for e in events].count("orig") == 1
     assert len(events) == first.body["seq"] + 10
+
+
+async def test_the_writer_thread_runs_calls_in_order_and_hands_back_errors():
+    from events.writer_thread import WriterThread
+
+    thread = WriterThread("test-writer")
+    try:
+        seen: list[int] = []
+        results = await asyncio.gather(*(thread.run(lambda n=n: seen.append(n) or n * 2) for n in range(20)))
+        assert results == [n * 2 for n in range(20)] and seen == list(range(20))
+
+        def fail() -> None:
+            raise ValueError("boom")
+
+        try:
+            await thread.run(fail)
+            raise AssertionError("the error was not handed back")
+        except ValueError as exc:
+            assert str(exc) == "boom"
+        gate = __import__("threading").Event()
+        waiting = asyncio.ensure_future(thread.run(gate.wait, 5))
+        await asyncio.sleep(0.01)
+        waiting.cancel()  # the caller gives up; the call still runs, and the thread goes on
+        gate.set()
+        assert await thread.run(lambda: "after") == "after"
+    finally:
+        thread.stop()
