@@ -111,7 +111,7 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
         head_row = moved.setdefault(req.stream, [seq, prev, 0])
         head_row[0], head_row[1] = seq, prev
         head_row[2] |= int(req.closes)
-        _write_side_rows(db, req)
+        write_side_rows(db, req)
         results.append(AppendResult(sealed))
     db.executemany(_INSERT_EVENTS, event_rows)
     db.executemany(_INSERT_COMMANDS, command_rows)
@@ -119,7 +119,7 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
     return results
 
 
-def _write_side_rows(db: sqlite3.Connection, req: Append) -> None:
+def write_side_rows(db: sqlite3.Connection, req: Append) -> None:
     """Seeds, revealed seeds and token changes of one accepted command (most commands have none)."""
     for s in req.seeds:
         db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",

@@ -19,7 +19,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
-from events.sqlite_bulk_append import append_batch
+from events.sqlite_bulk_append import append_batch, write_side_rows
 from events.store import (
     Append,
     AppendResult,
@@ -380,24 +380,7 @@ class SqliteStore(Store):
             "UPDATE streams SET seq = ?, hash = ?, closed = closed OR ? WHERE id = ?",
             (seq, prev, int(req.closes), req.stream),
         )
-        for s in req.seeds:
-            db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
-                       (req.stream, s.commitment, s.seed))
-        for c in req.reveal:
-            db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?", (req.stream, c))
-        # Revocations first: a rotation revokes the old tokens and then adds the new one.
-        for r in req.revoke:
-            if r.token_id is not None:
-                db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?",
-                           (req.stream, r.token_id))
-            else:
-                db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
-                           (req.stream, r.role, r.seat))
-        for t in req.tokens:
-            db.execute(
-                "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
-                (t.token_hash, req.stream, t.role, t.seat, t.token_id),
-            )
+        write_side_rows(db, req)
         return AppendResult(sealed)
 
     # ---- reading -----------------------------------------------------------------------------
