@@ -126,7 +126,8 @@ class Ruleset:
         return None
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
-        """Combatants a player must control to send this command (default: its `combatant`)."""
+        """Combatants the command acts as, each of which a player's seat must control (403 otherwise;
+        default: its `combatant`). A `target` it acts on is not one of them."""
         c = getattr(command, "combatant", None)
         return [c] if isinstance(c, str) else []
 

@@ -17,7 +17,7 @@ from events.dice import Dice
 from events.envelope import Event, NewEvent
 from projections.state import evolve
 from rules.common import commands as common
-from rules.common.deciding import Context, controls, decide_common
+from rules.common.deciding import Context, acting_as, controls, decide_common
 from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, command_type
 
 ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "rotate_seed", "close", "ask"})
@@ -51,12 +51,24 @@ def _check_pending(state: dict[str, Any], ctype: str) -> None:
     raise RuleError(f"the fight waits for an answer first: {waits}", {"pending": pending}, code="reaction_pending")
 
 
+def _check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, ctx: Context) -> None:
+    """A player acts only as the combatants his seat controls, in every command (common ones included),
+    before any rule is judged: otherwise the log would say another seat's figure did it."""
+    if ctype in ruleset.gm_commands and ctx.actor not in ("gm", "system"):
+        raise Forbidden(f"only the GM may send {ctype}")
+    for cid in acting_as(cmd) if ctype in COMMON_TYPES else ruleset.actors(state, cmd):
+        if cid in state["combatants"] and not controls(state, ctx, cid):
+            raise Forbidden(f"your seat does not control {state['combatants'][cid]['name']}, so it cannot "
+                            f"send {ctype} as {cid}")
+
+
 def decide_command(
     state: dict[str, Any], ruleset: Any, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
 ) -> list[NewEvent]:
     """The events one command appends, or an exception saying why it appends nothing."""
     ctype = command_type(cmd)
     cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
+    _check_seat(state, ruleset, cmd, ctype, ctx)
     _check_pending(state, ctype)
     folded = state
     out: list[NewEvent] = []
@@ -92,11 +104,6 @@ def decide_command(
         for s in items:
             push(s)
     else:
-        if ctype in ruleset.gm_commands and ctx.actor not in ("gm", "system"):
-            raise Forbidden(f"only the GM may send {ctype}")
-        for cid in ruleset.actors(state, cmd):
-            if cid in state["combatants"] and not controls(state, ctx, cid):
-                raise Forbidden(f"your seat does not control {state['combatants'][cid]['name']}")
         for s in ruleset.decide(state, cmd, dice):
             push(s)
 

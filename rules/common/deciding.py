@@ -69,6 +69,14 @@ def controls(state: dict[str, Any], ctx: Context, combatant_id: str) -> bool:
     return combatant_id in seat["combatants"] or combatant.get("controller") == seat_id
 
 
+def acting_as(cmd: Command) -> list[str]:
+    """The combatants a common command acts as, whom the sender's seat must control: the `combatant` of
+    roll, move and set_standing_orders (remove_combatant's and ask's are acted on, and those are the GM's)."""
+    if isinstance(cmd, (c.RollDice, c.Move, c.SetStandingOrders)) and cmd.combatant is not None:
+        return [cmd.combatant]
+    return []
+
+
 def _gm_only(ctx: Context, what: str) -> None:
     if not _is_gm(ctx):
         raise Forbidden(f"only the GM may {what}")
@@ -237,8 +245,6 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
         return [CombatantRemoved(cmd.combatant)]
     if isinstance(cmd, c.SetStandingOrders):
         combatant_or_error(state, cmd.combatant)
-        if not controls(state, ctx, cmd.combatant):
-            raise Forbidden(f"your seat does not control {cmd.combatant}")
         return [StandingOrdersSet(cmd.combatant, cmd.reactions)]
     if isinstance(cmd, c.StartTurn):
         _gm_only(ctx, "start a turn")
@@ -258,8 +264,6 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
         who = combatant_or_error(state, cmd.combatant)
         if not _is_gm(ctx) and not getattr(ruleset, "players_may_move", False):
             raise Forbidden("only the GM may use the plain move command in this ruleset")
-        if not controls(state, ctx, cmd.combatant):
-            raise Forbidden(f"your seat does not control {who['name']}")
         to = _position(state, cmd.to, "to")
         return [Moved(cmd.combatant, to, "move", _facing(state, cmd.facing, "facing"), who.get("position"))]
     if isinstance(cmd, c.RollDice):
@@ -304,4 +308,4 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
     raise BadCommand(f"unknown common command {type(cmd).__name__}")
 
 
-__all__ = ["Context", "decide_common", "controls", "ActionDeclared"]
+__all__ = ["Context", "decide_common", "controls", "acting_as", "ActionDeclared"]

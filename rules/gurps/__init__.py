@@ -136,6 +136,11 @@ class Gurps(Ruleset):
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data)
 
+    def actors(self, state: dict[str, Any], command: Command) -> list[str]:
+        """A takedown's or pin's helpers act too: each spends his own next turn (4.9 DECISION)."""
+        helpers = list(getattr(command, "helpers", []))
+        return [*super().actors(state, command), *helpers]
+
     gm_commands = frozenset({cmds.RecordInjury.__struct_config__.tag})
 
 
