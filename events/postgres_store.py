@@ -12,9 +12,9 @@ Same semantics as the SQLite store, over asyncpg:
   notification is only a wake-up for other processes' feed listeners, which read the events from the
   table (server/pg_listener.py).
 
-The tables are created on open, idempotently, in the connection's current schema: the first entry of
-`search_path`, which a DSN may set (`postgresql://host/db?search_path=tussle`); a schema named there
-that does not exist yet is created.
+The tables are made on open by the migrations the database lacks (events/migrations.py), in the
+connection's current schema: the first entry of `search_path`, which a DSN may set
+(`postgresql://host/db?search_path=tussle`); a schema named there that does not exist yet is created.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import msgspec
 
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
+from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
 from events.store import (
     Append,
     AppendResult,
@@ -41,41 +42,8 @@ from events.store import (
     TokenRow,
 )
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS streams (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, public BOOLEAN NOT NULL,
-    seq BIGINT NOT NULL, hash TEXT NOT NULL, closed BOOLEAN NOT NULL DEFAULT FALSE,
-    listed BIGSERIAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    position BIGINT PRIMARY KEY,
-    stream TEXT NOT NULL, seq BIGINT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
-    actor TEXT NOT NULL, command_id TEXT NOT NULL, ts TEXT NOT NULL,
-    prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    UNIQUE (stream, seq)
-);
-CREATE TABLE IF NOT EXISTS event_positions (
-    only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row), last BIGINT NOT NULL
-);
-INSERT INTO event_positions (only_row, last) VALUES (TRUE, 0) ON CONFLICT DO NOTHING;
-CREATE TABLE IF NOT EXISTS commands (
-    stream TEXT NOT NULL, command_id TEXT NOT NULL, identity TEXT NOT NULL, actor TEXT NOT NULL,
-    first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL,
-    PRIMARY KEY (stream, command_id)
-);
-CREATE TABLE IF NOT EXISTS dice_seeds (
-    stream TEXT NOT NULL, commitment TEXT NOT NULL, seed BYTEA NOT NULL, revealed BOOLEAN NOT NULL DEFAULT FALSE,
-    PRIMARY KEY (stream, commitment)
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    token_hash TEXT PRIMARY KEY, stream TEXT NOT NULL, role TEXT NOT NULL, seat TEXT, token_id TEXT,
-    revoked BOOLEAN NOT NULL DEFAULT FALSE
-);
-CREATE INDEX IF NOT EXISTS tokens_by_stream ON tokens (stream, role, seat);
-"""
-
-# Two processes starting at once must not race on CREATE TABLE IF NOT EXISTS (it is not atomic in
-# PostgreSQL): the schema is created under a transaction-scoped advisory lock.
+# Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
+# is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
 _SCHEMA_LOCK = 0x7475_7373_6C65  # "tussle"
 
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
@@ -123,8 +91,10 @@ class _Staged:
 class PostgresStore(Store):
     """The PostgreSQL backend, shared by any number of server processes."""
 
-    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100):
+    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,
+                 migrations: list[Migration] = MIGRATIONS):
         self.dsn = dsn
+        self.migrations = migrations
         self.min_size = min_size
         self.max_size = max_size
         self.pool: asyncpg.Pool | None = None
@@ -145,13 +115,25 @@ class PostgresStore(Store):
                 schema = await conn.fetchval("SELECT current_schema()")
                 if schema is None:
                     schema = await self._create_schema(conn)
-                await conn.execute(SCHEMA)
+                await self._migrate(conn)
             self.schema = schema
             self.channel = channel_for(schema)
         except BaseException:
             await self.pool.close()
             self.pool = None
             raise
+
+    async def _migrate(self, conn: asyncpg.Connection) -> None:
+        """Inside open's transaction, under the advisory lock: run the migrations this schema lacks
+        (events/migrations.py) with their `schema_migrations` rows; a process that waited for the lock
+        finds them applied and runs none."""
+        await conn.execute(VERSION_TABLE["postgres"])
+        applied = [(r["version"], r["name"])
+                   for r in await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")]
+        for version, migration in pending(applied, self.migrations):
+            await conn.execute(migration.postgres)
+            await conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                               version, migration.name, timestamp())
 
     async def _create_schema(self, conn: asyncpg.Connection) -> str:
         """Create the first schema the search_path names (e.g. `?search_path=tussle` in the DSN)."""
@@ -455,7 +437,7 @@ class PostgresStore(Store):
     async def delete_stream(self, stream: str) -> bool:
         async with self._pool.acquire() as conn, conn.transaction():
             found = await conn.fetchval("DELETE FROM streams WHERE id = $1 RETURNING id", stream) is not None
-            for table in ("events", "commands", "dice_seeds", "tokens"):
+            for table in stream_tables(self.migrations):
                 await conn.execute(f"DELETE FROM {table} WHERE stream = $1", stream)
         return found
 

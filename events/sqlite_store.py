@@ -19,6 +19,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
+from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
 from events.sqlite_bulk_append import append_batch, write_side_rows
 from events.store import (
     Append,
@@ -32,35 +33,6 @@ from events.store import (
     TokenRow,
 )
 from events.writer_thread import WriterThread
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS streams (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, public INTEGER NOT NULL,
-    seq INTEGER NOT NULL, hash TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
-    actor TEXT NOT NULL, command_id TEXT NOT NULL, ts TEXT NOT NULL,
-    prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    UNIQUE (stream, seq)
-);
-CREATE TABLE IF NOT EXISTS commands (
-    stream TEXT NOT NULL, command_id TEXT NOT NULL, identity TEXT NOT NULL, actor TEXT NOT NULL,
-    first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-    PRIMARY KEY (stream, command_id)
-);
-CREATE TABLE IF NOT EXISTS dice_seeds (
-    stream TEXT NOT NULL, commitment TEXT NOT NULL, seed BLOB NOT NULL, revealed INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (stream, commitment)
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    token_hash TEXT PRIMARY KEY, stream TEXT NOT NULL, role TEXT NOT NULL, seat TEXT, token_id TEXT,
-    revoked INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS tokens_by_stream ON tokens (stream, role, seat);
-"""
-
 
 # How long a connection waits for a lock another connection holds.
 BUSY_TIMEOUT_MS = 5000
@@ -103,6 +75,18 @@ class ExclusiveLock:
             self.fd = None
 
 
+def _statements(script: str) -> list[str]:
+    """The statements of a script, one by one (`executescript` would commit the open transaction)."""
+    out, buf = [], ""
+    for piece in script.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):  # a ';' inside a string or a trigger body is not an end
+            if buf.strip(" \n\t;"):
+                out.append(buf)
+            buf = ""
+    return out
+
+
 def _event(row: Any) -> Event:
     stream, seq, type_, data, actor, command_id, ts, prev_hash, hash_ = row
     return Event(stream, seq, type_, msgspec.json.decode(data), actor, command_id, ts, prev_hash, hash_)
@@ -122,8 +106,9 @@ class SqliteStore(Store):
     it may wait for the other's lock. Reads use the aiosqlite connection, one hop each.
     """
 
-    def __init__(self, path: str, *, lock: bool = True):
+    def __init__(self, path: str, *, lock: bool = True, migrations: list[Migration] = MIGRATIONS):
         self.path = path
+        self.migrations = migrations
         self.lock = ExclusiveLock(path) if lock else None
         self.sole_writer = lock  # the lock file keeps every other server process out
         # A sole writer's writer connection never waits for a lock in SQLite (see _write_on_loop).
@@ -150,13 +135,34 @@ class SqliteStore(Store):
             await self.db.execute("PRAGMA journal_mode=WAL")
             await self.db.execute("PRAGMA synchronous=FULL")
             await self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            await self.db.executescript(SCHEMA)
             self._writer_thread = WriterThread("tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
+            await self._on_writer(self._waiting_if_busy, self._migrate)
         except Exception:
             await self._close_connections()
             if self.lock:
                 self.lock.release()
+            raise
+
+    def _migrate(self) -> None:
+        """On the writer thread: run the migrations this database lacks (events/migrations.py), all in
+        one transaction with their `schema_migrations` rows, read under the write lock so that two
+        handles opening at once do not both run them."""
+        db = self._writer
+        assert db is not None
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(VERSION_TABLE["sqlite"])
+            applied = db.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+            for version, migration in pending(applied, self.migrations):
+                for statement in _statements(migration.sqlite):
+                    db.execute(statement)
+                db.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                           (version, migration.name, timestamp()))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     def _connect_writer(self) -> sqlite3.Connection:
@@ -429,7 +435,7 @@ class SqliteStore(Store):
         db.execute("BEGIN IMMEDIATE")
         try:
             found = db.execute("DELETE FROM streams WHERE id = ?", (stream,)).rowcount > 0
-            for table in ("events", "commands", "dice_seeds", "tokens"):
+            for table in stream_tables(self.migrations):
                 db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
             db.execute("COMMIT")
         except BaseException:

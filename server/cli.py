@@ -39,6 +39,7 @@ def _listen_or_say_why(host: str, port: int) -> socket.socket | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from events.migrations import SchemaMismatch
     from events.sqlite_store import DatabaseLocked, ExclusiveLock, SqliteStore
     from server.app import make_app
     from server.logging import configure_logging
@@ -69,8 +70,8 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except DatabaseLocked as exc:
-        print(f"tussle: {exc}", file=sys.stderr)
+    except (DatabaseLocked, SchemaMismatch) as exc:
+        print(f"tussle: {args.db}: {exc}" if isinstance(exc, SchemaMismatch) else f"tussle: {exc}", file=sys.stderr)
         return 2
     return 0
 
@@ -79,6 +80,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
     import asyncpg
 
+    from events.migrations import SchemaMismatch
     from events.postgres_store import NoSchema, PostgresStore
     from server import pg_listener
     from server.app import make_app
@@ -93,7 +95,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     print(f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except (OSError, asyncpg.PostgresError, NoSchema) as exc:
+    except (OSError, asyncpg.PostgresError, NoSchema, SchemaMismatch) as exc:
         print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     return 0
