@@ -121,6 +121,18 @@ class Ruleset:
         """Command types this combatant may send now."""
         return []
 
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Who may or must act now and why: `[{combatant, asked_of, why, until, reaction}]`, the shape in
+        rules/common/acting.py. It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
+        from rules.common.acting import reactions_acting
+
+        return reactions_acting(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        """When this combatant, not acting now, will be at its slot, as a sentence (None: it acts now, or
+        the ruleset cannot say)."""
+        return None
+
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         """The log sentence for one of this ruleset's events (None: the engine's generic sentence)."""
         return None

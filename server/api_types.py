@@ -175,14 +175,39 @@ class GmTokenResponse(msgspec.Struct):
     gm_token: str
 
 
+class Until(msgspec.Struct):
+    """When an `acting_now` slot ends: `kind` (what ends it) and a phrase for people; a reaction's
+    `deadline` (UTC, envelope `ts` format) when `reaction_timeout_s` is set, else null."""
+
+    kind: Literal["reaction", "action", "phase", "turn", "round", "card"]
+    text: str
+    deadline: str | None = None
+
+
+class ActingNow(msgspec.Struct):
+    """Who may or must act now (the ruleset's `acting_now`): `combatant` null is the GM's own step;
+    `asked_of` the seat (or "gm") that sends the command; `reaction` the pending reaction's id, if any."""
+
+    combatant: str | None
+    asked_of: str
+    why: str
+    until: Until | None
+    reaction: str | None
+
+
 class Me(msgspec.Struct):
-    """`GET /encounters/{id}/me`: who this token is here, and what it may do."""
+    """`GET /encounters/{id}/me`: who this token is here, what it may do, and what is asked of it now.
+    `reactions` carry their `deadline`; `next_slot` says, for each of its combatants not acting now,
+    when it will be (null: it acts now, or the ruleset cannot say)."""
 
     role: Literal["admin", "gm", "player", "observer"]
     seat: str | None
     combatants: list[str]
     reactions: list[dict[str, Any]]
     legal_actions: dict[str, list[str]]
+    your_turn: bool
+    acting_now: list[ActingNow]
+    next_slot: dict[str, str | None]
 
 
 # ---- commands and reading ---------------------------------------------------------------------
@@ -233,6 +258,7 @@ class EncounterState(msgspec.Struct):
     voided: list[int]
     rules: dict[str, Any]
     legal_actions: dict[str, list[str]]
+    acting_now: list[ActingNow]
 
 
 class VerifyReport(msgspec.Struct):

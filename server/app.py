@@ -231,8 +231,10 @@ async def get_state(request: web.Request) -> web.Response:
     at = _int_query(request, "at", None, 1, info.seq)
     state = await enc.state_at(stream, at)
     from projections.view import state_view
+    from server.acting import reaction_deadlines
 
-    return json_response(state_view(state, enc.ruleset_of(state)))
+    deadlines = reaction_deadlines(enc.reaction_deadlines, stream, state)
+    return json_response(state_view(state, enc.ruleset_of(state), deadlines))
 
 
 @routes.get("/encounters/{id}/me")
@@ -255,8 +257,13 @@ async def get_me(request: web.Request) -> web.Response:
         mine = []
     asked = [p for p in state["pending"] if (who.role == "gm" and p["asked_of"] == "gm")
              or (who.role == "player" and p["asked_of"] == who.seat)]
-    return json_response({"role": who.role, "seat": who.seat, "combatants": mine, "reactions": asked,
-                          "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine}})
+    from server.acting import asked_now, reaction_deadlines, with_deadlines
+
+    deadlines = reaction_deadlines(enc.reaction_deadlines, stream, state)
+    return json_response({"role": who.role, "seat": who.seat, "combatants": mine,
+                          "reactions": with_deadlines(asked, deadlines),
+                          "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine},
+                          **asked_now(state, ruleset, who, mine, deadlines)})
 
 
 @routes.post("/encounters/{id}/seats")

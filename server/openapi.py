@@ -97,7 +97,8 @@ ENDPOINTS: list[Endpoint] = [
              (401, 403, 404, 409), auth="token", rate=WRITE),
     Endpoint("post", _enc("/gm-token"), "Rotate the GM token (GM).", {201: t.GmTokenResponse},
              (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("get", _enc("/me"), "Role, seat, combatants controlled, reactions asked of me, legal actions.",
+    Endpoint("get", _enc("/me"), "Role, seat, combatants controlled, reactions asked of me (with "
+             "deadlines), legal actions; what is asked of this token now: your_turn, acting_now, next_slot.",
              {200: t.Me}, (401, 404), auth="token"),
     Endpoint("post", _enc("/commands"), "Send a command (GM, player): 201 with the chain head and its events; "
              "a resent command_id with the same body gives 200 and the original.",
@@ -109,7 +110,8 @@ ENDPOINTS: list[Endpoint] = [
                     "application/x-ndjson": {"schema": {"type": "string"}}}},
              (400, 401, 403, 404), query=(("from", "integer", "first seq (1..head+1, default 1)"),
                                           ("limit", "integer", "1-10,000 (default 1,000)")), auth="optional"),
-    Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head).",
+    Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head), with legal_actions "
+             "and acting_now (who may or must act now, why, and until when).",
              {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", "integer", "1..head"),), auth="optional"),
     Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode).",
              {200: {"application/json": {"schema": {}}, "text/markdown": {"schema": {"type": "string"}},

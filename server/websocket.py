@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 from events.envelope import ZERO_HASH, Event
 from projections.log import NarrativeLog, build_log
 from projections.view import state_view
+from server.acting import reaction_deadlines
 from server.app import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.auth import Principal, token_hash
 from server.encounters import ApiError
@@ -310,7 +311,7 @@ class Hub:
         f = self.follower
         assert f is not None
         seq, hash_ = f.state["seq"], f.state["hash"]
-        data: Any = state_view(f.state, f.ruleset) if sub.projection == "state" else f.entries
+        data: Any = self._state_view(f) if sub.projection == "state" else f.entries
         sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": data}))
         sub.last_seq = seq
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
@@ -339,9 +340,13 @@ class Hub:
             self._send_state(e.seq, f, e.type == "EncounterClosed")
         self._send_log(batch, closes=bool(f.state["closed"]))
 
+    def _state_view(self, f: NarrativeLog) -> dict[str, Any]:
+        deadlines = reaction_deadlines(self.hubs.encounters.reaction_deadlines, self.stream, f.state)
+        return state_view(f.state, f.ruleset, deadlines)
+
     def _send_state(self, seq: int, f: NarrativeLog, closes: bool) -> None:
         if self.subs["state"]:
-            frame = _encode({"type": "state", "seq": seq, "data": state_view(f.state, f.ruleset)})
+            frame = _encode({"type": "state", "seq": seq, "data": self._state_view(f)})
             self._send_all(self.subs["state"], seq, frame, closes)
 
     def _send_log(self, batch: list[dict[str, Any]], closes: bool) -> None:

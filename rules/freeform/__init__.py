@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
+from rules.common.acting import gm_step, name_of, reactions_acting
 from rules.interface import Ruleset, geometry_hex
+
+NO_ORDER = "freeform keeps no turn order of its own: the GM says who acts"
 
 
 class FreeformOptions(msgspec.Struct, forbid_unknown_fields=True):
@@ -18,6 +23,20 @@ class Freeform(Ruleset):
     Options = FreeformOptions
     geometry = geometry_hex(position_required=False)
     players_may_move = True  # freeform has no movement rules of its own
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Whoever a pending reaction asks; else the GM, who runs the table."""
+        if state.get("closed"):
+            return []
+        if state.get("pending"):
+            return reactions_acting(state)
+        order = [name_of(state, c) for c in state.get("initiative", []) if c in state["combatants"]]
+        return [gm_step(NO_ORDER + (f" (the initiative order set: {', '.join(order)})" if order else ""))]
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        if combatant not in state["combatants"] or any(p.get("combatant") == combatant for p in state["pending"]):
+            return None
+        return f"when the GM calls on {name_of(state, combatant)}: {NO_ORDER}"
 
 
 ruleset = Freeform()

@@ -11,7 +11,8 @@ import msgspec
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
+from rules.interface import Answer, BadCommand, Command, Ruleset, geometry_hex
+from rules.tft import acting
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.combatant_check import validate
@@ -21,7 +22,7 @@ from rules.tft.entering import dive_for_legs, enter_hth, resume_entry
 from rules.tft.events import TFT_EVENTS
 from rules.tft.hth_actions import cast_spell_in_hth, draw_dagger, drop_shield
 from rules.tft.joining import join_hth
-from rules.tft.legal import legal_actions
+from rules.tft.legal import legal_now
 from rules.tft.movement import refuse_plain_move, tft_move
 from rules.tft.options import TftOptions
 from rules.tft.passing import pass_action
@@ -103,10 +104,13 @@ class Tft(Ruleset):
         return evolve_rules(rules_state, event)
 
     def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        try:
-            return legal_actions(state, combatant)
-        except (RuleError, KeyError, TypeError):
-            return []
+        return legal_now(state, combatant)
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe(state_before, event)

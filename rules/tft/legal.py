@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import RuleError
 from rules.tft import figures as F
 from rules.tft.entering import common_entry_problems
 from rules.tft.entry_conditions import choose_condition
@@ -23,6 +24,14 @@ def _can_enter(state: dict[str, Any], c: dict[str, Any], d: dict[str, Any]) -> b
 def _adjacent_groups(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
     return [g for g in state["groups"].values() if adjacent(g["at"], c.get("position"))
             and any(F.enemies(c, state["combatants"][m]) for m in g["combatants"] if m in state["combatants"])]
+
+
+def legal_now(state: dict[str, Any], cid: str) -> list[str]:
+    """`legal_actions`, or none where the state is too odd to judge (a GM ruling can make it so)."""
+    try:
+        return legal_actions(state, cid)
+    except (RuleError, KeyError, TypeError):
+        return []
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:

@@ -1,0 +1,78 @@
+"""Who may or must act now (`Ruleset.acting_now`): the entry shape and the parts every ruleset shares.
+
+An entry is plain JSON:
+
+    {"combatant": id | None,          # None: the GM's own step (start the next phase, draw a card ...)
+     "asked_of": seat id | "gm",      # who sends the command: the combatant's seat, else the GM
+     "why": "Simeth acts: ...",       # a sentence a player understands, naming the rule
+     "until": {"kind": ..., "text": ...} | None,
+     "reaction": reaction id | None}  # set for a pending reaction
+
+`until` says when the slot ends, where the ruleset knows: `kind` is one of UNTIL_KINDS and `text` a
+phrase for people ("until Simeth takes his action or passes"). The server adds `deadline` (UTC text)
+to a reaction's `until` when `reaction_timeout_s` is set: the clock is the server's, not the rules'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.interface import asked_of
+
+# What ends a slot: its reaction is answered; the combatant's action (or own turn) is done; the
+# phase, turn or round ends; the next card is drawn.
+UNTIL_KINDS = ("reaction", "action", "phase", "turn", "round", "card")
+
+
+def name_of(state: dict[str, Any], cid: str | None) -> str:
+    """A combatant's name for a sentence (its id if it has none)."""
+    c = state["combatants"].get(cid or "") or {}
+    return str(c.get("name") or cid)
+
+
+def until(kind: str, text: str) -> dict[str, Any]:
+    """When a slot ends."""
+    assert kind in UNTIL_KINDS, kind
+    return {"kind": kind, "text": text}
+
+
+def slot(state: dict[str, Any], cid: str, why: str, ends: dict[str, Any] | None) -> dict[str, Any]:
+    """A combatant who may or must act now, sent by its seat (or the GM)."""
+    return {"combatant": cid, "asked_of": asked_of(state, cid), "why": why, "until": ends, "reaction": None}
+
+
+def gm_step(why: str, ends: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The GM's own step when no combatant may act (start the next phase or turn, draw a card)."""
+    return {"combatant": None, "asked_of": "gm", "why": why, "until": ends, "reaction": None}
+
+
+def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """One entry per pending reaction: whoever is asked acts now, until it is answered (DESIGN.md "Reactions")."""
+    out = []
+    for p in state.get("pending", []):
+        who = p.get("combatant")
+        subject = name_of(state, who) if who else "the GM"
+        question = p.get("question") or f"{p.get('kind')}: {', '.join(p.get('options') or [])}"
+        default = p.get("default")
+        out.append({
+            "combatant": who, "asked_of": p.get("asked_of", "gm"),
+            "why": f"{subject} is asked ({question}); nothing else goes on until it is answered",
+            "until": until("reaction", "until it is answered" + (f" (default: {default})" if default else "")),
+            "reaction": p.get("id"),
+        })
+    return out
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... for sentences about an order."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def before_in_order(state: dict[str, Any], order: list[str], cid: str, still_to_act: list[str]) -> str:
+    """`when` sentence for a figure waiting in an order: who comes before him."""
+    ahead = [o for o in order[: order.index(cid)] if o in still_to_act]
+    if not ahead:
+        return f"{name_of(state, cid)} is next in the order"
+    names = ", ".join(name_of(state, o) for o in ahead)
+    return f"{name_of(state, cid)} is {ordinal(len(ahead) + 1)} of those still to act this turn, after {names}"
