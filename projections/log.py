@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from events.envelope import Event
-from projections.state import evolve, initial_state, voided_seqs
+from projections.state import EventNotFoldable, evolve, initial_state, voided_seqs
 
 State = dict[str, Any]
 Entry = dict[str, Any]
@@ -278,7 +278,10 @@ class NarrativeLog:
             self.ruleset = self.ruleset_for(e)
             self.state = {**self.state, "rules": self.ruleset.initial_state(e.data["options"]) if self.ruleset else {}}
         before = self.state
-        text = sentence(self.ruleset, before, e, self.voided_texts)
+        try:
+            text = sentence(self.ruleset, before, e, self.voided_texts)
+        except Exception as exc:  # noqa: BLE001 - re-raised naming the event: the engine's sentences are total
+            raise EventNotFoldable(e, exc) from exc
         if e.seq in self.voided:
             self.voided_texts[e.seq] = text
             self.state = {**before, "seq": e.seq, "hash": e.hash}

@@ -24,6 +24,7 @@ from typing import Any
 from events.envelope import Event
 from events.gc_pause import gc_paused
 from projections.merge_patch import merge_patch
+from rules.interface import SubjectGone
 
 State = dict[str, Any]
 
@@ -236,12 +237,34 @@ _COMBATANT_EVENTS = frozenset({
 })
 
 
+class EventNotFoldable(Exception):
+    """A stored event of a type the fold handles cannot be applied: a bug, never a silently wrong state.
+    Reads of the encounter answer 500 naming the seq."""
+
+    def __init__(self, event: Event, cause: BaseException):
+        super().__init__(f"event {event.seq} ({event.type}) of encounter {event.stream} cannot be folded: "
+                         f"{type(cause).__name__}: {cause}")
+        self.stream = event.stream
+        self.seq = event.seq
+        self.type = event.type
+
+
 def evolve(state: State, event: Event, ruleset: Any) -> State:
-    """The state after one event: the common core, then the ruleset's own part."""
+    """The state after one event: the common core, then the ruleset's own part.
+
+    An event whose subject a void removed is recorded in `inconsistencies` (the ruleset says so by
+    raising `SubjectGone` from an explicit check); any other failure is `EventNotFoldable`."""
     s = dict(state)
-    s = _core(s, event)
-    if ruleset is not None:
-        s["rules"] = ruleset.evolve(s["rules"], event)
+    try:
+        s = _core(s, event)
+        if ruleset is not None:
+            try:
+                s["rules"] = ruleset.evolve(s["rules"], event)
+            except SubjectGone as gone:
+                if not any(i["seq"] == event.seq for i in s["inconsistencies"]):
+                    _inconsistent(s, event, gone.reason)
+    except Exception as exc:  # noqa: BLE001 - re-raised, naming the event: a fold bug must be loud
+        raise EventNotFoldable(event, exc) from exc
     s["seq"] = event.seq
     s["hash"] = event.hash
     return s

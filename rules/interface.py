@@ -25,6 +25,22 @@ class RuleError(Exception):
         self.code = code
 
 
+class SubjectGone(Exception):
+    """An event names a combatant (or other subject) a `void` removed from the encounter: a fold
+    raises it from an explicit check, and the common fold records it in `state["inconsistencies"]`
+    and leaves the state as it was (DESIGN.md "Voids"). Any other error in a fold is a bug."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def require_present(present: Any, subject: Any, what: str = "combatant") -> None:
+    """Raise `SubjectGone` unless `subject` is in `present` (a dict or list of ids)."""
+    if subject not in present:
+        raise SubjectGone(f"{what} {subject!r} is not in the encounter")
+
+
 class BadCommand(Exception):
     """The command's fields do not make sense (400 `bad_request`), naming the field."""
 

@@ -8,6 +8,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
+from projections.state import EventNotFoldable
 from server.encounters import ApiError
 
 log = structlog.get_logger("tussle.errors")
@@ -25,6 +26,11 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
         return await handler(request)
     except ApiError as exc:
         return error_response(exc.status, exc.code, exc.message, exc.details)
+    except EventNotFoldable as exc:
+        # A stored event the fold cannot apply: a bug, answered loudly rather than with a wrong state.
+        log.error("event not foldable", path=request.path, stream=exc.stream, seq=exc.seq, type=exc.type,
+                  error=str(exc))
+        return error_response(500, "internal", f"{exc}; this is a bug", {"seq": exc.seq, "type": exc.type})
     except web.HTTPMethodNotAllowed as exc:
         return error_response(405, "method_not_allowed",
                               f"{request.method} is not allowed on {request.path}; use {', '.join(sorted(exc.allowed_methods))}",

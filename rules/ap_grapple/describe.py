@@ -186,7 +186,4 @@ def describe_event(state_before: State, event_type: str, data: Data) -> str | No
     sentence = SENTENCES.get(event_type)
     if sentence is None:
         return None
-    try:
-        return sentence(state_before, data)
-    except (KeyError, TypeError, IndexError, AttributeError):
-        return None  # an event of an unexpected shape gets the engine's generic sentence
+    return sentence(state_before, data)

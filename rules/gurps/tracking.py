@@ -18,6 +18,7 @@ from typing import Any
 
 from events.envelope import Event
 from rules.gurps.hexes import hex_key
+from rules.interface import require_present
 
 # Declarations (ActionDeclared.action) that are attacks of the maneuver, for the shield rule.
 ATTACK_ACTIONS = frozenset({"close_combat_attack", "grapple", "takedown", "pin", "break_free"})
@@ -48,6 +49,7 @@ def _fighter(rules: dict[str, Any], cid: str) -> dict[str, Any]:
 
 
 def _with_fighter(rules: dict[str, Any], cid: str, **changes: Any) -> dict[str, Any]:
+    require_present(rules["fighters"], cid)  # else a void removed its join: the common fold lists it
     return {**rules, "fighters": {**rules["fighters"], cid: {**_fighter(rules, cid), **changes}}}
 
 
@@ -91,11 +93,7 @@ def evolve_rules(rules: dict[str, Any], event: Event) -> dict[str, Any]:
     handler = _HANDLERS.get(event.type)
     if handler is None:
         return rules
-    try:
-        return handler(rules, event.data)
-    except (KeyError, TypeError, ValueError, IndexError):
-        # Total: an event that does not fit (e.g. about a combatant a retcon removed) changes nothing.
-        return rules
+    return handler(rules, event.data)
 
 
 def _joined(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:

@@ -90,10 +90,7 @@ class RogueTrader(Ruleset):
         return legal.legal_actions(state, combatant)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
-        try:
-            return describe_event(state_before, event)
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
+        return describe_event(state_before, event)
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Unit commands need every model of the unit (DECISION, spec §4); a round, the active side's

@@ -61,7 +61,7 @@ def _model(r: State, cid: str) -> dict[str, Any] | None:
 
 
 def _update_model(r: State, cid: str, **changes: Any) -> None:
-    if cid in r["models"]:
+    if cid in r["models"]:  # a model slain earlier in the same round is named by the round's summary
         r["models"] = {**r["models"], cid: {**r["models"][cid], **changes}}
 
 
@@ -313,13 +313,10 @@ def _apply(r: State, t: str, d: dict[str, Any]) -> None:  # noqa: C901 - one dis
 
 
 def evolve_rules(rules_state: State, event: Any) -> State:
-    """The new `state["rules"]` after one event; never raises (a malformed event leaves it unchanged)."""
+    """The new `state["rules"]` after one event; an event it cannot apply raises."""
     base = rules_state if rules_state else initial_rules_state()
     r = dict(base)
     for key, value in initial_rules_state().items():
         r.setdefault(key, copy.deepcopy(value))
-    try:
-        _apply(r, event.type, event.data)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return base
+    _apply(r, event.type, event.data)
     return r

@@ -170,10 +170,7 @@ class Skirmish(Ruleset):
         return actions
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
-        try:
-            return describe.sentence(state_before, event.type, event.data or {})
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return None
+        return describe.sentence(state_before, event.type, event.data or {})
 
     gm_commands = frozenset(cls.__struct_config__.tag for cls in GM_ONLY_COMMANDS)
 

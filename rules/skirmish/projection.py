@@ -47,11 +47,7 @@ def _exchange_step(r: RulesState, step: str, **extra: Any) -> RulesState:
 
 def evolve(r: RulesState, event: Any) -> RulesState:
     """The rules state after one event (its type and data only; nothing is re-judged)."""
-    try:
-        return _evolve(r or initial({}), event.type, event.data or {})
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        # Total: a malformed or unexpected event leaves the rules state as it was.
-        return r
+    return _evolve(r or initial({}), event.type, event.data or {})
 
 
 def _evolve(r: RulesState, t: str, d: dict[str, Any]) -> RulesState:

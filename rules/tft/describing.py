@@ -244,7 +244,4 @@ def describe(state: dict[str, Any], event: Any) -> str | None:
     fn = SENTENCES.get(t or "")
     if fn is None:
         return None
-    try:
-        return fn(state, d)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
+    return fn(state, d)

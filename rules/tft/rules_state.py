@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import require_present
+
 DEFAULT_PREFERENCES: dict[str, Any] = {
     # DECISION defaults of 4.15
     "use_judo1_defense": True,
@@ -47,8 +49,7 @@ def figure(rules: dict[str, Any], cid: str) -> dict[str, Any]:
 
 
 def _with_figure(rules: dict[str, Any], cid: str, **changes: Any) -> dict[str, Any]:
-    if cid not in rules["figures"]:
-        return rules
+    require_present(rules["figures"], cid)  # else a void removed its join: the common fold lists it
     return {**rules, "figures": {**rules["figures"], cid: {**rules["figures"][cid], **changes}}}
 
 
@@ -62,11 +63,7 @@ def _new_turn(rules: dict[str, Any], turn: int) -> dict[str, Any]:
 
 def evolve_rules(rules: dict[str, Any], event: Any) -> dict[str, Any]:
     """The rules state after one event."""
-    try:
-        return _evolve(rules or initial_rules_state(), event.type, event.data or {})
-    except (KeyError, TypeError, ValueError, AttributeError):
-        # Total by contract: an event this part cannot use leaves it as it was.
-        return rules
+    return _evolve(rules or initial_rules_state(), event.type, event.data or {})
 
 
 def _evolve(rules: dict[str, Any], t: str, d: dict[str, Any]) -> dict[str, Any]:

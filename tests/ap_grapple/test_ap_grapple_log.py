@@ -9,7 +9,6 @@ from ap_grapple_world import ALDO, BERK, World, g1, worked_example_world
 
 from events.envelope import Event
 from rules.ap_grapple import ruleset
-from rules.ap_grapple.projection import initial_rules
 from rules.interface import BadCommand
 
 
@@ -83,7 +82,8 @@ def test_other_events_get_the_generic_sentence():
     w = worked_example_world()
     assert ruleset.describe(w.state, w.log[1]) is None  # CombatantJoined
     bad = Event("s", 99, "GripTaken", {"nonsense": 1}, "gm", "c", "", "", "")
-    assert ruleset.describe(w.state, bad) is None
+    with pytest.raises(KeyError):  # a handled event it cannot read is a bug, loud (tests/test_fold_totality.py)
+        ruleset.describe(w.state, bad)
 
 
 def test_exceptional_strength_and_stat_checks():
@@ -108,22 +108,6 @@ def test_evolve_is_pure():
     for e in w.log:
         ruleset.evolve(rules, e)
     assert rules == frozen
-
-
-@pytest.mark.parametrize("event_type", [
-    "CombatantJoined", "CombatantRemoved", "TurnStarted", "APSpent", "GripTaken", "GripLost", "GripReleased",
-    "PulledOffBalance", "ReactionRequested", "ReactionCancelled", "ConditionChanged", "ActionDeclared",
-    "CloseCombatJoined", "Moved", "CloseCombatLeft", "RulingMade", "WeightRatio",
-])
-@pytest.mark.parametrize("data", [{}, {"combatant": "ghost", "attacker": "ghost", "defender": None, "id": 3,
-                                       "turn": "x", "to": None, "combatants": "ab", "overrides": [1]},
-                                  {"combatant": 5, "condition": "stunned", "on": True}])
-def test_evolve_is_total(event_type, data):
-    rules = initial_rules()
-    out = ruleset.evolve(rules, Event("s", 1, event_type, data, "gm", "c", "", "", ""))
-    assert isinstance(out, dict)
-    out2 = ruleset.evolve({}, Event("s", 1, event_type, data, "gm", "c", "", "", ""))
-    assert isinstance(out2, dict)
 
 
 def test_removed_combatant_leaves_no_trace():

@@ -79,20 +79,3 @@ def test_legal_actions_follow_the_turn():
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
     assert ruleset.legal_actions(w.state, "cai") == ["gurps.move", "gurps.close_combat_attack", "gurps.grapple",
                                                      "gurps.takedown", "gurps.pin"]
-
-
-def test_evolve_is_total_and_pure():
-    import copy
-
-    from events.envelope import Event
-    from rules.gurps.tracking import _HANDLERS, initial_rules_state
-
-    w = grappling.hex_fight()
-    before = copy.deepcopy(w.rules)
-    for t in _HANDLERS:
-        for data in ({}, {"combatant": "ghost", "turn": 1, "how": "move", "to": [9, 9], "action": "grapple",
-                          "grappler": "ghost", "target": "nobody", "hex": [0, 0], "entry_edge": 1, "id": "x"}):
-            out = ruleset.evolve(w.rules, Event("s", 1, t, data, "gm", "c", "", "", ""))
-            assert isinstance(out, dict)
-    assert w.rules == before
-    assert ruleset.evolve({}, Event("s", 1, "Unknown", {}, "gm", "c", "", "", "")) == initial_rules_state()

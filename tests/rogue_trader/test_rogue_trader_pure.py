@@ -143,15 +143,6 @@ def _fold(events: list[msgspec.Struct]) -> dict:
     return state
 
 
-def test_evolve_is_total_on_strange_events():
-    from events.common import CloseCombatLeft, CombatantRemoved, FollowedUp, PushedBack
-    from rules.rogue_trader.events import RtCoherencyChecked, RtHeldGround, RtUnitRejoined
-    state = _fold([CombatantRemoved("ghost"), CloseCombatLeft("g", "ghost", "slain"), PushedBack("ghost", [0, 0], 200),
-                   FollowedUp("ghost", [0, 0]), RtHeldGround("nobody", 1, True), RtUnitRejoined("x", "y"),
-                   RtCoherencyChecked("u", [], [{"model": "ghost", "status": "split"}])])
-    assert state["rules"]["contacts"] == []
-
-
 def test_describe_sentences():
     from rules.rogue_trader.events import RtCombatRoundResolved
     ev = Event("s", 1, "DieRolled", msgspec.to_builtins(roll_to_hit(dice([3]), 4, [CHARGING], HIGH, "to_hit", "m1")[1][0]),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from skirmish_world import TEST_CHARTS, World, hale_and_voss
 
 from events.envelope import Event
@@ -106,22 +104,6 @@ def test_legal_actions_of_a_captor():
     w.send("start_turn")
     w.draw_card_of("hale")
     assert ruleset.legal_actions(w.state, "hale") == ["skirmish.captor_acts"]
-
-
-def test_evolve_is_pure_and_total():
-    w = _e1()
-    rules = w.state["rules"]
-    frozen = copy.deepcopy(rules)
-    odd = [
-        ("CardDrawn", {}), ("WoundLevelChanged", {"combatant": "ghost", "from": "none", "to": "light"}),
-        ("PrisonerTaken", {"prisoner": "ghost", "captor": "nobody"}), ("CombatantRemoved", {"combatant": "ghost"}),
-        ("ExchangeResolved", {"kind": "parry"}), ("Mystery", {"x": 1}), ("OptionsChanged", {"options": {"deck": 5}}),
-        ("ActionDeclared", {"combatant": "hale", "action": "hth_strike"}), ("HandToHandEnded", None),
-    ]
-    for t, data in odd:
-        out = ruleset.evolve(rules, Event("s", 99, t, data, "gm", "c", "", "", ""))
-        assert isinstance(out, dict)
-    assert rules == frozen
 
 
 def test_replay_equals_live_after_every_scenario():

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import copy
-
 import msgspec
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from events.common import CloseCombatJoined, CombatantJoined, EncounterCreated, TurnStarted
 from events.dice import Dice
@@ -130,26 +126,6 @@ def test_describe_covers_every_tft_event_and_roll() -> None:
         ev = dice.roll(3, 6, purpose, "b").event(total=9, target=10, outcome="success")
         text = describe(s, Event("s", 9, "DieRolled", msgspec.to_builtins(ev), "gm", "c", "", "", ""))
         assert text and text.startswith("B rolls 3d6"), purpose
-
-
-EVENT_TYPES = ["TurnStarted", "PhaseStarted", "CombatantJoined", "CombatantRemoved", "TftMoveCounted", "Moved",
-               "HthFirstTurn", "HthConsentGiven", "HthPreferencesSet", "CloseCombatJoined",
-               "StandingCheckResolved", "Nothing"]
-
-
-@given(st.lists(st.tuples(st.sampled_from(EVENT_TYPES),
-                          st.dictionaries(st.sampled_from(["combatant", "turn", "phase", "id", "group", "reason",
-                                                           "to", "path", "hexes_moved", "standing"]),
-                                          st.one_of(st.none(), st.integers(), st.text(max_size=3),
-                                                    st.lists(st.integers(), max_size=2))))))
-def test_evolve_is_total_and_pure(events: list) -> None:
-    rules = ruleset.initial_state({})
-    for i, (t, data) in enumerate(events):
-        before = copy.deepcopy(rules)
-        out = ruleset.evolve(rules, Event("s", i + 1, t, data, "gm", "c", "", "", ""))
-        assert rules == before
-        assert isinstance(out, dict)
-        rules = out
 
 
 def test_turn_start_resets_the_turn_records() -> None:
