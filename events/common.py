@@ -71,6 +71,29 @@ class GmTokenRotated(msgspec.Struct, frozen=True):
     pass
 
 
+class WebhookCreated(msgspec.Struct, frozen=True):
+    """A subscription: `host` only, since a webhook URL's path and query are secrets (a Discord token)."""
+
+    webhook: str
+    seat: str | None
+    deliver: list[str]
+    format: str
+    host: str
+
+
+class WebhookDeleted(msgspec.Struct, frozen=True):
+    webhook: str
+
+
+class WebhookSecretRotated(msgspec.Struct, frozen=True):
+    webhook: str
+
+
+class WebhookDisabled(msgspec.Struct, frozen=True):
+    webhook: str
+    reason: str
+
+
 class CombatantJoined(msgspec.Struct, frozen=True):
     id: str
     name: str
@@ -255,7 +278,7 @@ class NotePosted(msgspec.Struct, frozen=True):
 COMMON_EVENTS: tuple[type, ...] = (
     EncounterCreated, OptionsChanged, EncounterClosed, DiceSeedRotated,
     SeatCreated, SeatChanged, SeatRevoked, SeatTokenRotated, ReadTokenCreated, ReadTokenRevoked,
-    GmTokenRotated, CombatantJoined, CombatantRemoved, StandingOrdersSet,
+    GmTokenRotated, WebhookCreated, WebhookDeleted, WebhookSecretRotated, WebhookDisabled, CombatantJoined, CombatantRemoved, StandingOrdersSet,
     TurnStarted, PhaseStarted, InitiativeSet, ActionDeclared, DieRolled,
     ReactionRequested, ReactionAnswered, ReactionCancelled, Moved, PostureChanged, FacingChanged,
     ItemDropped, ItemReadied, ItemPickedUp, CloseCombatJoined, CloseCombatLeft,

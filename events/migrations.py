@@ -110,6 +110,43 @@ CREATE INDEX IF NOT EXISTS tokens_by_stream ON tokens (stream, role, seat);
 """,
         stream_tables=("events", "commands", "dice_seeds", "tokens"),
     ),
+    # 2: webhooks and the outbox of their deliveries (events/outbox.py).
+    Migration(
+        "webhooks",
+        sqlite="""
+CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY, stream TEXT NOT NULL, url TEXT NOT NULL, secret TEXT NOT NULL, seat TEXT,
+    deliver TEXT NOT NULL, format TEXT NOT NULL, base_url TEXT NOT NULL, created_at REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'active', next_at REAL NOT NULL DEFAULT 0, failing_since REAL,
+    last_error TEXT, lease_until REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX webhooks_by_stream ON webhooks (stream);
+CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY, webhook TEXT NOT NULL, stream TEXT NOT NULL, seq INTEGER NOT NULL,
+    part INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL, next_at REAL NOT NULL,
+    last_error TEXT, last_status INTEGER, delivered_at REAL
+);
+CREATE INDEX deliveries_in_order ON deliveries (webhook, status, seq, part);
+""",
+        postgres="""
+CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY, stream TEXT NOT NULL, url TEXT NOT NULL, secret TEXT NOT NULL, seat TEXT,
+    deliver TEXT NOT NULL, format TEXT NOT NULL, base_url TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL,
+    status TEXT NOT NULL DEFAULT 'active', next_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+    failing_since DOUBLE PRECISION, last_error TEXT, lease_until DOUBLE PRECISION NOT NULL DEFAULT 0
+);
+CREATE INDEX webhooks_by_stream ON webhooks (stream);
+CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY, webhook TEXT NOT NULL, stream TEXT NOT NULL, seq BIGINT NOT NULL,
+    part INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0, created_at DOUBLE PRECISION NOT NULL, next_at DOUBLE PRECISION NOT NULL,
+    last_error TEXT, last_status INTEGER, delivered_at DOUBLE PRECISION
+);
+CREATE INDEX deliveries_in_order ON deliveries (webhook, status, seq, part);
+""",
+        stream_tables=("webhooks", "deliveries"),
+    ),
 ]
 
 

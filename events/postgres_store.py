@@ -30,6 +30,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
+from events.postgres_webhooks import PostgresWebhooks, write_webhook_rows
 from events.store import (
     Append,
     AppendResult,
@@ -88,7 +89,7 @@ class _Staged:
             self.commands[(req.stream, req.command_id)] = (req.identity, req.actor, events)
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresWebhooks, Store):
     """The PostgreSQL backend, shared by any number of server processes."""
 
     def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,
@@ -345,6 +346,8 @@ class PostgresStore(Store):
                 await conn.execute(
                     "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
                     t.token_hash, req.stream, t.role, t.seat, t.token_id)
+            if req.webhooks or req.webhook_changes or req.outbox:
+                await write_webhook_rows(conn, req)
         await self._write_events(conn, staged, heads)
 
     async def _write_events(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:

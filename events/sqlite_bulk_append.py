@@ -27,6 +27,7 @@ import msgspec
 
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
+from events.sqlite_webhooks import write_webhook_rows
 from events.store import Append, AppendResult, CommandIdReused, SeqConflict, StreamExists
 
 EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
@@ -136,3 +137,5 @@ def write_side_rows(db: sqlite3.Connection, req: Append) -> None:
     for t in req.tokens:
         db.execute("INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
                    (t.token_hash, req.stream, t.role, t.seat, t.token_id))
+    if req.webhooks or req.webhook_changes or req.outbox:
+        write_webhook_rows(db, req)

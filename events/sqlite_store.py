@@ -21,6 +21,7 @@ from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
 from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
 from events.sqlite_bulk_append import append_batch, write_side_rows
+from events.sqlite_webhooks import SqliteWebhooks
 from events.store import (
     Append,
     AppendResult,
@@ -95,7 +96,7 @@ def _event(row: Any) -> Event:
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteWebhooks, Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
     Writes go through their own connection. Appends that arrive while a transaction is being written
@@ -138,6 +139,8 @@ class SqliteStore(Store):
             self._writer_thread = WriterThread("tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
             await self._on_writer(self._waiting_if_busy, self._migrate)
+            if self.sole_writer:  # leases of a process that died with this file: no other process is left
+                await self.db.execute("UPDATE webhooks SET lease_until = 0 WHERE lease_until > 0")
         except Exception:
             await self._close_connections()
             if self.lock:
@@ -423,24 +426,32 @@ class SqliteStore(Store):
         return [StreamInfo(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in rows]
 
     async def delete_stream(self, stream: str) -> bool:
-        async with self._write:
-            try:
-                return await self._on_writer(self._waiting_if_busy, self._delete_stream, stream)
-            finally:
-                self._forget_tokens()
+        try:
+            return await self._write_transaction(self._delete_stream, stream)
+        finally:
+            self._forget_tokens()
 
-    def _delete_stream(self, stream: str) -> bool:
+    async def _write_transaction(self, fn: Any, *args: Any) -> Any:
+        """`fn(writer_connection, *args)` in a transaction of its own, taking turns with the appends."""
+        async with self._write:
+            return await self._on_writer(self._waiting_if_busy, self._in_transaction, fn, *args)
+
+    def _in_transaction(self, fn: Any, *args: Any) -> Any:
         db = self._writer
         assert db is not None
         db.execute("BEGIN IMMEDIATE")
         try:
-            found = db.execute("DELETE FROM streams WHERE id = ?", (stream,)).rowcount > 0
-            for table in stream_tables(self.migrations):
-                db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
+            result = fn(db, *args)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        return result
+
+    def _delete_stream(self, db: sqlite3.Connection, stream: str) -> bool:
+        found = db.execute("DELETE FROM streams WHERE id = ?", (stream,)).rowcount > 0
+        for table in stream_tables(self.migrations):
+            db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
         return found
 
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None:

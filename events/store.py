@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event, NewEvent
+from events.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
 
 
 class SeqConflict(Exception):
@@ -88,6 +89,9 @@ class Append(msgspec.Struct):
     revoke: list[TokenRevocation] = []
     create: StreamInfo | None = None  # the first append of a new encounter
     closes: bool = False
+    webhooks: list[WebhookRow] = []  # subscriptions created (events/outbox.py)
+    webhook_changes: list[WebhookChange] = []
+    outbox: list[OutboxRow] = []  # deliveries these events cause
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -103,7 +107,7 @@ class StoredCommand(msgspec.Struct, frozen=True):
     events: list[Event]
 
 
-class Store(abc.ABC):
+class Store(WebhookStore, abc.ABC):
     """Where encounters live. Every method is safe to call concurrently."""
 
     # True when no other process can append while this store is open (SQLite, holding its lock file):

@@ -150,6 +150,16 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return "The GM revokes an observer token."
     if t == "GmTokenRotated":
         return "The GM token is replaced."
+    if t == "WebhookCreated":
+        whose = f"the seat of {actor_name(state, 'seat:' + d['seat'])}" if d.get("seat") else "the table"
+        return (f"{_cap(actor)} adds a webhook to {d['host']} for {whose} "
+                f"({', '.join(d['deliver'])}, {d['format']}).")
+    if t == "WebhookDeleted":
+        return f"{_cap(actor)} removes a webhook."
+    if t == "WebhookSecretRotated":
+        return f"{_cap(actor)} replaces a webhook's signing secret."
+    if t == "WebhookDisabled":
+        return f"A webhook is disabled: {d['reason']}."
     if t == "CombatantJoined":
         at = f" at {place(state, d['position'])}" if d.get("position") is not None else ""
         return f"{d['name']} joins the fight on side {d['side']}{at}."

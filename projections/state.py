@@ -13,6 +13,7 @@ and never re-judges an event; an event whose subject is gone is skipped and list
     push_backs: [{combatant, from, to, distance}]   (this turn)
     actions_spent: {combatant: why}                 (this turn)
     pending: [ReactionRequested data], seats: {seat: {seat, name, combatants, revoked}},
+    webhooks: {id: {webhook, seat, deliver, format, host}}   (the live ones: none of a revoked seat)
     inconsistencies: [{seq, type, reason}], voided: [seq], rules: {...}
 """
 
@@ -36,7 +37,7 @@ def initial_state() -> State:
         "geometry": {}, "dice": "server", "public": False, "commitment": None, "closed": False,
         "seq": 0, "hash": "0" * 64, "turn": 0, "phase": None, "initiative": [],
         "combatants": {}, "groups": {}, "pins": [], "push_backs": [], "actions_spent": {},
-        "pending": [], "seats": {}, "inconsistencies": [], "voided": [], "rules": {},
+        "pending": [], "seats": {}, "webhooks": {}, "inconsistencies": [], "voided": [], "rules": {},
     }
 
 
@@ -107,6 +108,11 @@ def _core(s: State, e: Event) -> State:
     elif t == "SeatRevoked":
         if d["seat"] in s["seats"]:
             s["seats"] = {**s["seats"], d["seat"]: {**s["seats"][d["seat"]], "revoked": True}}
+        s["webhooks"] = {k: w for k, w in s["webhooks"].items() if w["seat"] != d["seat"]}
+    elif t == "WebhookCreated":
+        s["webhooks"] = {**s["webhooks"], d["webhook"]: dict(d)}
+    elif t in ("WebhookDeleted", "WebhookDisabled"):
+        s["webhooks"] = {k: w for k, w in s["webhooks"].items() if k != d["webhook"]}
     elif t == "CombatantJoined":
         c = dict(d)
         c.update(wounds=0, conditions=[], group=None)

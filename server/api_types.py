@@ -147,6 +147,68 @@ class ChangeSeat(msgspec.Struct, forbid_unknown_fields=True):
     command_id: str | None = None
 
 
+# ---- webhooks (server/webhooks/) ----------------------------------------------------------------
+
+
+class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's webhook: `deliver` ["notices"] and its own seat only."""
+
+    url: str
+    deliver: list[Literal["events", "log", "notices"]] = msgspec.field(default_factory=lambda: ["notices"])
+    format: Literal["json", "discord"] = "json"
+    seat: str | None = None
+    command_id: str | None = None
+
+
+class WebhookView(msgspec.Struct):
+    """A webhook as the GM (or its seat) sees it: the host only, never the URL or the secret."""
+
+    id: str
+    seat: str | None
+    deliver: list[str]
+    format: str
+    host: str | None
+    status: Literal["active", "disabled", "revoked"]
+    created_at: str | None
+    failing_since: str | None
+    next_try: str | None
+    last_error: str | None
+
+
+class WebhookCreatedResponse(WebhookView):
+    """`secret` (Standard Webhooks, `whsec_…`) is shown here once; null for a resent `command_id`."""
+
+    secret: str | None
+
+
+class WebhookList(msgspec.Struct):
+    webhooks: list[WebhookView]
+
+
+class WebhookSecret(msgspec.Struct):
+    id: str
+    secret: str
+
+
+class DeliveryView(msgspec.Struct):
+    id: str
+    seq: int
+    part: int
+    kind: Literal["event", "log", "notice"]
+    status: Literal["pending", "delivered", "cancelled"]
+    attempts: int
+    created_at: str | None
+    next_try: str | None
+    last_status: int | None
+    last_error: str | None
+    delivered_at: str | None
+
+
+class DeliveryList(msgspec.Struct):
+    webhook: WebhookView
+    deliveries: list[DeliveryView]
+
+
 class SeatCreatedResponse(msgspec.Struct):
     """`token` is null when a resent `command_id` finds the seat already made."""
 

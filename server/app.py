@@ -359,8 +359,9 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
     app.cleanup_ctx.append(store_ctx)
     app.cleanup_ctx.append(_reaction_timeouts)
     app.add_routes(routes)
-    from server import live, operations
+    from server import live, operations, webhooks
 
     live.setup(app)
     operations.setup(app)
+    webhooks.setup(app)
     return app

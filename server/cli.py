@@ -19,7 +19,17 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
     return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
             "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
-            "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or []}
+            "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or [],
+            "webhook_allow_private": args.webhook_allow_private, "public_url": args.public_url,
+            "webhooks": webhook_settings(args)}
+
+
+def webhook_settings(args: argparse.Namespace) -> Any:
+    """The dispatcher's settings from the flags (its schedule shortened for tests and trials)."""
+    from server.webhooks.dispatcher import Settings
+
+    return Settings(allow_private=args.webhook_allow_private, retry_base_s=args.webhook_retry_s,
+                    retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s), give_up_s=args.webhook_give_up_s)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -154,6 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
                        "when anonymous (100; 0: no limit)")
     serve.add_argument("--rate-burst", type=float, default=2.0, help="burst allowed, as a multiple of the "
                        "rate (2)")
+    serve.add_argument("--webhook-allow-private", action="store_true",
+                       help="let webhooks reach loopback, private and link-local addresses (tests, a LAN bot)")
+    serve.add_argument("--webhook-retry-s", type=float, default=5.0,
+                       help="first retry of a failed webhook delivery after about this long, doubling (5 s)")
+    serve.add_argument("--webhook-retry-cap-s", type=float, default=3600.0,
+                       help="longest wait between two tries of a webhook delivery (3600 s)")
+    serve.add_argument("--webhook-give-up-s", type=float, default=86400.0,
+                       help="disable a webhook endpoint that has failed this long, and tell the GM (86400 s)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the server's address as people reach it, for the links in notices "
+                            "(default: the address the webhook was created through)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="let browser pages of this "
                        "origin call the server (repeatable; * for any); default: none")
     export = sub.add_parser("export", help="export an encounter's events",

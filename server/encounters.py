@@ -13,6 +13,7 @@ import hashlib
 import random
 import secrets
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -107,6 +108,10 @@ class Encounters:
         self._states: dict[str, dict[str, Any]] = {}
         self._seeds: dict[tuple[str, str], bytes] = {}
         self.in_flight = InFlight()  # commands appended, not yet committed (server/in_flight.py)
+        # What else an append writes because of its events, e.g. the webhook deliveries they cause
+        # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
+        self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = None
+        self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
 
     # ---- reading ---------------------------------------------------------------------------
@@ -398,13 +403,19 @@ class Encounters:
             self._apply(stream, committed, result.events)
         if self.publish_appends:
             self.feed.publish(stream, result.events)
+        self._side_rows_committed(req)
         return Outcome(result.events)
+
+    def _side_rows_committed(self, req: Append) -> None:
+        if self.after_side_rows is not None and (req.outbox or req.webhooks or req.webhook_changes):
+            self.after_side_rows()
 
     async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str,
                       command_id: str, identity: str, ctype: str,
                       tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
-                      fresh_seed: bytes | None = None) -> Outcome:
-        req = self._append_request(stream, state, new, actor, command_id, identity, tokens, revoke, fresh_seed)
+                      fresh_seed: bytes | None = None, side: dict[str, Any] | None = None) -> Outcome:
+        req = self._append_request(stream, state, new, actor, command_id, identity, tokens, revoke, fresh_seed,
+                                   side)
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
@@ -415,11 +426,12 @@ class Encounters:
         self._apply(stream, state, result.events)
         if self.publish_appends:
             self.feed.publish(stream, result.events)
+        self._side_rows_committed(req)
         return Outcome(result.events)
 
     def _append_request(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
                         identity: str, tokens: list[TokenRow] | None, revoke: list[TokenRevocation] | None,
-                        fresh_seed: bytes | None) -> Append:
+                        fresh_seed: bytes | None, side: dict[str, Any] | None = None) -> Append:
         seeds, reveal = [], []
         for ne in new:
             if ne.type == "DiceSeedRotated":
@@ -427,9 +439,13 @@ class Encounters:
                 if ne.data["commitment"] is not None:
                     assert fresh_seed is not None and commitment_of(fresh_seed) == ne.data["commitment"]
                     seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
+        extra = dict(side or {})
+        if self.side_rows is not None:
+            for name, rows in self.side_rows(state, new, actor, command_id, self.ruleset_of(state)).items():
+                extra[name] = [*extra.get(name, []), *rows]
         return Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
                       tokens=tokens or [], revoke=revoke or [],
-                      closes=any(ne.type == "EncounterClosed" for ne in new))
+                      closes=any(ne.type == "EncounterClosed" for ne in new), **extra)
 
     async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
                        command_id: str) -> tuple[Context, bytes | None]:
@@ -483,9 +499,11 @@ class Encounters:
 
     async def admin_event(self, stream: str, who: Principal, body: dict[str, Any], struct: Any,
                           tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
-                          check: Any = None) -> Outcome:
-        """Append a GM-only bookkeeping event (seats, tokens) with its token rows, in one transaction."""
-        if who.role != "gm":
+                          check: Any = None, side: dict[str, Any] | None = None,
+                          roles: tuple[str, ...] = ("gm",)) -> Outcome:
+        """Append a bookkeeping event (seats, tokens, webhooks; the GM's unless `roles` says otherwise) with
+        its side rows, in one transaction."""
+        if who.role not in roles:
             raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
         command_id = body.get("command_id") or f"srv-{secrets.token_hex(12)}"
         if not isinstance(command_id, str) or not ID_PATTERN.match(command_id):
@@ -507,7 +525,7 @@ class Encounters:
                     check(state)
                 try:
                     return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id,
-                                              identity, type(struct).__name__, tokens, revoke)
+                                              identity, type(struct).__name__, tokens, revoke, side=side)
                 except SeqConflict:  # another server process appended first: check again on fresh state
                     self.forget(stream)
                     await conflict_pause(attempt)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -52,6 +53,7 @@ class Metrics:
         self.events_appended = 0
         self.websockets: dict[str, int] = defaultdict(int)  # client key -> open connections
         self.websockets_opened = 0
+        self.sections: list[Callable[[], list[str]]] = []  # more families, e.g. the webhooks' (server/webhooks/)
 
     def websocket_count(self) -> int:
         return sum(self.websockets.values())
@@ -88,6 +90,8 @@ class Metrics:
         out.append(f"tussle_websocket_connections_opened_total {self.websockets_opened}")
         family("tussle_state_cache_encounters", "gauge", "Encounter states held in memory.")
         out.append(f"tussle_state_cache_encounters {cache_size}")
+        for section in self.sections:
+            out += section()
         return "\n".join(out) + "\n"
 
 

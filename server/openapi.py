@@ -124,6 +124,18 @@ ENDPOINTS: list[Endpoint] = [
              {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
     Endpoint("get", _enc("/verify"), "Check the hash chain and every verifiable roll.", {200: t.VerifyReport},
              (401, 403, 404), auth="optional"),
+    Endpoint("post", _enc("/webhooks"), "Add a webhook (GM; a player for its own seat's notices); the secret is "
+             "shown once.", {201: t.WebhookCreatedResponse, 200: t.WebhookCreatedResponse},
+             (400, 401, 403, 404, 409, 413), body=t.CreateWebhook, auth="token", rate=WRITE),
+    Endpoint("get", _enc("/webhooks"), "The encounter's webhooks (a player: its seat's) and their health.",
+             {200: t.WebhookList}, (401, 403, 404), auth="token"),
+    Endpoint("delete", _enc("/webhooks/{wid}"), "Remove a webhook: WebhookDeleted.", {204: None},
+             (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("post", _enc("/webhooks/{wid}/secret"), "Rotate a webhook's signing secret (shown once).",
+             {201: t.WebhookSecret}, (401, 403, 404, 409), auth="token", rate=WRITE),
+    Endpoint("get", _enc("/webhooks/{wid}/deliveries"), "A webhook's latest deliveries: status, attempts, next "
+             "try, last error.", {200: t.DeliveryList}, (400, 401, 403, 404),
+             query=(("limit", "integer", "1-1,000 (default 100)"),), auth="token"),
     Endpoint("get", _enc("/ws"), "Websocket (see /asyncapi.json); auth fails before the upgrade with the HTTP "
              "codes.", {101: None}, (400, 401, 403, 404), auth="optional"),
 ]

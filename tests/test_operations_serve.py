@@ -12,6 +12,7 @@ import sys
 import aiohttp
 
 from server.cli import build_parser, limit_settings
+from server.webhooks.dispatcher import Settings
 from tests.support.client import Encounter, TussleClient
 from tests.support.serving import ServeProcess
 
@@ -37,7 +38,8 @@ def test_the_serve_flags_default_to_api_md():
     args = build_parser().parse_args(["serve"])
     assert limit_settings(args) == {
         "max_body": 256 * 1024, "max_events": 1000, "max_dice": 100, "max_sides": 1000, "max_ws": 100,
-        "rate_commands": 20.0, "rate_reads": 100.0, "rate_burst": 2.0, "cors_origins": []}
+        "rate_commands": 20.0, "rate_reads": 100.0, "rate_burst": 2.0, "cors_origins": [],
+        "webhook_allow_private": False, "public_url": None, "webhooks": Settings()}
 
 
 def test_without_an_admin_token_it_binds_loopback_only(tmp_path):

@@ -15,6 +15,18 @@ import msgspec
 import pytest
 
 from events.envelope import ZERO_HASH, NewEvent, event_hash, first_broken_link
+from events.outbox import (
+    ACTIVE,
+    CANCELLED,
+    DELIVERED,
+    DISABLED,
+    PENDING,
+    REVOKED,
+    Attempt,
+    OutboxRow,
+    WebhookChange,
+    WebhookRow,
+)
 from events.postgres_store import PostgresStore
 from events.sqlite_store import SqliteStore
 from events.store import (
@@ -373,3 +385,63 @@ async def test_an_append_with_no_events_stores_no_command(store: Store):
     assert result.events == [] and await store.find_command("quiet", "empty") is None
     info = await store.stream_info("quiet")
     assert info.seq == 1 and info.hash == (await store.read("quiet"))[0].hash != ZERO_HASH
+
+
+# ---- webhooks and their outbox (events/outbox.py) ------------------------------------------------
+
+
+def hook(stream: str, wid: str, seat: str | None = None) -> WebhookRow:
+    return WebhookRow(wid, stream, f"https://example.test/{wid}?token=t", f"whsec_{wid}", seat, ["events"], "json",
+                      "http://tussle.test", 1.0)
+
+
+def owed(wid: str, seq: int, part: int = 0) -> OutboxRow:
+    return OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, "event", "{}")
+
+
+async def test_webhooks_and_their_deliveries_are_written_with_the_append_that_causes_them(store: Store):
+    await created(store, "hooked")
+    await store.append(command("hooked", 1, "subscribe", webhooks=[hook("hooked", "w1"), hook("hooked", "w2", "s1")]))
+    assert [(w.id, w.seat, w.deliver, w.status) for w in await store.webhooks("hooked")] == [
+        ("w1", None, ["events"], ACTIVE), ("w2", "s1", ["events"], ACTIVE)]
+    assert (await store.webhook("w1")).url == "https://example.test/w1?token=t"
+    # Deliveries are committed with their events, or not at all.
+    with pytest.raises(SeqConflict):
+        await store.append(command("hooked", 1, "stale", outbox=[owed("w1", 2)]))
+    assert await store.pending("w1", 10) == []
+    await store.append(command("hooked", 2, "c1", n=2, outbox=[owed("w1", 4), owed("w1", 3), owed("w2", 3)]))
+    assert [d.id for d in await store.pending("w1", 10)] == ["w1.3.0", "w1.4.0"]
+    assert await store.outbox_depth() == 3
+    await store.append(command("hooked", 4, "rotate", webhook_changes=[WebhookChange("w1", secret="whsec_new")]))
+    assert (await store.webhook("w1")).secret == "whsec_new"
+    await store.append(command("hooked", 5, "revoke", webhook_changes=[WebhookChange("w2", status=REVOKED)]))
+    assert [d.status for d in await store.deliveries("w2")] == [CANCELLED]
+    assert await store.outbox_depth() == 2
+
+
+async def test_an_endpoint_is_leased_to_one_claimer_and_its_attempts_are_recorded(backend: Backend):
+    one, two = await backend.handle(), await backend.handle()
+    await created(one, "leased")
+    await one.append(command("leased", 1, "subscribe", webhooks=[hook("leased", "w1"), hook("leased", "w2")]))
+    await one.append(command("leased", 2, "c1", outbox=[owed("w1", 3), owed("w2", 3)]))
+    claims = await asyncio.gather(one.claim_endpoints(100.0, 30.0, 10), two.claim_endpoints(100.0, 30.0, 10))
+    assert sorted(w.id for c in claims for w in c) == ["w1", "w2"]  # each endpoint to exactly one claimer
+    assert await one.claim_endpoints(101.0, 30.0, 10) == []  # still leased
+    await one.record_attempt(Attempt("w1.3.0", "w1", 102.0, ok=False, status=500, error="HTTP 500",
+                                     retry_at=160.0), 0)
+    assert await one.claim_endpoints(120.0, 30.0, 10) == []  # w1 backs off until 160, w2 leased to 130
+    (failed,) = await one.deliveries("w1")
+    assert (failed.status, failed.attempts, failed.last_status, failed.next_at) == (PENDING, 1, 500, 160.0)
+    assert (await one.webhook("w1")).failing_since == 102.0
+    assert [w.id for w in await two.claim_endpoints(160.0, 30.0, 10)] == ["w1", "w2"]  # w2's lease ran out
+    await two.record_attempt(Attempt("w1.3.0", "w1", 161.0, ok=True, status=204), 0)
+    await two.release_endpoint("w2")
+    (done,) = await one.deliveries("w1")
+    assert (done.status, done.attempts, done.delivered_at) == (DELIVERED, 2, 161.0)
+    assert (await one.webhook("w1")).failing_since is None
+    assert [w.id for w in await one.claim_endpoints(162.0, 30.0, 10)] == ["w2"]  # w1 has nothing pending
+    await one.record_attempt(Attempt("w2.3.0", "w2", 163.0, ok=False, error="timeout", retry_at=999.0,
+                                     disable=True), 0)
+    assert (await one.webhook("w2")).status == DISABLED
+    assert await one.claim_endpoints(1000.0, 30.0, 10) == [] and await one.outbox_depth() == 0
+    assert await one.delete_stream("leased") and await one.webhooks("leased") == []

@@ -1,0 +1,129 @@
+"""The webhook part of the store port: subscriptions, and the outbox of deliveries owed to them.
+
+A delivery is written in the append transaction of the events that cause it (`Append.outbox`), so a
+committed event never lacks its deliveries and a rolled-back one never has any. A dispatcher then
+leases endpoints (`claim_endpoints`: one process at a time per endpoint, `FOR UPDATE SKIP LOCKED` on
+PostgreSQL), sends each endpoint's pending deliveries in (seq, part) order and records the outcome.
+
+Times are Unix seconds (floats): they are the server's clock, used for scheduling, never hashed.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import msgspec
+
+ACTIVE = "active"
+DISABLED = "disabled"  # failed for too long; the GM was told
+REVOKED = "revoked"  # its seat was revoked
+DELETED = "deleted"
+
+PENDING = "pending"
+DELIVERED = "delivered"
+CANCELLED = "cancelled"  # its webhook stopped before it was delivered
+
+
+class WebhookRow(msgspec.Struct, frozen=True):
+    """A subscription as stored: the URL and secret are secrets, kept here and never in the stream."""
+
+    id: str
+    stream: str
+    url: str
+    secret: str
+    seat: str | None
+    deliver: list[str]
+    format: str
+    base_url: str
+    created_at: float
+    status: str = ACTIVE
+    next_at: float = 0.0  # the endpoint is not tried before this (backoff, Retry-After)
+    failing_since: float | None = None
+    last_error: str | None = None
+
+
+class WebhookChange(msgspec.Struct, frozen=True):
+    """A change to a stored webhook, written in the append of the event recording it."""
+
+    id: str
+    status: str | None = None
+    secret: str | None = None
+
+
+class OutboxRow(msgspec.Struct, frozen=True):
+    """A delivery owed: `body` is the JSON the dispatcher renders the request from (kind-specific)."""
+
+    id: str  # stable: the `webhook-id` receivers deduplicate on
+    webhook: str
+    seq: int
+    part: int
+    kind: str  # event | log | notice
+    body: str
+
+
+class Delivery(msgspec.Struct, frozen=True):
+    """A delivery with its progress."""
+
+    id: str
+    webhook: str
+    stream: str
+    seq: int
+    part: int
+    kind: str
+    body: str
+    status: str
+    attempts: int
+    created_at: float
+    next_at: float
+    last_error: str | None
+    last_status: int | None
+    delivered_at: float | None
+
+
+class Attempt(msgspec.Struct, frozen=True):
+    """The outcome of one try of a delivery, recorded on it and on its endpoint."""
+
+    delivery: str
+    webhook: str
+    at: float
+    ok: bool
+    status: int | None = None
+    error: str | None = None
+    retry_at: float = 0.0  # when the endpoint may be tried again (failures)
+    disable: bool = False  # the endpoint has failed too long: stop it
+
+
+class WebhookStore(abc.ABC):
+    """What a store keeps for webhooks (both backends; tests/test_store_contract.py)."""
+
+    @abc.abstractmethod
+    async def webhooks(self, stream: str) -> list[WebhookRow]:
+        """The stream's webhooks that were not deleted, in creation order."""
+
+    @abc.abstractmethod
+    async def webhook(self, webhook_id: str) -> WebhookRow | None: ...
+
+    @abc.abstractmethod
+    async def deliveries(self, webhook_id: str, limit: int = 100) -> list[Delivery]:
+        """The webhook's latest deliveries, newest first."""
+
+    @abc.abstractmethod
+    async def claim_endpoints(self, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
+        """Lease up to `limit` active endpoints that have a pending delivery due now; no other claim gets
+        them until the lease runs out or is released."""
+
+    @abc.abstractmethod
+    async def pending(self, webhook_id: str, limit: int) -> list[Delivery]:
+        """The endpoint's pending deliveries in order (seq, part)."""
+
+    @abc.abstractmethod
+    async def record_attempt(self, attempt: Attempt, lease_s: float) -> None:
+        """Record a try: delivered, or failed with the endpoint's next try (and perhaps disabled). The
+        endpoint's lease is renewed by `lease_s` (0 releases it)."""
+
+    @abc.abstractmethod
+    async def release_endpoint(self, webhook_id: str) -> None: ...
+
+    @abc.abstractmethod
+    async def outbox_depth(self) -> int:
+        """Pending deliveries of active endpoints, over the whole store."""

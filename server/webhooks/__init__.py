@@ -1,0 +1,74 @@
+"""Webhooks: subscriptions, the outbox written with the events, the dispatcher, notices, signatures.
+
+`setup(app)` plugs them into an app: the routes (subscriptions.py), the side rows every append adds
+(outbox.py, through `Encounters.side_rows`), the dispatcher as a background task (dispatcher.py), and
+its figures on /metrics. Settings: `webhooks=Settings(...)` and `webhook_allow_private=True` of
+`make_app` (`tussle serve --webhook-allow-private`), `public_url` for the links in notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+
+from events.common import WebhookDisabled
+from events.envelope import NewEvent
+from events.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
+from server.auth import Principal
+from server.webhooks.dispatcher import Dispatcher, Settings
+from server.webhooks.outbox import outbox_rows
+
+DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
+
+
+def side_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
+              ruleset: Any) -> dict[str, list[Any]]:
+    """The deliveries an append's events cause, and the webhooks of seats it revokes."""
+    hooks = state["webhooks"]
+    if not hooks:
+        return {}
+    revoked = {ne.data["seat"] for ne in new if ne.type == "SeatRevoked"}
+    return {"outbox": outbox_rows(state, new, actor, command_id, ruleset),
+            "webhook_changes": [WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked]}
+
+
+def setup(app: web.Application) -> None:
+    from server.app import ENCOUNTERS, SETTINGS
+    from server.metrics import METRICS
+    from server.webhooks.subscriptions import routes
+
+    settings = app[SETTINGS]
+    config: Settings = settings.get("webhooks") or Settings()
+    if settings.get("webhook_allow_private"):
+        config = Settings(**{**{f: getattr(config, f) for f in config.__struct_fields__}, "allow_private": True})
+    settings["webhook_allow_private"] = config.allow_private
+    enc = app[ENCOUNTERS]
+
+    async def disabled(w: WebhookRow, reason: str) -> None:
+        """Tell the GM, in the stream (whose notice reaches the GM's other webhooks)."""
+        from server.encounters import ApiError
+
+        try:
+            await enc.admin_event(w.stream, Principal("system", w.stream), {}, WebhookDisabled(w.id, reason),
+                                  side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]}, roles=("system",))
+        except ApiError:
+            pass  # a closed encounter takes no more events; the webhook's state says it all
+
+    dispatcher = Dispatcher(enc.store, config, disabled)
+    app[DISPATCHER] = dispatcher
+    enc.side_rows = side_rows
+    enc.after_side_rows = dispatcher.wake
+    app[METRICS].sections.append(dispatcher.stats.lines)
+    app.add_routes(routes)
+
+    async def dispatching(app: web.Application) -> AsyncIterator[None]:
+        task = asyncio.create_task(dispatcher.run())
+        yield
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    app.cleanup_ctx.append(dispatching)
+

@@ -1,0 +1,72 @@
+"""The deliveries a command's events cause, computed before its append and written in its transaction.
+
+Pure: the state the command was decided on (its `webhooks` are the live subscriptions), the new
+events, and the ruleset. The seqs are known before the append (the store refuses it unless the head
+is still `state["seq"]`), so each row is keyed by its seq; only the hash and time of an event are
+not, and a delivery of the event itself is rendered from the stored event when it is sent.
+
+Rows for one webhook are numbered by `part` in the order written, so (seq, part) is the order of
+delivery: the events, then the log entries, then the notices of the command.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import msgspec
+
+from events.envelope import Event, NewEvent
+from events.outbox import OutboxRow
+from projections.log import sentence
+from projections.state import evolve
+from server.webhooks.discord import log_line, split_content
+from server.webhooks.notices import event_notices, turn_notices
+
+_encode = msgspec.json.encode
+
+
+def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str, ruleset: Any,
+                now: dt.datetime | None = None) -> list[OutboxRow]:
+    hooks = state["webhooks"]
+    if not hooks:
+        return []
+    now = now or dt.datetime.now(dt.UTC)
+    wants = {k for w in hooks.values() for k in w["deliver"]}
+    texts = "log" in wants or any(w["format"] == "discord" for w in hooks.values())
+    entries: list[dict[str, Any]] = []
+    notices: list[dict[str, str]] = []
+    s = state
+    for i, ne in enumerate(new):
+        e = Event(state["stream"], state["seq"] + 1 + i, ne.type, ne.data, actor, command_id, "", "", "")
+        text = sentence(ruleset, s, e, {}) if texts else ""
+        if "notices" in wants:
+            notices += [{**n, "seq": e.seq, "to_name": _addressee(s, n["to"])} for n in event_notices(s, e, now)]
+        s = evolve(s, e, ruleset)
+        entries.append({"seq": e.seq, "turn": s["turn"], "type": e.type, "actor": actor, "text": text})
+    last = state["seq"] + len(new)
+    if "notices" in wants:
+        notices += [{**n, "seq": last, "to_name": _addressee(s, n["to"])} for n in turn_notices(state, s, ruleset)]
+    rows: list[OutboxRow] = []
+    for wid, w in hooks.items():
+        owed: list[tuple[int, str, Any]] = []  # (seq, kind, body) in delivery order
+        discord = w["format"] == "discord"
+        if "events" in w["deliver"] and not discord:
+            owed += [(x["seq"], "event", {}) for x in entries]
+        if "log" in w["deliver"] or ("events" in w["deliver"] and discord):
+            if discord:
+                owed += [(last, "log", {"content": c})
+                         for c in split_content([log_line(x["seq"], x["text"]) for x in entries])]
+            else:
+                owed.append((last, "log", {"entries": entries}))
+        if "notices" in w["deliver"]:
+            owed += [(n["seq"], "notice", n) for n in notices if w["seat"] is None or w["seat"] == n["to"]]
+        rows += [OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, kind, _encode(body).decode())
+                 for part, (seq, kind, body) in enumerate(owed)]
+    return rows
+
+
+def _addressee(state: dict[str, Any], to: str) -> str:
+    if to == "gm":
+        return "the GM"
+    return state["seats"].get(to, {}).get("name", to)

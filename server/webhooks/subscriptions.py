@@ -1,0 +1,158 @@
+"""Webhook subscriptions over HTTP: create, list, delete, rotate the secret, and see the deliveries.
+
+The GM manages every webhook of the encounter; a player may add webhooks for its own seat's notices
+and manage those. Each change is an event in the stream recording only {webhook, seat, deliver,
+format, host} — the URL (whose path may hold a token, as Discord's does) and the secret stay in the
+store, and the secret is shown once, when made.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import time
+from typing import Any
+
+from aiohttp import web
+
+from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
+from events.outbox import DELETED, Delivery, WebhookChange, WebhookRow
+from rules.common.deciding import ID_PATTERN
+from server.app import ENCOUNTERS, SETTINGS, _int_query, actor, json_response, read_json
+from server.auth import Principal
+from server.encounters import ApiError, bad_request
+from server.webhooks import signing
+from server.webhooks.safety import UnsafeUrl, check_reachable
+
+DELIVER = ("events", "log", "notices")
+FORMATS = ("json", "discord")
+MAX_PER_ENCOUNTER = 20
+ROLES = ("gm", "player")
+
+routes = web.RouteTableDef()
+
+
+def _iso(t: float | None) -> str | None:
+    if t is None or t <= 0:
+        return None
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def webhook_view(w: WebhookRow) -> dict[str, Any]:
+    """A webhook as its readers see it: the host, never the URL or the secret."""
+    from urllib.parse import urlsplit
+
+    return {"id": w.id, "seat": w.seat, "deliver": w.deliver, "format": w.format, "host": urlsplit(w.url).hostname,
+            "status": w.status, "created_at": _iso(w.created_at), "failing_since": _iso(w.failing_since),
+            "next_try": _iso(w.next_at), "last_error": w.last_error}
+
+
+def delivery_view(d: Delivery) -> dict[str, Any]:
+    return {"id": d.id, "seq": d.seq, "part": d.part, "kind": d.kind, "status": d.status, "attempts": d.attempts,
+            "created_at": _iso(d.created_at), "next_try": _iso(d.next_at) if d.status == "pending" else None,
+            "last_status": d.last_status, "last_error": d.last_error, "delivered_at": _iso(d.delivered_at)}
+
+
+def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tuple[str | None, list[str], str]:
+    unknown = set(body) - {"url", "deliver", "format", "seat", "command_id"}
+    if unknown:
+        raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    deliver = body.get("deliver", ["notices"])
+    if (not isinstance(deliver, list) or not deliver or not all(isinstance(k, str) and k in DELIVER for k in deliver)
+            or len(set(deliver)) != len(deliver)):
+        raise bad_request("deliver must be a non-empty list of events, log and notices", "deliver")
+    fmt = body.get("format", "json")
+    if fmt not in FORMATS:
+        raise bad_request("format must be json or discord", "format")
+    seat = body.get("seat", who.seat if who.role == "player" else None)
+    if seat is not None and (not isinstance(seat, str) or not ID_PATTERN.match(seat)):
+        raise bad_request("seat must be a seat id", "seat")
+    if seat is not None and (seat not in state["seats"] or state["seats"][seat].get("revoked")):
+        raise bad_request(f"there is no seat {seat!r} in this encounter", "seat")
+    if who.role == "player" and (seat != who.seat or deliver != ["notices"]):
+        raise ApiError(403, "forbidden", "a player's webhook delivers its own seat's notices only "
+                                         '(deliver: ["notices"], no other seat)')
+    return seat, deliver, fmt
+
+
+async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> WebhookRow:
+    """The webhook named in the path, if this principal may manage it (404 for anyone else's)."""
+    w = await request.app[ENCOUNTERS].store.webhook(wid)
+    if w is None or w.stream != stream or w.status == DELETED or (who.role == "player" and w.seat != who.seat):
+        raise ApiError(404, "not_found", f"there is no webhook {wid!r} in this encounter")
+    return w
+
+
+async def _manager(request: web.Request, stream: str) -> Principal:
+    who = await actor(request, stream)
+    if who.role not in ROLES:
+        raise ApiError(403, "forbidden", "only the GM and players may manage webhooks")
+    return who
+
+
+@routes.post("/encounters/{id}/webhooks")
+async def create_webhook(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    body = await read_json(request)
+    who = await _manager(request, stream)
+    enc = request.app[ENCOUNTERS]
+    state = await enc.state(stream)
+    seat, deliver, fmt = _fields(body, who, state)
+    try:
+        host = await check_reachable(body.get("url"), request.app[SETTINGS].get("webhook_allow_private", False))
+    except UnsafeUrl as exc:
+        raise bad_request(str(exc), "url") from None
+    if len(await enc.store.webhooks(stream)) >= MAX_PER_ENCOUNTER:
+        raise bad_request(f"an encounter has at most {MAX_PER_ENCOUNTER} webhooks: delete one first", "url")
+    wid, secret = f"wh_{secrets.token_hex(8)}", signing.new_secret()
+    base_url = request.app[SETTINGS].get("public_url") or str(request.url.origin())
+    row = WebhookRow(wid, stream, body["url"], secret, seat, deliver, fmt, base_url.rstrip("/"), time.time())
+    out = await enc.admin_event(stream, who, body, WebhookCreated(wid, seat, deliver, fmt, host),
+                                side={"webhooks": [row]}, roles=ROLES)
+    if out.duplicate:  # a resent command_id: the webhook it made, without its secret (shown once)
+        made = await enc.store.webhook(out.events[0].data["webhook"])
+        assert made is not None
+        return json_response({**webhook_view(made), "secret": None}, status=200)
+    made = await enc.store.webhook(wid)
+    assert made is not None
+    return json_response({**webhook_view(made), "secret": secret}, status=201)
+
+
+@routes.get("/encounters/{id}/webhooks")
+async def list_webhooks(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    who = await _manager(request, stream)
+    hooks = await request.app[ENCOUNTERS].store.webhooks(stream)
+    return json_response({"webhooks": [webhook_view(w) for w in hooks
+                                       if who.role == "gm" or w.seat == who.seat]})
+
+
+@routes.delete("/encounters/{id}/webhooks/{wid}")
+async def delete_webhook(request: web.Request) -> web.Response:
+    stream, wid = request.match_info["id"], request.match_info["wid"]
+    who = await _manager(request, stream)
+    await _mine(request, stream, who, wid)
+    await request.app[ENCOUNTERS].admin_event(stream, who, {}, WebhookDeleted(wid), roles=ROLES,
+                                              side={"webhook_changes": [WebhookChange(wid, status=DELETED)]})
+    return web.Response(status=204)
+
+
+@routes.post("/encounters/{id}/webhooks/{wid}/secret")
+async def rotate_secret(request: web.Request) -> web.Response:
+    stream, wid = request.match_info["id"], request.match_info["wid"]
+    who = await _manager(request, stream)
+    await _mine(request, stream, who, wid)
+    secret = signing.new_secret()
+    await request.app[ENCOUNTERS].admin_event(stream, who, {}, WebhookSecretRotated(wid), roles=ROLES,
+                                              side={"webhook_changes": [WebhookChange(wid, secret=secret)]})
+    return json_response({"id": wid, "secret": secret}, status=201)
+
+
+@routes.get("/encounters/{id}/webhooks/{wid}/deliveries")
+async def list_deliveries(request: web.Request) -> web.Response:
+    stream, wid = request.match_info["id"], request.match_info["wid"]
+    limit = _int_query(request, "limit", 100, 1, 1000)
+    who = await _manager(request, stream)
+    w = await _mine(request, stream, who, wid)
+    found = await request.app[ENCOUNTERS].store.deliveries(wid, limit or 100)
+    return json_response({"webhook": webhook_view(w), "deliveries": [delivery_view(d) for d in found]})

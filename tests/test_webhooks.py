@@ -1,0 +1,221 @@
+"""Webhooks end to end: a real server, real receivers on 127.0.0.1, real signatures (standardwebhooks)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+from standardwebhooks import Webhook
+
+from server.webhooks.dispatcher import Settings
+from tests.support.client import Encounter, RunningServer, TussleClient
+from tests.support.receivers import Answer, Receiver
+
+# The schedule shortened: retries after 50-200 ms instead of seconds to an hour.
+FAST = Settings(allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05)
+
+
+@pytest.fixture
+async def hooked(tmp_path) -> AsyncIterator[TussleClient]:
+    srv = await RunningServer(str(tmp_path / "tussle.db"), webhook_allow_private=True, webhooks=FAST).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield TussleClient(srv.base_url, session, srv.db_path)
+    finally:
+        await srv.stop()
+
+
+@pytest.fixture
+async def receivers() -> AsyncIterator[list[Receiver]]:
+    made: list[Receiver] = []
+    yield made
+    for r in made:
+        await r.stop()
+
+
+async def receiver(made: list[Receiver], answer: Any = None) -> Receiver:
+    r = await Receiver(answer).start()
+    made.append(r)
+    return r
+
+
+async def subscribe(enc: Encounter, url: str, token: str | None = None, **fields: Any) -> dict[str, Any]:
+    r = await enc.client.request("POST", f"{enc.path}/webhooks", {"url": url, **fields}, token=token or enc.gm_token)
+    assert r.status == 201, r.body
+    return r.body
+
+
+async def notes(enc: Encounter, n: int, token: str | None = None) -> list[int]:
+    seqs = []
+    for i in range(n):
+        r = await enc.command("note", token=token, text=f"note {i}")
+        assert r.status == 201, r.body
+        seqs.append(r.body["seq"])
+    return seqs
+
+
+async def test_deliveries_are_signed_per_standard_webhooks_and_the_stream_keeps_no_url_or_secret(hooked, receivers):
+    rx = await receiver(receivers)
+    enc = await hooked.create()
+    made = await subscribe(enc, rx.url, deliver=["events", "log", "notices"])
+    assert made["secret"].startswith("whsec_") and made["host"] == "127.0.0.1" and made["status"] == "active"
+    (seq,) = await notes(enc, 1)
+    got = await rx.until_processed(2)  # the event, then its log entry
+    verifier = Webhook(made["secret"])
+    for r in got:
+        assert verifier.verify(r.body, r.headers)  # raises unless the signature is the spec's
+    event, entry = got[0].json, got[1].json
+    assert event["type"] == "tussle.event" and event["data"]["event"]["seq"] == seq
+    assert event["data"]["event"]["type"] == "NotePosted" and event["data"]["encounter"] == enc.id
+    assert entry["type"] == "tussle.log" and "note 0" in entry["data"]["entries"][0]["text"]
+    assert got[0].id == f"{made['id']}.{seq}.0"
+    # The stream records who is told what, never where exactly nor the secret.
+    events = await enc.events()
+    created = next(e for e in events if e["type"] == "WebhookCreated")
+    assert created["data"] == {"webhook": made["id"], "seat": None, "deliver": ["events", "log", "notices"],
+                               "format": "json", "host": "127.0.0.1"}
+    everything = str(events) + str((await enc.get("/webhooks")).body) + str((await enc.get("/log")).body)
+    assert "s3cr3t-path" not in everything and "q5" not in everything and made["secret"] not in everything
+    # A rotated secret signs the next deliveries; the old one no longer verifies them.
+    rotated = await enc.client.request("POST", f"{enc.path}/webhooks/{made['id']}/secret", token=enc.gm_token)
+    assert rotated.status == 201 and rotated.body["secret"] != made["secret"]
+    await notes(enc, 1)
+    later = (await rx.until_processed(4))[-1]
+    assert Webhook(rotated.body["secret"]).verify(later.body, later.headers)
+    with pytest.raises(Exception, match="signature"):
+        verifier.verify(later.body, later.headers)
+
+
+async def test_an_endpoint_that_fails_three_times_gets_everything_in_order_under_stable_ids(hooked, receivers):
+    rx = await receiver(receivers, lambda n: Answer(500) if n < 3 else Answer(200))
+    enc = await hooked.create()
+    made = await subscribe(enc, rx.url, deliver=["events"])
+    seqs = await notes(enc, 5)
+    got = await rx.until_processed(5)
+    assert [r.json["data"]["seq"] for r in got] == seqs  # per-endpoint order kept across the retries
+    first = f"{made['id']}.{seqs[0]}.0"
+    assert [r.id for r in rx.requests[:4]] == [first] * 4  # the same id on every try, for deduplication
+    assert len(rx.requests) == 8  # nothing sent twice once acknowledged
+    page = (await enc.get(f"/webhooks/{made['id']}/deliveries")).body
+    by_id = {d["id"]: d for d in page["deliveries"]}
+    assert by_id[first]["attempts"] == 4 and by_id[first]["status"] == "delivered"
+    assert by_id[first]["last_status"] == 200 and by_id[first]["last_error"] is None
+    assert page["webhook"]["failing_since"] is None and page["webhook"]["status"] == "active"
+    metrics = (await hooked.request("GET", "/metrics")).body
+    assert 'tussle_webhook_deliveries_total{outcome="delivered"} 5' in metrics
+    assert 'tussle_webhook_deliveries_total{outcome="failed"} 3' in metrics
+
+
+async def test_a_hanging_endpoint_times_out_and_holds_up_no_other(hooked, receivers):
+    release = asyncio.Event()
+    stuck = await receiver(receivers, lambda n: Answer(hang=release) if n < 2 else Answer())
+    fine = await receiver(receivers)
+    enc = await hooked.create()
+    slow = await subscribe(enc, stuck.url, deliver=["events"])
+    await subscribe(enc, fine.url, deliver=["events"])
+    seqs = await notes(enc, 3)
+    assert [r.json["data"]["seq"] for r in await fine.until_processed(3)] == seqs
+    await stuck.until(lambda: len(stuck.requests) >= 2, "second try after the timeout")
+    page = (await enc.get(f"/webhooks/{slow['id']}/deliveries")).body
+    head = min(page["deliveries"], key=lambda d: d["seq"])  # the second webhook's creation, seen by the first
+    assert head["attempts"] >= 1 and "Timeout" in head["last_error"]
+    release.set()
+    assert [r.json["data"]["seq"] for r in await stuck.until_processed(4)] == [seqs[0] - 1, *seqs]
+
+
+async def test_a_429_is_retried_no_sooner_than_its_retry_after(hooked, receivers):
+    rx = await receiver(receivers, lambda n: Answer(429, {"Retry-After": "1"}) if n == 0 else Answer())
+    enc = await hooked.create()
+    await subscribe(enc, rx.url, deliver=["events"])
+    await notes(enc, 1)
+    await rx.until_processed(1)
+    assert rx.requests[1].at - rx.requests[0].at >= 1.0
+    assert rx.requests[0].id == rx.requests[1].id
+
+
+async def test_private_addresses_and_userinfo_are_refused_without_the_flag(tussle, receivers):
+    rx = await receiver(receivers)
+    enc = await tussle.create()
+    for url, why in ((rx.url, "loopback"), ("http://10.1.2.3/hook", "private"),
+                     ("http://169.254.169.254/latest/meta-data", "metadata"),
+                     ("https://user:pass@example.com/hook", "user name or password"),
+                     ("ftp://example.com/x", "http or https")):
+        r = await tussle.request("POST", f"{enc.path}/webhooks", {"url": url}, token=enc.gm_token)
+        assert r.status == 400 and r.body["error"]["details"] == {"field": "url"}, (url, r.body)
+        assert why in r.body["error"]["message"]
+    assert (await enc.get("/webhooks")).body == {"webhooks": []}
+    assert not [e for e in await enc.events() if e["type"] == "WebhookCreated"]
+
+
+async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_seat(hooked, receivers):
+    mine, table = await receiver(receivers), await receiver(receivers)
+    enc = await hooked.create(options={"reaction_timeout_s": 3600})
+    await enc.add({"id": "simeth", "name": "Simeth", "side": "a", "stats": {}, "position": [0, 0]})
+    await enc.add({"id": "troll", "name": "Troll", "side": "b", "stats": {}, "position": [1, 0]})
+    ana = await enc.seat_full("Ana", ["simeth"])
+    await enc.seat_full("Bo", ["troll"])
+    for body in ({"deliver": ["events"]}, {"seat": "seat-2"}):
+        r = await hooked.request("POST", f"{enc.path}/webhooks", {"url": mine.url, **body}, token=ana["token"])
+        assert r.status == 403, r.body
+    own = await subscribe(enc, mine.url, token=ana["token"])
+    assert own["seat"] == ana["seat"] and own["deliver"] == ["notices"]
+    await subscribe(enc, table.url, deliver=["notices"])  # the GM's: every notice
+    await enc.ok("ask", combatant="troll", kind="hth_defence", options=["parry", "dodge"], default="parry")
+    await enc.ok("ask", combatant="simeth", kind="entry_dagger", options=["yes", "no"], default="no")
+    await table.until_processed(2)
+    got = await mine.until_processed(1)
+    notice = got[0].json["data"]
+    assert notice["to"] == ana["seat"] and notice["kind"] == "asked"
+    assert notice["text"].startswith("you are asked: entry dagger for Simeth — choose yes or no by ")
+    assert notice["text"].endswith(" UTC (default: no)")
+    assert notice["link"] == f"{hooked.base_url}/encounters/{enc.id}/view"
+    assert [r.json["data"]["to_name"] for r in table.processed] == ["Bo", "Ana"]
+    listed = (await hooked.request("GET", f"{enc.path}/webhooks", token=ana["token"])).body["webhooks"]
+    assert [w["id"] for w in listed] == [own["id"]] and len((await enc.get("/webhooks")).body["webhooks"]) == 2
+    # The seat is revoked: its webhook stops, and says so.
+    r = await hooked.request("DELETE", f"{enc.path}/seats/{ana['seat']}", token=enc.gm_token)
+    assert r.status == 204
+    await enc.ok("close")
+    await table.until(lambda: any(r.json["data"]["kind"] == "closed" for r in table.processed), "closed notice")
+    closed = [r.json["data"] for r in table.processed if r.json["data"]["kind"] == "closed"]
+    assert {c["to"] for c in closed} == {"gm", "seat-2"}
+    assert closed[0]["text"] == "the fight is closed; the seed is revealed — verify"
+    assert len(mine.requests) == 1
+    states = {w["id"]: w["status"] for w in (await enc.get("/webhooks")).body["webhooks"]}
+    assert states[own["id"]] == "revoked"
+
+
+async def test_a_timed_out_reaction_is_a_notice_to_the_seat_asked(tmp_path, receivers):
+    srv = await RunningServer(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=FAST,
+                              timeout_poll_s=0.05).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            client = TussleClient(srv.base_url, session, srv.db_path)
+            rx = await receiver(receivers)
+            enc = await client.create(options={"reaction_timeout_s": 1})
+            await enc.add({"id": "simeth", "name": "Simeth", "side": "a", "stats": {}, "position": [0, 0]})
+            seat = await enc.seat_full("Ana", ["simeth"])
+            await subscribe(enc, rx.url, token=seat["token"])
+            await enc.ok("ask", combatant="simeth", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge")
+            got = await rx.until_processed(2)
+            assert [r.json["data"]["kind"] for r in got] == ["asked", "timed_out"]
+            assert got[1].json["data"]["text"] == "your reaction timed out; the default was applied (parry or dodge: dodge)"
+    finally:
+        await srv.stop()
+
+
+async def test_discord_format_posts_content_of_at_most_2000_characters(hooked, receivers):
+    rx = await receiver(receivers)
+    enc = await hooked.create()
+    await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord")
+    long = "word " * 900  # 4,500 characters in one log entry
+    await enc.ok("note", text=long.strip())
+    await enc.ok("note", text="a short one")
+    got = await rx.until_processed(4)
+    contents = [r.json["content"] for r in got]
+    assert all(len(c) <= 2000 for c in contents) and all(set(r.json) == {"content", "allowed_mentions"} for r in got)
+    assert "".join(contents[:3]).count("word") == 900
+    assert contents[3].endswith("notes: “a short one”")
