@@ -219,3 +219,27 @@ async def test_discord_format_posts_content_of_at_most_2000_characters(hooked, r
     assert all(len(c) <= 2000 for c in contents) and all(set(r.json) == {"content", "allowed_mentions"} for r in got)
     assert "".join(contents[:3]).count("word") == 900
     assert contents[3].endswith("notes: “a short one”")
+
+
+async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, receivers):
+    from tests.tft.helpers import simeth, troll
+
+    simeths, trolls = await receiver(receivers), await receiver(receivers)
+    enc = await hooked.create("tft", dice="manual")
+    await enc.add(simeth())
+    await enc.add(troll())
+    ana = await enc.seat("Simeth's player", ["simeth"])
+    bo = await enc.seat("Troll's player", ["troll"])
+    await subscribe(enc, simeths.url, token=ana)
+    await subscribe(enc, trolls.url, token=bo)
+    await enc.ok("start_turn", turn=1)
+    await enc.ok("start_phase", phase="action")  # Simeth's DX is the highest: Simeth acts first
+    (first,) = await simeths.until_processed(1)
+    assert first.json["data"]["kind"] == "your_turn"
+    assert first.json["data"]["text"].startswith("it is your turn (Simeth, turn 1, action phase): Simeth acts: ")
+    assert "token" not in first.json["data"]["link"] and first.json["data"]["link"].endswith("/view")
+    r = await enc.command("tft.pass", token=ana, combatant="simeth")
+    assert r.status == 201, r.body
+    (second,) = await trolls.until_processed(1)
+    assert second.json["data"]["text"].startswith("it is your turn (Troll, turn 1, action phase)")
+    assert len(simeths.requests) == 1

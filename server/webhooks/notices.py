@@ -54,23 +54,20 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     return []
 
 
-def controllers(state: dict[str, Any], combatant: str) -> list[str]:
-    """Who is told of a combatant's turn: the seats controlling it, else the GM."""
-    c = state["combatants"].get(combatant, {})
-    seats = [s for s, seat in state["seats"].items() if not seat.get("revoked")
-             and (combatant in seat["combatants"] or c.get("controller") == s)]
-    return seats or [GM]
-
-
 def turn_notices(before: dict[str, Any], after: dict[str, Any], ruleset: Any) -> list[dict[str, str]]:
-    """"It is your turn" for each combatant acting now that was not acting before the command."""
-    acting_now = getattr(ruleset, "acting_now", None)
-    if acting_now is None or after["closed"]:
+    """"It is your turn" for each combatant whose slot `ruleset.acting_now` opens with this command, to
+    whoever sends its commands. Reactions are their own notice ("you are asked"); the GM's own steps
+    (no combatant) are the GM running the table, not news to the GM."""
+    if after["closed"]:
         return []
-    was = {a["combatant"] for a in acting_now(before)}
+    try:
+        was = {(a["combatant"], a["asked_of"]) for a in ruleset.acting_now(before)}
+        now = ruleset.acting_now(after)
+    except Exception:  # noqa: BLE001 - a ruleset bug must not refuse the command it is telling of
+        return []
     out = []
-    for a in acting_now(after):
-        if a["combatant"] in was:
+    for a in now:
+        if a["combatant"] is None or a.get("reaction") is not None or (a["combatant"], a["asked_of"]) in was:
             continue
         where = [name_of(after, a["combatant"]), f"turn {after['turn']}"]
         if after.get("phase"):
@@ -78,5 +75,5 @@ def turn_notices(before: dict[str, Any], after: dict[str, Any], ruleset: Any) ->
         text = f"it is your turn ({', '.join(where)})"
         if a.get("why"):
             text += f": {a['why']}"
-        out += [notice(to, "your_turn", text) for to in controllers(after, a["combatant"])]
+        out.append(notice(a["asked_of"], "your_turn", text))
     return out
