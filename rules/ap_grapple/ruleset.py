@@ -8,6 +8,7 @@ import msgspec
 
 from events.common import TurnStarted
 from events.dice import Dice
+from rules.ap_grapple import acting
 from rules.ap_grapple.brawl import decide_brawl
 from rules.ap_grapple.combatants import completed_combatant
 from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Pass, SwingTarget
@@ -80,6 +81,12 @@ class ApGrapple(Ruleset):
 
     def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
         return legal_commands(state, combatant)
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data if isinstance(event.data, dict) else {})

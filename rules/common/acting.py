@@ -63,6 +63,29 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def counted(n: int, word: str) -> str:
+    """"1 card", "2 cards": a count for sentences."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def before_slots(state: dict[str, Any], not_started: str) -> list[dict[str, Any]] | None:
+    """What comes before any slot: the seats a pending reaction asks (nothing else is accepted
+    meanwhile); nobody in a closed fight; the GM's step `not_started` before the first turn. None: the
+    ruleset's slots apply."""
+    if state.get("pending"):
+        return reactions_acting(state)
+    if state.get("closed"):
+        return []
+    if state.get("turn", 0) < 1:
+        return [gm_step(not_started)]
+    return None
+
+
+def once_answered(state: dict[str, Any]) -> str:
+    """The words a `next_slot` sentence adds while a reaction waits."""
+    return " once the pending reaction is answered" if state.get("pending") else ""
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th ... for sentences about an order."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

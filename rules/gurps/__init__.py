@@ -16,6 +16,7 @@ from events.common import CloseCombatLeft, TurnStarted, Wounded
 from events.dice import Dice
 from events.envelope import Event
 from rules.common import commands as common
+from rules.gurps import acting
 from rules.gurps import commands as cmds
 from rules.gurps.adjacent import decide_declare
 from rules.gurps.attacks import decide_attack, decide_grapple
@@ -132,6 +133,12 @@ class Gurps(Ruleset):
 
     def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
         return legal_actions(state, combatant)
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data)

@@ -17,7 +17,7 @@ from events.common import ConditionChanged, ReactionAnswered, ReactionCancelled
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, command_type, geometry_plane
-from rules.skirmish import deck, describe, figures, flow, grapple, moving, prisoners, projection
+from rules.skirmish import acting, deck, describe, figures, flow, grapple, moving, prisoners, projection
 from rules.skirmish.charts import RESULTS
 from rules.skirmish.commands import (
     GM_ONLY_COMMANDS,
@@ -168,6 +168,12 @@ class Skirmish(Ruleset):
         if not moving.move_problems(state, combatant):
             actions.append("move")
         return actions
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state, self.legal_actions)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant, self.legal_actions)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe.sentence(state_before, event.type, event.data or {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.acting import before_in_order, gm_step, reactions_acting, slot, until
+from rules.common.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import initiative_dx
 from rules.tft.initiative import head
@@ -36,14 +36,12 @@ def _mover_why(state: dict[str, Any], cid: str) -> str:
 
 def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Who may or must act now, and why."""
-    if state.get("pending"):
-        return reactions_acting(state)
-    if state.get("closed"):
-        return []
     phase = state.get("phase")
-    if state.get("turn", 0) < 1 or phase is None:
-        return [gm_step("no turn has started: the GM starts the turn (start_turn) and its movement phase "
-                        "(start_phase movement)")]
+    first = before_slots({**state, "turn": state.get("turn", 0) if phase else 0},
+                         "no turn has started: the GM starts the turn (start_turn) and its movement phase "
+                         "(start_phase movement)")
+    if first is not None:
+        return first
     if phase == "movement":
         movers = [cid for cid in state["combatants"] if MOVEMENT_COMMANDS & set(legal_now(state, cid))]
         if movers:
@@ -69,7 +67,7 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
         return f"{who} is {'dead' if 'dead' in c.get('conditions', []) else 'unconscious'} and takes no action"
     if any(e["combatant"] == cid for e in acting_now(state)):
         return None
-    wait = " once the pending reaction is answered" if state.get("pending") else ""
+    wait = once_answered(state)
     phase = state.get("phase")
     by_dx = f"in the action phase, by DX ({who}'s is now {initiative_dx(state, cid)})"
     if phase == "action":
