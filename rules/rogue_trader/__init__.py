@@ -14,7 +14,16 @@ import msgspec
 
 from events.dice import Dice
 from rules.interface import Answer, Command, RuleError, Ruleset, geometry_plane
-from rules.rogue_trader import aftermath, breaking_off, charging, combat_round, legal, roster, situation
+from rules.rogue_trader import (
+    acting,
+    aftermath,
+    breaking_off,
+    charging,
+    combat_round,
+    legal,
+    roster,
+    situation,
+)
 from rules.rogue_trader.commands import (
     RT_COMMANDS,
     AllocateAttacks,
@@ -88,6 +97,12 @@ class RogueTrader(Ruleset):
 
     def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
         return legal.legal_actions(state, combatant)
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event)
