@@ -15,7 +15,7 @@ from typing import Any
 
 from events.dice import WEAK_ENTROPY_BELOW, derive_face
 from events.envelope import Event
-from projections.state import voided_seqs
+from rules.state import voided_seqs
 
 VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_revealed", "manual"
 

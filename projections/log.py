@@ -5,7 +5,7 @@ events (and any event a ruleset leaves undescribed). Every roll reads as faces, 
 reason, total, target and outcome, and a manual roll says it cannot be verified.
 
 Voided events are skipped (the state they are described against skips them too, exactly as
-`projections.state.replay` does), and the `EventVoided` entry shows what was voided and the GM's reason.
+`rules.state.replay` does), and the `EventVoided` entry shows what was voided and the GM's reason.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from events.envelope import Event
-from projections.state import EventNotFoldable, evolve, initial_state, voided_seqs
+from rules.state import EventNotFoldable, evolve, initial_state, voided_seqs
 
 State = dict[str, Any]
 Entry = dict[str, Any]

@@ -1,7 +1,7 @@
 """The ruleset plug-in interface (DESIGN.md "Architecture: the decider pattern").
 
 A ruleset knows no storage, HTTP or clock. It sees the encounter state (a plain JSON-able dict, see
-`projections/state.py` for its shape), typed commands, and a `Dice` source; it returns event Structs
+`rules/state.py` for its shape), typed commands, and a `Dice` source; it returns event Structs
 or raises `RuleError`. `evolve` keeps the ruleset's own part of the state (`state["rules"]`) and must
 not mutate its input: copy what you change.
 """

@@ -15,10 +15,10 @@ from events.canonical import FloatInEventData, check_integers_only
 from events.common import DiceSeedRotated, ReactionAnswered, ReactionRequested
 from events.dice import Dice
 from events.envelope import Event, NewEvent
-from projections.state import evolve
 from rules.common import commands as common
 from rules.common.deciding import Context, acting_as, controls, decide_common
 from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, command_type
+from rules.state import evolve
 
 ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "rotate_seed", "close", "ask"})
 COMMON_TYPES = frozenset(cls.__struct_config__.tag for cls in common.COMMON_COMMANDS)

@@ -42,12 +42,12 @@ from events.store import (
     TokenRevocation,
     TokenRow,
 )
-from projections.state import evolve, initial_state, replay
 from rules.common import commands as common
 from rules.common.deciding import ID_PATTERN, Context
 from rules.common.options import resolve_options
 from rules.interface import BadCommand, Forbidden, RuleError, command_type
 from rules.registry import Registry
+from rules.state import evolve, initial_state, replay
 from server.auth import Principal, new_token, token_hash
 from server.deciding import TooManyEvents, decide_command, to_new_event
 from server.in_flight import DecidedAhead, InFlight

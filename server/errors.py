@@ -8,7 +8,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
-from projections.state import EventNotFoldable
+from rules.state import EventNotFoldable
 from server.encounters import ApiError
 
 log = structlog.get_logger("tussle.errors")

@@ -16,8 +16,8 @@ from events.envelope import Event, NewEvent
 from events.sqlite_store import SqliteStore
 from events.store import Append
 from projections.log import build_log
-from projections.state import evolve, initial_state, replay
 from rules.registry import Registry
+from rules.state import evolve, initial_state, replay
 from tests.golden.scripts import load, play, script_names
 
 REGISTRY = Registry.discover()

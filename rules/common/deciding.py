@@ -27,10 +27,10 @@ from events.common import (
 )
 from events.dice import Dice
 from events.dice_expressions import BadExpression, parse, roll_expression
-from projections.merge_patch import merge_patch
 from rules.common import commands as c
 from rules.common.options import resolve_options
 from rules.interface import Answer, BadCommand, Command, Forbidden, RuleError, asked_of, combatant_or_error
+from rules.merge_patch import merge_patch
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 POSTURES = ("standing", "kneeling", "prone", "on_back", "on_stomach")

@@ -8,12 +8,12 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
-from projections.state import evolve
 from rules.gurps.tracking import evolve_rules
+from rules.state import evolve
 
 
 class _RulesOnly:
-    """The part of the ruleset that `projections.state.evolve` calls."""
+    """The part of the ruleset that `rules.state.evolve` calls."""
 
     @staticmethod
     def evolve(rules_state: dict[str, Any], event: Event) -> dict[str, Any]:

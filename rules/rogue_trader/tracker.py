@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
-from projections.state import evolve
+from rules.state import evolve
 
 
 class Tracker:

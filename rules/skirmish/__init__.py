@@ -40,7 +40,7 @@ GM_RESULT_REACTIONS = (DAMAGE_REACTION, grapple.FALL_REACTION, grapple.MORALE_RE
 
 
 class _RulesOnly:
-    """What `projections.state.evolve` needs of a ruleset while a decision folds its own events."""
+    """What `rules.state.evolve` needs of a ruleset while a decision folds its own events."""
 
     @staticmethod
     def evolve(rules_state: dict[str, Any], event: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import msgspec
 
 from events.dice import Dice
 from events.envelope import Event
-from projections.state import evolve
+from rules.state import evolve
 
 
 class Working:

@@ -7,12 +7,12 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
-from projections.state import evolve
+from rules.state import evolve
 from rules.tft.rules_state import evolve_rules
 
 
 class _RulesOnly:
-    """The part of the ruleset `projections.state.evolve` needs."""
+    """The part of the ruleset `rules.state.evolve` needs."""
 
     @staticmethod
     def evolve(rules_state: dict[str, Any], event: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import msgspec
 from events.envelope import Event, NewEvent
 from events.outbox import OutboxRow
 from projections.log import sentence
-from projections.state import evolve
+from rules.state import evolve
 from server.webhooks.discord import log_line, split_content
 from server.webhooks.notices import event_notices, turn_notices
 

@@ -14,7 +14,7 @@ from rules.interface import BadCommand
 
 def _sentences(w: World, start_seq: int) -> list[str | None]:
     """describe() of each event after `start_seq`, each against the state before it."""
-    from projections.state import replay
+    from rules.state import replay
 
     out = []
     for e in w.log:

@@ -8,7 +8,6 @@ import pytest
 
 from events.dice import Dice, Modifier
 from events.envelope import Event
-from projections.state import initial_state
 from rules.rogue_trader import ruleset
 from rules.rogue_trader.allocation import build_blow
 from rules.rogue_trader.attacks import Blow, resolve_blow, roll_to_hit, table_to_hit, wound_score
@@ -16,6 +15,7 @@ from rules.rogue_trader.combat_round import unit_result
 from rules.rogue_trader.geometry import arc_of
 from rules.rogue_trader.options import DEFAULTS
 from rules.rogue_trader.tables import DEFAULT_HIGH_TO_HIT, DEFAULT_WOUND_CHART, TO_HIT
+from rules.state import initial_state
 
 HIGH = dict(DEFAULT_HIGH_TO_HIT)
 
@@ -136,7 +136,7 @@ def test_e9_unit_results(pairs, result):
 
 def _fold(events: list[msgspec.Struct]) -> dict:
     state = {**initial_state(), "rules": ruleset.initial_state({})}
-    from projections.state import evolve
+    from rules.state import evolve
     for i, ev in enumerate(events, start=1):
         state = evolve(state, Event("s", i, type(ev).__name__, msgspec.to_builtins(ev), "gm", "c", "", "", ""),
                        ruleset)

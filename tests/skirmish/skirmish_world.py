@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from events.envelope import Event
-from projections.state import evolve, initial_state
 from rules.skirmish import ruleset
+from rules.state import evolve, initial_state
 from tests.support.pure_world import PureWorld, of_type, types  # noqa: F401 - the tests import them from here
 
 # Spec section 5, TEST CHARTS (fictional test data, NOT the seed's).

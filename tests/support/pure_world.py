@@ -1,5 +1,5 @@
 """A pure, in-memory encounter for ruleset tests: the engine's own command pipeline (server.deciding) with
-manual dice, folding events with projections.state.evolve. No server, no store."""
+manual dice, folding events with rules.state.evolve. No server, no store."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 from events.common import EncounterCreated
 from events.dice import Dice
 from events.envelope import Event, NewEvent
-from projections.state import evolve, initial_state, replay
 from rules.common.deciding import Context
 from rules.common.options import resolve_options
 from rules.interface import Ruleset
 from rules.registry import Registry
+from rules.state import evolve, initial_state, replay
 from server.deciding import decide_command, to_new_event
 
 

@@ -42,7 +42,7 @@ def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:
 def sentences(envelopes: list[dict[str, Any]]) -> list[str]:
     """Fold stored envelopes and ask the ruleset for each event's sentence (state before the event)."""
     from events.envelope import Event
-    from projections.state import evolve, initial_state
+    from rules.state import evolve, initial_state
     from rules.tft import ruleset
 
     state = initial_state()

@@ -8,8 +8,8 @@ import pytest
 from events.common import CombatantJoined, EncounterCreated, InitiativeSet, PhaseStarted, TurnStarted
 from events.dice import Dice, DiceNeeded
 from events.envelope import Event
-from projections.state import evolve, initial_state
 from rules.interface import Answer, RuleError
+from rules.state import evolve, initial_state
 from rules.tft import ruleset
 from rules.tft.commands import EnterHth, HthAttack, TftMove
 from rules.tft.options import DEFAULTS

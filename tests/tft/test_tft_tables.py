@@ -8,7 +8,7 @@ import pytest
 from events.common import CloseCombatJoined, CombatantJoined, EncounterCreated, TurnStarted
 from events.dice import Dice
 from events.envelope import Event
-from projections.state import evolve, initial_state
+from rules.state import evolve, initial_state
 from rules.tft import ruleset
 from rules.tft.damage import fist_damage
 from rules.tft.defense_table import DefenseContext, defense_modifiers, may_throw, result_for

@@ -1,4 +1,4 @@
-"""The encounter state projection: the ruleset-agnostic core, with `state["rules"]` for the ruleset.
+"""The common state fold: the ruleset-agnostic core, with `state["rules"]` for the ruleset (in rules/, since deciding folds too).
 
 `evolve(state, event, ruleset)` is pure and total: it copies what it changes (the rest is shared)
 and never re-judges an event; an event whose subject is gone is skipped and listed in
@@ -24,8 +24,8 @@ from typing import Any
 
 from events.envelope import Event
 from events.gc_pause import gc_paused
-from projections.merge_patch import merge_patch
 from rules.interface import SubjectGone
+from rules.merge_patch import merge_patch
 
 State = dict[str, Any]
 
