@@ -60,7 +60,7 @@ def encounter(client: TussleClient, recorded: dict[str, Any]) -> Encounter:
 
 
 async def test_the_old_database_had_no_schema_version():
-    con = sqlite3.connect(os.path.join(DATA, "schema_v0.db"))
+    con = sqlite3.connect(f"file:{os.path.join(DATA, 'schema_v0.db')}?mode=ro", uri=True)
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     finally:
