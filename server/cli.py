@@ -21,7 +21,8 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
             "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
             "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or [],
             "webhook_allow_private": args.webhook_allow_private, "public_url": args.public_url,
-            "webhooks": webhook_settings(args)}
+            "webhooks": webhook_settings(args),
+            "ws_queue_bytes": args.ws_queue_bytes, "ws_send_timeout_s": args.ws_send_timeout}
 
 
 def webhook_settings(args: argparse.Namespace) -> Any:
@@ -158,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-sides", type=int, default=1000, help="largest die of a roll command (1000 sides)")
     serve.add_argument("--max-ws", type=int, default=100, help="most open websockets per token, per IP when "
                        "anonymous (100; 0: no cap)")
+    serve.add_argument("--ws-queue-bytes", type=int, default=1024 * 1024, help="bytes a websocket may have "
+                       "waiting for its client before it is closed with 4008 lagging (1 MiB)")
+    serve.add_argument("--ws-send-timeout", type=float, default=10.0, help="seconds a websocket client may take "
+                       "none of a frame before it is closed with 4008 lagging (10)")
     serve.add_argument("--rate-commands", type=float, default=20.0, help="writes per second per token, per IP "
                        "when anonymous (20; 0: no limit)")
     serve.add_argument("--rate-reads", type=float, default=100.0, help="reads per second per token, per IP "

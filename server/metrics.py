@@ -53,6 +53,7 @@ class Metrics:
         self.events_appended = 0
         self.websockets: dict[str, int] = defaultdict(int)  # client key -> open connections
         self.websockets_opened = 0
+        self.websockets_lagging = 0
         self.sections: list[Callable[[], list[str]]] = []  # more families, e.g. the webhooks' (server/webhooks/)
 
     def websocket_count(self) -> int:
@@ -88,6 +89,9 @@ class Metrics:
         out.append(f"tussle_websocket_connections {self.websocket_count()}")
         family("tussle_websocket_connections_opened_total", "counter", "Websocket connections ever opened.")
         out.append(f"tussle_websocket_connections_opened_total {self.websockets_opened}")
+        family("tussle_websocket_lagging_total", "counter",
+               "Websocket connections closed with 4008 lagging (a full queue, or a send past its deadline).")
+        out.append(f"tussle_websocket_lagging_total {self.websockets_lagging}")
         family("tussle_state_cache_encounters", "gauge", "Encounter states held in memory.")
         out.append(f"tussle_state_cache_encounters {cache_size}")
         for section in self.sections:

@@ -8,10 +8,13 @@ Shape of the machinery:
   `state` and `log` projections.
 - One `Subscriber` per connection, with a bounded send queue (frames and bytes) drained by its own
   sender task. Offering a frame never waits: a subscriber whose queue is full is ended with `lagging`
-  and close 4008, its queue dropped, so a slow client never slows the others nor grows memory.
+  and close 4008, its queue dropped, so a slow client never slows the others nor grows memory. Every
+  send to the socket has a deadline (`send_timeout_s`): a client that takes nothing is lagging too.
 - `events` catch-up: the subscriber joins the hub (so it receives everything published from then on)
-  BEFORE it reads the store; live frames are held while it reads, and those the catch-up already sent
-  are dropped by seq. `state` and `log` joins travel through the hub's worker queue, so the snapshot is
+  BEFORE it reads the store; live frames are held while it reads (within the same byte bound), and
+  those the catch-up already sent are dropped by seq. The catch-up reads pages sized in bytes and
+  waits on the socket, so a client that never reads pins a page of a fraction of `queue_bytes`, not
+  the encounter. `state` and `log` joins travel through the hub's worker queue, so the snapshot is
   taken exactly between two published batches.
 """
 
@@ -32,12 +35,13 @@ from server.acting import reaction_deadlines
 from server.app import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.auth import Principal, token_hash
 from server.encounters import ApiError
-from server.metrics import ws_allowed, ws_closed, ws_key, ws_opened
+from server.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.
 REVOKING_EVENTS = frozenset({"SeatRevoked", "SeatTokenRotated", "ReadTokenRevoked", "GmTokenRotated"})
-CATCH_UP_PAGE = 1000
+CATCH_UP_PAGE = 1000  # events, at most
+FIRST_CATCH_UP_PAGE = 8  # events: later pages are sized from the frames seen so far
 
 _encode = msgspec.json.Encoder().encode
 
@@ -70,7 +74,10 @@ class WsSettings(msgspec.Struct, frozen=True):
     """Limits and timers; `tussle serve` settings named `ws_*` override them."""
 
     queue_frames: int = 4096
-    queue_bytes: int = 16 * 1024 * 1024
+    # Per connection: what waits for its socket (live frames, or held during catch-up); a catch-up
+    # page is a quarter of it. A lone frame larger than this (a big snapshot) still goes out.
+    queue_bytes: int = 1024 * 1024
+    send_timeout_s: float = 10.0  # a socket that takes none of a frame for this long is lagging
     ping_s: float = 25.0
     auth_timeout_s: float = 5.0
     close_timeout_s: float = 10.0
@@ -115,6 +122,7 @@ class Subscriber:
         self.wake = asyncio.Event()
         self.live = False  # offered frames go straight to the queue (else they are held)
         self.held: list[tuple[int, bytes, bool]] = []
+        self.held_bytes = 0
         self.held_overflow = False
         self.last_seq = 0
         self.ending: tuple[int, bytes | None] | None = None
@@ -130,12 +138,16 @@ class Subscriber:
         if self.ending is not None:
             return
         if not self.live:
-            if len(self.held) >= self.settings.queue_frames:
+            if self.held_overflow:
+                return
+            if len(self.held) >= self.settings.queue_frames or self.held_bytes + len(frame) > self.settings.queue_bytes:
                 # The catch-up will read these from the store again.
                 self.held_overflow = True
                 self.held.clear()
+                self.held_bytes = 0
             else:
                 self.held.append((seq, frame, closes))
+                self.held_bytes += len(frame)
             return
         if seq <= self.last_seq:
             return
@@ -161,15 +173,33 @@ class Subscriber:
         """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
         if self.ending is not None:
             return
-        if len(self.queue) >= self.settings.queue_frames or self.queued_bytes + len(frame) > self.settings.queue_bytes:
-            self.hubs.lagged += 1
-            self.end(4008, error_frame("lagging", "this connection fell too far behind the encounter; "
-                                                  "reconnect with after = the last seq you received",
-                                       {"last_seq": self.last_seq}), drop_queue=True)
+        if self.queue and (len(self.queue) >= self.settings.queue_frames
+                           or self.queued_bytes + len(frame) > self.settings.queue_bytes):
+            self.lag()
             return
         self.queue.append((frame, closes))
         self.queued_bytes += len(frame)
         self.wake.set()
+
+    def lag(self) -> None:
+        """End a connection that cannot keep up: its queue dropped, `lagging`, close 4008."""
+        if self.ending is not None:
+            return
+        self.hubs.lagging()
+        self.end(4008, error_frame("lagging", "this connection fell too far behind the encounter; "
+                                              "reconnect with after = the last seq you received",
+                                   {"last_seq": self.last_seq}), drop_queue=True)
+
+    async def send(self, frame: bytes) -> bool:
+        """Send one frame through aiohttp, which waits while the socket's buffer is full; False (and the
+        connection lagging) when the client took none of it within `send_timeout_s`."""
+        try:
+            async with asyncio.timeout(self.settings.send_timeout_s):
+                await self.ws.send_frame(frame, WSMsgType.TEXT)
+        except TimeoutError:
+            self.lag()
+            return False
+        return True
 
     def end(self, code: int, frame: bytes | None = None, drop_queue: bool = False) -> None:
         """Close after what is queued (or at once with `drop_queue`), sending `frame` first."""
@@ -201,7 +231,8 @@ class Subscriber:
                     frame, closes = self.queue.popleft()
                     self.queued_bytes -= len(frame)
                     self.sending = True
-                    await self.ws.send_frame(frame, WSMsgType.TEXT)
+                    if not await self.send(frame):
+                        break
                     self.sending = False
                     self.sent += 1
                     if closes:
@@ -236,6 +267,9 @@ class Hub:
         self.subs: dict[str, set[Subscriber]] = {p: set() for p in PROJECTIONS}
         self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.follower: NarrativeLog | None = None
+        # The last snapshot frame of each projection, by seq: the subscribers that join between two
+        # appends share its bytes rather than each holding its own copy while their sockets drain.
+        self.snapshots: dict[str, tuple[int, bytes]] = {}
         self.unsubscribe = hubs.encounters.feed.subscribe(stream, self._published)
         self.worker = asyncio.create_task(self._run())
 
@@ -283,6 +317,7 @@ class Hub:
                     s.end(1011, error_frame("internal", "the server failed to follow this encounter; reconnect"))
 
     async def _deliver(self, events: list[Event]) -> None:
+        self.snapshots.clear()  # a join from now on snapshots a later seq
         subs = self.subs["events"]
         if subs:
             for e in events:
@@ -311,8 +346,12 @@ class Hub:
         f = self.follower
         assert f is not None
         seq, hash_ = f.state["seq"], f.state["hash"]
-        data: Any = self._state_view(f) if sub.projection == "state" else f.entries
-        sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": data}))
+        projection = sub.projection or "state"
+        cached = self.snapshots.get(projection)
+        if cached is None or cached[0] != seq:
+            data: Any = self._state_view(f) if projection == "state" else f.entries
+            cached = self.snapshots[projection] = (seq, _encode({"type": "snapshot", "seq": seq, "data": data}))
+        sub.enqueue(cached[1])
         sub.last_seq = seq
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
         sub.live = True
@@ -376,6 +415,11 @@ class Hubs:
         self.hubs: dict[str, Hub] = {}
         self.lagged = 0
         self.log = structlog.get_logger("tussle.websocket")
+
+    def lagging(self) -> None:
+        """Count a connection ended as lagging."""
+        self.lagged += 1
+        self.app[METRICS].websockets_lagging += 1
 
     def ruleset_for(self, e: Event) -> Any:
         return self.encounters.registry.get(e.data["ruleset"])
@@ -603,15 +647,25 @@ async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> Non
         last, last_hash, closed = after, ZERO_HASH, False
         if after > 0:
             last_hash = (await store.read(stream, after, 1))[0].hash
+        limit = FIRST_CATCH_UP_PAGE
+        page_bytes = max(1, sub.settings.queue_bytes // 4)
         while sub.ending is None:
-            page = await store.read(stream, last + 1, CATCH_UP_PAGE)
+            page = await store.read(stream, last + 1, limit)
+            sent = 0
             for e in page:
                 if sub.ending is not None:
                     return
                 # Catch-up frames are ours to pace: wait on the socket rather than fill the queue.
-                await sub.ws.send_frame(event_frame(e), WSMsgType.TEXT)
+                frame = event_frame(e)
+                if not await sub.send(frame):
+                    return
+                sent += len(frame)
                 last, last_hash, closed = e.seq, e.hash, closed or e.type == "EncounterClosed"
-            if len(page) == CATCH_UP_PAGE:
+            full = len(page) == limit
+            if page:
+                limit = max(1, min(CATCH_UP_PAGE, page_bytes * len(page) // max(1, sent)))
+            del page
+            if full:
                 continue
             if sub.held_overflow:
                 sub.held_overflow = False
@@ -622,7 +676,7 @@ async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> Non
         # From here to `live = True` nothing awaits: no offer can slip between the two.
         sub.last_seq = last
         sub.enqueue(caught_up_frame(last, last_hash), closes=closed)
-        held, sub.held = sub.held, []
+        held, sub.held, sub.held_bytes = sub.held, [], 0
         sub.live = True
         for seq, frame, closes in held:
             sub.offer(seq, frame, closes)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
 from typing import Any
 
 import aiohttp
@@ -61,3 +64,33 @@ async def events_until_seq(ws: aiohttp.ClientWebSocketResponse, last: int) -> li
         assert f.get("type") == "event", f
         out.append(f)
     return out
+
+
+def stalled_client(host: str, port: int, path: str, token: str, first: dict[str, Any],
+                   receive_buffer: int = 4096) -> socket.socket:
+    """A real websocket client (RFC 6455 handshake, masked frames) that sends `first` and then never
+    reads: its kernel receive buffer is tiny, so what the server writes to it backs up at once."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)  # before connect: sets the window
+    s.settimeout(WAIT)
+    s.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
+               ).encode())
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):  # byte by byte: nothing after the handshake is read
+        byte = s.recv(1)
+        assert byte, f"the server closed during the handshake: {head!r}"
+        head += byte
+    assert head.startswith(b"HTTP/1.1 101"), head
+    s.sendall(masked_text_frame(json.dumps(first).encode()))
+    return s
+
+
+def masked_text_frame(payload: bytes) -> bytes:
+    """A client's text frame: final, masked (RFC 6455 section 5.3)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    length = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    return bytes([0x81]) + length + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
