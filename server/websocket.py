@@ -267,9 +267,9 @@ class Hub:
         self.subs: dict[str, set[Subscriber]] = {p: set() for p in PROJECTIONS}
         self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.follower: NarrativeLog | None = None
-        # The last snapshot frame of each projection, by seq: the subscribers that join between two
-        # appends share its bytes rather than each holding its own copy while their sockets drain.
-        self.snapshots: dict[str, tuple[int, bytes]] = {}
+        # The last log snapshot frame, by seq (it grows with the encounter): the subscribers that join
+        # between two appends share its bytes rather than each holding a copy while their sockets drain.
+        self.log_snapshot: tuple[int, bytes] | None = None
         self.unsubscribe = hubs.encounters.feed.subscribe(stream, self._published)
         self.worker = asyncio.create_task(self._run())
 
@@ -317,7 +317,7 @@ class Hub:
                     s.end(1011, error_frame("internal", "the server failed to follow this encounter; reconnect"))
 
     async def _deliver(self, events: list[Event]) -> None:
-        self.snapshots.clear()  # a join from now on snapshots a later seq
+        self.log_snapshot = None  # a join from now on snapshots a later seq
         subs = self.subs["events"]
         if subs:
             for e in events:
@@ -346,12 +346,12 @@ class Hub:
         f = self.follower
         assert f is not None
         seq, hash_ = f.state["seq"], f.state["hash"]
-        projection = sub.projection or "state"
-        cached = self.snapshots.get(projection)
-        if cached is None or cached[0] != seq:
-            data: Any = self._state_view(f) if projection == "state" else f.entries
-            cached = self.snapshots[projection] = (seq, _encode({"type": "snapshot", "seq": seq, "data": data}))
-        sub.enqueue(cached[1])
+        if sub.projection == "state":
+            sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": self._state_view(f)}))
+        else:
+            if self.log_snapshot is None or self.log_snapshot[0] != seq:
+                self.log_snapshot = (seq, _encode({"type": "snapshot", "seq": seq, "data": f.entries}))
+            sub.enqueue(self.log_snapshot[1])
         sub.last_seq = seq
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
         sub.live = True
