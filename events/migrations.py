@@ -147,6 +147,23 @@ CREATE INDEX deliveries_in_order ON deliveries (webhook, status, seq, part);
 """,
         stream_tables=("webhooks", "deliveries"),
     ),
+    # 3: reaction deadlines (`reaction_timeout_s`), written with the ReactionRequested, polled by every process.
+    Migration(
+        "reaction_deadlines",
+        sqlite="""
+CREATE TABLE reaction_deadlines (
+    stream TEXT NOT NULL, reaction TEXT NOT NULL, due TEXT NOT NULL, PRIMARY KEY (stream, reaction)
+);
+CREATE INDEX reaction_deadlines_by_due ON reaction_deadlines (due);
+""",
+        postgres="""
+CREATE TABLE reaction_deadlines (
+    stream TEXT NOT NULL, reaction TEXT NOT NULL, due TEXT NOT NULL, PRIMARY KEY (stream, reaction)
+);
+CREATE INDEX reaction_deadlines_by_due ON reaction_deadlines (due COLLATE "C");
+""",
+        stream_tables=("reaction_deadlines",),
+    ),
 ]
 
 

@@ -35,6 +35,7 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Deadline,
     SeqConflict,
     Store,
     StoredCommand,
@@ -348,6 +349,14 @@ class PostgresStore(PostgresWebhooks, Store):
                     t.token_hash, req.stream, t.role, t.seat, t.token_id)
             if req.webhooks or req.webhook_changes or req.outbox:
                 await write_webhook_rows(conn, req)
+            if req.clear_deadlines:
+                await conn.execute("DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = ANY($2::text[])",
+                                   req.stream, req.clear_deadlines)
+            for d in req.deadlines:
+                await conn.execute(
+                    "INSERT INTO reaction_deadlines (stream, reaction, due) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (stream, reaction) DO UPDATE SET due = EXCLUDED.due",
+                    req.stream, d.reaction, d.due)
         await self._write_events(conn, staged, heads)
 
     async def _write_events(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
@@ -466,6 +475,15 @@ class PostgresStore(PostgresWebhooks, Store):
         r = await self._pool.fetchrow(
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked", token_hash)
         return (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"])) if r else None
+
+    async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
+        rows = await self._pool.fetch(
+            'SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= $1 COLLATE "C"'
+            ' ORDER BY due COLLATE "C" LIMIT $2', now, limit)
+        return [Deadline(r["stream"], r["reaction"], r["due"]) for r in rows]
+
+    async def clear_deadline(self, stream: str, reaction: str) -> None:
+        await self._pool.execute("DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = $2", stream, reaction)
 
 
 __all__ = ["PostgresStore", "NoSchema", "channel_for"]

@@ -121,7 +121,8 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
 
 
 def write_side_rows(db: sqlite3.Connection, req: Append) -> None:
-    """Seeds, revealed seeds and token changes of one accepted command (most commands have none)."""
+    """Seeds, revealed seeds, token changes and reaction deadlines of one accepted command (most
+    commands have none)."""
     for s in req.seeds:
         db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
                    (req.stream, s.commitment, s.seed))
@@ -139,3 +140,8 @@ def write_side_rows(db: sqlite3.Connection, req: Append) -> None:
                    (t.token_hash, req.stream, t.role, t.seat, t.token_id))
     if req.webhooks or req.webhook_changes or req.outbox:
         write_webhook_rows(db, req)
+    for reaction in req.clear_deadlines:
+        db.execute("DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (req.stream, reaction))
+    for d in req.deadlines:
+        db.execute("INSERT OR REPLACE INTO reaction_deadlines (stream, reaction, due) VALUES (?, ?, ?)",
+                   (req.stream, d.reaction, d.due))

@@ -26,6 +26,7 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Deadline,
     SeqConflict,
     Store,
     StoredCommand,
@@ -291,9 +292,10 @@ class SqliteStore(SqliteWebhooks, Store):
                 db.execute("ROLLBACK")
             raise
 
-    def _writer_execute(self, sql: str) -> None:
+    def _writer_execute(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        """On the writer thread: one statement (outside a transaction, one of its own)."""
         assert self._writer is not None
-        self._writer.execute(sql)
+        self._writer.execute(sql, args)
 
     def _write_batch(self, requests: list[Append], commit: bool) -> list[AppendResult | Exception]:
         """One transaction for the batch, written in bulk (events/sqlite_bulk_append.py); committed when
@@ -489,6 +491,16 @@ class SqliteStore(SqliteWebhooks, Store):
                 self._tokens.clear()
             self._tokens[token_hash] = found
         return found
+
+    async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
+        rows = await self._rows("SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= ? ORDER BY due LIMIT ?",
+                                (now, limit))
+        return [Deadline(*r) for r in rows]
+
+    async def clear_deadline(self, stream: str, reaction: str) -> None:
+        async with self._write:
+            await self._on_writer(self._waiting_if_busy, self._writer_execute,
+                                  "DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (stream, reaction))
 
     def _forget_tokens(self) -> None:
         """Tokens were revoked or deleted: drop every cached one, and keep lookups in flight out."""

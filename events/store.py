@@ -62,6 +62,22 @@ class TokenRevocation(msgspec.Struct, frozen=True):
     token_id: str | None = None
 
 
+class DeadlineRow(msgspec.Struct, frozen=True):
+    """When a pending reaction is answered by default (`reaction_timeout_s`): `due` is a UTC timestamp
+    in the envelope's `ts` form, so deadlines sort as text."""
+
+    reaction: str
+    due: str
+
+
+class Deadline(msgspec.Struct, frozen=True):
+    """A stored reaction deadline."""
+
+    stream: str
+    reaction: str
+    due: str
+
+
 class StreamInfo(msgspec.Struct, frozen=True):
     """The listing row of an encounter."""
 
@@ -92,6 +108,8 @@ class Append(msgspec.Struct):
     webhooks: list[WebhookRow] = []  # subscriptions created (events/outbox.py)
     webhook_changes: list[WebhookChange] = []
     outbox: list[OutboxRow] = []  # deliveries these events cause
+    deadlines: list[DeadlineRow] = []  # reactions this command leaves waiting with a timeout
+    clear_deadlines: list[str] = []  # reactions (ids) this command answers, cancels or voids
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -166,6 +184,14 @@ class Store(WebhookStore, abc.ABC):
     @abc.abstractmethod
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         """(stream, row) of a live token; the admin token is not stored."""
+
+    @abc.abstractmethod
+    async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
+        """Reaction deadlines due at `now` or before, of every encounter, earliest first."""
+
+    @abc.abstractmethod
+    async def clear_deadline(self, stream: str, reaction: str) -> None:
+        """Forget a deadline whose reaction no longer waits (answered or voided without clearing it)."""
 
     async def __aenter__(self) -> Store:
         await self.open()

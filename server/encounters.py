@@ -52,6 +52,7 @@ from server.auth import Principal, new_token, token_hash
 from server.deciding import TooManyEvents, decide_command, to_new_event
 from server.in_flight import DecidedAhead, InFlight
 from server.live_feed import LiveFeed
+from server.reaction_deadlines import deadline_changes, timeout_command_id
 
 DICE_MODES = ("server", "manual", "mixed")
 
@@ -112,6 +113,8 @@ class Encounters:
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
         self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = None
         self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
+        # When each pending reaction of a loaded encounter was asked (its ReactionRequested's ts), for the
+        # deadlines the views show (server/acting.py). Answering on time goes by the store's deadline rows.
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
 
     # ---- reading ---------------------------------------------------------------------------
@@ -143,6 +146,7 @@ class Encounters:
                 raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
             cached = replay(events, self._ruleset_for_event)
             self._states[stream] = cached
+            self._note_asked(stream, events)
             return cached
         if self.store.sole_writer:
             return cached  # every append went through _apply: nothing newer can be in the store
@@ -159,14 +163,20 @@ class Encounters:
                 continue
             if e.type == "EventVoided":
                 needs_replay = True
-            if e.type == "ReactionRequested" and state["options"].get("reaction_timeout_s"):
-                self.reaction_deadlines[(stream, e.data["id"])] = e.ts
+            self._note_asked(stream, (e,))
             state = evolve(state, e, ruleset)
         if needs_replay:
             self._states.pop(stream, None)
             return state  # the caller re-reads through state(), which replays without the voided events
         self._states[stream] = state
         return state
+
+    def _note_asked(self, stream: str, events: Any) -> None:
+        for e in events:
+            if e.type == "ReactionRequested":
+                self.reaction_deadlines[(stream, e.data["id"])] = e.ts
+            elif e.type in ("ReactionAnswered", "ReactionCancelled"):
+                self.reaction_deadlines.pop((stream, e.data["id"]), None)
 
     async def state_at(self, stream: str, at: int | None) -> dict[str, Any]:
         """The state as of seq `at` by replay (voids with seq <= at only)."""
@@ -324,8 +334,9 @@ class Encounters:
         return self._append_in_flight(stream, state, who.actor, command_id, identity, *decided, ahead=False)
 
     async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
-                      expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None]:
-        """The events the command appends on `state` (and the fresh seed they commit to), or an ApiError."""
+                      expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None, list[str]]:
+        """The events the command appends on `state` (with the fresh seed they commit to and the reactions
+        a void takes back), or an ApiError."""
         actor = who.actor
         if state["closed"]:
             raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
@@ -339,7 +350,7 @@ class Encounters:
             raise bad_request(exc.message, exc.field) from None
         dice = await self._dice_for(stream, state, cmd, who, command_id, keyed_by)
         ctype = command_type(cmd)
-        ctx, fresh_seed = await self._context(stream, state, cmd, actor, command_id)
+        ctx, fresh_seed, voided_reactions = await self._context(stream, state, cmd, actor, command_id)
         try:
             new = decide_command(state, ruleset, cmd, ctx, dice, self.max_events)
         except RuleError as exc:
@@ -358,13 +369,15 @@ class Encounters:
                            {"needed": exc.needed, "more_may_follow": True}) from None
         if not new:
             raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
-        return new, fresh_seed
+        return new, fresh_seed, voided_reactions
 
     def _append_in_flight(self, stream: str, state: dict[str, Any], actor: str, command_id: str, identity: str,
-                          new: list[NewEvent], fresh_seed: bytes | None, *, ahead: bool) -> asyncio.Future[Outcome]:
+                          new: list[NewEvent], fresh_seed: bytes | None, voided_reactions: list[str], *,
+                          ahead: bool) -> asyncio.Future[Outcome]:
         """Append the decided events; the landing applies them to the cached state and the feed once
         committed, after the landings of the encounter's earlier commands."""
-        req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed)
+        req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed,
+                                   voided_reactions=voided_reactions)
         landing = asyncio.ensure_future(self._land(stream, req, ahead, self.in_flight.last(stream)))
         plain = not (req.seeds or req.reveal or req.closes or any(ne.type == "EventVoided" for ne in new))
 
@@ -431,7 +444,8 @@ class Encounters:
 
     def _append_request(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
                         identity: str, tokens: list[TokenRow] | None, revoke: list[TokenRevocation] | None,
-                        fresh_seed: bytes | None, side: dict[str, Any] | None = None) -> Append:
+                        fresh_seed: bytes | None, side: dict[str, Any] | None = None,
+                        voided_reactions: list[str] | None = None) -> Append:
         seeds, reveal = [], []
         for ne in new:
             if ne.type == "DiceSeedRotated":
@@ -443,14 +457,16 @@ class Encounters:
         if self.side_rows is not None:
             for name, rows in self.side_rows(state, new, actor, command_id, self.ruleset_of(state)).items():
                 extra[name] = [*extra.get(name, []), *rows]
+        extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
         return Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
                       tokens=tokens or [], revoke=revoke or [],
                       closes=any(ne.type == "EncounterClosed" for ne in new), **extra)
 
     async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
-                       command_id: str) -> tuple[Context, bytes | None]:
+                       command_id: str) -> tuple[Context, bytes | None, list[str]]:
         """What decide may need from outside: the seed to reveal and a fresh one's commitment (drawn
-        here, kept by the caller until the append that stores it), and what a void names."""
+        here, kept by the caller until the append that stores it), what a void names, and the
+        reactions whose requests it voids (their deadlines go with them)."""
         current_seed = next_commitment = fresh = None
         rotating = isinstance(cmd, (common.RotateSeed, common.Close)) or state["options"].get("rotate_seed_each_turn")
         if state["dice"] != "manual" and rotating:
@@ -458,16 +474,18 @@ class Encounters:
             current_seed = seed.hex() if seed else None
             fresh = new_seed()
             next_commitment = commitment_of(fresh)
-        targets: list[tuple[int, str]] = []
+        voided: list[Event] = []
         if isinstance(cmd, common.Void):
             if cmd.seq is not None:
                 if not 1 <= cmd.seq <= state["seq"]:
                     raise ApiError(422, "rule_violation", f"there is no seq {cmd.seq} in this encounter (1..{state['seq']})")
-                targets = [(e.seq, e.type) for e in await self.store.read(stream, cmd.seq, 1)]
+                voided = await self.store.read(stream, cmd.seq, 1)
             elif cmd.target_command_id is not None:
                 found = await self.store.find_command(stream, cmd.target_command_id)
-                targets = [(e.seq, e.type) for e in found.events] if found else []
-        return Context(stream, actor, command_id, current_seed, next_commitment, targets), fresh
+                voided = found.events if found else []
+        targets = [(e.seq, e.type) for e in voided]
+        voided_reactions = [e.data["id"] for e in voided if e.type == "ReactionRequested"]
+        return Context(stream, actor, command_id, current_seed, next_commitment, targets), fresh, voided_reactions
 
     async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
         if commitment is None:
@@ -591,27 +609,22 @@ class Encounters:
     # ---- reaction timeouts -----------------------------------------------------------------
 
     async def answer_overdue(self, now_ts: str) -> int:
-        """Answer with its default every reaction whose `reaction_timeout_s` has passed (actor system)."""
-        import datetime as dt
-
+        """Answer with its default, as actor `system`, every reaction whose stored deadline has passed
+        (server/reaction_deadlines.py); how many this process answered."""
         answered = 0
-        for (stream, rid), ts in list(self.reaction_deadlines.items()):
-            state = self._states.get(stream)
-            if state is None or not any(p["id"] == rid for p in state["pending"]) or state["closed"]:
-                self.reaction_deadlines.pop((stream, rid), None)
+        for due in await self.store.due_deadlines(now_ts):
+            try:
+                out = await self.execute(due.stream, Principal("system", due.stream),
+                                         {"type": "respond", "reaction": due.reaction, "choice": "default",
+                                          "command_id": timeout_command_id(due.reaction)})
+            except ApiError as exc:
+                if exc.code != "seq_conflict":  # no longer pending, closed or gone: nothing to answer
+                    await self.store.clear_deadline(due.stream, due.reaction)
                 continue
-            timeout = state["options"].get("reaction_timeout_s")
-            asked = dt.datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
-            now = dt.datetime.strptime(now_ts, "%Y-%m-%dT%H:%M:%S.%fZ")
-            if timeout and (now - asked).total_seconds() >= timeout:
-                self.reaction_deadlines.pop((stream, rid), None)
-                try:
-                    await self.execute(stream, Principal("system", stream),
-                                       {"type": "respond", "reaction": rid, "choice": "default",
-                                        "command_id": f"timeout-{hashlib.sha256(rid.encode()).hexdigest()[:24]}"})
-                    answered += 1
-                except ApiError:
-                    pass
+            if out.duplicate:  # answered before, by this process or another, whose append left the row
+                await self.store.clear_deadline(due.stream, due.reaction)
+            else:
+                answered += 1
         return answered
 
 

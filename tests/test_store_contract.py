@@ -33,6 +33,7 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    DeadlineRow,
     SeedRow,
     SeqConflict,
     Store,
@@ -445,3 +446,42 @@ async def test_an_endpoint_is_leased_to_one_claimer_and_its_attempts_are_recorde
     assert (await one.webhook("w2")).status == DISABLED
     assert await one.claim_endpoints(1000.0, 30.0, 10) == [] and await one.outbox_depth() == 0
     assert await one.delete_stream("leased") and await one.webhooks("leased") == []
+
+
+# ---- reaction deadlines --------------------------------------------------------------------------
+
+
+async def test_deadlines_are_written_and_cleared_with_their_commands(backend: Backend):
+    store, other = await backend.handle(), await backend.handle()
+    await created(store, "d1")
+    await created(store, "d2")
+    # In one batch: two waits on d1, one on d2, and a conflicting command whose deadline must not stay.
+    results = await store.append_many([
+        command("d1", 1, "ask-1", deadlines=[DeadlineRow("ask-1/1", "2030-01-01T00:00:02.000000Z"),
+                                             DeadlineRow("ask-1/2", "2030-01-01T00:00:09.000000Z")]),
+        command("d2", 1, "ask-2", deadlines=[DeadlineRow("ask-2/1", "2030-01-01T00:00:01.000000Z")]),
+        command("d2", 1, "stale", deadlines=[DeadlineRow("stale/1", "2030-01-01T00:00:00.000000Z")]),
+    ])
+    assert isinstance(results[2], SeqConflict)
+    due = await other.due_deadlines("2030-01-01T00:00:05.000000Z")
+    assert [(d.stream, d.reaction) for d in due] == [("d2", "ask-2/1"), ("d1", "ask-1/1")], "due ones, earliest first"
+    assert len(await other.due_deadlines("2030-01-01T00:00:10.000000Z")) == 3
+    await store.append(command("d1", 2, "answer", clear_deadlines=["ask-1/1"]))
+    assert [d.reaction for d in await other.due_deadlines("2031-01-01T00:00:00.000000Z")] == ["ask-2/1", "ask-1/2"]
+    await other.clear_deadline("d1", "ask-1/2")
+    assert await store.delete_stream("d2")
+    assert await store.due_deadlines("2031-01-01T00:00:00.000000Z") == []
+
+
+async def test_a_rolled_back_command_leaves_no_deadline(backend: Backend):
+    store = await backend.handle()
+    await created(store, "r1")
+
+    async def fail(requests: list[Append]) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    store.before_commit = fail
+    with pytest.raises(RuntimeError):
+        await store.append(command("r1", 1, "ask", deadlines=[DeadlineRow("ask/1", "2030-01-01T00:00:00.000000Z")]))
+    store.before_commit = None
+    assert await store.due_deadlines("2031-01-01T00:00:00.000000Z") == []

@@ -1,0 +1,39 @@
+"""Reaction deadlines (`reaction_timeout_s`): which a command sets and clears, and the default answer's id.
+
+A deadline is a store row (events/store.py `DeadlineRow`) written in the transaction of the
+ReactionRequested that starts the wait and deleted in the one that ends it (its answer, its
+cancellation, a void of the request, or the close), so it survives restarts and cache evictions.
+Every server process polls the due ones (`Encounters.answer_overdue`); the default answer's
+command_id is made from the reaction alone, so when several processes answer the same reaction the
+store's (stream, command_id) uniqueness lets exactly one append.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any
+
+from events.envelope import NewEvent, timestamp
+from events.store import DeadlineRow
+
+_ENDS = ("ReactionAnswered", "ReactionCancelled")
+
+
+def deadline_changes(state: dict[str, Any], new: list[NewEvent], voided_reactions: list[str],
+                     now: dt.datetime | None = None) -> tuple[list[DeadlineRow], list[str]]:
+    """The deadlines a command's events set and the reactions whose deadlines they clear, on `state`
+    as it was before them. A reaction asked and answered within one command (a standing order) gets none."""
+    requested = [ne.data["id"] for ne in new if ne.type == "ReactionRequested"]
+    ended = set(voided_reactions) | {ne.data["id"] for ne in new if ne.type in _ENDS}
+    if any(ne.type == "EncounterClosed" for ne in new):
+        ended |= {p["id"] for p in state["pending"]} | set(requested)
+    timeout = state["options"].get("reaction_timeout_s")
+    due = timestamp((now or dt.datetime.now(dt.UTC)) + dt.timedelta(seconds=timeout)) if timeout else ""
+    set_now = [DeadlineRow(rid, due) for rid in requested if rid not in ended] if timeout else []
+    return set_now, sorted(ended)
+
+
+def timeout_command_id(reaction: str) -> str:
+    """The command_id of the server's default answer to `reaction` (the same in every process)."""
+    return f"timeout-{hashlib.sha256(reaction.encode()).hexdigest()[:24]}"
