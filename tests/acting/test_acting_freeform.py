@@ -47,6 +47,11 @@ async def test_freeform_the_gm_runs_the_table_and_the_seat_asked_acts_until_it_a
     assert other["your_turn"] is False and other["acting_now"] == [] and other["reactions"] == []
     gm_me = await me(enc, enc.gm_token)
     assert gm_me["your_turn"] is False and gm_me["acting_now"] == [entry]
+    r = await tussle.request("POST", f"{enc.path}/read-tokens", {}, token=enc.gm_token)
+    assert r.status == 201, r.body
+    watcher = await me(enc, r.body["token"])
+    assert (watcher["role"], watcher["your_turn"], watcher["acting_now"], watcher["next_slot"]) == \
+        ("observer", False, [], {})
 
     r = await enc.command("respond", token=ana, reaction=entry["reaction"], choice="parry")
     assert r.status == 201, r.body
@@ -62,3 +67,26 @@ async def test_a_question_for_the_gm_is_the_gms_turn_without_a_deadline(tussle):
     assert entry["asked_of"] == "gm" and entry["until"]["deadline"] is None
     gm_me = await me(enc, enc.gm_token)
     assert gm_me["your_turn"] is True and gm_me["reactions"][0]["deadline"] is None
+
+
+async def test_the_websocket_state_carries_acting_now_with_the_deadline(tussle):
+    from tests.support.ws import frame, subscribe, until
+
+    enc = await tussle.create("freeform", options={"reaction_timeout_s": 600})
+    await enc.add(_ana("ana", "Ana"))
+    await enc.seat("Ana's player", ["ana"])
+    ws = await subscribe(enc, "state")
+    try:
+        snapshot = await frame(ws)
+        assert snapshot["type"] == "snapshot" and [e["combatant"] for e in snapshot["data"]["acting_now"]] == [None]
+        await until(ws, "caught_up")
+        asked = await enc.ok("ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"],
+                             default="dodge")
+        live = await frame(ws)
+        while live["seq"] < asked["seq"]:
+            live = await frame(ws)
+        [entry] = live["data"]["acting_now"]
+        assert entry["combatant"] == "ana" and entry["until"]["deadline"] is not None
+        assert entry == (await enc.state())["acting_now"][0]
+    finally:
+        await ws.close()
