@@ -36,21 +36,14 @@ def delivery_of(r: Any) -> Delivery:
 
 
 async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
-    """Inside an append's transaction: the webhooks it creates or changes and the deliveries it causes."""
+    """Inside an append's transaction: the webhooks it creates, the deliveries it causes, then the changes
+    (last, so that a webhook this append stops is owed none of its events either)."""
     now = time.time()
     for w in req.webhooks:
         await conn.execute(
             f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             w.id, w.stream, w.url, w.secret, w.seat, msgspec.json.encode(w.deliver).decode(), w.format, w.base_url,
             w.created_at, w.status, w.next_at, w.failing_since, w.last_error)
-    for c in req.webhook_changes:
-        if c.secret is not None:
-            await conn.execute("UPDATE webhooks SET secret = $1 WHERE id = $2", c.secret, c.id)
-        if c.status is not None:
-            await conn.execute("UPDATE webhooks SET status = $1 WHERE id = $2", c.status, c.id)
-            if c.status != ACTIVE:
-                await conn.execute("UPDATE deliveries SET status = $1 WHERE webhook = $2 AND status = $3",
-                                   CANCELLED, c.id, PENDING)
     if req.outbox:
         await conn.execute(
             "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
@@ -60,6 +53,14 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
             req.stream, now, [o.id for o in req.outbox], [o.webhook for o in req.outbox],
             [o.seq for o in req.outbox], [o.part for o in req.outbox], [o.kind for o in req.outbox],
             [o.body for o in req.outbox])
+    for c in req.webhook_changes:
+        if c.secret is not None:
+            await conn.execute("UPDATE webhooks SET secret = $1 WHERE id = $2", c.secret, c.id)
+        if c.status is not None:
+            await conn.execute("UPDATE webhooks SET status = $1 WHERE id = $2", c.status, c.id)
+            if c.status != ACTIVE:
+                await conn.execute("UPDATE deliveries SET status = $1 WHERE webhook = $2 AND status = $3",
+                                   CANCELLED, c.id, PENDING)
 
 
 class PostgresWebhooks:

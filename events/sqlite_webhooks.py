@@ -35,12 +35,18 @@ def delivery_of(row: Any) -> Delivery:
 
 
 def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
-    """Inside an append's transaction: the webhooks it creates or changes and the deliveries it causes."""
+    """Inside an append's transaction: the webhooks it creates, the deliveries it causes, then the changes
+    (last, so that a webhook this append stops is owed none of its events either)."""
     now = time.time()
     for w in req.webhooks:
         db.execute(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (w.id, w.stream, w.url, w.secret, w.seat, msgspec.json.encode(w.deliver).decode(), w.format,
                     w.base_url, w.created_at, w.status, w.next_at, w.failing_since, w.last_error))
+    if req.outbox:
+        db.executemany(
+            "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(o.id, o.webhook, req.stream, o.seq, o.part, o.kind, o.body, now, now) for o in req.outbox])
     for c in req.webhook_changes:
         if c.secret is not None:
             db.execute("UPDATE webhooks SET secret = ? WHERE id = ?", (c.secret, c.id))
@@ -49,11 +55,6 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
             if c.status != ACTIVE:
                 db.execute("UPDATE deliveries SET status = ? WHERE webhook = ? AND status = ?",
                            (CANCELLED, c.id, PENDING))
-    if req.outbox:
-        db.executemany(
-            "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(o.id, o.webhook, req.stream, o.seq, o.part, o.kind, o.body, now, now) for o in req.outbox])
 
 
 def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> list[WebhookRow]:

@@ -243,3 +243,29 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
     (second,) = await trolls.until_processed(1)
     assert second.json["data"]["text"].startswith("it is your turn (Troll, turn 1, action phase)")
     assert len(simeths.requests) == 1
+
+
+async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_told(tmp_path, receivers):
+    quick = Settings(**{**{f: getattr(FAST, f) for f in FAST.__struct_fields__}, "give_up_s": 0.5})
+    srv = await RunningServer(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=quick).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            client = TussleClient(srv.base_url, session, srv.db_path)
+            broken = await receiver(receivers, lambda n: Answer(500))
+            gm = await receiver(receivers)
+            enc = await client.create()
+            dead = await subscribe(enc, broken.url, deliver=["events"])
+            await subscribe(enc, gm.url, deliver=["notices"])
+            await notes(enc, 1)
+            (told,) = await gm.until_processed(1)
+            assert told.json["data"]["kind"] == "webhook_disabled" and told.json["data"]["to"] == "gm"
+            assert told.json["data"]["text"].startswith("your webhook to 127.0.0.1 was disabled: it failed for ")
+            listed = {w["id"]: w for w in (await enc.get("/webhooks")).body["webhooks"]}
+            assert listed[dead["id"]]["status"] == "disabled" and "HTTP 500" in listed[dead["id"]]["last_error"]
+            disabled = [e for e in await enc.events() if e["type"] == "WebhookDisabled"]
+            assert [(e["actor"], e["data"]["webhook"]) for e in disabled] == [("system", dead["id"])]
+            (later,) = await notes(enc, 1)
+            owed = (await enc.get(f"/webhooks/{dead['id']}/deliveries")).body["deliveries"]
+            assert later not in [d["seq"] for d in owed] and {d["status"] for d in owed} == {"cancelled"}
+    finally:
+        await srv.stop()
