@@ -91,6 +91,7 @@ class Attempt(msgspec.Struct, frozen=True):
     error: str | None = None
     retry_at: float = 0.0  # when the endpoint may be tried again (failures)
     disable: bool = False  # the endpoint has failed too long: stop it
+    lease_s: float = 0.0  # the endpoint's lease is renewed by this long from `at` (0 releases it)
 
 
 class WebhookStore(abc.ABC):
@@ -117,9 +118,9 @@ class WebhookStore(abc.ABC):
         """The endpoint's pending deliveries in order (seq, part)."""
 
     @abc.abstractmethod
-    async def record_attempt(self, attempt: Attempt, lease_s: float) -> None:
-        """Record a try: delivered, or failed with the endpoint's next try (and perhaps disabled). The
-        endpoint's lease is renewed by `lease_s` (0 releases it)."""
+    async def record_attempts(self, attempts: list[Attempt]) -> None:
+        """Record tries, in one transaction: each delivered, or failed with its endpoint's next try (and
+        perhaps disabled); each endpoint's lease renewed or released."""
 
     @abc.abstractmethod
     async def release_endpoint(self, webhook_id: str) -> None: ...

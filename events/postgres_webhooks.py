@@ -63,6 +63,24 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
                                    CANCELLED, c.id, PENDING)
 
 
+async def _record(conn: asyncpg.Connection, a: Attempt) -> None:
+    lease_until = a.at + a.lease_s if a.lease_s else 0.0
+    if a.ok:
+        await conn.execute(
+            "UPDATE deliveries SET status = $1, attempts = attempts + 1, delivered_at = $2, last_status = $3,"
+            " last_error = NULL WHERE id = $4 AND status = $5", DELIVERED, a.at, a.status, a.delivery, PENDING)
+        await conn.execute("UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0,"
+                           " lease_until = $1 WHERE id = $2", lease_until, a.webhook)
+        return
+    await conn.execute(
+        "UPDATE deliveries SET attempts = attempts + 1, next_at = $1, last_status = $2, last_error = $3"
+        " WHERE id = $4 AND status = $5", a.retry_at, a.status, a.error, a.delivery, PENDING)
+    await conn.execute(
+        "UPDATE webhooks SET failing_since = COALESCE(failing_since, $1), last_error = $2, next_at = $3,"
+        " lease_until = $4, status = CASE WHEN $5 THEN $6 ELSE status END WHERE id = $7",
+        a.at, a.error, a.retry_at, lease_until, a.disable, DISABLED, a.webhook)
+
+
 class PostgresWebhooks:
     """The WebhookStore methods of PostgresStore (which provides `_pool`)."""
 
@@ -96,23 +114,10 @@ class PostgresWebhooks:
             now + lease_s, ACTIVE, now, PENDING, limit)
         return [webhook_of(r) for r in rows]
 
-    async def record_attempt(self, a: Attempt, lease_s: float) -> None:
-        lease_until = a.at + lease_s if lease_s else 0.0
+    async def record_attempts(self, attempts: list[Attempt]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
-            if a.ok:
-                await conn.execute(
-                    "UPDATE deliveries SET status = $1, attempts = attempts + 1, delivered_at = $2, last_status = $3,"
-                    " last_error = NULL WHERE id = $4 AND status = $5", DELIVERED, a.at, a.status, a.delivery, PENDING)
-                await conn.execute("UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0,"
-                                   " lease_until = $1 WHERE id = $2", lease_until, a.webhook)
-                return
-            await conn.execute(
-                "UPDATE deliveries SET attempts = attempts + 1, next_at = $1, last_status = $2, last_error = $3"
-                " WHERE id = $4 AND status = $5", a.retry_at, a.status, a.error, a.delivery, PENDING)
-            await conn.execute(
-                "UPDATE webhooks SET failing_since = COALESCE(failing_since, $1), last_error = $2, next_at = $3,"
-                " lease_until = $4, status = CASE WHEN $5 THEN $6 ELSE status END WHERE id = $7",
-                a.at, a.error, a.retry_at, lease_until, a.disable, DISABLED, a.webhook)
+            for a in attempts:
+                await _record(conn, a)
 
     async def release_endpoint(self, webhook_id: str) -> None:
         await self._pool.execute("UPDATE webhooks SET lease_until = 0 WHERE id = $1", webhook_id)

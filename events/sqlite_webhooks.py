@@ -67,8 +67,13 @@ def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> lis
     return [webhook_of(r) for r in rows]
 
 
-def record(db: sqlite3.Connection, a: Attempt, lease_s: float) -> None:
-    lease_until = a.at + lease_s if lease_s else 0.0
+def record(db: sqlite3.Connection, attempts: list[Attempt]) -> None:
+    for a in attempts:
+        _record(db, a)
+
+
+def _record(db: sqlite3.Connection, a: Attempt) -> None:
+    lease_until = a.at + a.lease_s if a.lease_s else 0.0
     if a.ok:
         db.execute("UPDATE deliveries SET status = ?, attempts = attempts + 1, delivered_at = ?, last_status = ?,"
                    " last_error = NULL WHERE id = ? AND status = ?", (DELIVERED, a.at, a.status, a.delivery, PENDING))
@@ -110,8 +115,8 @@ class SqliteWebhooks:
     async def claim_endpoints(self, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
         return await self._write_transaction(claim, now, lease_s, limit)
 
-    async def record_attempt(self, attempt: Attempt, lease_s: float) -> None:
-        await self._write_transaction(record, attempt, lease_s)
+    async def record_attempts(self, attempts: list[Attempt]) -> None:
+        await self._write_transaction(record, attempts)
 
     async def release_endpoint(self, webhook_id: str) -> None:
         await self._write_transaction(

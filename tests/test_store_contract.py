@@ -428,21 +428,22 @@ async def test_an_endpoint_is_leased_to_one_claimer_and_its_attempts_are_recorde
     claims = await asyncio.gather(one.claim_endpoints(100.0, 30.0, 10), two.claim_endpoints(100.0, 30.0, 10))
     assert sorted(w.id for c in claims for w in c) == ["w1", "w2"]  # each endpoint to exactly one claimer
     assert await one.claim_endpoints(101.0, 30.0, 10) == []  # still leased
-    await one.record_attempt(Attempt("w1.3.0", "w1", 102.0, ok=False, status=500, error="HTTP 500",
-                                     retry_at=160.0), 0)
+    await one.record_attempts([Attempt("w1.3.0", "w1", 102.0, ok=False, status=500, error="HTTP 500",
+                                       retry_at=160.0)])
     assert await one.claim_endpoints(120.0, 30.0, 10) == []  # w1 backs off until 160, w2 leased to 130
     (failed,) = await one.deliveries("w1")
     assert (failed.status, failed.attempts, failed.last_status, failed.next_at) == (PENDING, 1, 500, 160.0)
     assert (await one.webhook("w1")).failing_since == 102.0
     assert [w.id for w in await two.claim_endpoints(160.0, 30.0, 10)] == ["w1", "w2"]  # w2's lease ran out
-    await two.record_attempt(Attempt("w1.3.0", "w1", 161.0, ok=True, status=204), 0)
+    await two.record_attempts([Attempt("w1.3.0", "w1", 161.0, ok=True, status=204, lease_s=30.0)])
+    assert await one.claim_endpoints(162.0, 30.0, 10) == []  # w1's lease was renewed (to 191), w2 leased
     await two.release_endpoint("w2")
     (done,) = await one.deliveries("w1")
     assert (done.status, done.attempts, done.delivered_at) == (DELIVERED, 2, 161.0)
     assert (await one.webhook("w1")).failing_since is None
     assert [w.id for w in await one.claim_endpoints(162.0, 30.0, 10)] == ["w2"]  # w1 has nothing pending
-    await one.record_attempt(Attempt("w2.3.0", "w2", 163.0, ok=False, error="timeout", retry_at=999.0,
-                                     disable=True), 0)
+    await one.record_attempts([Attempt("w2.3.0", "w2", 163.0, ok=False, error="timeout", retry_at=999.0,
+                                       disable=True)])
     assert (await one.webhook("w2")).status == DISABLED
     assert await one.claim_endpoints(1000.0, 30.0, 10) == [] and await one.outbox_depth() == 0
     assert await one.delete_stream("leased") and await one.webhooks("leased") == []

@@ -148,6 +148,10 @@ class Dispatcher:
         self._tasks: set[asyncio.Task[None]] = set()
         self._session: aiohttp.ClientSession | None = None
         self._rng = random.Random()
+        # Outcomes waiting to be recorded, and the task recording them: the endpoints that finish a try
+        # meanwhile share one transaction (one fsync on SQLite) instead of one each.
+        self._outcomes: list[tuple[Attempt, asyncio.Future[None]]] = []
+        self._recorder: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
         """Look at the outbox now (new deliveries were committed by this process)."""
@@ -171,7 +175,7 @@ class Dispatcher:
                         for w in await self.store.claim_endpoints(time.time(), s.lease_s, free):
                             task = asyncio.create_task(self._endpoint(w))
                             self._tasks.add(task)
-                            task.add_done_callback(self._tasks.discard)
+                            task.add_done_callback(self._endpoint_done)
                     if time.monotonic() - last_depth >= 1.0:
                         self.stats.outbox_depth = await self.store.outbox_depth()
                         last_depth = time.monotonic()
@@ -185,7 +189,33 @@ class Dispatcher:
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
+            if self._recorder is not None:
+                await asyncio.gather(self._recorder, return_exceptions=True)
             await self._session.close()
+
+    def _endpoint_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._wake.set()  # a place is free: claim the next endpoint waiting, if any
+
+    async def record(self, attempt: Attempt) -> None:
+        """Record an outcome, committed together with those of other endpoints that finish meanwhile."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outcomes.append((attempt, done))
+        if self._recorder is None or self._recorder.done():
+            self._recorder = asyncio.create_task(self._record_waiting())
+        await asyncio.shield(done)  # a cancelled endpoint task still has its outcome recorded
+
+    async def _record_waiting(self) -> None:
+        while self._outcomes:
+            batch, self._outcomes = self._outcomes, []
+            try:
+                await self.store.record_attempts([a for a, _ in batch])
+            except Exception as exc:  # noqa: BLE001 - each endpoint hears of it (its lease runs out)
+                for _, done in batch:
+                    done.set_exception(exc)
+                continue
+            for _, done in batch:
+                done.set_result(None)
 
     async def _endpoint(self, w: WebhookRow) -> None:
         """Send one leased endpoint's pending deliveries in order until none is left or one fails."""
@@ -195,9 +225,12 @@ class Dispatcher:
                 batch = await self.store.pending(w.id, self.settings.batch)
                 if not batch:
                     return
-                for d in batch:
-                    if not await self._deliver(w, d):
-                        held = False  # the failure's record released the lease
+                for i, d in enumerate(batch):
+                    # The last of a short batch releases the lease with its record: nothing is left (what
+                    # is appended meanwhile wakes the next claim).
+                    last = i == len(batch) - 1 and len(batch) < self.settings.batch
+                    if not await self._deliver(w, d, release=last) or last:
+                        held = False
                         return
         except asyncio.CancelledError:
             raise
@@ -210,7 +243,7 @@ class Dispatcher:
                 except Exception:  # noqa: BLE001 - the lease runs out by itself
                     pass
 
-    async def _deliver(self, w: WebhookRow, d: Delivery) -> bool:
+    async def _deliver(self, w: WebhookRow, d: Delivery, release: bool) -> bool:
         s = self.settings
         event = None
         if d.kind == "event":
@@ -219,7 +252,7 @@ class Dispatcher:
         outcome = await self.send(w, d.id, render(w, d, event))
         now = time.time()
         if outcome.ok:
-            await self.store.record_attempt(Attempt(d.id, w.id, now, True, outcome.status), s.lease_s)
+            await self.record(Attempt(d.id, w.id, now, True, outcome.status, lease_s=0.0 if release else s.lease_s))
             self.stats.delivered += 1
             self.stats.retrying.discard(w.id)
             self.stats.latency.observe(max(0.0, now - d.created_at))
@@ -228,8 +261,8 @@ class Dispatcher:
         delay = outcome.retry_after if outcome.retry_after is not None else backoff(d.attempts + 1, s, self._rng)
         failing_since = w.failing_since if w.failing_since is not None else now
         give_up = now - failing_since >= s.give_up_s
-        await self.store.record_attempt(Attempt(d.id, w.id, now, False, outcome.status, outcome.error,
-                                                now + min(delay, s.give_up_s), give_up), 0)
+        await self.record(Attempt(d.id, w.id, now, False, outcome.status, outcome.error,
+                                  now + min(delay, s.give_up_s), give_up))
         log.info("webhook_attempt_failed", webhook=w.id, delivery=d.id, attempts=d.attempts + 1,
                  status=outcome.status, error=outcome.error, retry_in_s=round(delay, 3))
         if give_up:
