@@ -32,10 +32,10 @@ from events.dice import DieRolled, Modifier  # noqa: E402
 from events.gc_pause import gc_paused  # noqa: E402
 from events.sqlite_store import SqliteStore  # noqa: E402
 from events.store import Append  # noqa: E402
+from rules.pipeline import to_new_event  # noqa: E402
 from rules.registry import Registry  # noqa: E402
 from rules.state import replay  # noqa: E402
 from server.auth import Principal  # noqa: E402
-from server.deciding import to_new_event  # noqa: E402
 from server.encounters import Encounters  # noqa: E402
 
 COMBATANTS = ["ann", "bob", "cid", "dee"]

@@ -43,13 +43,12 @@ from events.store import (
     TokenRow,
 )
 from rules.common import commands as common
-from rules.common.deciding import ID_PATTERN, Context
 from rules.common.options import resolve_options
 from rules.interface import BadCommand, Forbidden, RuleError, command_type
+from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
 from server.auth import Principal, new_token, token_hash
-from server.deciding import TooManyEvents, decide_command, to_new_event
 from server.in_flight import DecidedAhead, InFlight
 from server.live_feed import LiveFeed
 from server.reaction_deadlines import deadline_changes, timeout_command_id

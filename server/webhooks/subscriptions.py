@@ -17,7 +17,7 @@ from aiohttp import web
 
 from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
 from events.outbox import DELETED, Delivery, WebhookChange, WebhookRow
-from rules.common.deciding import ID_PATTERN
+from rules.pipeline import ID_PATTERN
 from server.app import ENCOUNTERS, SETTINGS, _int_query, actor, json_response, read_json
 from server.auth import Principal
 from server.encounters import ApiError, bad_request

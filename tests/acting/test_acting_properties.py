@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.dice import BadDice, Dice, DiceNeeded
-from rules.common.deciding import Context
 from rules.interface import BadCommand, Forbidden, RuleError
+from rules.pipeline import Context
 from rules.registry import Registry
 from tests.acting.test_acting_ap_grapple import ALDO, BERK
 from tests.acting.test_acting_ap_grapple import _fighter as ap_fighter

@@ -132,7 +132,7 @@ def test_a_player_may_only_act_for_their_own_combatant():
     w = worked_example_world()
     w.send("add_combatant", combatant={"id": "x", "name": "X", "side": "c", "position": [9, 9], "stats": BERK})
     from events.common import SeatCreated
-    from server.deciding import to_new_event
+    from rules.pipeline import to_new_event
 
     w._append([to_new_event(SeatCreated("s1", "Alice", ["aldo"]))], "gm", "seat")
     with pytest.raises(Forbidden):

@@ -7,9 +7,8 @@ from typing import Any
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.common.deciding import Context
 from rules.gurps import ruleset
-from server.deciding import decide_command, to_new_event
+from rules.pipeline import Context, decide_command, to_new_event
 from tests.support.pure_world import PureWorld
 
 KNIFE = {"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1", "skill": "Knife"}

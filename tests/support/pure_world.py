@@ -1,4 +1,4 @@
-"""A pure, in-memory encounter for ruleset tests: the engine's own command pipeline (server.deciding) with
+"""A pure, in-memory encounter for ruleset tests: the engine's own command pipeline (rules.pipeline) with
 manual dice, folding events with rules.state.evolve. No server, no store."""
 
 from __future__ import annotations
@@ -8,12 +8,11 @@ from typing import Any
 from events.common import EncounterCreated
 from events.dice import Dice
 from events.envelope import Event, NewEvent
-from rules.common.deciding import Context
 from rules.common.options import resolve_options
 from rules.interface import Ruleset
+from rules.pipeline import Context, decide_command, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
-from server.deciding import decide_command, to_new_event
 
 
 class PureWorld:
