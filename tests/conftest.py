@@ -9,8 +9,9 @@ import aiohttp
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support import needs
 from tests.support.client import RunningServer, TussleClient
-from tests.support.postgres import pg_dsn, pg_schema_dsn  # noqa: F401 - fixtures for the PostgreSQL tests
+from tests.support.postgres import pg_dsn, pg_schema_dsn, stop_private_server  # noqa: F401 - PostgreSQL fixtures
 
 # The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
 os.environ.setdefault("TUSSLE_EXTRA_RULESETS", "tests.support.probe_ruleset:ruleset")
@@ -32,3 +33,18 @@ async def server(tmp_path) -> AsyncIterator[RunningServer]:
 async def tussle(server: RunningServer) -> AsyncIterator[TussleClient]:
     async with aiohttp.ClientSession() as session:
         yield TussleClient(server.base_url, session, server.db_path)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("browser"):
+        needs.chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    stop_private_server()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Debian's Chromium, for Playwright's `executable_path` (a skip without it; under CI=true a failure)."""
+    return needs.chromium()

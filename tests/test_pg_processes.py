@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL database: real `tussle serve --pg` processes, a real feed.
 
-Each test gets a fresh schema (`pg_schema_dsn`); PostgreSQL is started if it is down, and these tests
-fail (never skip) when it cannot be reached.
+Each test gets a fresh schema (`pg_schema_dsn`) on the run's PostgreSQL server (tests/support/postgres.py),
+which every process of a test shares.
 """
 
 from __future__ import annotations

@@ -21,14 +21,13 @@ from rules.registry import Registry
 from server import pg_listener
 from server.app import make_app
 from tests.support import client
-from tests.support.postgres import base_dsn, ensure_postgres, with_search_path
+from tests.support.postgres import base_dsn, with_search_path
 
 _stop_on_sqlite = client.RunningServer.stop
 
 
 async def _start(self: client.RunningServer) -> client.RunningServer:
     dsn = base_dsn()
-    ensure_postgres(dsn)
     self.pg_schema = f"e_{secrets.token_hex(6)}"
     conn = await asyncpg.connect(dsn)
     try:

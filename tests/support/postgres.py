@@ -1,59 +1,153 @@
-"""PostgreSQL for the tests: started if it is down, one fresh schema per test, never a silent skip.
+"""PostgreSQL for the tests: a private server per test run, one fresh schema per test.
 
-The PostgreSQL tests are part of the suite like any other: when the server cannot be reached (or
-started) they fail with the reason, they do not skip. `TUSSLE_TEST_PG_DSN` names another server.
+Without `TUSSLE_TEST_PG_DSN` the run starts its own PostgreSQL from the installed server binaries
+(`pg_config --bindir`, else `/usr/lib/postgresql/*/bin`) in a temporary directory on a free port,
+and removes it when the run ends; every test, in-process server and `tussle serve --pg` subprocess
+of the run uses that one server. `TUSSLE_TEST_PG_DSN` names a server to use instead.
+
+No binaries: the PostgreSQL tests skip with what to install, except under `CI=true`, where they
+fail, so that CI can never pass by skipping them. A server that is there but will not start fails.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
 import secrets
 import shutil
+import socket
+import stat
 import subprocess
-import time
+import tempfile
 from collections.abc import AsyncIterator
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+from tests.support.needs import missing
+
+INSTALL_HINT = "install postgresql: apt-get install postgresql"
+DB_NAME = "test"
+# PostgreSQL refuses to run as root (as CI and containers do): there it runs as the account its
+# Debian package creates.
+SERVER_ACCOUNT = "postgres"
+
+
+def server_bindir() -> str | None:
+    """The directory of the installed PostgreSQL server binaries (pg_ctl, initdb), if any."""
+    candidates = []
+    if shutil.which("pg_config"):
+        # pg_config also comes with the client's development files alone, so its answer is checked.
+        run = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=False, timeout=30)
+        if run.returncode == 0:
+            candidates.append(run.stdout.strip())
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=_version_key, reverse=True)
+    for bindir in candidates:
+        if all(os.access(os.path.join(bindir, name), os.X_OK) for name in ("pg_ctl", "initdb", "postgres")):
+            return bindir
+    return None
+
+
+def _version_key(bindir: str) -> tuple[int, ...]:
+    version = os.path.basename(os.path.dirname(bindir))
+    return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PrivateServer:
+    """A PostgreSQL cluster in a temporary directory, driven by pytest-postgresql's executor.
+
+    pytest-postgresql's `postgresql_proc` fixture cannot be used as it is: it puts the cluster under
+    pytest's base temp (mode 0700, owned by the user running pytest) and runs pg_ctl as that user,
+    and when that user is root PostgreSQL refuses to start. Its `PostgreSQLExecutor` (initdb with
+    trust auth, start and wait, fast stop, removal of the data directory) is used with a directory
+    of our own, and as root with a pg_ctl that runs as the server account.
+    """
+
+    def __init__(self, bindir: str):
+        from pytest_postgresql.executors import PostgreSQLExecutor
+
+        self.bindir = bindir
+        self.root = tempfile.mkdtemp(prefix="tussle-pg-")
+        pg_ctl = os.path.join(bindir, "pg_ctl")
+        if os.geteuid() == 0:
+            account = pwd.getpwnam(SERVER_ACCOUNT)
+            os.chown(self.root, account.pw_uid, account.pw_gid)
+            pg_ctl = os.path.join(self.root, "pg_ctl")
+            with open(pg_ctl, "w") as f:
+                f.write(f'#!/bin/sh\nexec runuser -u {SERVER_ACCOUNT} -- "{bindir}/pg_ctl" "$@"\n')
+            os.chmod(pg_ctl, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+        self.port = _free_port()
+        self.executor = PostgreSQLExecutor(
+            executable=pg_ctl, host="127.0.0.1", port=self.port,
+            datadir=os.path.join(self.root, "data"), unixsocketdir=self.root,
+            logfile=os.path.join(self.root, "postgresql.log"), startparams="-w", dbname=DB_NAME,
+            postgres_options="-c listen_addresses=127.0.0.1",
+        )
+        self.dsn = f"postgresql://postgres@127.0.0.1:{self.port}/{DB_NAME}"
+
+    def start(self) -> PrivateServer:
+        try:
+            self.executor.start()
+            subprocess.run([os.path.join(self.bindir, "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+                            "-U", "postgres", DB_NAME], check=True, capture_output=True, timeout=60)
+        except Exception as e:
+            log = self._log_tail()
+            self.stop()
+            raise RuntimeError(f"the tests' own PostgreSQL ({self.bindir}) did not start: {e}\n{log}") from e
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _log_tail(self) -> str:
+        try:
+            with open(self.executor.logfile) as f:
+                return f.read()[-2000:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        try:
+            if self.executor.running():
+                self.executor.stop()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+_private: PrivateServer | None = None
 
 
 def base_dsn() -> str:
-    return os.environ.get("TUSSLE_TEST_PG_DSN", DEFAULT_DSN)
+    """The PostgreSQL server of this test run: `TUSSLE_TEST_PG_DSN`, else the run's private one.
+
+    The private server starts on first use; without server binaries the calling test skips (fails
+    under CI=true) with what to install.
+    """
+    named = os.environ.get("TUSSLE_TEST_PG_DSN")
+    if named:
+        return named
+    global _private
+    if _private is None:
+        bindir = server_bindir()
+        if bindir is None:
+            missing(INSTALL_HINT)
+        _private = PrivateServer(bindir).start()
+    return _private.dsn
 
 
-def _reachable(dsn: str) -> bool:
-    parts = urlsplit(dsn)
-    if shutil.which("pg_isready"):
-        return subprocess.run(["pg_isready", "-q", "-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432)],
-                              check=False, timeout=30).returncode == 0
-    import socket
-
-    try:
-        socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 5432), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-def ensure_postgres(dsn: str, wait_s: float = 30.0) -> None:
-    """Start the local cluster if PostgreSQL is down; raise (failing the test) if it stays unreachable."""
-    if _reachable(dsn):
-        return
-    tried = "nothing to start it with"
-    if shutil.which("pg_ctlcluster") and os.path.isdir("/etc/postgresql"):
-        for version in sorted(os.listdir("/etc/postgresql")):
-            run = subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"],
-                                 capture_output=True, text=True, check=False, timeout=120)
-            tried = f"pg_ctlcluster {version} main start: {run.returncode} {run.stderr.strip()}"
-    deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
-        if _reachable(dsn):
-            return
-        time.sleep(0.5)
-    raise RuntimeError(f"PostgreSQL at {dsn} cannot be reached ({tried}); the PostgreSQL tests need it")
+def stop_private_server() -> None:
+    global _private
+    if _private is not None:
+        server, _private = _private, None
+        server.stop()
 
 
 def with_search_path(dsn: str, schema: str) -> str:
@@ -65,10 +159,8 @@ def with_search_path(dsn: str, schema: str) -> str:
 
 @pytest.fixture(scope="session")
 def pg_dsn() -> str:
-    """The PostgreSQL server of the tests, started if needed (a failure, never a skip, if it is gone)."""
-    dsn = base_dsn()
-    ensure_postgres(dsn)
-    return dsn
+    """The PostgreSQL server of the tests (see `base_dsn`)."""
+    return base_dsn()
 
 
 @pytest.fixture
