@@ -33,6 +33,9 @@ DB_NAME = "test"
 # PostgreSQL refuses to run as root (as CI and containers do): there it runs as the account its
 # Debian package creates.
 SERVER_ACCOUNT = "postgres"
+# Generous: it only decides how long a broken set-up takes to fail. Under eight test runs on two
+# cores a start failed once within the defaults (60 s for initdb, the wait and pg_ctl's own -w).
+START_TIMEOUT_S = 300
 
 
 def server_bindir() -> str | None:
@@ -88,7 +91,8 @@ class PrivateServer:
         self.executor = PostgreSQLExecutor(
             executable=pg_ctl, host="127.0.0.1", port=self.port,
             datadir=os.path.join(self.root, "data"), unixsocketdir=self.root,
-            logfile=os.path.join(self.root, "postgresql.log"), startparams="-w", dbname=DB_NAME,
+            logfile=os.path.join(self.root, "postgresql.log"), dbname=DB_NAME,
+            startparams=f"-w -t {START_TIMEOUT_S}", timeout=START_TIMEOUT_S,
             postgres_options="-c listen_addresses=127.0.0.1",
         )
         self.dsn = f"postgresql://postgres@127.0.0.1:{self.port}/{DB_NAME}"
@@ -97,7 +101,7 @@ class PrivateServer:
         try:
             self.executor.start()
             subprocess.run([os.path.join(self.bindir, "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-                            "-U", "postgres", DB_NAME], check=True, capture_output=True, timeout=60)
+                            "-U", "postgres", DB_NAME], check=True, capture_output=True, timeout=START_TIMEOUT_S)
         except Exception as e:
             log = self._log_tail()
             self.stop()
