@@ -90,3 +90,16 @@ async def test_the_websocket_state_carries_acting_now_with_the_deadline(tussle):
         assert entry == (await enc.state())["acting_now"][0]
     finally:
         await ws.close()
+
+
+async def test_a_reactions_deadline_is_still_shown_after_a_restart(server, tussle):
+    enc = await tussle.create("freeform", options={"reaction_timeout_s": 3600})
+    await enc.add(_ana("ana", "Ana"))
+    ana = await enc.seat("Ana's player", ["ana"])
+    await enc.ok("ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"], default="dodge")
+    before = await me(enc, ana)
+    await server.stop()
+    await server.start()
+    after = await me(enc, ana)
+    assert after["reactions"][0]["deadline"] == before["reactions"][0]["deadline"] is not None
+    assert after["acting_now"] == before["acting_now"]
