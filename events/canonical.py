@@ -17,6 +17,10 @@ def canonical(value: Any) -> bytes:
 class FloatInEventData(ValueError):
     """Event data (and so command bodies) must hold no floats (DESIGN.md "Units")."""
 
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
 
 def check_integers_only(value: Any, path: str = "data") -> None:
     """Raise FloatInEventData if `value` holds a float or an integer too large for 2^53."""
@@ -49,10 +53,10 @@ def _explain(value: Any, path: str) -> None:
         return
     if isinstance(value, int):
         if abs(value) >= 2**53:
-            raise FloatInEventData(f"{path} is an integer too large to hash canonically")
+            raise FloatInEventData(f"{path} is an integer too large to hash canonically", path)
         return
     if isinstance(value, float):
-        raise FloatInEventData(f"{path} is a fraction; only integers are allowed")
+        raise FloatInEventData(f"{path} is a fraction; only integers are allowed", path)
     if isinstance(value, dict):
         for k, v in value.items():
             _explain(v, f"{path}.{k}")

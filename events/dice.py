@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_.:=+/-]{0,128}$")
+ENTROPY_PATTERN = re.compile(r"[A-Za-z0-9_.:=+/-]{0,128}\Z")  # \Z: "$" would let a trailing newline in
 WEAK_ENTROPY_BELOW = 16
 
 

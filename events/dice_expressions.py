@@ -25,7 +25,16 @@ class RollLimits(msgspec.Struct, frozen=True):
 # (not a module constant) so that two servers in one process (the tests) keep their own caps.
 roll_limits: ContextVar[RollLimits] = ContextVar("roll_limits", default=RollLimits())  # noqa: B039 - frozen
 
-_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)(?:k([hl])(\d+))?|(\d+))")
+# ASCII digits only (`\d` would read "１d６"); a number longer than MAX_DIGITS is refused before int()
+# (which refuses thousands of digits with a ValueError): every limit is far below it.
+MAX_DIGITS = 12
+_TERM = re.compile(r"([+-]?)(?:([0-9]*)d([0-9]+)(?:k([hl])([0-9]+))?|([0-9]+))", re.ASCII)
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
+
+
+def _quoted(text: str, most: int = 40) -> str:
+    """`text` quoted for a message, cut short: the message goes back to whoever sent a long one."""
+    return repr(text if len(text) <= most else text[:most] + "…")
 
 
 class BadExpression(ValueError):
@@ -58,11 +67,16 @@ def _parse(text: str, limits: RollLimits) -> Expression:
     s = text.replace(" ", "").lower()
     if not s:
         raise BadExpression("the expression is empty")
+    if not s.isascii():
+        raise BadExpression("write the expression with ASCII digits and letters, e.g. 3d6, d100, 2d6+1, 4d6kh3")
+    if _LONG_NUMBER.search(s):
+        raise BadExpression(f"a number in a roll expression has at most {MAX_DIGITS} digits")
     pos, terms, constant, total_dice = 0, [], 0, 0
     while pos < len(s):
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (pos > 0 and not m.group(1)):
-            raise BadExpression(f"cannot read {text!r} at {s[pos:]!r}; write e.g. 3d6, d100, 2d6+1, 4d6kh3")
+            raise BadExpression(f"cannot read {_quoted(text)} at {_quoted(s[pos:])}; write e.g. 3d6, d100, 2d6+1, "
+                                "4d6kh3")
         sign = -1 if m.group(1) == "-" else 1
         if m.group(6) is not None:
             constant += sign * int(m.group(6))

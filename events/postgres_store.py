@@ -57,6 +57,12 @@ _DEADLOCK_RETRIES = 5
 CommitListener = Callable[[], None]
 
 
+# What a database that went away or filled up answers (a lost or refused connection, a shutdown, a
+# database renamed or dropped, a full disk): nothing of the transaction was kept, worth trying later.
+_UNAVAILABLE = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InsufficientResourcesError,
+                asyncpg.OperatorInterventionError, asyncpg.InvalidCatalogNameError, asyncpg.PostgresSystemError)
+
+
 class NoSchema(Exception):
     """The connection's search_path names no schema to keep the tables in."""
 
@@ -165,6 +171,11 @@ class PostgresStore(PostgresWebhooks, Store):
         """Call `listener()` after each append this handle commits; returns the function that stops it."""
         self._commit_listeners.append(listener)
         return lambda: self._commit_listeners.remove(listener)
+
+    def unavailable(self, exc: BaseException) -> str | None:
+        if isinstance(exc, _UNAVAILABLE) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)):
+            return f"the PostgreSQL database cannot be reached or written now ({type(exc).__name__})"
+        return None
 
     # ---- appending -------------------------------------------------------------------------
 

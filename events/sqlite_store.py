@@ -8,6 +8,7 @@ SQLite serializes writers, so the rowid of `events` is the commit-ordered `posit
 from __future__ import annotations
 
 import asyncio
+import errno
 import fcntl
 import os
 import sqlite3
@@ -41,6 +42,12 @@ BUSY_TIMEOUT_MS = 5000
 
 # Live tokens a sole writer keeps in memory; past this many the cache starts again empty.
 TOKEN_CACHE_SIZE = 100_000
+
+
+# What a write meets when the disk or the file cannot take it (full, read-only, failing, busy past the
+# timeout): a transaction rolled back whole, worth trying again later.
+_UNAVAILABLE = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY,
+                          sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_BUSY})
 
 
 class DatabaseLocked(Exception):
@@ -201,6 +208,14 @@ class SqliteStore(SqliteWebhooks, Store):
     async def _on_writer(self, fn: Any, *args: Any) -> Any:
         assert self._writer_thread is not None, "store is not open"
         return await self._writer_thread.run(fn, *args)
+
+    def unavailable(self, exc: BaseException) -> str | None:
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(exc, sqlite3.OperationalError) and code is not None and code & 0xFF in _UNAVAILABLE:
+            return f"the database file cannot be written now ({exc})"
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):
+            return f"the database's disk cannot be written now ({exc.strerror})"
+        return None
 
     # ---- appending ---------------------------------------------------------------------------
 

@@ -193,6 +193,11 @@ class Store(WebhookStore, abc.ABC):
     async def clear_deadline(self, stream: str, reaction: str) -> None:
         """Forget a deadline whose reaction no longer waits (answered or voided without clearing it)."""
 
+    def unavailable(self, exc: BaseException) -> str | None:
+        """Why the storage cannot be used for now, when `exc` says so (a full disk, a database gone);
+        None for any other error. The server answers 503 with Retry-After: nothing was written."""
+        return None
+
     async def __aenter__(self) -> Store:
         await self.open()
         return self

@@ -50,7 +50,7 @@ from rules.interface import (
 from rules.merge_patch import merge_patch
 from rules.state import evolve
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}\Z")  # \Z: "$" would let a trailing newline in
 POSTURES = ("standing", "kneeling", "prone", "on_back", "on_stomach")
 UNVOIDABLE = ("EventVoided", "EncounterCreated", "DiceSeedRotated", "EncounterClosed")
 COMBATANT_OVERRIDABLE = {"stats", "posture", "position", "facing", "conditions", "items"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from rules.registry import Registry
 from server.auth import Principal, same_secret, token_hash
 from server.encounters import ApiError, Encounters, bad_request
 from server.errors import errors_middleware
+from server.input_checks import nul_in_url_middleware, read_json
 from server.request_log import PRINCIPAL
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
@@ -29,19 +31,6 @@ def json_response(data: Any, status: int = 200) -> web.Response:
 
 def envelope(e: Any) -> dict[str, Any]:
     return msgspec.to_builtins(e)
-
-
-async def read_json(request: web.Request) -> dict[str, Any]:
-    raw = await request.read()
-    if not raw:
-        raise bad_request("the body must be a JSON object")
-    try:
-        body = msgspec.json.decode(raw)
-    except msgspec.DecodeError as exc:
-        raise bad_request(f"the body is not JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise bad_request("the body must be a JSON object")
-    return body
 
 
 def bearer(request: web.Request) -> str | None:
@@ -96,14 +85,17 @@ async def gm(request: web.Request, stream: str) -> Principal:
     return who
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,15}")
+
+
 def _int_query(request: web.Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
     raw = request.query.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise bad_request(f"{name} must be an integer", name) from None
+    # ASCII digits only, and few of them: int() would take "１", " 1" and "1_0", and raise on 5,000 digits.
+    if not _INTEGER.fullmatch(raw):
+        raise bad_request(f"{name} must be an integer", name)
+    value = int(raw)
     if value < low or (high is not None and value > high):
         raise bad_request(f"{name} must be between {low} and {high}", name)
     return value
@@ -347,7 +339,7 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
 def make_app(store: Store, registry: Registry | None = None, *, admin_token: str | None = None,
              max_body: int = 256 * 1024, max_events: int = 1000, **settings: Any) -> web.Application:
     """Build the server around an open-able store."""
-    app = web.Application(middlewares=[errors_middleware], client_max_size=max_body)
+    app = web.Application(middlewares=[errors_middleware, nul_in_url_middleware], client_max_size=max_body)
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
     app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events)
 

@@ -82,6 +82,24 @@ def bad_request(message: str, field: str | None = None) -> ApiError:
     return ApiError(400, "bad_request", message, {"field": field} if field else {})
 
 
+def client_command_id(body: dict[str, Any]) -> str | None:
+    """The body's `command_id`, None when absent; anything else that is not 1-64 characters of
+    [A-Za-z0-9_.:-] is a 400, the falsy ones (false, 0, "") too: never silently replaced by a server id."""
+    command_id = body.get("command_id")
+    if command_id is not None and (not isinstance(command_id, str) or not ID_PATTERN.match(command_id)):
+        raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+    return command_id
+
+
+def integers_only(body: dict[str, Any]) -> None:
+    """A 400 naming the first float or too-large integer in a body bound for event data."""
+    try:
+        check_integers_only(body, "body")
+    except FloatInEventData as exc:
+        raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)",
+                          (exc.field or "").removeprefix("body.") or None) from None
+
+
 def identity_of(body: dict[str, Any]) -> str:
     """A command's identity: SHA-256 of its canonical body without expected_seq."""
     return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "expected_seq"})).hexdigest()
@@ -211,13 +229,12 @@ class Encounters:
         dice_mode = body.get("dice", "server")
         if dice_mode not in DICE_MODES:
             raise bad_request("dice must be server, manual or mixed", "dice")
+        integers_only(body)  # the options are stored in EncounterCreated
         try:
             options = resolve_options(ruleset, body.get("options") or {})
         except BadCommand as exc:
             raise bad_request(exc.message, exc.field) from None
-        command_id = body.get("command_id")
-        if command_id is not None and (not isinstance(command_id, str) or not ID_PATTERN.match(command_id)):
-            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+        command_id = client_command_id(body)
         stream = (hashlib.sha256(f"tussle-encounter:{command_id}".encode()).hexdigest()[:16]
                   if command_id else secrets.token_hex(8))
         identity = identity_of(body)
@@ -256,23 +273,18 @@ class Encounters:
         """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
         if who.role not in ("gm", "player", "system"):
             raise ApiError(403, "forbidden", "observers may read this encounter but not send commands")
-        command_id = body.get("command_id")
+        command_id = client_command_id(body)
         keyed_by = "client"
         if command_id is None:
             command_id = f"srv-{secrets.token_hex(12)}"
             keyed_by = "server"
-        elif not isinstance(command_id, str) or not ID_PATTERN.match(command_id):
-            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
         entropy = body.get("entropy", "")
         if not valid_entropy(entropy):
             raise bad_request("entropy must be 0-128 characters of [A-Za-z0-9_.:=+/-]", "entropy")
         expected = body.get("expected_seq")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
             raise bad_request("expected_seq must be a non-negative integer", "expected_seq")
-        try:
-            check_integers_only(body, "body")
-        except FloatInEventData as exc:
-            raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)") from None
+        integers_only(body)
         identity = identity_of(body)
         for attempt in range(CONFLICT_RETRIES):
             try:
@@ -522,9 +534,7 @@ class Encounters:
         its side rows, in one transaction."""
         if who.role not in roles:
             raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
-        command_id = body.get("command_id") or f"srv-{secrets.token_hex(12)}"
-        if not isinstance(command_id, str) or not ID_PATTERN.match(command_id):
-            raise bad_request("command_id must be 1-64 characters of [A-Za-z0-9_.:-]", "command_id")
+        command_id = client_command_id(body) or f"srv-{secrets.token_hex(12)}"
         identity = identity_of(body)
         async with self._locks[stream]:
             for attempt in range(CONFLICT_RETRIES):

@@ -13,6 +13,9 @@ from server.encounters import ApiError
 
 log = structlog.get_logger("tussle.errors")
 
+# What a 503 storage_unavailable asks a client to wait: a disk freed or a database back takes a person.
+RETRY_AFTER_S = 5
+
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
                    headers: dict[str, str] | None = None) -> web.Response:
@@ -32,9 +35,10 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
                   error=str(exc))
         return error_response(500, "internal", f"{exc}; this is a bug", {"seq": exc.seq, "type": exc.type})
     except web.HTTPMethodNotAllowed as exc:
+        allowed = sorted(exc.allowed_methods)
         return error_response(405, "method_not_allowed",
-                              f"{request.method} is not allowed on {request.path}; use {', '.join(sorted(exc.allowed_methods))}",
-                              {"allowed": sorted(exc.allowed_methods)})
+                              f"{request.method} is not allowed on {request.path}; use {', '.join(allowed)}",
+                              {"allowed": allowed}, headers={"Allow": ", ".join(allowed)})
     except web.HTTPNotFound:
         return error_response(404, "not_found", f"there is nothing at {request.path}")
     except web.HTTPRequestEntityTooLarge as exc:
@@ -45,6 +49,13 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
         if exc.status >= 400:
             return error_response(exc.status, "bad_request" if exc.status == 400 else "error", exc.reason or "error")
         raise
-    except Exception:
+    except Exception as exc:
+        from server.app import ENCOUNTERS
+
+        why = request.app[ENCOUNTERS].store.unavailable(exc)
+        if why is not None:
+            log.warning("storage unavailable", path=request.path, error=why)
+            return error_response(503, "storage_unavailable", f"{why}; nothing was written, try again later",
+                                  headers={"Retry-After": str(RETRY_AFTER_S)})
         log.exception("unhandled error", path=request.path)
         return error_response(500, "internal", "the server failed on this request; this is a bug")

@@ -35,6 +35,7 @@ from server.acting import reaction_deadlines
 from server.app import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.auth import Principal, token_hash
 from server.encounters import ApiError
+from server.input_checks import decode_json
 from server.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 
 PROJECTIONS = ("events", "state", "log")
@@ -459,8 +460,8 @@ def _parse(msg: Any) -> dict[str, Any] | None:
     if msg.type != WSMsgType.TEXT:
         return None
     try:
-        body = msgspec.json.decode(msg.data)
-    except msgspec.DecodeError:
+        body = decode_json(msg.data, "the message")
+    except ApiError:
         return None
     return body if isinstance(body, dict) else None
 

@@ -9,7 +9,8 @@ from typing import Any
 from events.dice import Dice, DieRolled, Modifier
 from rules.gurps.combatant_stats import is_unarmed, skill_level, stats
 
-DAMAGE_PATTERN = re.compile(r"^\s*(\d+)d(\d*)\s*([+-]\s*\d+)?\s*$")
+# ASCII digits, at most nine a number and a die of at least one side: what int() and the dice can take.
+DAMAGE_PATTERN = re.compile(r"\s*([0-9]{1,9})d([1-9][0-9]{0,8})?\s*([+-]\s*[0-9]{1,9})?\s*\Z")
 
 
 def usable_in_close_combat(weapon: dict[str, Any]) -> bool:

@@ -14,7 +14,8 @@ from events.dice import Dice, Modifier
 from rules.rogue_trader.models import stat
 from rules.rogue_trader.tables import TO_HIT
 
-_DICE = re.compile(r"^(\d*)[dD](\d+)$")
+# ASCII digits, at most nine a number and a die of at least one side: what int() and the dice can take.
+_DICE = re.compile(r"([0-9]{0,9})[dD]([1-9][0-9]{0,8})\Z")
 
 
 def clamp_ws(value: int) -> int:
@@ -97,7 +98,7 @@ def strength_save_modifier(strength: int) -> int:
 def damage_amount(dice: Dice, damage: str, purpose: str, combatant: str) -> tuple[int, list[msgspec.Struct]]:
     """A fixed damage, or a damage roll ("D4", "D6", "2D6")."""
     text = str(damage).strip()
-    if text.isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", text):
         return int(text), []
     m = _DICE.match(text)
     if not m:

@@ -22,7 +22,7 @@ def _damage(value: Any, field: str) -> None:
     """Damage is a whole number or dice ("D4", "D6", "2D6"), spec §2."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return
-    if isinstance(value, str) and re.fullmatch(r"\d*[dD]\d+|\d+", value.strip()):
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{0,9}[dD][1-9][0-9]{0,8}|[0-9]{1,9}", value.strip()):
         return
     raise BadCommand(f"{field} must be a whole number or dice such as D4, D6, 2D6", field)
 

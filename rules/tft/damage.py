@@ -11,7 +11,8 @@ from rules.interface import BadCommand
 from rules.tft import figures as F
 from rules.tft.options import option
 
-_DAMAGE = re.compile(r"^(\d*)d(\d+)((?:[+-]\d+)*)$")
+# ASCII digits, at most nine a number and a die of at least one side: what int() and the dice can take.
+_DAMAGE = re.compile(r"([0-9]{0,9})d([1-9][0-9]{0,8})((?:[+-][0-9]{1,9})*)\Z")
 
 # A2 `by_st`: fist damage by ST (derivative source, unconfirmed): (highest ST of the row, damage).
 FIST_DAMAGE_BY_ST: tuple[tuple[int, str], ...] = (
@@ -32,7 +33,7 @@ def parse_damage(expr: str) -> tuple[int, int, list[int]]:
     m = _DAMAGE.match(str(expr).replace(" ", "").lower())
     if not m:
         raise BadCommand(f"cannot read the damage {expr!r}; write e.g. 1d6+2 or 2d6-1", "damage")
-    adds = [int(a) for a in re.findall(r"[+-]\d+", m.group(3))]
+    adds = [int(a) for a in re.findall(r"[+-][0-9]+", m.group(3))]
     return int(m.group(1) or 1), int(m.group(2)), adds
 
 
