@@ -50,7 +50,18 @@ _encode = msgspec.json.Encoder().encode
 
 # Above this many bytes waiting in the kernel-side buffer, frames take the queued path with its drain.
 FAST_PATH_BUFFER = 64 * 1024
+# Larger payloads go out as a fragmented message, one fragment per socket drain (Subscriber.send).
+FRAGMENT = 64 * 1024
 _last_frame: tuple[bytes, bytes] = (b"", b"")
+
+
+def frame_header(first_byte: int, n: int) -> bytes:
+    """A server's (unmasked) frame header: FIN and opcode in `first_byte`, then the payload length."""
+    if n < 126:
+        return bytes((first_byte, n))
+    if n < 65536:
+        return bytes((first_byte, 126)) + n.to_bytes(2, "big")
+    return bytes((first_byte, 127)) + n.to_bytes(8, "big")
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -59,14 +70,7 @@ def text_frame(payload: bytes) -> bytes:
     global _last_frame
     if _last_frame[0] is payload:
         return _last_frame[1]
-    n = len(payload)
-    if n < 126:
-        header = bytes((0x81, n))
-    elif n < 65536:
-        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    wire = header + payload
+    wire = frame_header(0x81, len(payload)) + payload
     _last_frame = (payload, wire)
     return wire
 
@@ -109,9 +113,11 @@ PONG = _encode({"type": "pong"})
 class Subscriber:
     """One websocket connection: its bounded send queue, its position, and how it ends."""
 
-    def __init__(self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs):
+    def __init__(self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs,
+                 writer: Any = None):
         self.ws = ws
         self.transport = transport
+        self.writer = writer  # what ws.prepare returned: its drain() waits while the socket's buffer is full
         self.settings = settings
         self.hubs = hubs
         self.who: Principal | None = None
@@ -130,6 +136,7 @@ class Subscriber:
         self.ended = asyncio.Event()  # set with `ending`: the handler stops reading and closes
         self.sent = 0
         self.sending = False
+        self.mid_message = False  # a fragmented message is part-written: no other data frame may start
         self.task: asyncio.Task[None] | None = None  # the catch-up or join of the subscription
 
     # -- called by the hub: never waits -------------------------------------------------------
@@ -164,7 +171,7 @@ class Subscriber:
         every write is a whole frame, so they never interleave with aiohttp's own pings and closes."""
         if self.sending or self.queue or self.ending is not None or self.transport is None or self.transport.is_closing():
             return False
-        if self.transport.get_write_buffer_size() > FAST_PATH_BUFFER:
+        if len(frame) > FRAGMENT or self.transport.get_write_buffer_size() > FAST_PATH_BUFFER:
             return False
         self.transport.write(text_frame(frame))
         self.sent += 1
@@ -174,8 +181,11 @@ class Subscriber:
         """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
         if self.ending is not None:
             return
+        # The bound counts what waits behind the next frame to go out: that one may be larger than
+        # the bound on its own (a big snapshot), and the small frames after it (caught_up) still fit.
+        behind = self.queued_bytes - len(self.queue[0][0]) if self.queue else 0
         if self.queue and (len(self.queue) >= self.settings.queue_frames
-                           or self.queued_bytes + len(frame) > self.settings.queue_bytes):
+                           or behind + len(frame) > self.settings.queue_bytes):
             self.lag()
             return
         self.queue.append((frame, closes))
@@ -192,15 +202,35 @@ class Subscriber:
                                    {"last_seq": self.last_seq}), drop_queue=True)
 
     async def send(self, frame: bytes) -> bool:
-        """Send one frame through aiohttp, which waits while the socket's buffer is full; False (and the
-        connection lagging) when the client took none of it within `send_timeout_s`."""
+        """Send one frame, waiting while the socket's buffer is full; False (and the connection lagging)
+        when the client took none of it within `send_timeout_s`."""
         try:
-            async with asyncio.timeout(self.settings.send_timeout_s):
-                await self.ws.send_frame(frame, WSMsgType.TEXT)
+            if len(frame) > FRAGMENT and self.writer is not None and self.transport is not None:
+                await self._send_in_fragments(frame)
+            else:
+                async with asyncio.timeout(self.settings.send_timeout_s):
+                    await self.ws.send_frame(frame, WSMsgType.TEXT)
         except TimeoutError:
             self.lag()
             return False
         return True
+
+    async def _send_in_fragments(self, frame: bytes) -> None:
+        """A large frame as a fragmented message (RFC 6455 section 5.4), each fragment written once the
+        socket took the ones before. aiohttp would hand the transport the whole payload, which copies
+        what the socket cannot take at once: a multi-megabyte log snapshot per stalled connection."""
+        view = memoryview(frame)
+        self.mid_message = True
+        for start in range(0, len(frame), FRAGMENT):
+            chunk = view[start:start + FRAGMENT]
+            last = start + FRAGMENT >= len(frame)
+            if self.transport.is_closing():
+                raise ConnectionResetError("the connection is closing")
+            self.transport.write(frame_header((0x80 if last else 0) | (0x1 if start == 0 else 0x0), len(chunk)))
+            self.transport.write(chunk)
+            async with asyncio.timeout(self.settings.send_timeout_s):
+                await self.writer.drain()
+        self.mid_message = False
 
     def end(self, code: int, frame: bytes | None = None, drop_queue: bool = False) -> None:
         """Close after what is queued (or at once with `drop_queue`), sending `frame` first."""
@@ -246,7 +276,7 @@ class Subscriber:
                 except TimeoutError:
                     await self._ping()
             _, frame = self.ending
-            if frame is not None:
+            if frame is not None and not self.mid_message:  # else only the Close may follow
                 async with asyncio.timeout(self.settings.close_timeout_s):
                     await self.ws.send_frame(frame, WSMsgType.TEXT)
         except (ConnectionError, RuntimeError, TimeoutError):
@@ -483,9 +513,9 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     if not ws_allowed(app, key):
         raise ApiError(429, "rate_limited", "too many open websockets for this token (or address)")
     ws = web.WebSocketResponse(max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False)
-    await ws.prepare(request)
+    writer = await ws.prepare(request)
     ws_opened(app, key)
-    sub = Subscriber(ws, request.transport, settings, hubs)
+    sub = Subscriber(ws, request.transport, settings, hubs, writer)
     sub.who = who
     sub.token_hash = token_hash(token) if token is not None and who is not None and who.role != "admin" else None
     sender = asyncio.create_task(sub.run_sender())

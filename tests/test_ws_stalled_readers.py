@@ -14,10 +14,11 @@ import re
 import secrets
 
 import aiohttp
+import pytest
 
 from tests.support.client import TussleClient
 from tests.support.serving import ServeProcess
-from tests.support.ws import WAIT, events_until_seq, stalled_client, subscribe, until
+from tests.support.ws import WAIT, frame, stalled_client, subscribe, until
 
 STALLED = 20
 NOTE_BYTES = 100_000  # under --max-body (256 KiB)
@@ -41,7 +42,8 @@ def metric(text: str, name: str) -> float:
     return float(found[1]) if found else 0.0
 
 
-async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_gets_everything(tmp_path):
+@pytest.mark.parametrize("projection", ["events", "log"])
+async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_gets_everything(tmp_path, projection):
     srv = ServeProcess("--db", str(tmp_path / "t.db"), "--rate-commands", "0", "--rate-reads", "0",
                        "--max-ws", "0", "--ws-send-timeout", "2")
     assert srv.port is not None, srv.stderr
@@ -56,22 +58,24 @@ async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_get
 
             for _ in range(STREAM_NOTES):
                 head = (await note())["seq"]
-            # A reader that reads the whole stream once: what any catch-up needs is now warm.
+            # A reader that reads the whole stream once (what any catch-up needs is now warm), and the
+            # live reader, whose subscription keeps the encounter's shared log follower: what is measured
+            # is what the stalled ones add.
             warm = await subscribe(enc, "events", after=0)
             await until(warm, "caught_up")
             await warm.close()
+            live = await subscribe(enc, projection, after=head if projection == "events" else 0,
+                                   max_msg_size=0)  # the log snapshot is the whole 10 MB
+            await until(live, "caught_up")
             baseline = rss(srv.proc.pid)
             peak = baseline
 
             for _ in range(STALLED):
                 stalled.append(stalled_client(srv.connect_host, srv.port, f"{enc.path}/ws", enc.gm_token,
-                                              {"op": "subscribe", "projection": "events", "after": 0}))
-            live = await subscribe(enc, "events", after=head)
-            await until(live, "caught_up")
+                                              {"op": "subscribe", "projection": projection, "after": 0}))
             for _ in range(LIVE_NOTES):
                 seq = (await note())["seq"]
-                frames = await events_until_seq(live, seq)
-                assert [f["seq"] for f in frames] == [seq]
+                assert await next_seq(live) == seq
                 peak = max(peak, rss(srv.proc.pid))
 
             # The server gives up on the stalled ones (4008 lagging), and only the live reader stays.
@@ -86,7 +90,7 @@ async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_get
 
             # The live reader is still served.
             seq = (await note())["seq"]
-            assert [f["seq"] for f in await events_until_seq(live, seq)] == [seq]
+            assert await next_seq(live) == seq
             await live.close()
         assert peak - baseline < RSS_GROWTH_BOUND, f"RSS grew by {(peak - baseline) / 2**20:.0f} MiB"
     finally:
@@ -96,8 +100,40 @@ async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_get
         srv.stop()
 
 
+async def next_seq(ws: aiohttp.ClientWebSocketResponse) -> int:
+    """The seq of the next event frame, or of the last entry of the next log frame."""
+    f = await frame(ws)
+    if f.get("type") == "log":
+        assert [e["seq"] for e in f["entries"]] == [f["seq"]], f
+        return f["seq"]
+    assert f.get("type") == "event" and f["event"]["seq"] == f["seq"], f
+    return f["seq"]
+
+
 async def until_a_ping_or(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> None:
     """Wait a little while keeping the live reader read (it would otherwise stall too)."""
     with contextlib.suppress(TimeoutError):
         msg = await ws.receive(timeout=seconds)
         assert msg.type == aiohttp.WSMsgType.TEXT, msg
+
+
+async def test_a_snapshot_larger_than_the_queue_bound_reaches_a_reader(tmp_path):
+    # The log snapshot of a large encounter is one frame over --ws-queue-bytes: it goes out alone,
+    # followed by caught_up, in fragments the client reassembles.
+    srv = ServeProcess("--db", str(tmp_path / "t.db"), "--rate-commands", "0", "--rate-reads", "0",
+                       "--ws-queue-bytes", "100000")
+    assert srv.port is not None, srv.stderr
+    try:
+        async with aiohttp.ClientSession() as session:
+            enc = await TussleClient(srv.url, session, "").create()
+            texts = [secrets.token_hex(60_000) for _ in range(5)]
+            for text in texts:
+                last = (await enc.ok("note", text=text))["seq"]
+            ws = await subscribe(enc, "log", after=0)
+            before, caught = await until(ws, "caught_up")
+            assert caught == {"type": "caught_up", "seq": last, "hash": caught["hash"]}, caught
+            assert [f["type"] for f in before] == ["snapshot"]
+            assert [e for e in texts if e in str(before[0]["data"])] == texts
+            await ws.close()
+    finally:
+        srv.stop()

@@ -16,15 +16,15 @@ WAIT = 30.0  # a generous bound so a broken server fails the test instead of han
 
 
 async def connect(enc: Encounter, token: str | None = None, *, query: str = "",
-                  header: bool = True) -> aiohttp.ClientWebSocketResponse:
+                  header: bool = True, max_msg_size: int = 4 * 1024 * 1024) -> aiohttp.ClientWebSocketResponse:
     headers = {"Authorization": f"Bearer {token or enc.gm_token}"} if header else {}
     return await enc.client.session.ws_connect(f"{enc.client.base_url}{enc.path}/ws{query}", headers=headers,
-                                               autoping=True)
+                                               autoping=True, max_msg_size=max_msg_size)
 
 
-async def subscribe(enc: Encounter, projection: str, after: int = 0,
-                    token: str | None = None) -> aiohttp.ClientWebSocketResponse:
-    ws = await connect(enc, token)
+async def subscribe(enc: Encounter, projection: str, after: int = 0, token: str | None = None,
+                    max_msg_size: int = 4 * 1024 * 1024) -> aiohttp.ClientWebSocketResponse:
+    ws = await connect(enc, token, max_msg_size=max_msg_size)
     await ws.send_json({"op": "subscribe", "projection": projection, "after": after})
     return ws
 
