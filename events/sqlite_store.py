@@ -50,6 +50,19 @@ _UNAVAILABLE = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQL
                           sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_BUSY})
 
 
+# The database holds unrevealed dice seeds and token hashes: only its owner reads it. SQLite gives
+# the -wal and -shm files the mode of the database file, so creating that one so is enough.
+PRIVATE_MODE = 0o600
+
+
+def create_private(path: str) -> None:
+    """Create the database file, empty (SQLite starts a new database in it), readable by its owner only."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE))
+    except FileExistsError:
+        pass
+
+
 class DatabaseLocked(Exception):
     """Another server process holds the database."""
 
@@ -62,7 +75,7 @@ class ExclusiveLock:
         self.fd: int | None = None
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -140,6 +153,7 @@ class SqliteStore(SqliteWebhooks, Store):
         if self.lock:
             self.lock.acquire()
         try:
+            create_private(self.path)
             self.db = await aiosqlite.connect(self.path, isolation_level=None)
             await self.db.execute("PRAGMA journal_mode=WAL")
             await self.db.execute("PRAGMA synchronous=FULL")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import socket
+import sqlite3
 import sys
 from typing import Any
 
@@ -68,6 +69,9 @@ def _serve(args: argparse.Namespace) -> int:
     except DatabaseLocked as exc:
         print(f"tussle: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
+        return 1
     probe.release()
     sock = _listen_or_say_why(host, args.port)
     if sock is None:
@@ -84,7 +88,22 @@ def _serve(args: argparse.Namespace) -> int:
     except (DatabaseLocked, SchemaMismatch) as exc:
         print(f"tussle: {args.db}: {exc}" if isinstance(exc, SchemaMismatch) else f"tussle: {exc}", file=sys.stderr)
         return 2
+    except (OSError, sqlite3.Error) as exc:  # a database file this user may not write, a full disk
+        print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _unusable(db: str, exc: BaseException) -> str:
+    """One line saying why `tussle serve` cannot use the database at `db`."""
+    folder = os.path.dirname(os.path.abspath(db))
+    if not os.path.isdir(folder):
+        return f"cannot use the database {db}: the directory {folder} does not exist (create it, or pass another --db)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"cannot use the database {db}: the directory {folder} is not writable by this user "
+                "(the database, its -wal and -shm and its lock file live there)")
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return f"cannot use the database {db}: {why}"
 
 
 def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host: str) -> int:
