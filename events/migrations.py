@@ -164,6 +164,13 @@ CREATE INDEX reaction_deadlines_by_due ON reaction_deadlines (due COLLATE "C");
 """,
         stream_tables=("reaction_deadlines",),
     ),
+    # 4: which encounter each creation's command_id made, for resends (ids are random, not derived from it).
+    Migration(
+        "encounter_creations",
+        sqlite="CREATE TABLE creations (command_id TEXT PRIMARY KEY, stream TEXT NOT NULL, identity TEXT NOT NULL)",
+        postgres="CREATE TABLE creations (command_id TEXT PRIMARY KEY, stream TEXT NOT NULL, identity TEXT NOT NULL)",
+        stream_tables=("creations",),
+    ),
 ]
 
 

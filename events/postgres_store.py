@@ -35,6 +35,8 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Creation,
+    CreationExists,
     Deadline,
     SeqConflict,
     Store,
@@ -88,9 +90,12 @@ class _Staged:
         self.requests: list[tuple[Append, list[Event]]] = []
         self.events: list[Event] = []
         self.commands: dict[tuple[str, str], tuple[str, str, list[Event]]] = {}
+        self.creation_keys: set[str] = set()
 
     def add(self, req: Append, events: list[Event]) -> None:
         self.requests.append((req, events))
+        if req.create is not None and req.create_key is not None:
+            self.creation_keys.add(req.create_key)
         self.events += events
         if events:
             self.commands[(req.stream, req.command_id)] = (req.identity, req.actor, events)
@@ -243,8 +248,10 @@ class PostgresStore(PostgresWebhooks, Store):
             try:
                 async with self._pool.acquire() as conn:
                     return await self._append_batch(conn, requests)
-            except asyncpg.DeadlockDetectedError:
-                # PostgreSQL aborted this transaction to break a lock cycle: nothing of it was kept.
+            except (asyncpg.DeadlockDetectedError, asyncpg.UniqueViolationError):
+                # PostgreSQL aborted this transaction to break a lock cycle, or because a concurrent
+                # transaction committed the same creation command_id first (the checks cannot see an
+                # uncommitted row): nothing of it was kept, and the next try's checks see what won.
                 if attempt == _DEADLOCK_RETRIES - 1:
                     raise
         raise AssertionError("unreachable")
@@ -271,7 +278,7 @@ class PostgresStore(PostgresWebhooks, Store):
             for req in requests:
                 try:
                     results.append(await self._check_and_seal(conn, req, heads, priors, staged))
-                except (SeqConflict, CommandIdReused, StreamExists) as exc:
+                except (SeqConflict, CommandIdReused, StreamExists, CreationExists) as exc:
                     results.append(exc)
             if staged.requests:
                 await self._write(conn, staged, heads)
@@ -292,6 +299,9 @@ class PostgresStore(PostgresWebhooks, Store):
         if req.create is not None and req.stream not in heads and key not in staged.commands:
             if req.expected_seq != 0:
                 raise SeqConflict(req.expected_seq, 0)
+            if req.create_key is not None and (req.create_key in staged.creation_keys or await conn.fetchval(
+                    "SELECT 1 FROM creations WHERE command_id = $1", req.create_key)):
+                raise CreationExists(req.create_key)
             info = req.create
             inserted = await conn.fetchval(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)"
@@ -339,6 +349,9 @@ class PostgresStore(PostgresWebhooks, Store):
 
     async def _write(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
         for req, _ in staged.requests:  # the side rows: seeds and tokens (creations, rotations, seats)
+            if req.create is not None and req.create_key is not None:
+                await conn.execute("INSERT INTO creations (command_id, stream, identity) VALUES ($1, $2, $3)",
+                                   req.create_key, req.stream, req.identity)
             for s in req.seeds:
                 await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
                                    req.stream, s.commitment, s.seed)
@@ -486,6 +499,10 @@ class PostgresStore(PostgresWebhooks, Store):
         r = await self._pool.fetchrow(
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked", token_hash)
         return (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"])) if r else None
+
+    async def find_creation(self, command_id: str) -> Creation | None:
+        r = await self._pool.fetchrow("SELECT stream, identity FROM creations WHERE command_id = $1", command_id)
+        return Creation(r["stream"], r["identity"]) if r else None
 
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
         rows = await self._pool.fetch(

@@ -28,7 +28,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.sqlite_webhooks import write_webhook_rows
-from events.store import Append, AppendResult, CommandIdReused, SeqConflict, StreamExists
+from events.store import Append, AppendResult, CommandIdReused, CreationExists, SeqConflict, StreamExists
 
 EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 
@@ -82,6 +82,9 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
             if head is not None:
                 results.append(StreamExists(req.stream))
                 continue
+            if creation_taken(db, req):
+                results.append(CreationExists(req.create_key or ""))
+                continue
             info = req.create
             db.execute(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)",
@@ -120,9 +123,19 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
     return results
 
 
+def creation_taken(db: sqlite3.Connection, req: Append) -> bool:
+    """Whether the creation's command_id already created an encounter (this batch's included: their
+    rows are written as each command is accepted)."""
+    return req.create_key is not None and db.execute(
+        "SELECT 1 FROM creations WHERE command_id = ?", (req.create_key,)).fetchone() is not None
+
+
 def write_side_rows(db: sqlite3.Connection, req: Append) -> None:
     """Seeds, revealed seeds, token changes and reaction deadlines of one accepted command (most
     commands have none)."""
+    if req.create is not None and req.create_key is not None:
+        db.execute("INSERT INTO creations (command_id, stream, identity) VALUES (?, ?, ?)",
+                   (req.create_key, req.stream, req.identity))
     for s in req.seeds:
         db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
                    (req.stream, s.commitment, s.seed))

@@ -21,12 +21,14 @@ from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
 from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
-from events.sqlite_bulk_append import append_batch, write_side_rows
+from events.sqlite_bulk_append import append_batch, creation_taken, write_side_rows
 from events.sqlite_webhooks import SqliteWebhooks
 from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Creation,
+    CreationExists,
     Deadline,
     SeqConflict,
     Store,
@@ -359,7 +361,7 @@ class SqliteStore(SqliteWebhooks, Store):
             try:
                 results.append(self._append_one(db, req))
                 db.execute("RELEASE cmd")
-            except (SeqConflict, CommandIdReused, StreamExists) as exc:
+            except (SeqConflict, CommandIdReused, StreamExists, CreationExists) as exc:
                 db.execute("ROLLBACK TO cmd")
                 db.execute("RELEASE cmd")
                 results.append(exc)
@@ -389,6 +391,8 @@ class SqliteStore(SqliteWebhooks, Store):
         if req.create is not None:
             if head is not None:
                 raise StreamExists(req.stream)
+            if creation_taken(db, req):
+                raise CreationExists(req.create_key or "")
             info = req.create
             db.execute(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)",
@@ -520,6 +524,10 @@ class SqliteStore(SqliteWebhooks, Store):
                 self._tokens.clear()
             self._tokens[token_hash] = found
         return found
+
+    async def find_creation(self, command_id: str) -> Creation | None:
+        rows = await self._rows("SELECT stream, identity FROM creations WHERE command_id = ?", (command_id,))
+        return Creation(*rows[0]) if rows else None
 
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
         rows = await self._rows("SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= ? ORDER BY due LIMIT ?",

@@ -38,6 +38,21 @@ class StreamExists(Exception):
     """An encounter with this id already exists."""
 
 
+class CreationExists(Exception):
+    """The client's command_id of a creation (`Append.create_key`) already created an encounter."""
+
+    def __init__(self, command_id: str):
+        super().__init__(f"command_id {command_id!r} already created an encounter")
+        self.command_id = command_id
+
+
+class Creation(msgspec.Struct, frozen=True):
+    """What a creation's command_id created: the encounter and the identity of the body that made it."""
+
+    stream: str
+    identity: str
+
+
 class SeedRow(msgspec.Struct, frozen=True):
     """A dice seed to store (secret until revealed)."""
 
@@ -104,6 +119,7 @@ class Append(msgspec.Struct):
     tokens: list[TokenRow] = []
     revoke: list[TokenRevocation] = []
     create: StreamInfo | None = None  # the first append of a new encounter
+    create_key: str | None = None  # the client's command_id of that creation, unique in the store
     closes: bool = False
     webhooks: list[WebhookRow] = []  # subscriptions created (events/outbox.py)
     webhook_changes: list[WebhookChange] = []
@@ -184,6 +200,10 @@ class Store(WebhookStore, abc.ABC):
     @abc.abstractmethod
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         """(stream, row) of a live token; the admin token is not stored."""
+
+    @abc.abstractmethod
+    async def find_creation(self, command_id: str) -> Creation | None:
+        """What the creation sent with this command_id created, if any."""
 
     @abc.abstractmethod
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:

@@ -58,7 +58,7 @@ class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True):
 
 class EncounterCreatedResponse(msgspec.Struct):
     id: str
-    gm_token: str
+    gm_token: str | None  # null on a resend (the same command_id and body): a resend never hands out a token
     commitment: str | None
     ruleset: str
     options: dict[str, Any]

@@ -312,7 +312,9 @@ async def revoke_read_token(request: web.Request) -> web.Response:
 @routes.post("/encounters/{id}/gm-token")
 async def rotate_gm_token(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
-    who = await gm(request, stream)
+    who = await actor(request, stream)
+    if who.role not in ("gm", "admin"):
+        raise ApiError(403, "forbidden", "only the GM, or the server's admin, may rotate the GM token")
     token = await request.app[ENCOUNTERS].rotate_gm_token(stream, who)
     return json_response({"gm_token": token}, status=201)
 
@@ -337,11 +339,12 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
 
 
 def make_app(store: Store, registry: Registry | None = None, *, admin_token: str | None = None,
-             max_body: int = 256 * 1024, max_events: int = 1000, **settings: Any) -> web.Application:
-    """Build the server around an open-able store."""
+             max_body: int = 256 * 1024, max_events: int = 1000, ids: Any = None,
+             **settings: Any) -> web.Application:
+    """Build the server around an open-able store (`ids`: where its ids come from, server/ids.py)."""
     app = web.Application(middlewares=[errors_middleware, nul_in_url_middleware], client_max_size=max_body)
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
-    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events)
+    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events, ids=ids)
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         await store.open()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +34,8 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Creation,
+    CreationExists,
     SeedRow,
     SeqConflict,
     Store,
@@ -49,6 +50,7 @@ from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, t
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
 from server.auth import Principal, new_token, token_hash
+from server.ids import RandomIds
 from server.in_flight import DecidedAhead, InFlight
 from server.live_feed import LiveFeed
 from server.reaction_deadlines import deadline_changes, timeout_command_id
@@ -114,8 +116,10 @@ class Outcome(msgspec.Struct):
 class Encounters:
     """Everything the HTTP layer asks of encounters, with no HTTP in it."""
 
-    def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None):
+    def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None,
+                 ids: Any = None):
         self.store = store
+        self.ids = ids or RandomIds()  # every id this service makes comes from here (server/ids.py)
         self.registry = registry
         self.max_events = max_events
         self.feed = feed or LiveFeed()
@@ -211,7 +215,9 @@ class Encounters:
 
     # ---- creating --------------------------------------------------------------------------
 
-    async def create(self, body: dict[str, Any], actor: str) -> tuple[StreamInfo, str, Outcome]:
+    async def create(self, body: dict[str, Any], actor: str) -> tuple[StreamInfo, str | None, Outcome]:
+        """A new encounter and its GM token; a resend (same command_id and body) gets the same encounter
+        and no token."""
         name = body.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             raise bad_request("name must be a non-empty string of at most 200 characters", "name")
@@ -235,9 +241,12 @@ class Encounters:
         except BadCommand as exc:
             raise bad_request(exc.message, exc.field) from None
         command_id = client_command_id(body)
-        stream = (hashlib.sha256(f"tussle-encounter:{command_id}".encode()).hexdigest()[:16]
-                  if command_id else secrets.token_hex(8))
         identity = identity_of(body)
+        if command_id is not None:
+            resent = await self._created_by(command_id, identity)
+            if resent is not None:
+                return resent
+        stream = self.ids.encounter()
         gm_token = new_token()
         seeds, commitment = [], None
         if dice_mode != "manual":
@@ -248,24 +257,37 @@ class Encounters:
                                    commitment, dice_mode, public)
         info = StreamInfo(stream, name, ruleset.id, public, 0, "", False)
         req = Append(stream, 0, f"create-{stream}", identity, actor, [to_new_event(created)], seeds=seeds,
-                     tokens=[TokenRow(token_hash(gm_token), "gm")], create=info)
+                     tokens=[TokenRow(token_hash(gm_token), "gm")], create=info, create_key=command_id)
         (result,) = await self.store.append_many([req])
-        if isinstance(result, Exception) or result.duplicate:
-            found = await self.store.find_command(stream, f"create-{stream}")
-            if found is None or found.identity != identity:
-                raise ApiError(409, "command_id_reused",
-                               f"command_id {command_id!r} already created a different encounter",
-                               {"command_id": command_id})
-            # A resent creation: same encounter; its creator gets a fresh GM token, since the first
-            # response (holding the first one) may never have arrived.
-            await self.store.append_many([Append(
-                stream, (await self.info(stream)).seq, f"gm-token-{secrets.token_hex(8)}", "", "gm",
-                [to_new_event(GmTokenRotated())], tokens=[TokenRow(token_hash(gm_token), "gm")])])
-            self.forget(stream)  # appended past the cached state: the next use replays
-            return await self.info(stream), gm_token, Outcome(found.events, duplicate=True)
+        if isinstance(result, CreationExists):  # the same command_id's creation committed just before
+            resent = await self._created_by(result.command_id, identity)
+            assert resent is not None, "a creation the store reported is gone"
+            return resent
+        if isinstance(result, Exception):
+            raise result
         if self.publish_appends:
             self.feed.publish(stream, result.events)
         return await self.info(stream), gm_token, Outcome(result.events)
+
+    async def _created_by(self, command_id: str, identity: str) -> tuple[StreamInfo, None, Outcome] | None:
+        """The answer to a resent creation: the encounter its command_id made, without a GM token (anyone
+        who has the body must not get one: the admin rotates it for a creator who lost it); a 409 when
+        that command_id created an encounter from another body; None when it created none."""
+        found = await self.store.find_creation(command_id)
+        if found is None:
+            # Encounters created before ids were random had the id derived from the command_id.
+            legacy = hashlib.sha256(f"tussle-encounter:{command_id}".encode()).hexdigest()[:16]
+            prior = await self.store.find_command(legacy, f"create-{legacy}")
+            if prior is None:
+                return None
+            found = Creation(legacy, prior.identity)
+        if found.identity != identity:
+            raise ApiError(409, "command_id_reused", f"command_id {command_id!r} already created a different encounter",
+                           {"command_id": command_id})
+        stored = await self.store.find_command(found.stream, f"create-{found.stream}")
+        if stored is None:  # deleted between the two reads
+            return None
+        return await self.info(found.stream), None, Outcome(stored.events, duplicate=True)
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -276,7 +298,7 @@ class Encounters:
         command_id = client_command_id(body)
         keyed_by = "client"
         if command_id is None:
-            command_id = f"srv-{secrets.token_hex(12)}"
+            command_id = self.ids.command()
             keyed_by = "server"
         entropy = body.get("entropy", "")
         if not valid_entropy(entropy):
@@ -534,7 +556,7 @@ class Encounters:
         its side rows, in one transaction."""
         if who.role not in roles:
             raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
-        command_id = client_command_id(body) or f"srv-{secrets.token_hex(12)}"
+        command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
         async with self._locks[stream]:
             for attempt in range(CONFLICT_RETRIES):
@@ -595,7 +617,7 @@ class Encounters:
         return await self.admin_event(stream, who, {}, SeatRevoked(seat), revoke=[TokenRevocation("player", seat=seat)])
 
     async def create_read_token(self, stream: str, who: Principal) -> tuple[str, str]:
-        token, token_id = new_token(), secrets.token_hex(6)
+        token, token_id = new_token(), self.ids.read_token()
         await self.admin_event(stream, who, {}, ReadTokenCreated(token_id),
                                tokens=[TokenRow(token_hash(token), "observer", None, token_id)])
         return token_id, token
@@ -610,9 +632,10 @@ class Encounters:
                                       revoke=[TokenRevocation("observer", token_id=token_id)])
 
     async def rotate_gm_token(self, stream: str, who: Principal) -> str:
+        """A new GM token, the old one revoked: by the GM, or by the admin for a creator who lost it."""
         token = new_token()
         await self.admin_event(stream, who, {}, GmTokenRotated(), tokens=[TokenRow(token_hash(token), "gm")],
-                               revoke=[TokenRevocation("gm")])
+                               revoke=[TokenRevocation("gm")], roles=("gm", "admin"))
         return token
 
     # ---- reaction timeouts -----------------------------------------------------------------

@@ -129,3 +129,16 @@ def test_tussle_serve_refuses_a_database_from_a_newer_release_in_one_line(tmp_pa
                          capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 2, run.stderr
     assert f"version {len(MIGRATIONS) + 1} (from_the_future)" in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+async def test_an_old_creation_resent_returns_its_encounter_without_a_token(old_db):
+    client, _ = old_db
+    duel_rec = RECORDED["encounters"][1]
+    sent = {"name": "Duel at dawn", "ruleset": "freeform", "dice": "server", "public": True,
+            "command_id": "v0-freeform-duel"}  # as tests/data/make_schema_v0_db.py sent it
+    r = await client.request("POST", "/encounters", sent)
+    assert r.status == 200 and r.body["id"] == duel_rec["id"] and r.body["gm_token"] is None, r.body
+    r = await client.request("POST", "/encounters", {**sent, "name": "Duel at dusk"})
+    assert r.status == 409 and r.body["error"]["code"] == "command_id_reused"
+    events = await encounter(client, duel_rec).events()
+    assert events == duel_rec["events"]["events"], "nothing appended"

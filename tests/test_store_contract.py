@@ -33,6 +33,8 @@ from events.store import (
     Append,
     AppendResult,
     CommandIdReused,
+    Creation,
+    CreationExists,
     DeadlineRow,
     SeedRow,
     SeqConflict,
@@ -486,3 +488,23 @@ async def test_a_rolled_back_command_leaves_no_deadline(backend: Backend):
         await store.append(command("r1", 1, "ask", deadlines=[DeadlineRow("ask/1", "2030-01-01T00:00:00.000000Z")]))
     store.before_commit = None
     assert await store.due_deadlines("2031-01-01T00:00:00.000000Z") == []
+
+
+# ---- creations by the client's command_id ---------------------------------------------------------
+
+
+async def test_a_creation_command_id_makes_one_encounter(backend: Backend):
+    store, other = await backend.handle(), await backend.handle()
+
+    def made(stream: str, identity: str = "create-body") -> Append:
+        req = creation(stream, identity=identity)
+        req.create_key = "client-cid"
+        return req
+
+    results = await store.append_many([made("e1"), made("e2")])  # one batch: the second is refused
+    assert isinstance(results[0], AppendResult) and isinstance(results[1], CreationExists)
+    assert isinstance((await other.append_many([made("e3")]))[0], CreationExists)
+    assert await other.find_creation("client-cid") == Creation("e1", "create-body")
+    assert await other.stream_info("e2") is None and await other.stream_info("e3") is None
+    assert await store.find_creation("no-such") is None
+    assert await store.delete_stream("e1") and await other.find_creation("client-cid") is None
