@@ -16,6 +16,8 @@ Position = list[int]
 
 
 class EncounterCreated(msgspec.Struct, frozen=True):
+    """The encounter began: its ruleset, resolved options, geometry and dice commitment."""
+
     name: str
     ruleset: str
     ruleset_version: str
@@ -27,47 +29,67 @@ class EncounterCreated(msgspec.Struct, frozen=True):
 
 
 class OptionsChanged(msgspec.Struct, frozen=True):
+    """The GM changed options (set_options); the new values apply from here on."""
+
     options: dict[str, Any]
 
 
 class EncounterClosed(msgspec.Struct, frozen=True):
+    """The encounter is over (close): no more commands; its dice seed is revealed."""
+
     reason: str = ""
 
 
 class DiceSeedRotated(msgspec.Struct, frozen=True):
+    """The dice seed was revealed (rolls so far can be checked) and a new one committed."""
+
     revealed_seed: str
     commitment: str | None
 
 
 class SeatCreated(msgspec.Struct, frozen=True):
+    """The GM made a seat for a player, naming the combatants it controls."""
+
     seat: str
     name: str
     combatants: list[str]
 
 
 class SeatChanged(msgspec.Struct, frozen=True):
+    """A seat's name or combatants changed."""
+
     seat: str
     name: str
     combatants: list[str]
 
 
 class SeatRevoked(msgspec.Struct, frozen=True):
+    """A seat was revoked: its token no longer works."""
+
     seat: str
 
 
 class SeatTokenRotated(msgspec.Struct, frozen=True):
+    """A seat's token was replaced; the old one no longer works."""
+
     seat: str
 
 
 class ReadTokenCreated(msgspec.Struct, frozen=True):
+    """An observer token (read only) was made."""
+
     token_id: str
 
 
 class ReadTokenRevoked(msgspec.Struct, frozen=True):
+    """An observer token was revoked."""
+
     token_id: str
 
 
 class GmTokenRotated(msgspec.Struct, frozen=True):
+    """The GM token was replaced; the old one no longer works."""
+
     pass
 
 
@@ -82,19 +104,27 @@ class WebhookCreated(msgspec.Struct, frozen=True):
 
 
 class WebhookDeleted(msgspec.Struct, frozen=True):
+    """A webhook was removed."""
+
     webhook: str
 
 
 class WebhookSecretRotated(msgspec.Struct, frozen=True):
+    """A webhook's signing secret was replaced."""
+
     webhook: str
 
 
 class WebhookDisabled(msgspec.Struct, frozen=True):
+    """A webhook stopped being called (it failed for too long)."""
+
     webhook: str
     reason: str
 
 
 class CombatantJoined(msgspec.Struct, frozen=True):
+    """A combatant joined, with its side, position, facing and stats as the ruleset completed them."""
+
     id: str
     name: str
     side: str
@@ -109,27 +139,39 @@ class CombatantJoined(msgspec.Struct, frozen=True):
 
 
 class CombatantRemoved(msgspec.Struct, frozen=True):
+    """A combatant left the encounter."""
+
     combatant: str
 
 
 class StandingOrdersSet(msgspec.Struct, frozen=True):
+    """A combatant's standing answers to reactions (kind -> choice), used instead of asking."""
+
     combatant: str
     reactions: dict[str, str]
 
 
 class TurnStarted(msgspec.Struct, frozen=True):
+    """A new turn began (start_turn): per-turn counts start again."""
+
     turn: int
 
 
 class PhaseStarted(msgspec.Struct, frozen=True):
+    """A phase of the turn began (start_phase)."""
+
     phase: str
 
 
 class InitiativeSet(msgspec.Struct, frozen=True):
+    """The order in which combatants act."""
+
     order: list[str]
 
 
 class ActionDeclared(msgspec.Struct, frozen=True):
+    """A combatant declared an action: what it does, to whom, with which parameters."""
+
     combatant: str | None
     action: str
     targets: list[str] = []
@@ -137,6 +179,8 @@ class ActionDeclared(msgspec.Struct, frozen=True):
 
 
 class ReactionRequested(msgspec.Struct, frozen=True):
+    """A rule needs someone's choice: who is asked, the choices, the default and any deadline."""
+
     id: str
     kind: str
     combatant: str | None
@@ -149,6 +193,8 @@ class ReactionRequested(msgspec.Struct, frozen=True):
 
 
 class ReactionAnswered(msgspec.Struct, frozen=True):
+    """A reaction was answered (by its seat, a standing order, the GM or the deadline's default)."""
+
     id: str
     choice: str
     params: dict[str, Any]
@@ -156,11 +202,15 @@ class ReactionAnswered(msgspec.Struct, frozen=True):
 
 
 class ReactionCancelled(msgspec.Struct, frozen=True):
+    """A pending reaction no longer applies; why is given."""
+
     id: str
     reason: str
 
 
 class Moved(msgspec.Struct, frozen=True):
+    """A combatant moved to a new position (and why: a move, a push, a throw ...)."""
+
     combatant: str
     to: Any
     reason: str = "move"
@@ -169,32 +219,44 @@ class Moved(msgspec.Struct, frozen=True):
 
 
 class PostureChanged(msgspec.Struct, frozen=True):
+    """A combatant's posture changed (standing, kneeling, prone ...)."""
+
     combatant: str
     posture: str
 
 
 class FacingChanged(msgspec.Struct, frozen=True):
+    """A combatant turned to a new facing."""
+
     combatant: str
     facing: int
 
 
 class ItemDropped(msgspec.Struct, frozen=True):
+    """An item was dropped at a position."""
+
     combatant: str
     item: str
     at: Any
 
 
 class ItemReadied(msgspec.Struct, frozen=True):
+    """An item was readied for use."""
+
     combatant: str
     item: str
 
 
 class ItemPickedUp(msgspec.Struct, frozen=True):
+    """An item was picked up from the ground."""
+
     combatant: str
     item: str
 
 
 class CloseCombatJoined(msgspec.Struct, frozen=True):
+    """Combatants are now in close combat (hand-to-hand) as one group."""
+
     group: str
     combatants: list[str]
     at: Any
@@ -202,47 +264,63 @@ class CloseCombatJoined(msgspec.Struct, frozen=True):
 
 
 class CloseCombatLeft(msgspec.Struct, frozen=True):
+    """A combatant left close combat (or the group ended), and how."""
+
     group: str
     combatant: str
     how: str
 
 
 class PinApplied(msgspec.Struct, frozen=True):
+    """One combatant pinned another."""
+
     holder: str
     pinned: str
     turn: int
 
 
 class PinHeld(msgspec.Struct, frozen=True):
+    """A pin was held through another turn."""
+
     holder: str
     pinned: str
     turn: int
 
 
 class PinBroken(msgspec.Struct, frozen=True):
+    """A pinned combatant broke free."""
+
     pinned: str
     holder: str
 
 
 class PinReleased(msgspec.Struct, frozen=True):
+    """The holder let a pinned combatant go."""
+
     pinned: str
     holder: str
     why: str = ""
 
 
 class Wounded(msgspec.Struct, frozen=True):
+    """A combatant took damage: how much, and what is left."""
+
     combatant: str
     amount: int
     source: str = ""
 
 
 class ConditionChanged(msgspec.Struct, frozen=True):
+    """A condition (stunned, unconscious, dead ...) was set or cleared."""
+
     combatant: str
     condition: str
     on: bool
 
 
 class PushedBack(msgspec.Struct, frozen=True):
+    """A combatant was pushed back to a new position."""
+
     combatant: str
     to: Any
     distance: int
@@ -250,28 +328,38 @@ class PushedBack(msgspec.Struct, frozen=True):
 
 
 class FollowedUp(msgspec.Struct, frozen=True):
+    """The winner of a push followed the loser into the hex it left."""
+
     combatant: str
     to: Any
     from_: Any = msgspec.field(default=None, name="from")
 
 
 class ActionSpent(msgspec.Struct, frozen=True):
+    """A combatant's action for this turn is used up, and why."""
+
     combatant: str
     turn: int
     why: str
 
 
 class RulingMade(msgspec.Struct, frozen=True):
+    """The GM ruled: the words, and any state overrides it applies."""
+
     text: str
     overrides: dict[str, Any] = {}
 
 
 class EventVoided(msgspec.Struct, frozen=True):
+    """An earlier event was voided by the GM: it no longer counts (the log keeps it, struck)."""
+
     seqs: list[int]
     reason: str
 
 
 class NotePosted(msgspec.Struct, frozen=True):
+    """A note for the log; it changes nothing."""
+
     text: str
 
 

@@ -104,6 +104,12 @@ class Ruleset:
     # Whether players may send the common `move` for their own combatants (API.md: GM only, except
     # where a ruleset opens it; its on_common still judges each move).
     players_may_move: ClassVar[bool] = False
+    # What a player's guide says (server/guide.py) beyond the commands, options and events: the phases
+    # `start_phase` takes, in their order; each combatant stat `add_combatant` reads, with its meaning;
+    # each reaction kind with what asks it and its choices {choice: meaning}.
+    phases: ClassVar[tuple[str, ...]] = ()
+    stats: ClassVar[dict[str, str]] = {}
+    reactions: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         """The ruleset's own part of the state before any event."""

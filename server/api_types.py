@@ -131,6 +131,71 @@ class RulesetList(msgspec.Struct):
     rulesets: list[RulesetDescription]
 
 
+class OptionDetail(msgspec.Struct):
+    name: str
+    type: str
+    required: bool
+    default: Any
+    description: str
+    off_by_default: bool = False
+
+
+class CommandDetail(msgspec.Struct):
+    type: str
+    doc: str
+    gm_only: bool
+    fields: list[OptionDetail]
+
+
+class StatDetail(msgspec.Struct):
+    name: str
+    description: str
+
+
+class ReactionDetail(msgspec.Struct):
+    kind: str
+    asked: str
+    choices: dict[str, str]
+
+
+class EventDetail(msgspec.Struct):
+    type: str
+    doc: str
+    fields: list[str]
+
+
+class GuideStep(msgspec.Struct):
+    note: str
+    method: Literal["GET", "POST"]
+    path: str
+    who: Literal["anyone", "gm", "player"]
+    body: dict[str, Any] | None
+    keeps: Literal["encounter", "seat"] | None
+
+
+class RulesetDetail(msgspec.Struct):
+    """GET /rulesets/{id}: everything its guide says, as data (server/guide.py)."""
+
+    id: str
+    title: str
+    version: str
+    about: str
+    geometry: Geometry
+    options: list[OptionDetail]
+    engine_options: list[OptionDetail]
+    stats: list[StatDetail]
+    phases: list[str]
+    commands: list[CommandDetail]
+    common_commands: list[CommandDetail]
+    gm_commands: list[str]
+    players_may_move: bool
+    reactions: list[ReactionDetail]
+    events: list[EventDetail]
+    common_events: list[EventDetail]
+    acting: dict[str, str]
+    first_turn: list[GuideStep]
+
+
 # ---- seats and tokens -------------------------------------------------------------------------
 
 

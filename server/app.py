@@ -118,6 +118,31 @@ async def list_rulesets(request: web.Request) -> web.Response:
     return json_response({"rulesets": describe_rulesets(request.app[ENCOUNTERS].registry)})
 
 
+def _ruleset_or_404(request: web.Request) -> Any:
+    rid = request.match_info["id"]
+    rs = request.app[ENCOUNTERS].registry.get(rid)
+    if rs is None:
+        raise ApiError(404, "not_found", f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)",
+                       {"ruleset": rid})
+    return rs
+
+
+@routes.get("/rulesets/{id}")
+async def get_ruleset(request: web.Request) -> web.Response:
+    from server.guide import ruleset_detail
+
+    return json_response(ruleset_detail(_ruleset_or_404(request)))
+
+
+@routes.get("/rulesets/{id}/guide")
+async def ruleset_guide(request: web.Request) -> web.Response:
+    from server.guide import CSP, guide_html
+
+    page = guide_html(_ruleset_or_404(request))
+    return web.Response(text=page, content_type="text/html", charset="utf-8",
+                        headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"})
+
+
 @routes.post("/encounters")
 async def create_encounter(request: web.Request) -> web.Response:
     body = await read_json(request)

@@ -36,7 +36,7 @@ ERROR_CODES: dict[int, list[tuple[str, type | None]]] = {
 ERROR_SENTENCES = {
     400: "Bad request: not JSON, a field missing, unknown or of the wrong type (details name the field).",
     401: "No token, or a token unknown here.", 403: "The token's role may not do this.",
-    404: "No such encounter or seat.", 405: "Wrong method on a known path.",
+    404: "No such encounter, seat or ruleset.", 405: "Wrong method on a known path.",
     409: "Conflict: seq_conflict, command_id_reused or closed.", 413: "Body over --max-body.",
     422: "The rules refuse: rule_violation, reaction_pending or dice_needed.",
     429: "Over the rate for this token (per IP when anonymous); see Retry-After.",
@@ -73,6 +73,11 @@ ENDPOINTS: list[Endpoint] = [
              {200: {"application/json": {"schema": {"type": "object"}}}}),
     Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields.",
              {200: t.RulesetList}),
+    Endpoint("get", "/rulesets/{id}", "One ruleset for its players: options with defaults and descriptions, "
+             "combatant stats, phases, commands with fields and docs, GM-only commands, reactions and their "
+             "choices, events and what they mean, a worked first turn.", {200: t.RulesetDetail}, (404,)),
+    Endpoint("get", "/rulesets/{id}/guide", "The same as a readable HTML page (docs/playing/<ruleset>.md too).",
+             {200: {"text/html": {"schema": {"type": "string"}}}}, (404,)),
     Endpoint("post", "/encounters", "Create an encounter (only the admin, when the server has an admin token).",
              {201: t.EncounterCreatedResponse, 200: t.EncounterCreatedResponse}, (400, 401, 403, 409, 413),
              body=t.CreateEncounter, auth="optional", rate=WRITE),

@@ -8,43 +8,61 @@ from rules.interface import Command
 
 
 class AddCombatant(Command, tag="add_combatant"):
+    """Add a combatant (GM): {id, name, side, position, facing, posture, stats, items}; the ruleset checks its stats."""
+
     combatant: dict[str, Any]
 
 
 class RemoveCombatant(Command, tag="remove_combatant"):
+    """Take a combatant out of the encounter (GM)."""
+
     combatant: str
 
 
 class SetStandingOrders(Command, tag="set_standing_orders"):
+    """Answer a combatant's future reactions in advance: reaction kind -> choice."""
+
     combatant: str
     reactions: dict[str, str]
 
 
 class StartTurn(Command, tag="start_turn"):
+    """Begin the next turn (GM); `turn` checks which one you mean."""
+
     turn: int | None = None
 
 
 class StartPhase(Command, tag="start_phase"):
+    """Begin a phase of the turn (GM); the ruleset names its phases."""
+
     phase: str
 
 
 class SetInitiative(Command, tag="set_initiative"):
+    """Set the order in which combatants act (GM)."""
+
     order: list[str]
 
 
 class Move(Command, tag="move"):
+    """Put a combatant at a position (GM; checks no movement rule unless the ruleset opens it to players)."""
+
     combatant: str
     to: list[int]
     facing: int | None = None
 
 
 class RollDice(Command, tag="roll"):
+    """Roll dice in the open, e.g. 3d6 or 2d10+4, for a purpose the log names."""
+
     expression: str
     purpose: str = ""
     combatant: str | None = None
 
 
 class Ask(Command, tag="ask"):
+    """Ask someone a question with fixed choices (GM): a reaction of kind `kind`."""
+
     kind: str
     options: list[str]
     default: str
@@ -61,29 +79,39 @@ class Respond(Command, tag="respond"):
 
 
 class Note(Command, tag="note"):
+    """Post a note to the log."""
+
     text: str
 
 
 class Ruling(Command, tag="ruling"):
+    """A GM ruling in words, with optional `overrides` of the state (JSON merge patch)."""
+
     text: str
     overrides: dict[str, Any] = {}
 
 
 class SetOptions(Command, tag="set_options"):
+    """Change options (GM) from now on."""
+
     options: dict[str, Any]
 
 
 class Void(Command, tag="void"):
+    """Void an earlier event (`seq`) or command (`target_command_id`) with a reason (GM)."""
+
     reason: str
     seq: int | None = None
     target_command_id: str | None = None
 
 
 class RotateSeed(Command, tag="rotate_seed"):
-    pass
+    """Reveal the dice seed and commit to a new one (GM)."""
 
 
 class Close(Command, tag="close"):
+    """End the encounter (GM); the seed is revealed."""
+
     reason: str = ""
 
 
@@ -91,3 +119,8 @@ COMMON_COMMANDS: tuple[type[Command], ...] = (
     AddCombatant, RemoveCombatant, SetStandingOrders, StartTurn, StartPhase, SetInitiative, Move,
     RollDice, Ask, Respond, Note, Ruling, SetOptions, Void, RotateSeed, Close,
 )
+
+# The common commands only the GM may send (rules/pipeline.py refuses them to players with 403); the
+# plain `move` too, unless the ruleset sets `players_may_move`.
+COMMON_GM_ONLY: frozenset[str] = frozenset(cls.__struct_config__.tag for cls in (
+    AddCombatant, RemoveCombatant, StartTurn, StartPhase, SetInitiative, Ask, Ruling, SetOptions, Void, Close))

@@ -12,7 +12,7 @@ import msgspec
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, BadCommand, Command, Ruleset, geometry_hex
-from rules.tft import acting
+from rules.tft import acting, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.combatant_check import validate
@@ -70,6 +70,9 @@ class Tft(Ruleset):
     events = TFT_EVENTS
     geometry = geometry_hex(position_required=True)
     overridable: ClassVar[tuple[str, ...]] = ()
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return initial_rules_state()

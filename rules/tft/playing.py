@@ -1,0 +1,35 @@
+"""What a player's guide says of tft beyond its commands, options and events (spec sections 2 and 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHASES = ("movement", "action")
+
+STATS: dict[str, str] = {
+    "st": "strength and hits (required): strongest figure, break pin, Take Down",
+    "adj_dx": "adjusted DX outside HTH, armor counted, any shield not (required, or dx): every DX roll",
+    "dx": "base DX: talent prerequisites (and adj_dx when that is missing)",
+    "iq": "base IQ: talent prerequisites",
+    "ma": "current MA, magic and armor counted: entry condition C1 and the half-move limit",
+    "sprint_bonus": "the part of ma that is a sprinting bonus (default 0): C1",
+    "armor_stops": "hits stopped by armor or hide (default 0)",
+    "uc": "Unarmed Combat level 0-5 (default 0): Take Down and pin dice",
+    "judo": "Judo talent 0, 1 or 2 (default 0)",
+    "dive_block": "Dive Block talent 0, 1 or 2 (default 0)",
+    "large": "cannot be engaged in HTH unassisted (default false); blocks the Judo throw",
+    "fist_damage": "optional bare-hand damage, e.g. 1d6-2, instead of the fist_damage option",
+    "natural_attacks": "[{name, damage, hth: bool}], e.g. a troll's bite (default none)",
+    "back_to_wall": "a wall or pit behind the figure (default false; the GM's tft.set_back_to_wall): C2",
+    "gm_override_prerequisites": "true lets a figure have talents whose prerequisites it lacks",
+}
+
+REACTIONS: dict[str, dict[str, Any]] = {
+    "judo_throw": {"asked": "a Judo defender whose defense roll allows a throw, of its entrant",
+                   "choices": {"<hex>": "throw the entrant into this empty adjacent hex, e.g. 1,-1",
+                               "no_throw": "no throw: the free hit instead (the default)"}},
+    "entry_dagger": {"asked": "a defender with a carried dagger when the entrant got in",
+                     "choices": {"dagger": "ready a dagger, free", "none": "do not (the default)"}},
+    "pin_ruling": {"asked": "the GM, for each pin attempt when the option pin_resolution is gm",
+                   "choices": {"pinned": "the pin holds", "not_pinned": "it does not (the default)"}},
+}

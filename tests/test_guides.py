@@ -1,0 +1,91 @@
+"""The players' guides: docs/playing/ is what the rulesets' metadata says today, GET /rulesets/{id} and its
+page serve the same facts, and every guide's worked first turn plays on a live server as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.guide import GUIDES_DIR, guide_markdown, published
+from server.guide_turns import FIRST_TURNS, Step, curl_lines
+from tests.support.client import TussleClient
+
+RULESETS = sorted(published().rulesets)
+
+
+def test_the_committed_guides_are_what_the_rulesets_say_now():
+    registry = published()
+    committed = {p.stem for p in GUIDES_DIR.glob("*.md")}
+    assert committed == set(registry.rulesets), "run: .venv/bin/python -m server.guide"
+    for rid, rs in registry.rulesets.items():
+        on_disk = (GUIDES_DIR / f"{rid}.md").read_text(encoding="utf-8")
+        assert on_disk == guide_markdown(rs), f"docs/playing/{rid}.md is stale: run .venv/bin/python -m server.guide"
+
+
+def test_every_option_of_every_ruleset_says_what_it_does():
+    for rs in published().rulesets.values():
+        if rs.id not in FIRST_TURNS:
+            continue
+        md = guide_markdown(rs)
+        for name in rs.Options.__struct_fields__:
+            row = next(line for line in md.splitlines() if line.startswith(f"| `{name}` |"))
+            assert row.split("|")[4].strip(), f"{rs.id} option {name} has no description"
+
+
+async def _play(tussle: TussleClient, steps: tuple[Step, ...]) -> list[tuple[Step, int, object]]:
+    """Send each step as its curl line would, with the ids and tokens the earlier answers handed on."""
+    ids: dict[str, str] = {}
+    tokens = {"anyone": None}
+    answers = []
+    for step in steps:
+        path = step.path.replace("{id}", ids.get("id", "{id}"))
+        r = await tussle.request(step.method, path, step.body, token=tokens.get(step.who))
+        answers.append((step, r.status, r.body))
+        assert r.status in (200, 201), (step.note, r.status, r.body)
+        if step.keeps == "encounter":
+            ids["id"], tokens["gm"] = r.body["id"], r.body["gm_token"]
+        elif step.keeps == "seat":
+            tokens["player"] = r.body["token"]
+    return answers
+
+
+@pytest.mark.parametrize("rid", sorted(FIRST_TURNS))
+async def test_a_guides_first_turn_plays_on_a_live_server(tussle, rid):
+    steps = FIRST_TURNS.get(rid)
+    assert steps, f"{rid} has no worked first turn in server/guide_turns.py"
+    bodies = [s.body["type"] for s in steps if s.body and "type" in s.body]
+    assert {"add_combatant", "start_turn", "start_phase"} <= set(bodies)
+    signature = [t for t in bodies if t.startswith(f"{rid}.")] if rid != "freeform" else ["roll"]
+    assert signature, f"{rid}'s first turn sends none of its own commands"
+    answers = await _play(tussle, steps)
+    sent = [(s, status, body) for s, status, body in answers if s.body and s.body.get("type") in signature]
+    assert sent and all(status == 201 for _, status, _ in sent)
+    assert any(e["type"] != "ActionSpent" for _, _, body in sent for e in body["events"])
+    log = answers[-1][2]
+    assert isinstance(log, str) and log.strip(), "the markdown log is empty"
+    # The guide shows the same steps, and the curl lines name every command sent.
+    md = (GUIDES_DIR / f"{rid}.md").read_text(encoding="utf-8")
+    for line in curl_lines(steps):
+        assert line in md
+
+
+async def test_get_ruleset_and_its_page(tussle):
+    r = await tussle.request("GET", "/rulesets/tft")
+    assert r.status == 200
+    pins = next(o for o in r.body["options"] if o["name"] == "pins")
+    assert pins["default"] is False and pins["off_by_default"] and "pin" in pins["description"]
+    assert r.body["phases"] == ["movement", "action"]
+    assert "tft.set_back_to_wall" in r.body["gm_commands"]
+    assert {s["name"] for s in r.body["stats"]} >= {"st", "adj_dx", "ma"}
+    assert any(c["type"] == "tft.enter_hth" and c["doc"] for c in r.body["commands"])
+    assert next(c for c in r.body["common_commands"] if c["type"] == "start_turn")["gm_only"]
+    assert any(e["type"] == "HthEntryResolved" and e["doc"] for e in r.body["events"])
+    assert r.body["acting"]["acting_now"] and r.body["acting"]["next_slot"]
+    page = await tussle.session.get(tussle.base_url + "/rulesets/tft/guide")
+    text = await page.text()
+    assert page.status == 200 and page.content_type == "text/html"
+    assert "<script" not in text and "tft.enter_hth" in text and "Off by default" in text
+    assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    for path in ("/rulesets/chess", "/rulesets/chess/guide"):
+        missing = await tussle.request("GET", path)
+        assert missing.status == 404 and missing.body["error"]["code"] == "not_found"
+        assert missing.body["error"]["details"] == {"ruleset": "chess"}
