@@ -405,7 +405,7 @@ class VerifyReport(msgspec.Struct):
 ErrorCode = Literal[
     "bad_request", "unauthenticated", "forbidden", "not_found", "method_not_allowed", "seq_conflict",
     "command_id_reused", "closed", "too_large", "rule_violation", "reaction_pending", "dice_needed",
-    "rate_limited", "internal",
+    "rate_limited", "internal", "storage_unavailable",
 ]
 
 

@@ -32,6 +32,7 @@ ERROR_CODES: dict[int, list[tuple[str, type | None]]] = {
           ("dice_needed", t.DiceNeededDetails)],
     429: [("rate_limited", t.RateLimitedDetails)],
     500: [("internal", None)],
+    503: [("storage_unavailable", None)],
 }
 ERROR_SENTENCES = {
     400: "Bad request: not JSON, a field missing, unknown or of the wrong type (details name the field).",
@@ -41,9 +42,25 @@ ERROR_SENTENCES = {
     422: "The rules refuse: rule_violation, reaction_pending or dice_needed.",
     429: "Over the rate for this token (per IP when anonymous); see Retry-After.",
     500: "A bug in the server.",
+    503: "The store cannot write now (a full disk, a database gone): nothing was written; see Retry-After.",
 }
 
 READ, WRITE = "read", "write"
+
+# What the server refuses that a bare msgspec schema allows (issue 12 item 6), said in the document.
+ID = "^[A-Za-z0-9_.:-]{1,64}$"  # command ids, seat ids (rules.common.deciding.ID_PATTERN)
+ENTROPY = "^[A-Za-z0-9_.:=+/-]{0,128}$"  # events.dice.ENTROPY_PATTERN
+NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/input_checks.py)
+NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only spaces, no NUL
+PATH_SCHEMAS = {"seat": {"type": "string", "pattern": ID}, "id": {"type": "string", "pattern": NO_NUL},
+                "token_id": {"type": "string", "pattern": NO_NUL}}
+# Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
+FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
+    "command_id": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},
+    "entropy": {"type": "string", "pattern": ENTROPY, "default": ""},
+    "expected_seq": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "default": None},
+    "seat": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},
+}
 
 
 class Endpoint(msgspec.Struct):
@@ -55,7 +72,7 @@ class Endpoint(msgspec.Struct):
     ok: dict[int, Any]  # status -> api_types Struct, a content map ("content"), or None (no body)
     errors: tuple[int, ...] = ()
     body: Any = None  # a Struct, or "commands" for the union of every installed ruleset's commands
-    query: tuple[tuple[str, str, str], ...] = ()  # (name, json type, description)
+    query: tuple[tuple[str, Any, str], ...] = ()  # (name, json type or schema, description)
     auth: str = "none"  # none | optional | token | admin
     rate: str | None = READ
 
@@ -113,17 +130,17 @@ ENDPOINTS: list[Endpoint] = [
              "Accept: application/x-ndjson.",
              {200: {"application/json": {"schema": {"$ref": REF.format(name="EventsPage")}},
                     "application/x-ndjson": {"schema": {"type": "string"}}}},
-             (400, 401, 403, 404), query=(("from", "integer", "first seq (1..head+1, default 1)"),
-                                          ("limit", "integer", "1-10,000 (default 1,000)")), auth="optional"),
+             (400, 401, 403, 404), query=(("from", {"type": "integer", "minimum": 1}, "first seq (1..head+1, default 1)"),
+                                          ("limit", {"type": "integer", "minimum": 1, "maximum": 10_000}, "1-10,000 (default 1,000)")), auth="optional"),
     Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head), with legal_actions "
              "and acting_now (who may or must act now, why, and until when).",
-             {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", "integer", "1..head"),), auth="optional"),
+             {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", {"type": "integer", "minimum": 1}, "1..head"),), auth="optional"),
     Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode).",
              {200: {"application/json": {"schema": {}}, "text/markdown": {"schema": {"type": "string"}},
                     "text/plain": {"schema": {"type": "string"}}}},
-             (400, 401, 403, 404), query=(("format", "string", "json | markdown | bbcode"),
-                                          ("at", "integer", "as of seq"), ("turn", "integer", "one turn only"),
-                                          ("max_chars", "integer", "split forum posts at entry boundaries")),
+             (400, 401, 403, 404), query=(("format", {"type": "string", "enum": ["json", "markdown", "bbcode"]}, "json | markdown | bbcode"),
+                                          ("at", {"type": "integer", "minimum": 1}, "as of seq"), ("turn", {"type": "integer", "minimum": 0}, "one turn only"),
+                                          ("max_chars", {"type": "integer", "minimum": 200, "maximum": 1_000_000}, "split forum posts at entry boundaries")),
              auth="optional"),
     Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
              {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
@@ -140,7 +157,7 @@ ENDPOINTS: list[Endpoint] = [
              {201: t.WebhookSecret}, (401, 403, 404, 409), auth="token", rate=WRITE),
     Endpoint("get", _enc("/webhooks/{wid}/deliveries"), "A webhook's latest deliveries: status, attempts, next "
              "try, last error.", {200: t.DeliveryList}, (400, 401, 403, 404),
-             query=(("limit", "integer", "1-1,000 (default 100)"),), auth="token"),
+             query=(("limit", {"type": "integer", "minimum": 1, "maximum": 1000}, "1-1,000 (default 100)"),), auth="token"),
     Endpoint("get", _enc("/ws"), "Websocket (see /asyncapi.json); auth fails before the upgrade with the HTTP "
              "codes.", {101: None}, (400, 401, 403, 404), auth="optional"),
 ]
@@ -201,6 +218,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
             variants.append({"$ref": REF.format(name=name)})
         errors_by_status[status] = variants[0] if len(variants) == 1 else {"oneOf": variants}
 
+    _as_strict_as_the_server(components, list(registry.rulesets))
     paths: dict[str, dict[str, Any]] = {}
     for e in ENDPOINTS:
         paths.setdefault(e.path, {})[e.method] = _operation(e, ref_of, errors_by_status)
@@ -221,6 +239,44 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
                               for rid, ref in zip(rulesets, option_refs, strict=True)},
         "x-tussle-unschematised-rulesets": unschematised,
     }
+
+
+def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) -> None:
+    """Tighten the generated schemas to what the server checks: id and entropy patterns, no NUL in any
+    text, non-empty names, the installed rulesets, no `actor` in a request."""
+    for name, schema in components.items():
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            continue
+        if "actor" in props and "type" in props:  # a command: the server sets its actor
+            props.pop("actor")
+            if "required" in schema:
+                schema["required"] = [r for r in schema["required"] if r != "actor"]
+        for field, strict in FIELD_SCHEMAS.items():
+            if field in props and ("type" in props or name.startswith(("Create", "Change"))):
+                props[field] = dict(strict)
+    create = components.get("CreateEncounter", {}).get("properties", {})
+    if create:
+        create["name"] = {"type": "string", "maxLength": 200, "pattern": NAMED}
+        create["ruleset"] = {"enum": rulesets}
+    for seat in ("CreateSeat", "ChangeSeat"):
+        props = components.get(seat, {}).get("properties", {})
+        if "name" in props:
+            props["name"] = ({"type": "string", "pattern": NAMED} if seat == "CreateSeat" else
+                             {"anyOf": [{"type": "string", "pattern": NAMED}, {"type": "null"}], "default": None})
+    _no_nul(components)
+
+
+def _no_nul(value: Any) -> None:
+    """Every free string schema says it holds no NUL."""
+    if isinstance(value, dict):
+        if value.get("type") == "string" and not ({"pattern", "enum", "const", "format"} & value.keys()):
+            value["pattern"] = NO_NUL
+        for v in value.values():
+            _no_nul(v)
+    elif isinstance(value, list):
+        for v in value:
+            _no_nul(v)
 
 
 def _content(value: Any, ref_of: dict[type, str]) -> dict[str, Any] | None:
@@ -249,10 +305,10 @@ def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int,
     responses["default"] = {"description": "Any other error (405, 413, 500 ...), in the one error shape.",
                             "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
     op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
-    params = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+    params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"})}
               for n in ("id", "seat", "token_id") if "{" + n + "}" in e.path]
-    params += [{"name": n, "in": "query", "required": False, "schema": {"type": typ}, "description": d}
-               for n, typ, d in e.query]
+    params += [{"name": n, "in": "query", "required": False, "schema": typ if isinstance(typ, dict) else {"type": typ},
+                "description": d} for n, typ, d in e.query]
     if params:
         op["parameters"] = params
     if e.body is not None:
