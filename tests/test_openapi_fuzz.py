@@ -18,13 +18,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import schemathesis  # a test extra: missing, the suite fails rather than skips the fuzzing
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis.checks import CHECKS, load_all_checks
 
-schemathesis = pytest.importorskip("schemathesis")
-
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from schemathesis.checks import CHECKS, load_all_checks  # noqa: E402
-
-from tests.support.serving import ServeProcess  # noqa: E402
+from tests.support.serving import ServeProcess
 
 EXAMPLES_PER_OPERATION = 12  # about 35 operations: a few hundred requests, well under a minute
 WELL_FORMED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
