@@ -233,7 +233,8 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
     await subscribe(enc, simeths.url, token=ana)
     await subscribe(enc, trolls.url, token=bo)
     await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="action")  # Simeth's DX is the highest: Simeth acts first
+    # Forced past the movement phase (tft's sequence), so the first notice is the action phase's.
+    await enc.ok("start_phase", phase="action", force=True)  # Simeth's DX is the highest: Simeth acts first
     (first,) = await simeths.until_processed(1)
     assert first.json["data"]["kind"] == "your_turn"
     assert first.json["data"]["text"].startswith("it is your turn (Simeth, turn 1, action phase): Simeth acts: ")

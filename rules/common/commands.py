@@ -33,9 +33,11 @@ class StartTurn(Command, tag="start_turn"):
 
 
 class StartPhase(Command, tag="start_phase"):
-    """Begin a phase of the turn (GM); the ruleset names its phases."""
+    """Begin a phase of the turn (GM); the ruleset names its phases and may refuse one out of order:
+    `force: true` overrides that."""
 
     phase: str
+    force: bool = False
 
 
 class SetInitiative(Command, tag="set_initiative"):

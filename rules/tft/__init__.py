@@ -31,6 +31,7 @@ from rules.tft.pins import break_pin, pin, release_pin, resume_pin_ruling
 from rules.tft.preferences import consent_hth, set_back_to_wall, set_hth_preferences
 from rules.tft.rules_state import evolve_rules, initial_rules_state
 from rules.tft.strikes_into_hth import missile_into_hth_far, strike_into_hth
+from rules.tft.turn_sequence import check_phase
 
 DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] = {
     c.EnterHth: enter_hth,
@@ -64,7 +65,7 @@ class Tft(Ruleset):
 
     id = "tft"
     title = "The Fantasy Trip: revised hand-to-hand"
-    version = "1"
+    version = "2"  # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant)
     Options = TftOptions
     commands = c.TFT_COMMANDS
     events = TFT_EVENTS
@@ -90,6 +91,8 @@ class Tft(Ruleset):
                   dice: Dice) -> list[msgspec.Struct]:
         if isinstance(command, common.Move):
             refuse_plain_move(state, command.combatant, command.to)
+        if isinstance(command, common.StartPhase):
+            check_phase(state, command.phase, command.force)
         if isinstance(command, common.StartPhase) and command.phase == "action":
             return with_action_phase(state, events, dice)
         return events

@@ -30,22 +30,42 @@ DEFENDED_ATTACK_DICE = 4  # BASE: against a defending figure the attacker rolls 
 
 
 
+HTH_WEAPON_RULE = "only daggers and the cestus can be used in HTH (§Overview)"
+
+
+def _unusable_item(state: dict[str, Any], c: dict[str, Any], item: dict[str, Any]) -> str | None:
+    """Why a figure in HTH may not attack with one of its items, naming the rule; None if it may."""
+    name = item.get("name", item.get("id"))
+    group = F.group_of(state, c["id"])
+    if item.get("state") == "dropped":
+        where = "on entering HTH" if group and item.get("at") == list(group["at"]) else f"at {item.get('at')}"
+        rule = HTH_WEAPON_RULE if not F.hth_usable(item) else "both drop their ready weapons on entering (§Entering)"
+        return f"{rule}; the {name} was dropped {where}"
+    if not F.hth_usable(item):
+        return f"{HTH_WEAPON_RULE}; the {name} is neither"
+    if item.get("state") != "ready":
+        later = F.entry_turn(state, c["id"]) and not option(state, "first_turn_draw")
+        return (f"a weapon must be ready to attack with it; the {name} is {item.get('state')} (draw_dagger readies "
+                f"it{' from next turn' if later else ''})")
+    return None
+
+
 def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[str, Any]:
-    """The fist, a ready HTH-usable item, or an `hth` natural attack (4.6); a BadCommand names others."""
+    """The fist, a ready HTH-usable item, or an `hth` natural attack (4.6). A weapon the rules forbid is a
+    rule error naming the rule; a name the figure does not have is a BadCommand."""
     if weapon == "fist":
         return {"name": "fist", "damage": fist_damage(state, c), "item": None}
     for item in c.get("items", []):
         if item.get("id") == weapon:
-            if item.get("state") != "ready":
-                raise BadCommand(f"{c['name']}'s {item.get('name', weapon)} is not ready", "weapon")
-            if not F.hth_usable(item):
-                raise BadCommand(f"{item.get('name', weapon)} cannot be used in HTH: only dagger-list weapons and "
-                                 "the cestus can", "weapon")
+            why = _unusable_item(state, c, item)
+            if why:
+                F.require([why], f"{c['name']} may not attack with the {item.get('name', weapon)}")
             return {"name": item.get("name", weapon), "damage": hth_weapon_damage(item), "item": item}
     for nat in F.natural_attacks(c):
         if nat.get("name") == weapon:
             if not nat.get("hth"):
-                raise BadCommand(f"{c['name']}'s {weapon} cannot be used in HTH", "weapon")
+                F.require([f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
+                          f"{c['name']} may not attack with his {weapon}")
             return {"name": weapon, "damage": str(nat["damage"]), "item": None}
     raise BadCommand(f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an "
                      "attack name)", "weapon")

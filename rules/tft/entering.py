@@ -66,10 +66,14 @@ def common_entry_problems(state: dict[str, Any], e: dict[str, Any], d: dict[str,
     return out
 
 
-def _judo2_shift(e: dict[str, Any], shift: int | None) -> int:
-    if shift not in (None, 0) and F.judo(e) < 2:
-        raise BadCommand("judo2_shift is only for an entrant with Judo 2", "judo2_shift")
-    return -1 if shift is None else shift  # default: in the entrant's favour (I7)
+def _judo2_shift(e: dict[str, Any], shift: int | None) -> int | None:
+    """The Judo 2 entrant's extra point (§Judo-2), default in his favour (I7); None for any other entrant."""
+    if F.judo(e) < 2:
+        if shift not in (None, 0):
+            F.require([f"only a Judo 2 figure may shift the HTH defense roll by an extra point (§Judo-2); "
+                       f"{e['name']} has Judo {F.judo(e)}"], f"{e['name']} may not use judo2_shift")
+        return None
+    return -1 if shift is None else shift
 
 
 def enter_hth(state: dict[str, Any], cmd: EnterHth, dice: Dice) -> list[Any]:
@@ -120,15 +124,16 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
 
 
 def _attempt(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], way: str, condition: str, why: str,
-             shift: int, dice: Dice) -> list[Any]:
+             shift: int | None, dice: Dice) -> list[Any]:
     from_hex = list(e["position"])
     at = list(d["position"])
     events: list[Any] = [
-        ActionDeclared(e["id"], way, [d["id"]], {"condition": condition, "allowed": why, "judo2_shift": shift}),
+        ActionDeclared(e["id"], way, [d["id"]], {"condition": condition, "allowed": why}
+                       | ({} if shift is None else {"judo2_shift": shift})),
         Moved(e["id"], at, "charge", None, from_hex),
     ]
     dive = way == WAY_DIVE
-    ctx = DefenseContext(state, e, d, dive, shift, F.prefs(state, d["id"]), bool(option(state, "diving_for_legs")))
+    ctx = DefenseContext(state, e, d, dive, shift or 0, F.prefs(state, d["id"]), bool(option(state, "diving_for_legs")))
     rear = from_rear(d, from_hex)
     purpose = "hth_defense"
     while True:

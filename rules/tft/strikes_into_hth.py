@@ -26,7 +26,8 @@ def _weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str,
     for item in c.get("items", []):
         if item.get("id") == weapon:
             if item.get("state") != "ready":
-                raise BadCommand(f"{c['name']}'s {item.get('name', weapon)} is not ready", "weapon")
+                F.require([f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
+                           f"{item.get('state')}"], f"{c['name']} may not strike with the {item.get('name', weapon)}")
             return item.get("name", weapon), str(item.get("damage", "1d6"))
     for nat in F.natural_attacks(c):
         if nat.get("name") == weapon:

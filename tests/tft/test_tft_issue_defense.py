@@ -158,7 +158,9 @@ async def test_judo_modifiers_both_ways(tussle, e_stats, d_stats, prefs, shift, 
     roll = _defense(b)
     assert [(m["value"], m["reason"]) for m in roll["modifiers"]] == expected
     assert roll["total"] == 3 + sum(v for v, _ in expected)
-    assert of_type(b, "ActionDeclared")[0]["params"]["judo2_shift"] == (-1 if shift is None else shift)
+    # Only a Judo 2 entrant has the extra point to record (§Judo-2, issue 17).
+    recorded = of_type(b, "ActionDeclared")[0]["params"].get("judo2_shift")
+    assert recorded == ((-1 if shift is None else shift) if e_stats.get("judo", 0) >= 2 else None)
     await enc.replay_matches_live()
 
 
@@ -166,7 +168,9 @@ async def test_judo2_shift_is_only_for_a_judo2_entrant(tussle):
     e, d = _pair({"judo": 1})
     enc = await _encounter(tussle, e, d)
     r = await enc.command("tft.enter_hth", combatant="ent", target="dfn", judo2_shift=1)
-    assert r.status == 400 and "judo2_shift is only for an entrant with Judo 2" in r.body["error"]["message"]
+    # A rule, not bad input (issue 17): 422 naming §Judo-2 and the level the figure has.
+    assert r.status == 422 and r.body["error"]["code"] == "rule_violation", r.body
+    assert "only a Judo 2 figure may shift" in r.body["error"]["message"] and "Ent has Judo 1" in r.body["error"]["message"]
 
 
 @pytest.mark.parametrize("d_stats, face, expected, result", [

@@ -158,8 +158,8 @@ async def test_attack_refusals_in_hth(tussle):
     await refused(enc, "tft.hth_attack", "C1 is not in HTH with A1: someone in HTH attacks only those in HTH with him",
                   combatant="a1", target="c1")
     await refused(enc, "tft.hth_attack", "A1 cannot attack himself", combatant="a1", target="a1")
-    await refused(enc, "tft.hth_attack", "A1's Broadsword is not ready", status=400, combatant="a1", target="b1",
-                  weapon="broadsword")
+    await refused(enc, "tft.hth_attack", "only daggers and the cestus can be used in HTH (§Overview); the Broadsword "
+                  "is neither", combatant="a1", target="b1", weapon="broadsword")
     await refused(enc, "tft.hth_attack", "A1 has no weapon or natural attack 'kick'", status=400, combatant="a1",
                   target="b1", weapon="kick")
 
@@ -167,7 +167,8 @@ async def test_attack_refusals_in_hth(tussle):
 async def test_a_weapon_not_usable_in_hth_was_dropped_on_entry(tussle):
     enc = await _brawl(tussle, a_items=[dict(SPEAR)], options={"keep_hth_weapons_on_entry": True})
     await enc.ok("tft.pass", combatant="b1")
-    await refused(enc, "tft.hth_attack", "A1's Spear is not ready", status=400, combatant="a1", target="b1",
+    await refused(enc, "tft.hth_attack", "A1 may not attack with the Spear: only daggers and the cestus can be used "
+                  "in HTH (§Overview); the Spear was dropped on entering HTH", combatant="a1", target="b1",
                   weapon="spear")
 
 
@@ -179,8 +180,8 @@ async def test_a_natural_attack_not_usable_in_hth(tussle):
     await _next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[1]])
     await enc.ok("tft.pass", combatant="b1")
-    await refused(enc, "tft.hth_attack", "A1's horns cannot be used in HTH", status=400, combatant="a1",
-                  target="b1", weapon="horns")
+    await refused(enc, "tft.hth_attack", "A1 may not attack with his horns: only daggers and the cestus can be used "
+                  "in HTH", combatant="a1", target="b1", weapon="horns")
 
 
 async def test_draw_and_drop_refusals(tussle):

@@ -1,0 +1,85 @@
+"""Issue 17 (rules fidelity, round 2): tft played through HTTP from the seed's own clauses."""
+
+from __future__ import annotations
+
+from tests.tft.helpers import fig, of_type, simeth, troll
+from tests.tft.test_tft_http_refusals import _enc, refused
+
+MACE = {"id": "mace", "name": "Mace", "kind": "weapon", "damage": "2d6+1", "state": "carried"}
+
+
+async def _in_hth(tussle, **options):
+    """Simeth gets into HTH with the troll (§Example-Troll): both drop their ready weapons."""
+    s = simeth()
+    s["position"] = [1, 0]
+    s["items"].append(dict(MACE))
+    enc = await _enc(tussle, s, troll(), options=options)
+    await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+    return enc
+
+
+async def test_only_very_short_weapons_can_be_used_in_hth(tussle):
+    """§Overview: "Only very short weapons (those on the dagger list and the cestus) can be used in HTH";
+    §Entering: "you both drop your ready weapon(s)". Either refusal is a rule (422) that says which."""
+    enc = await _in_hth(tussle)
+    msg = await refused(enc, "tft.hth_attack", "only daggers and the cestus can be used in HTH",
+                        "the Club was dropped on entering HTH", combatant="troll", target="simeth", weapon="club")
+    assert msg.startswith("Troll may not attack with the Club")
+    await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[6, 6, 6]])
+    await refused(enc, "tft.hth_attack", "the Mace is neither", combatant="simeth", target="troll", weapon="mace")
+    await refused(enc, "tft.hth_attack", "the Broadsword was dropped on entering HTH", combatant="simeth",
+                  target="troll", weapon="broadsword")
+    # The carried dagger: ready it first; on the entry turn the pointer says when (draw_dagger is refused now).
+    await refused(enc, "tft.hth_attack", "the Dagger is carried (draw_dagger readies it from next turn)",
+                  combatant="simeth", target="troll", weapon="dagger")
+    r = await enc.command("tft.hth_attack", combatant="simeth", target="troll", weapon="halberd")
+    assert r.status == 400 and r.body["error"]["details"].get("field") == "weapon", r.body
+
+
+async def test_judo_2_may_add_or_subtract_one_extra_point(tussle):
+    """§Judo-2: "You may add or subtract one extra point (your choice)": only a Judo 2 figure has that choice,
+    and a figure without it has none recorded."""
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll())
+    msg = await refused(enc, "tft.enter_hth", "only a Judo 2 figure may shift the HTH defense roll",
+                        "Simeth has Judo 0", combatant="simeth", target="troll", condition="C2", judo2_shift=1)
+    assert msg.startswith("Simeth may not use judo2_shift")
+    body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+    assert "judo2_shift" not in of_type(body, "ActionDeclared")[0]["params"]
+
+
+async def test_judo_2_entrant_records_his_extra_point(tussle):
+    """§Judo-2: the Judo 2 entrant's extra point is his choice, in his favour unless he says otherwise."""
+    kiri = fig("kiri", "a", 12, 14, [1, 0], 3, ma=10, judo=2, uc=1, iq=14, dx=14)
+    enc = await _enc(tussle, kiri, troll())
+    body = await enc.ok("tft.enter_hth", combatant="kiri", target="troll", condition="C2", dice=[[4]])
+    assert of_type(body, "ActionDeclared")[0]["params"]["judo2_shift"] == -1
+
+
+async def test_the_movement_phase_then_the_action_phase(tussle):
+    """§Options: movement first, then "when your turn to take an action happens" (spec 4.0): a turn has a
+    movement phase and then an action phase. Unknown or out-of-order phases are refused with the order; the
+    GM overrides with `force`, and a player may not."""
+    enc = await tussle.create("tft", dice="manual")
+    await enc.add(simeth())
+    await enc.add(troll())
+    await refused(enc, "start_phase", "no turn has started yet", phase="movement")
+    await enc.ok("start_turn", turn=1)
+    msg = await refused(enc, "start_phase", "there is no 'banana' phase", phase="banana")
+    assert "a TFT turn is start_turn, then the movement phase, then the action phase" in msg
+    await refused(enc, "start_phase", "turn 1 is at its start, so the movement phase comes next", phase="action")
+    await enc.ok("start_phase", phase="movement")
+    await refused(enc, "start_phase", "turn 1 is in its movement phase, so the action phase comes next",
+                  phase="movement")
+    await enc.ok("start_phase", phase="action")
+    await refused(enc, "start_phase", "turn 1's action phase is under way: start_turn begins the next turn",
+                  phase="movement")
+    await enc.ok("start_turn", turn=2)
+    seat = await enc.seat("Simeth's player", ["simeth"])
+    r = await enc.command("start_phase", token=seat, phase="action", force=True)
+    assert r.status == 403, r.body
+    body = await enc.ok("start_phase", phase="action", force=True)  # the GM skips turn 2's movement
+    assert [e["data"]["phase"] for e in body["events"] if e["type"] == "PhaseStarted"] == ["action"]
+    assert (await enc.state())["phase"] == "action"
+    await enc.replay_matches_live()
