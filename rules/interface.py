@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from events.dice import Dice
+from rules.acting import reactions_acting
 
 
 class RuleError(Exception):
@@ -145,9 +146,7 @@ class Ruleset:
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Who may or must act now and why: `[{combatant, asked_of, why, until, reaction}]`, the shape in
-        rules/common/acting.py. It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
-        from rules.common.acting import reactions_acting
-
+        rules/acting.py. It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
         return reactions_acting(state)
 
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
@@ -164,20 +163,6 @@ class Ruleset:
         default: its `combatant`). A `target` it acts on is not one of them."""
         c = getattr(command, "combatant", None)
         return [c] if isinstance(c, str) else []
-
-
-def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
-    """Who answers a reaction about this combatant: its controlling seat, else the GM."""
-    if combatant_id is None:
-        return "gm"
-    seats = state["seats"]
-    c = state["combatants"].get(combatant_id)
-    if c and c.get("controller") in seats and not seats[c["controller"]].get("revoked"):
-        return c["controller"]
-    for seat in seats.values():
-        if not seat.get("revoked") and combatant_id in seat["combatants"]:
-            return seat["seat"]
-    return "gm"
 
 
 def combatant_or_error(state: dict[str, Any], combatant_id: str, role: str = "combatant") -> dict[str, Any]:

@@ -35,6 +35,7 @@ from events.common import (
 from events.dice import Dice
 from events.dice_expressions import BadExpression, parse, roll_expression
 from events.envelope import Event, NewEvent
+from rules.acting import asked_of
 from rules.common import commands as c
 from rules.common.options import resolve_options
 from rules.interface import (
@@ -43,7 +44,6 @@ from rules.interface import (
     Command,
     Forbidden,
     RuleError,
-    asked_of,
     combatant_or_error,
     command_type,
 )

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 from rules.ap_grapple.action_points import acting_now as first_in_order
 from rules.ap_grapple.action_points import ap_left, ap_per_round, is_out_of_round, pending_swing
 from rules.ap_grapple.combatants import is_stunned, name_of, stun_until
 from rules.ap_grapple.legal import legal_commands
 from rules.ap_grapple.options import option
-from rules.common.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 
 
 def _round_end(state: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import msgspec
 
 from events.common import ActionDeclared, ConditionChanged, ReactionRequested
 from events.dice import Dice
+from rules.acting import asked_of
 from rules.ap_grapple.action_points import GRAB_COST, actor_problems, ap_left, spend
 from rules.ap_grapple.combatants import name_of, position, stat, stun_until
 from rules.ap_grapple.commands import MakeAGrab, SwingTarget
@@ -17,7 +18,7 @@ from rules.ap_grapple.options import option
 from rules.ap_grapple.swing import DEFAULT_SWING, SWING_REACTION, destinations
 from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
-from rules.interface import RuleError, asked_of, combatant_or_error
+from rules.interface import RuleError, combatant_or_error
 
 GRAB_TO_HIT = "grab to-hit (d20 + mods >= target)"
 PULL_OFF_BALANCE = "pull off balance (d100 <= target)"

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from rules.common.acting import gm_step, name_of, reactions_acting
+from rules.acting import gm_step, name_of, reactions_acting
 from rules.interface import Ruleset, geometry_hex
 
 NO_ORDER = "freeform keeps no turn order of its own: the GM says who acts"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
+from rules.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 from rules.gurps.combatant_stats import name
 from rules.gurps.hex_sharing import rules_of
 from rules.gurps.legal import legal_actions

@@ -9,6 +9,7 @@ import msgspec
 
 from events.common import ActionDeclared, ReactionRequested
 from events.dice import Dice, Modifier
+from rules.acting import asked_of
 from rules.gurps.combatant_stats import (
     best_grappling_skill,
     has_empty_hand,
@@ -36,7 +37,7 @@ from rules.gurps.weapons import (
     usable_in_close_combat,
     weapon_skill,
 )
-from rules.interface import RuleError, asked_of
+from rules.interface import RuleError
 
 
 def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str, allowed: frozenset[str] | None) -> list[str]:

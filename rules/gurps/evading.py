@@ -12,6 +12,7 @@ import msgspec
 
 from events.common import CloseCombatLeft, Moved, ReactionCancelled, ReactionRequested
 from events.dice import Dice, Modifier
+from rules.acting import asked_of
 from rules.gurps.combatant_stats import LYING_POSTURES, name, stats
 from rules.gurps.commands import Evade
 from rules.gurps.entering import entry_events, stop_facing_foe
@@ -31,7 +32,7 @@ from rules.gurps.options import option
 from rules.gurps.paths import checked_path, movement_cost_error
 from rules.gurps.situational_modifiers import dx_modifiers, fighter, is_grappled, pins_on, shield_dx_modifiers
 from rules.gurps.success_rolls import contest_side, quick_contest, success_roll
-from rules.interface import Answer, BadCommand, RuleError, asked_of
+from rules.interface import Answer, BadCommand, RuleError
 
 # §Evading, literal: the mover's DX modifier by the foe's posture. Postures the seed does not name
 # (crouching, sitting, crawling) give 0 (spec section 6 #5).

@@ -20,6 +20,7 @@ from events.common import (
     RulingMade,
 )
 from events.dice import Dice, Modifier
+from rules.acting import asked_of
 from rules.gurps.attacks import attack_problems, grapple_check, grapple_roll
 from rules.gurps.combatant_stats import is_lying, name
 from rules.gurps.commands import BreakFree, Grapple, Pin, Takedown
@@ -31,7 +32,7 @@ from rules.gurps.options import option
 from rules.gurps.situational_modifiers import grappled_by_me, grapplers_of, pins_on
 from rules.gurps.success_rolls import SuccessRoll, contest_side, quick_contest, success_roll
 from rules.gurps.teamwork import assist_events, helper_problems, score, team_of
-from rules.interface import Answer, BadCommand, RuleError, asked_of
+from rules.interface import Answer, BadCommand, RuleError
 
 GM_CONTEST_OPTIONS = ["win", "loss", "tie"]
 

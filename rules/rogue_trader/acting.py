@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.acting import before_slots, gm_step, once_answered, slot, until
+from rules.acting import before_slots, gm_step, once_answered, slot, until
 from rules.rogue_trader.legal import legal_actions
 from rules.rogue_trader.models import active_side, contacts_of, is_dead, name, sides_in_order, turn
 

@@ -17,7 +17,8 @@ from events.common import (
     ReactionRequested,
 )
 from events.dice import Dice, Modifier
-from rules.interface import Answer, BadCommand, RuleError, asked_of
+from rules.acting import asked_of
+from rules.interface import Answer, BadCommand, RuleError
 from rules.rogue_trader.attacks import Blow, resolve_blow
 from rules.rogue_trader.commands import Charge, Retarget
 from rules.rogue_trader.contact import join, slay

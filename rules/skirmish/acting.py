@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.common.acting import before_slots, counted, gm_step, slot, until
+from rules.acting import before_slots, counted, gm_step, slot, until
 from rules.skirmish.figures import OUT_OF_ACTION, captor_of, has, name_of
 
 Legal = Callable[[dict[str, Any], str], list[str]]

@@ -24,7 +24,8 @@ from events.common import (
     ReactionCancelled,
     ReactionRequested,
 )
-from rules.interface import Answer, BadCommand, RuleError, asked_of, combatant_or_error
+from rules.acting import asked_of
+from rules.interface import Answer, BadCommand, RuleError, combatant_or_error
 from rules.skirmish import damage, grapple
 from rules.skirmish.commands import Grapple, Strike
 from rules.skirmish.event_types import (

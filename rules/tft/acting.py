@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
+from rules.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import initiative_dx
 from rules.tft.initiative import head

@@ -16,7 +16,8 @@ from events.common import (
     ReactionRequested,
 )
 from events.dice import Dice, Modifier
-from rules.interface import Answer, BadCommand, asked_of
+from rules.acting import asked_of
+from rules.interface import Answer, BadCommand
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.commands import DiveForLegs, EnterHth

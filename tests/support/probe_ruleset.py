@@ -15,8 +15,9 @@ from events.common import (
     ReactionRequested,
 )
 from events.dice import Dice, Modifier
+from rules.acting import asked_of
 from rules.common.commands import StartTurn
-from rules.interface import Answer, Command, RuleError, Ruleset, asked_of, combatant_or_error, geometry_hex
+from rules.interface import Answer, Command, RuleError, Ruleset, combatant_or_error, geometry_hex
 
 
 class ProbeOptions(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,7 +17,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.interface import asked_of
+
+def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
+    """Who answers a reaction about this combatant: its controlling seat, else the GM."""
+    if combatant_id is None:
+        return "gm"
+    seats = state["seats"]
+    c = state["combatants"].get(combatant_id)
+    if c and c.get("controller") in seats and not seats[c["controller"]].get("revoked"):
+        return c["controller"]
+    for seat in seats.values():
+        if not seat.get("revoked") and combatant_id in seat["combatants"]:
+            return seat["seat"]
+    return "gm"
+
 
 # What ends a slot: its reaction is answered; the combatant's action (or own turn) is done; the
 # phase, turn or round ends; the next card is drawn.
