@@ -3,103 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-import msgspec
 from aiohttp import web
 
 from events.envelope import timestamp
 from events.store import Store
 from rules.registry import Registry
-from server.auth import Principal, same_secret, token_hash
-from server.encounters import ApiError, Encounters, bad_request
+from server import live, operations, webhooks
+from server.acting import asked_now, reaction_deadlines, with_deadlines
+from server.describing import describe_rulesets
+from server.encounters import ApiError, Encounters
 from server.errors import errors_middleware
+from server.exporting import ndjson_lines
 from server.input_checks import nul_in_url_middleware, read_json
-from server.request_log import PRINCIPAL
-
-ENCOUNTERS = web.AppKey("encounters", Encounters)
-SETTINGS = web.AppKey("settings", dict)
-
-_json = msgspec.json.Encoder()
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    return web.Response(body=_json.encode(data), status=status, content_type="application/json")
-
-
-def envelope(e: Any) -> dict[str, Any]:
-    return msgspec.to_builtins(e)
-
-
-def bearer(request: web.Request) -> str | None:
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return header[7:].strip() or None
-    return None
-
-
-async def principal(request: web.Request, stream: str | None, token: str | None = None) -> Principal | None:
-    """Who the token is, for this encounter; None when anonymous. An unknown token is a 401."""
-    token = token if token is not None else bearer(request)
-    if token is None:
-        return None
-    admin = request.app[SETTINGS].get("admin_token")
-    if admin and same_secret(token, admin):
-        request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
-        return request[PRINCIPAL]
-    found = await request.app[ENCOUNTERS].store.token(token_hash(token))
-    if found is None or (stream is not None and found[0] != stream):
-        raise ApiError(401, "unauthenticated", "this token is not valid for this encounter")
-    stream_of, row = found
-    request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id)
-    return request[PRINCIPAL]
-
-
-async def reader(request: web.Request, stream: str, token: str | None = None) -> Principal:
-    """A principal allowed to read this encounter (404 before 401 before 403)."""
-    info = await request.app[ENCOUNTERS].info(stream)
-    who = await principal(request, stream, token)
-    if who is None:
-        if info.public:
-            request[PRINCIPAL] = Principal("observer", stream)
-            return request[PRINCIPAL]
-        raise ApiError(401, "unauthenticated", "this encounter is not public: send a token (Authorization: Bearer)")
-    return who
-
-
-async def actor(request: web.Request, stream: str) -> Principal:
-    """A principal that may send commands: the GM or a player (observers get 403)."""
-    await request.app[ENCOUNTERS].info(stream)
-    who = await principal(request, stream)
-    if who is None:
-        raise ApiError(401, "unauthenticated", "send your GM or seat token (Authorization: Bearer)")
-    return who
-
-
-async def gm(request: web.Request, stream: str) -> Principal:
-    who = await actor(request, stream)
-    if who.role != "gm":
-        raise ApiError(403, "forbidden", "only the GM may do this")
-    return who
-
-
-_INTEGER = re.compile(r"-?[0-9]{1,15}")
-
-
-def _int_query(request: web.Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
-    raw = request.query.get(name)
-    if raw is None:
-        return default
-    # ASCII digits only, and few of them: int() would take "１", " 1" and "1_0", and raise on 5,000 digits.
-    if not _INTEGER.fullmatch(raw):
-        raise bad_request(f"{name} must be an integer", name)
-    value = int(raw)
-    if value < low or (high is not None and value > high):
-        raise bad_request(f"{name} must be between {low} and {high}", name)
-    return value
-
+from server.request_context import (
+    ENCOUNTERS,
+    SETTINGS,
+    actor,
+    envelope,
+    gm,
+    int_query,
+    json_response,
+    principal,
+    reader,
+)
 
 # ---- handlers ---------------------------------------------------------------------------------
 
@@ -113,7 +42,6 @@ async def healthz(request: web.Request) -> web.Response:
 
 @routes.get("/rulesets")
 async def list_rulesets(request: web.Request) -> web.Response:
-    from server.describing import describe_rulesets
 
     return json_response({"rulesets": describe_rulesets(request.app[ENCOUNTERS].registry)})
 
@@ -221,11 +149,10 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
-    start = _int_query(request, "from", 1, 1, info.seq + 1)
-    limit = _int_query(request, "limit", 1000, 1, 10_000)
+    start = int_query(request, "from", 1, 1, info.seq + 1)
+    limit = int_query(request, "limit", 1000, 1, 10_000)
     assert start is not None and limit is not None
     if "application/x-ndjson" in request.headers.get("Accept", ""):
-        from server.exporting import ndjson_lines
 
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await resp.prepare(request)
@@ -245,10 +172,9 @@ async def get_state(request: web.Request) -> web.Response:
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
-    at = _int_query(request, "at", None, 1, info.seq)
+    at = int_query(request, "at", None, 1, info.seq)
     state = await enc.state_at(stream, at)
     from projections.view import state_view
-    from server.acting import reaction_deadlines
 
     deadlines = reaction_deadlines(enc.reaction_deadlines, stream, state)
     return json_response(state_view(state, enc.ruleset_of(state), deadlines))
@@ -274,7 +200,6 @@ async def get_me(request: web.Request) -> web.Response:
         mine = []
     asked = [p for p in state["pending"] if (who.role == "gm" and p["asked_of"] == "gm")
              or (who.role == "player" and p["asked_of"] == who.seat)]
-    from server.acting import asked_now, reaction_deadlines, with_deadlines
 
     deadlines = reaction_deadlines(enc.reaction_deadlines, stream, state)
     return json_response({"role": who.role, "seat": who.seat, "combatants": mine,
@@ -379,7 +304,6 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
     app.cleanup_ctx.append(store_ctx)
     app.cleanup_ctx.append(_reaction_timeouts)
     app.add_routes(routes)
-    from server import live, operations, webhooks
 
     live.setup(app)
     operations.setup(app)

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from rules.state import EventNotFoldable
 from server.encounters import ApiError
+from server.request_context import ENCOUNTERS
 
 log = structlog.get_logger("tussle.errors")
 
@@ -50,8 +51,6 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
             return error_response(exc.status, "bad_request" if exc.status == 400 else "error", exc.reason or "error")
         raise
     except Exception as exc:
-        from server.app import ENCOUNTERS
-
         why = request.app[ENCOUNTERS].store.unavailable(exc)
         if why is not None:
             log.warning("storage unavailable", path=request.path, error=why)

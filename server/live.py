@@ -11,9 +11,9 @@ from projections.audit import audit, commitment_timeline
 from projections.forum_export import forum_posts, forum_text
 from projections.log import build_log, group_by_turn
 from server import websocket
-from server.app import ENCOUNTERS, _int_query, json_response, reader
 from server.asyncapi import asyncapi_document
 from server.encounters import bad_request
+from server.request_context import ENCOUNTERS, int_query, json_response, reader
 from server.verifying import Problem, verify_events
 
 PAGE = 10_000
@@ -44,9 +44,9 @@ async def get_log(request: web.Request) -> web.Response:
     fmt = request.query.get("format", "json")
     if fmt not in LOG_FORMATS:
         raise bad_request("format must be json, markdown or bbcode", "format")
-    at = _int_query(request, "at", None, 1, info.seq)
-    turn = _int_query(request, "turn", None, 0, None)
-    max_chars = _int_query(request, "max_chars", None, 200, 1_000_000)
+    at = int_query(request, "at", None, 1, info.seq)
+    turn = int_query(request, "turn", None, 0, None)
+    max_chars = int_query(request, "max_chars", None, 200, 1_000_000)
     events = await read_stream(request, stream, at)
     log = build_log(events, _ruleset_for(request), at)
     entries = log.entries if turn is None else [e for e in log.entries if e["turn"] == turn]

@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from server.auth import token_hash
+from server.request_context import ENCOUNTERS, SETTINGS
 
 # Seconds; commands are fsynced appends, so the interesting range is sub-millisecond to a second.
 APPEND_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -112,7 +113,6 @@ METRICS = web.AppKey("metrics", Metrics)
 
 async def metrics_handler(request: web.Request) -> web.Response:
     """GET /metrics."""
-    from server.app import ENCOUNTERS
 
     text = request.app[METRICS].render(request.app[ENCOUNTERS].cache_size())
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
@@ -131,7 +131,6 @@ def ws_key(request: web.Request, token: str | None) -> str:
 
 def ws_allowed(app: web.Application, key: str) -> bool:
     """Whether `key` may open one more websocket (`--max-ws`, default 100 per token)."""
-    from server.app import SETTINGS
 
     limit = app[SETTINGS].get("max_ws", 100)
     return not limit or app[METRICS].websockets.get(key, 0) < limit

@@ -23,9 +23,11 @@ from aiohttp import web
 from events.dice_expressions import MAX_DICE, MAX_SIDES, RollLimits, roll_limits
 from events.envelope import Event
 from server.cors import CORS, CorsPolicy, add_cors_headers, cors_preflight_middleware
+from server.errors import errors_middleware
 from server.metrics import METRICS, Metrics, metrics_handler
 from server.openapi import build_openapi
 from server.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limits_from
+from server.request_context import ENCOUNTERS, SETTINGS, json_response
 from server.request_log import COMMANDS_ROUTE, facts_of, log_request
 
 OPENAPI = web.AppKey("openapi", dict)
@@ -35,7 +37,6 @@ ROLL_LIMITS = web.AppKey("roll_limits", RollLimits)
 @web.middleware
 async def observe_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     """Log and count every request by its final status (the errors middleware is inside)."""
-    from server.app import ENCOUNTERS
 
     started = time.perf_counter()
     response = await handler(request)
@@ -64,7 +65,6 @@ async def caps_middleware(request: web.Request, handler: Any) -> web.StreamRespo
 
 async def openapi_handler(request: web.Request) -> web.Response:
     """GET /openapi.json, built on first use from the rulesets the app was started with."""
-    from server.app import ENCOUNTERS, json_response
 
     cache = request.app[OPENAPI]
     if "doc" not in cache:
@@ -74,7 +74,6 @@ async def openapi_handler(request: web.Request) -> web.Response:
 
 def _count_appended_events(app: web.Application) -> None:
     """Count every committed event: the live feed hears each commit exactly once."""
-    from server.app import ENCOUNTERS
 
     feed = app[ENCOUNTERS].feed
     publish = feed.publish
@@ -89,8 +88,6 @@ def _count_appended_events(app: web.Application) -> None:
 
 def setup(app: web.Application) -> None:
     """Add the operations middlewares and routes to the app."""
-    from server.app import SETTINGS
-    from server.errors import errors_middleware
 
     settings = app[SETTINGS]
     app[METRICS] = Metrics()

@@ -34,6 +34,7 @@ from aiohttp import web
 from events.envelope import Event
 from events.postgres_store import PostgresStore
 from server.live_feed import LiveFeed
+from server.request_context import ENCOUNTERS
 
 log = structlog.get_logger("tussle.pg_listener")
 
@@ -148,7 +149,6 @@ PG_LISTENER = web.AppKey("pg_listener", PgFeedListener)
 
 def attach(app: web.Application, store: PostgresStore, **options: Any) -> None:
     """Make the app's LiveFeed carry every process's events; the listener becomes its only publisher."""
-    from server.app import ENCOUNTERS
 
     encounters = app[ENCOUNTERS]
     encounters.publish_appends = False

@@ -18,8 +18,12 @@ from events.common import WebhookDisabled
 from events.envelope import NewEvent
 from events.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
 from server.auth import Principal
+from server.encounters import ApiError
+from server.metrics import METRICS
+from server.request_context import ENCOUNTERS, SETTINGS
 from server.webhooks.dispatcher import Dispatcher, Settings
 from server.webhooks.outbox import outbox_rows
+from server.webhooks.subscriptions import routes
 
 DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
 
@@ -36,9 +40,6 @@ def side_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_id
 
 
 def setup(app: web.Application) -> None:
-    from server.app import ENCOUNTERS, SETTINGS
-    from server.metrics import METRICS
-    from server.webhooks.subscriptions import routes
 
     settings = app[SETTINGS]
     config: Settings = settings.get("webhooks") or Settings()
@@ -49,7 +50,6 @@ def setup(app: web.Application) -> None:
 
     async def disabled(w: WebhookRow, reason: str) -> None:
         """Tell the GM, in the stream (whose notice reaches the GM's other webhooks)."""
-        from server.encounters import ApiError
 
         try:
             await enc.admin_event(w.stream, Principal("system", w.stream), {}, WebhookDisabled(w.id, reason),

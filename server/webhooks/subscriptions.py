@@ -18,9 +18,10 @@ from aiohttp import web
 from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
 from events.outbox import DELETED, Delivery, WebhookChange, WebhookRow
 from rules.pipeline import ID_PATTERN
-from server.app import ENCOUNTERS, SETTINGS, _int_query, actor, json_response, read_json
 from server.auth import Principal
 from server.encounters import ApiError, bad_request
+from server.input_checks import read_json
+from server.request_context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.webhooks import signing
 from server.webhooks.safety import UnsafeUrl, check_reachable
 
@@ -151,7 +152,7 @@ async def rotate_secret(request: web.Request) -> web.Response:
 @routes.get("/encounters/{id}/webhooks/{wid}/deliveries")
 async def list_deliveries(request: web.Request) -> web.Response:
     stream, wid = request.match_info["id"], request.match_info["wid"]
-    limit = _int_query(request, "limit", 100, 1, 1000)
+    limit = int_query(request, "limit", 100, 1, 1000)
     who = await _manager(request, stream)
     w = await _mine(request, stream, who, wid)
     found = await request.app[ENCOUNTERS].store.deliveries(wid, limit or 100)

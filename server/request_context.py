@@ -1,0 +1,98 @@
+"""What every handler module shares: the app keys, JSON in and out, and who a request's token is.
+
+Apart from server/app.py so that the modules app wires in (live, websocket, operations, metrics,
+webhooks) import these without importing app, which imports them: no import circle.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from server.auth import Principal, same_secret, token_hash
+from server.encounters import ApiError, Encounters, bad_request
+from server.request_log import PRINCIPAL
+
+ENCOUNTERS = web.AppKey("encounters", Encounters)
+SETTINGS = web.AppKey("settings", dict)
+
+_json = msgspec.json.Encoder()
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    return web.Response(body=_json.encode(data), status=status, content_type="application/json")
+
+
+def envelope(e: Any) -> dict[str, Any]:
+    return msgspec.to_builtins(e)
+
+
+def bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+async def principal(request: web.Request, stream: str | None, token: str | None = None) -> Principal | None:
+    """Who the token is, for this encounter; None when anonymous. An unknown token is a 401."""
+    token = token if token is not None else bearer(request)
+    if token is None:
+        return None
+    admin = request.app[SETTINGS].get("admin_token")
+    if admin and same_secret(token, admin):
+        request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
+        return request[PRINCIPAL]
+    found = await request.app[ENCOUNTERS].store.token(token_hash(token))
+    if found is None or (stream is not None and found[0] != stream):
+        raise ApiError(401, "unauthenticated", "this token is not valid for this encounter")
+    stream_of, row = found
+    request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id)
+    return request[PRINCIPAL]
+
+
+async def reader(request: web.Request, stream: str, token: str | None = None) -> Principal:
+    """A principal allowed to read this encounter (404 before 401 before 403)."""
+    info = await request.app[ENCOUNTERS].info(stream)
+    who = await principal(request, stream, token)
+    if who is None:
+        if info.public:
+            request[PRINCIPAL] = Principal("observer", stream)
+            return request[PRINCIPAL]
+        raise ApiError(401, "unauthenticated", "this encounter is not public: send a token (Authorization: Bearer)")
+    return who
+
+
+async def actor(request: web.Request, stream: str) -> Principal:
+    """A principal that may send commands: the GM or a player (observers get 403)."""
+    await request.app[ENCOUNTERS].info(stream)
+    who = await principal(request, stream)
+    if who is None:
+        raise ApiError(401, "unauthenticated", "send your GM or seat token (Authorization: Bearer)")
+    return who
+
+
+async def gm(request: web.Request, stream: str) -> Principal:
+    who = await actor(request, stream)
+    if who.role != "gm":
+        raise ApiError(403, "forbidden", "only the GM may do this")
+    return who
+
+
+_INTEGER = re.compile(r"-?[0-9]{1,15}")
+
+
+def int_query(request: web.Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    # ASCII digits only, and few of them: int() would take "１", " 1" and "1_0", and raise on 5,000 digits.
+    if not _INTEGER.fullmatch(raw):
+        raise bad_request(f"{name} must be an integer", name)
+    value = int(raw)
+    if value < low or (high is not None and value > high):
+        raise bad_request(f"{name} must be between {low} and {high}", name)
+    return value
