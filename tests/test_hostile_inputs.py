@@ -18,7 +18,7 @@ import aiohttp
 import pytest
 
 from events.store import Store
-from server.app import ENCOUNTERS
+from server.request_context import ENCOUNTERS
 from tests.support.client import Encounter, Resp, RunningServer, TussleClient
 from tests.support.ws import connect, frame
 from tests.test_pg_processes import InProcessServer
