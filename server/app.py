@@ -12,6 +12,7 @@ from events.envelope import timestamp
 from events.store import Store
 from rules.registry import Registry
 from server import live, operations, webhooks
+from server import web as pages
 from server.acting import asked_now, reaction_deadlines, with_deadlines
 from server.describing import describe_rulesets
 from server.encounters import ApiError, Encounters
@@ -308,4 +309,5 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
     live.setup(app)
     operations.setup(app)
     webhooks.setup(app)
+    pages.setup(app)
     return app

@@ -6,9 +6,7 @@ import asyncio
 import json
 import sys
 
-import msgspec
-
-from events.envelope import event_hash
+from tests.support.tampering import edited_export, forged_export
 
 ANN = {"id": "ann", "name": "Ann", "side": "heroes", "position": [0, 0]}
 
@@ -85,45 +83,31 @@ async def test_one_changed_byte_in_the_sqlite_file_names_that_seq(server, tussle
 async def test_a_changed_die_face_is_named_as_a_dice_problem(tussle, tmp_path):
     enc, _ = await played(tussle)
     path = await export(tussle, enc, tmp_path)
-    lines = [json.loads(line) for line in open(path)]
-    events, trailer = lines[:-1], lines[-1]["trailer"]
-    roll = next(e for e in events if e["type"] == "DieRolled")
-    roll["data"]["faces"][0] = roll["data"]["faces"][0] % 6 + 1
-    roll["data"]["total"] = sum(roll["data"]["faces"])
-    # A forger rewrites the whole chain after the change, so the hashes hold ...
-    prev = "0" * 64
-    for e in events:
-        e["prev_hash"] = prev
-        e["hash"] = prev = event_hash(**{k: e[k] for k in ("stream", "seq", "type", "data", "actor", "command_id",
-                                                            "ts", "prev_hash")})
-    trailer["head_hash"] = prev
+    # A forger changes a face and rewrites the whole chain after it, so the hashes hold ...
+    raw, roll_seq = forged_export(open(path, "rb").read())
     forged = tmp_path / "forged.jsonl"
-    forged.write_bytes(b"".join(msgspec.json.encode(x) + b"\n" for x in [*events, {"trailer": trailer}]))
+    forged.write_bytes(raw)
     code, out = await tussle_cli("verify", str(forged), "--json")
     report = json.loads(out)
     assert code == 1 and report["chain_ok"] and not report["ok"]
-    assert report["first_bad_seq"] == roll["seq"]
-    assert [(p["kind"], p["seq"]) for p in report["problems"]] == [("dice", roll["seq"])]
+    assert report["first_bad_seq"] == roll_seq
+    assert [(p["kind"], p["seq"]) for p in report["problems"]] == [("dice", roll_seq)]
     assert report["rolls_failed"] == 1 and report["rolls_verified"] == 1
     # ... but the receipts the table kept do not.
     receipts = tmp_path / "receipts.jsonl"
     receipts.write_text("".join(json.dumps({"seq": e["seq"], "hash": e["hash"]}) + "\n" for e in await enc.events()))
     code, out = await tussle_cli("verify", str(forged), "--receipts", str(receipts))
-    assert code == 1 and "[receipt]" in out and f"seq {roll['seq']}:" in out
+    assert code == 1 and "[receipt]" in out and f"seq {roll_seq}:" in out
 
 
 async def test_an_unedited_face_with_the_chain_broken_names_both(tussle, tmp_path):
     enc, _ = await played(tussle)
     path = await export(tussle, enc, tmp_path)
-    lines = open(path).read().splitlines()
-    i = next(i for i, line in enumerate(lines) if '"DieRolled"' in line)
-    e = json.loads(lines[i])
-    e["data"]["faces"][0] = e["data"]["faces"][0] % 6 + 1
-    lines[i] = json.dumps(e)
-    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    raw, roll_seq = edited_export(open(path, "rb").read())
+    (tmp_path / "bad.jsonl").write_bytes(raw)
     code, out = await tussle_cli("verify", str(tmp_path / "bad.jsonl"), "--json")
     report = json.loads(out)
-    assert code == 1 and report["first_bad_seq"] == e["seq"]
+    assert code == 1 and report["first_bad_seq"] == roll_seq
     assert {p["kind"] for p in report["problems"]} == {"chain", "dice"}
 
 

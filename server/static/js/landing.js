@@ -1,0 +1,173 @@
+// GET /: what Tussle is, the public encounters (kept fresh), and "create an encounter" built from
+// GET /rulesets and the option schemas of /openapi.json.
+
+import { api, el, newCommandId, viewLink, linkRow } from "./api.js";
+
+const DICE_HELP = {
+  server: "the server rolls committed dice that anyone can check once the seed is revealed",
+  manual: "the table rolls physical dice and types the faces in; the server applies the rules",
+  mixed: "server dice, unless a command supplies the faces it rolled",
+};
+
+let rulesets = [];
+let openapi = null;
+
+function optionSchemas(id) {
+  const entry = openapi && openapi["x-tussle-rulesets"] && openapi["x-tussle-rulesets"][id];
+  const schemas = (openapi && openapi.components && openapi.components.schemas) || {};
+  const props = {};
+  for (const key of ["options", "engine_options"]) {
+    const ref = entry && entry[key] && entry[key].$ref;
+    const s = ref ? schemas[ref.split("/").pop()] : null;
+    Object.assign(props, (s && s.properties) || {});
+  }
+  return props;
+}
+
+function optionInput(opt, schema) {
+  const id = `opt-${opt.name}`;
+  let s = schema || {};
+  let nullable = false;
+  if (Array.isArray(s.anyOf)) {
+    const rest = s.anyOf.filter((a) => a.type !== "null");
+    nullable = rest.length < s.anyOf.length;
+    if (rest.length === 1) s = { ...rest[0] };
+  }
+  const dflt = opt.default;
+  let input, read;
+  if (Array.isArray(s.enum)) {
+    input = el("select", { id, name: opt.name });
+    for (const v of s.enum) input.append(el("option", { value: JSON.stringify(v) }, String(v)));
+    input.value = JSON.stringify(dflt);
+    read = () => JSON.parse(input.value);
+  } else if (s.type === "boolean" || opt.type === "bool") {
+    input = el("input", { id, name: opt.name, type: "checkbox" });
+    input.checked = !!dflt;
+    read = () => input.checked;
+  } else if (s.type === "integer" || s.type === "number" || /^int/.test(opt.type || "")) {
+    input = el("input", { id, name: opt.name, type: "number", step: 1 });
+    if (dflt !== null && dflt !== undefined) input.value = dflt;
+    read = () => (input.value === "" ? null : Number(input.value));
+  } else {
+    input = el("input", { id, name: opt.name, type: "text" });
+    if (dflt !== null && dflt !== undefined) input.value = typeof dflt === "string" ? dflt : JSON.stringify(dflt);
+    read = () => (input.value === "" && nullable ? null : input.value);
+  }
+  const description = (schema && schema.description) || opt.description || opt.doc || "";
+  const help = `${description ? `${description.split("\n")[0]} ` : ""}(default: ${JSON.stringify(dflt)})`;
+  const wrap = el("div", { class: `field ${input.type === "checkbox" ? "field-boolean" : ""}` },
+    el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", { class: "help" }, help));
+  return { name: opt.name, wrap, read, dflt };
+}
+
+let optionFields = [];
+
+function showOptions() {
+  const id = document.getElementById("c-ruleset").value;
+  const r = rulesets.find((x) => x.id === id);
+  const box = document.getElementById("c-options");
+  box.replaceChildren(el("legend", {}, "Options"));
+  document.getElementById("c-ruleset-help").textContent = r ? `${r.title} (version ${r.version}; map: ${r.geometry.kind === "plane" ? "table-top inches" : "hexes"})` : "";
+  const schemas = optionSchemas(id);
+  optionFields = (r ? r.options : []).map((o) => optionInput(o, schemas[o.name]));
+  if (!optionFields.length) box.append(el("p", {}, "This ruleset has no options."));
+  for (const f of optionFields) box.append(f.wrap);
+}
+
+function showDiceHelp() {
+  document.getElementById("c-dice-help").textContent = DICE_HELP[document.getElementById("c-dice").value] || "";
+}
+
+function showCreated(created) {
+  const box = document.getElementById("created");
+  const gmUrl = viewLink(created.id, created.gm_token);
+  const seats = el("div", { class: "made-links" });
+  const seatName = el("input", { id: "seat-name", autocomplete: "off", value: "Player 1" });
+  const seatCombatants = el("input", { id: "seat-combatants", autocomplete: "off", placeholder: "combatant ids, comma-separated (can be set later)" });
+  const seatStatus = el("p", { class: "status", role: "status" });
+  const makeSeat = el("form", { class: "inline", "aria-label": "Make a seat link" },
+    el("div", { class: "field" }, el("label", { for: "seat-name" }, "Seat name"), seatName),
+    el("div", { class: "field" }, el("label", { for: "seat-combatants" }, "Combatants"), seatCombatants),
+    el("button", { type: "submit" }, "Make a seat link"), seatStatus);
+  makeSeat.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const combatants = seatCombatants.value.split(",").map((s) => s.trim()).filter(Boolean);
+      const r = await api("POST", `/encounters/${created.id}/seats`, { token: created.gm_token,
+        body: { name: seatName.value, combatants, command_id: newCommandId() } });
+      seats.append(linkRow(`Seat link for ${seatName.value}`, viewLink(created.id, r.token)));
+      seatStatus.textContent = "";
+    } catch (err) { seatStatus.textContent = err.message; }
+  });
+  const readButton = el("button", { type: "button", onclick: async () => {
+    try {
+      const r = await api("POST", `/encounters/${created.id}/read-tokens`, { token: created.gm_token });
+      seats.append(linkRow("Read-only link", viewLink(created.id, r.token)));
+    } catch (err) { seatStatus.textContent = err.message; }
+  } }, "Make a read-only link");
+  box.replaceChildren(
+    el("h3", {}, `“${created.name}” is ready`),
+    el("p", {}, "Keep the GM link to yourself: whoever holds it runs the fight. Hand each player their own seat link."),
+    linkRow("GM link", gmUrl),
+    el("p", {}, el("a", { href: gmUrl, id: "open-gm" }, "Open the encounter as GM")),
+    el("p", { class: "commitment" }, `Dice commitment: ${created.commitment || "none (manual dice)"}`),
+    makeSeat, readButton, seats);
+  box.hidden = false;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const status = document.getElementById("create-status");
+  const options = {};
+  for (const f of optionFields) {
+    const v = f.read();
+    if (JSON.stringify(v) !== JSON.stringify(f.dflt)) options[f.name] = v;
+  }
+  const body = {
+    name: document.getElementById("c-name").value,
+    ruleset: document.getElementById("c-ruleset").value,
+    dice: document.getElementById("c-dice").value,
+    public: document.getElementById("c-public").checked,
+    options, command_id: newCommandId(),
+  };
+  status.textContent = "creating…";
+  try {
+    showCreated(await api("POST", "/encounters", { body }));
+    status.textContent = "";
+    loadPublic();
+  } catch (err) {
+    status.textContent = err.message;
+  }
+}
+
+async function loadPublic() {
+  const list = document.getElementById("public-list");
+  try {
+    const r = await api("GET", "/encounters");
+    const items = r.encounters.map((e) => el("li", {},
+      el("a", { href: viewLink(e.id) }, e.name || e.id), ` — ${e.ruleset}, ${e.seq} events${e.closed ? ", closed" : ""}`));
+    list.replaceChildren(...(items.length ? items : [el("li", {}, "None yet.")]));
+  } catch (err) {
+    list.replaceChildren(el("li", {}, `Could not list encounters: ${err.message}`));
+  }
+}
+
+async function main() {
+  document.getElementById("create").addEventListener("submit", create);
+  [rulesets, openapi] = await Promise.all([api("GET", "/rulesets").then((r) => r.rulesets), api("GET", "/openapi.json")]);
+  const select = document.getElementById("c-ruleset");
+  for (const r of rulesets) select.append(el("option", { value: r.id }, `${r.title} (${r.id})`));
+  if (rulesets.some((r) => r.id === "tft")) select.value = "tft";
+  select.addEventListener("change", showOptions);
+  const create_ = openapi.components.schemas.CreateEncounter;
+  const dice = document.getElementById("c-dice");
+  for (const d of (create_ && create_.properties.dice.enum) || ["server", "manual", "mixed"]) dice.append(el("option", { value: d }, d));
+  dice.value = "server";
+  dice.addEventListener("change", showDiceHelp);
+  showOptions();
+  showDiceHelp();
+  loadPublic();
+  setInterval(loadPublic, 10000);
+}
+
+main();

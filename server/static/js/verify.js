@@ -1,0 +1,243 @@
+// The verifier of docs/verifying.md, in the browser: the same algorithm as `tussle verify`.
+//
+// SHA-256 and HMAC-SHA256 come from @noble/hashes (audited, MIT, vendored under ../vendor/): WebCrypto
+// exists only in secure contexts, and a table's server is often plain http on a LAN address.
+
+import { sha256 } from "../vendor/noble-hashes/sha2.js";
+import { hmac } from "../vendor/noble-hashes/hmac.js";
+
+export const ZERO_HASH = "0".repeat(64);
+const utf8 = new TextEncoder();
+
+function toHex(bytes) {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}
+
+function fromHex(hex) {
+  if (typeof hex !== "string" || !/^[0-9a-f]*$/.test(hex) || hex.length % 2) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+// Keys sort by Unicode code point (Python's sort), not by UTF-16 unit (JavaScript's default sort):
+// they differ once a key holds a character past U+FFFF next to one in U+E000-U+FFFF.
+export function compareCodePoints(a, b) {
+  const ia = a[Symbol.iterator](), ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next(), y = ib.next();
+    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
+    const cx = x.value.codePointAt(0), cy = y.value.codePointAt(0);
+    if (cx !== cy) return cx < cy ? -1 : 1;
+  }
+}
+
+// C(x) of DESIGN.md: no whitespace, keys by code point, integers only. JSON.stringify of a string
+// escapes exactly `"`, `\` and U+0000-U+001F (\b \f \n \r \t, else lowercase \u00xx), as C does.
+export function canonical(x) {
+  if (x === null) return "null";
+  switch (typeof x) {
+    case "boolean": return x ? "true" : "false";
+    case "number":
+      if (!Number.isSafeInteger(x)) throw new Error(`canonical JSON holds integers only, not ${x}`);
+      return String(x);
+    case "string": return JSON.stringify(x);
+    case "object":
+      if (Array.isArray(x)) return `[${x.map(canonical).join(",")}]`;
+      return `{${Object.keys(x).sort(compareCodePoints).map((k) => `${JSON.stringify(k)}:${canonical(x[k])}`).join(",")}}`;
+    default: throw new Error(`canonical JSON cannot hold a ${typeof x}`);
+  }
+}
+
+const BODY = ["stream", "seq", "type", "data", "actor", "command_id", "ts", "prev_hash"];
+
+export function eventHash(e) {
+  const body = {};
+  for (const k of BODY) body[k] = e[k];
+  return toHex(sha256(utf8.encode(String(e.prev_hash) + canonical(body))));
+}
+
+// Python's json.dumps with ensure_ascii: anything past U+007F as a lowercase \uxxxx escape.
+function asciiJson(s) {
+  return JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+export function dieFace(seed, stream, commandId, draw, sides, entropy) {
+  const n = BigInt(sides);
+  const limit = ((1n << 64n) / n) * n;
+  for (let attempt = 0; ; attempt++) {
+    const msg = `["tussle-dice-v1",${asciiJson(stream)},${asciiJson(commandId)},${draw},${sides},${attempt},${asciiJson(entropy)}]`;
+    const h = hmac(sha256, seed, utf8.encode(msg));
+    let u = 0n;
+    for (let i = 0; i < 8; i++) u = (u << 8n) | BigInt(h[i]);
+    if (u < limit) return Number(u % n) + 1;
+  }
+}
+
+export function seedMatches(seedHex, commitment) {
+  const seed = fromHex(seedHex);
+  return !!seed && seed.length === 32 && toHex(sha256(seed)) === commitment;
+}
+
+// Checks a stream event by event, as it arrives (the page) or as a file is read.
+export class Chain {
+  constructor() {
+    this.events = [];
+    this.problems = [];
+    this.head = { seq: 0, hash: ZERO_HASH };
+    this.stream = null;
+  }
+
+  push(e) {
+    const expected = this.events.length + 1;
+    if (this.stream === null) this.stream = e.stream;
+    if (e.seq !== expected) this.problem("chain", e.seq, `expected seq ${expected} here, found seq ${e.seq}`);
+    if (e.stream !== this.stream) this.problem("chain", e.seq, `seq ${e.seq} belongs to another stream`);
+    if (e.prev_hash !== this.head.hash) {
+      this.problem("chain", e.seq, `seq ${e.seq}: prev_hash is not the hash of the event before it`);
+    }
+    let h = null;
+    try { h = eventHash(e); } catch (err) { this.problem("format", e.seq, `seq ${e.seq}: ${err.message}`); }
+    if (h !== null && h !== e.hash) {
+      this.problem("chain", e.seq, `seq ${e.seq}: the stored hash does not match the event's content, which hashes to ${h}`);
+    }
+    this.events.push(e);
+    this.head = { seq: e.seq, hash: e.hash };
+  }
+
+  problem(kind, seq, message) {
+    this.problems.push({ kind, seq, message });
+  }
+
+  get firstBadSeq() {
+    const seqs = this.problems.map((p) => p.seq).filter((s) => typeof s === "number");
+    return seqs.length ? Math.min(...seqs) : null;
+  }
+}
+
+// Each commitment with the seed that revealed it (docs/verifying.md section 4).
+export function commitmentTimeline(events) {
+  const out = [];
+  let current = null;
+  const open = (commitment, seq) => {
+    current = { commitment, published_at_seq: seq, revealed_seed: null, revealed_at_seq: null, seed_matches: null };
+    out.push(current);
+  };
+  for (const e of events) {
+    if (e.type === "EncounterCreated" && e.data.commitment) open(e.data.commitment, e.seq);
+    else if (e.type === "DiceSeedRotated") {
+      if (current) {
+        const seed = e.data.revealed_seed || "";
+        Object.assign(current, { revealed_seed: seed, revealed_at_seq: e.seq, seed_matches: seedMatches(seed, current.commitment) });
+      }
+      current = null;
+      if (e.data.commitment) open(e.data.commitment, e.seq);
+    }
+  }
+  return out;
+}
+
+export const VERIFIED = "verified", FAILED = "failed", NOT_YET_REVEALED = "not_yet_revealed", MANUAL = "manual";
+
+// Every DieRolled with its mark; a roll uses the commitment in force when its command began (section 4).
+export function auditRolls(events, cache = new Map()) {
+  const timeline = new Map(commitmentTimeline(events).map((c) => [c.commitment, c]));
+  const rolls = [];
+  let inForce = null, commandCommitment = null, previousCommand = null;
+  for (const e of events) {
+    if (e.command_id !== previousCommand) { commandCommitment = inForce; previousCommand = e.command_id; }
+    if (e.type === "EncounterCreated") { inForce = e.data.commitment ?? null; commandCommitment = inForce; }
+    else if (e.type === "DiceSeedRotated") inForce = e.data.commitment ?? null;
+    if (e.type === "DieRolled") rolls.push(markRoll(e, commandCommitment, timeline, cache));
+  }
+  return rolls;
+}
+
+function markRoll(e, commitment, timeline, cache) {
+  const d = e.data || {};
+  const roll = { seq: e.seq, purpose: d.purpose, commitment, mark: MANUAL, problem: null };
+  if (d.source === "manual") return roll;
+  const c = timeline.get(commitment || "");
+  if (!c) return { ...roll, mark: FAILED, problem: "no dice commitment was in force for this roll" };
+  if (c.revealed_seed === null) return { ...roll, mark: NOT_YET_REVEALED };
+  if (!c.seed_matches) return { ...roll, mark: FAILED, problem: `the seed revealed at seq ${c.revealed_at_seq} does not hash to its commitment` };
+  const key = `${e.hash}|${c.revealed_seed}`;
+  if (!cache.has(key)) {
+    let want = null;
+    try {
+      const seed = fromHex(c.revealed_seed);
+      // The keying command (DESIGN.md: `keyed_command_id`, absent = the envelope's).
+      const keyedBy = d.keyed_command_id || e.command_id;
+      want = d.draws.map((draw) => dieFace(seed, e.stream, keyedBy, draw, d.sides, d.entropy ?? ""));
+    } catch { want = null; }
+    cache.set(key, want);
+  }
+  const want = cache.get(key);
+  if (want === null) return { ...roll, mark: FAILED, problem: "the roll lacks sides, draws or entropy to recompute it" };
+  if (canonical(want) !== canonical(d.faces ?? null)) {
+    return { ...roll, mark: FAILED, expected_faces: want, problem: `faces ${JSON.stringify(d.faces)} do not match the seed, which gives ${JSON.stringify(want)}` };
+  }
+  return { ...roll, mark: VERIFIED };
+}
+
+// The whole report for a list of events (and, for an export, its trailer): as GET /verify says it.
+export function report(chain, trailer = null) {
+  const problems = [...chain.problems];
+  const events = chain.events;
+  const timeline = commitmentTimeline(events);
+  for (const c of timeline) {
+    if (c.revealed_seed !== null && !c.seed_matches) {
+      problems.push({ kind: "seed", seq: c.revealed_at_seq, message: `the seed revealed at seq ${c.revealed_at_seq} does not hash to commitment ${c.commitment}` });
+    }
+  }
+  const rolls = auditRolls(events);
+  for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: `seq ${r.seq} (${r.purpose}): ${r.problem}` });
+  if (trailer) {
+    if (trailer.head_seq !== chain.head.seq || trailer.head_hash !== chain.head.hash) {
+      problems.push({ kind: "trailer", seq: null, message: `the trailer names head seq ${trailer.head_seq}, but the stream ends at seq ${chain.head.seq} hash ${chain.head.hash}` });
+    }
+    const published = timeline.map((c) => c.commitment);
+    if (trailer.commitments && canonical(trailer.commitments) !== canonical(published)) {
+      problems.push({ kind: "trailer", seq: null, message: "the trailer's commitments are not the ones the stream published" });
+    }
+  }
+  const seqs = problems.map((p) => p.seq).filter((s) => typeof s === "number");
+  const count = (m) => rolls.filter((r) => r.mark === m).length;
+  return {
+    ok: problems.length === 0, chain_ok: chain.problems.length === 0,
+    first_bad_seq: seqs.length ? Math.min(...seqs) : null, events_checked: events.length,
+    rolls, rolls_checked: rolls.length, rolls_verified: count(VERIFIED), rolls_failed: count(FAILED),
+    rolls_not_yet_revealed: count(NOT_YET_REVEALED), rolls_manual: count(MANUAL),
+    head: chain.head, problems, commitments: timeline,
+  };
+}
+
+// A JSONL export (tussle export, or GET /events as NDJSON): envelopes, then a trailer line.
+export function verifyExport(text) {
+  const chain = new Chain();
+  let trailer = null;
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (!line.trim()) return;
+    let obj;
+    try { obj = JSON.parse(line); } catch { chain.problem("format", null, `line ${i + 1} is not JSON`); return; }
+    if (obj && typeof obj === "object" && Object.keys(obj).length === 1 && obj.trailer) { trailer = obj.trailer; return; }
+    if (!obj || typeof obj !== "object" || typeof obj.seq !== "number" || !obj.data || typeof obj.hash !== "string") {
+      chain.problem("format", null, `line ${i + 1} is not an event envelope`);
+      return;
+    }
+    chain.push(obj);
+  });
+  if (!chain.events.length) chain.problem("format", null, "the file holds no events");
+  return report(chain, trailer);
+}
+
+export function badgeText(roll) {
+  switch (roll.mark) {
+    case VERIFIED: return "verified";
+    case NOT_YET_REVEALED: return "not yet revealed";
+    case MANUAL: return "manual dice (not verifiable)";
+    default: return `FAILED at seq ${roll.seq}`;
+  }
+}

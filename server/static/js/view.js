@@ -1,0 +1,548 @@
+// The encounter page, one for everyone: the token in the fragment says whether you watch, play a
+// seat, or run the fight. Events arrive on the websocket and are verified here as they come; state and
+// log are the server's projections (GET /state, GET /log), as of the head or of any seq (?at=).
+
+import { api, el, newCommandId, newEntropy, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
+import { Chain, auditRolls, badgeText, report, verifyExport, VERIFIED, FAILED, NOT_YET_REVEALED } from "./verify.js";
+import { commandSchemas, commandForm } from "./forms.js";
+import { drawMap } from "./map.js";
+
+const stream = decodeURIComponent(location.pathname.split("/")[2] || "");
+const token = tokenFromFragment();
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  info: null, me: null, registry: null, state: null, log: null,
+  chain: new Chain(), rollCache: new Map(), caughtUp: false, closed: false,
+  viewAt: null, ws: null, wsDelay: 500, formsKey: null,
+};
+
+const GM_COMMANDS = ["start_turn", "start_phase", "set_initiative", "add_combatant", "remove_combatant",
+  "set_standing_orders", "roll", "note", "ask", "ruling", "void", "rotate_seed", "set_options", "close"];
+const PLAYER_COMMANDS = ["roll", "note", "rotate_seed"];
+const COMBATANT_TEMPLATE = { id: "", name: "", side: "", position: [0, 0], facing: 0, stats: {}, items: [] };
+
+function fatal(message) {
+  $("fatal").textContent = message;
+  $("fatal").hidden = false;
+}
+
+function setConnection(text, cls) {
+  const c = $("connection");
+  c.textContent = text;
+  c.className = `connection ${cls}`;
+}
+
+function nameOf(cid) {
+  const c = page.state && page.state.combatants && page.state.combatants[cid];
+  return (c && c.name) || cid;
+}
+
+function askedOfText(who) {
+  if (who === "gm") return "the GM";
+  const seat = page.state && page.state.seats && page.state.seats[who];
+  return seat ? `${seat.name} (${who})` : who;
+}
+
+// ---- receipts: every 201's (seq, hash), kept in this browser and checked against the stream ----
+
+const RECEIPTS_KEY = `tussle-receipts:${stream}`;
+
+function receipts() {
+  try { return JSON.parse(localStorage.getItem(RECEIPTS_KEY) || "[]"); } catch { return []; }
+}
+
+function keepReceipt(r) {
+  try {
+    const all = receipts();
+    if (!all.some((x) => x.seq === r.seq)) all.push({ seq: r.seq, hash: r.hash });
+    localStorage.setItem(RECEIPTS_KEY, JSON.stringify(all));
+  } catch { /* private mode: receipts are not kept */ }
+}
+
+function receiptProblems() {
+  const out = [];
+  for (const r of receipts()) {
+    const e = page.chain.events[r.seq - 1];
+    if (e && e.hash !== r.hash) out.push({ kind: "receipt", seq: r.seq, message: `seq ${r.seq}: the receipt this browser kept says hash ${r.hash}, the stream says ${e.hash}` });
+  }
+  return out;
+}
+
+// ---- the websocket: catch up from the last verified seq, then live; no gap, no duplicate ----
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/encounters/${encodeURIComponent(stream)}/ws`);
+  page.ws = ws;
+  page.caughtUp = false;
+  ws.addEventListener("open", () => {
+    if (token) ws.send(JSON.stringify({ op: "auth", token }));
+    ws.send(JSON.stringify({ op: "subscribe", projection: "events", after: page.chain.head.seq }));
+  });
+  ws.addEventListener("message", (m) => {
+    let msg;
+    try { msg = JSON.parse(m.data); } catch { return; }
+    if (msg.type === "event") onEvent(msg.event, ws);
+    else if (msg.type === "caught_up") {
+      page.caughtUp = true;
+      page.wsDelay = 500;
+      if (msg.hash !== page.chain.head.hash || msg.seq !== page.chain.head.seq) {
+        page.chain.problem("chain", msg.seq, `the server's head is seq ${msg.seq} hash ${msg.hash}, the events here end at seq ${page.chain.head.seq}`);
+      }
+      setConnection(page.closed ? "closed" : "live", page.closed ? "closed" : "live");
+      scheduleRefresh();
+    } else if (msg.type === "error") {
+      setConnection(`error: ${msg.message}`, "error");
+    }
+  });
+  ws.addEventListener("close", () => {
+    if (page.ws !== ws) return;
+    page.ws = null;
+    if (page.closed) { setConnection("closed", "closed"); return; }
+    setConnection("reconnecting…", "reconnecting");
+    setTimeout(connect, page.wsDelay);
+    page.wsDelay = Math.min(page.wsDelay * 2, 5000);
+  });
+}
+
+function onEvent(e, ws) {
+  const last = page.chain.head.seq;
+  if (e.seq <= last) return; // already have it (and verified it): never shown twice
+  if (e.seq !== last + 1) { // a gap: start again from what we have
+    ws.close();
+    return;
+  }
+  page.chain.push(e); // checks seq, prev_hash and the hash itself
+  if (e.type === "EncounterClosed") page.closed = true;
+  if (page.caughtUp) scheduleRefresh();
+}
+
+// ---- refresh: state and log as of the head (or ?at=), coalesced ----
+
+let refreshing = false, again = false;
+
+async function scheduleRefresh() {
+  if (refreshing) { again = true; return; }
+  refreshing = true;
+  try {
+    do {
+      again = false;
+      await refresh();
+    } while (again);
+  } finally {
+    refreshing = false;
+  }
+}
+
+async function refresh() {
+  const q = page.viewAt ? `?at=${page.viewAt}` : "";
+  const base = `/encounters/${encodeURIComponent(stream)}`;
+  try {
+    const [state, log, me] = await Promise.all([
+      api("GET", `${base}/state${q}`, { token }), api("GET", `${base}/log${q}`, { token }),
+      token && !page.viewAt ? api("GET", `${base}/me`, { token }) : Promise.resolve(page.me),
+    ]);
+    page.state = state;
+    page.log = log;
+    page.me = me;
+  } catch (err) {
+    fatal(err.message);
+    return;
+  }
+  render();
+}
+
+// ---- rendering ----
+
+function render() {
+  const s = page.state;
+  document.title = `${s.name} — Tussle`;
+  $("title").textContent = s.name;
+  renderSummary(s);
+  renderChain();
+  renderTime();
+  renderPending(s);
+  $("map").replaceChildren(drawMap(s));
+  renderCombatants(s);
+  renderLog();
+  renderBanner(s);
+  if (!page.viewAt) renderPlay(s);
+  $("play").hidden = !!page.viewAt || !$("actions").childElementCount;
+  $("gm").hidden = !!page.viewAt || !page.me || page.me.role !== "gm" || s.closed;
+}
+
+function actingNow(s) {
+  const a = (page.me && page.me.acting_now) || s.acting_now;
+  return Array.isArray(a) ? a : null;
+}
+
+function renderSummary(s) {
+  const acting = actingNow(s);
+  let whose;
+  if (acting && acting.length) whose = acting.map((a) => `${nameOf(a.combatant)}${a.why ? ` (${a.why})` : ""}${a.until ? `, until ${a.until}` : ""}`).join("; ");
+  else if (acting) whose = "nobody right now";
+  else whose = (s.initiative || []).length ? `order: ${s.initiative.map(nameOf).join(", ")}` : "—";
+  const role = page.me ? (page.me.role === "player" ? `player (${askedOfText(page.me.seat)})` : page.me.role) : "observer";
+  const rows = [
+    ["Ruleset", `${s.ruleset} ${s.ruleset_version || ""}`], ["Dice", s.dice],
+    ["Turn", s.turn ?? "—"], ["Phase", s.phase ?? "—"], ["Whose turn", whose],
+    ["You are", role], ["Status", s.closed ? "closed" : "open"],
+  ];
+  $("summary").replaceChildren(el("dl", { class: "facts" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k.toLowerCase().replace(/ /g, "-") }, String(v))])));
+}
+
+function rollMarks() {
+  const marks = new Map();
+  for (const r of auditRolls(page.chain.events, page.rollCache)) marks.set(r.seq, r);
+  return marks;
+}
+
+function renderChain() {
+  const rep = report(page.chain);
+  const problems = [...rep.problems, ...receiptProblems()];
+  const bad = problems.map((p) => p.seq).filter((x) => typeof x === "number");
+  const head = page.chain.head;
+  const status = problems.length
+    ? el("p", { class: "chain-state failed", "data-chain": "failed" }, `FAILED at seq ${bad.length ? Math.min(...bad) : "?"}: ${problems[0].message}`)
+    : el("p", { class: "chain-state ok", "data-chain": "ok" }, `Chain verified in this browser: ${head.seq} events, head hash ${head.hash.slice(0, 16)}…`);
+  const inForce = rep.commitments.filter((c) => c.revealed_seed === null).map((c) => c.commitment);
+  const kept = receipts().length;
+  $("chain").replaceChildren(status,
+    el("p", {}, `Rolls: ${rep.rolls_verified} verified, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual, ${rep.rolls_failed} failed.`),
+    el("p", { class: "commitment" }, `Dice commitment in force: ${inForce.length ? inForce[inForce.length - 1] : "none (every seed revealed)"}`),
+    el("p", {}, `Receipts kept in this browser: ${kept}${kept ? (receiptProblems().length ? " — one does not match!" : ", all match the stream") : ""}.`),
+    el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"));
+}
+
+async function saveExport() {
+  const text = await api("GET", `/encounters/${encodeURIComponent(stream)}/events`, { token, accept: "application/x-ndjson" });
+  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${stream}.jsonl` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function renderTime() {
+  const head = page.chain.head.seq;
+  const slider = $("at");
+  slider.max = String(Math.max(head, 1));
+  slider.value = String(page.viewAt || head);
+  $("at-value").textContent = page.viewAt ? `${page.viewAt} of ${head}` : `${head} (live)`;
+  $("live").disabled = !page.viewAt;
+}
+
+function setViewAt(n) {
+  const head = page.chain.head.seq;
+  page.viewAt = n && n < head ? n : null;
+  const url = `${location.pathname}${page.viewAt ? `?at=${page.viewAt}` : ""}${location.hash}`;
+  history.replaceState(null, "", url);
+  scheduleRefresh();
+}
+
+function mayAnswer(p) {
+  const me = page.me;
+  if (!me || page.viewAt || page.state.closed) return false;
+  return me.role === "gm" || (me.role === "player" && p.asked_of === me.seat);
+}
+
+function renderPending(s) {
+  const box = $("pending");
+  if (!(s.pending || []).length) { box.replaceChildren(el("p", {}, "No reaction is pending.")); return; }
+  box.replaceChildren(...s.pending.map((p) => {
+    const deadline = p.deadline || p.until || p.expires_at;
+    const item = el("div", { class: "reaction card", "data-reaction": p.id },
+      el("p", {}, el("strong", {}, p.kind.replace(/_/g, " ")), `: ${p.question || ""}`),
+      el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.join(", ")}; default ${p.default}${deadline ? `; deadline ${deadline}` : ""}.`));
+    if (mayAnswer(p)) {
+      const status = el("span", { class: "status", role: "status" });
+      const buttons = [...p.options, "default"].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
+        onclick: async () => { status.textContent = (await send({ type: "respond", reaction: p.id, choice })).text; } },
+      choice === "default" ? `Answer the default (${p.default})` : `Answer: ${choice}`));
+      item.append(el("div", { class: "answers" }, buttons, status));
+    }
+    return item;
+  }));
+}
+
+function itemsText(c, states) {
+  return (c.items || []).filter((i) => states.includes(i.state)).map((i) => i.name || i.id).join(", ");
+}
+
+function statsText(stats) {
+  return Object.entries(stats || {}).filter(([, v]) => v !== false && v !== 0 && v !== null && !(Array.isArray(v) && !v.length) && !(typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length))
+    .map(([k, v]) => `${k} ${typeof v === "object" ? (Array.isArray(v) ? v.map((x) => (x && x.name) || JSON.stringify(x)).join("/") : JSON.stringify(v)) : v}`).join(", ");
+}
+
+function renderCombatants(s) {
+  const cs = Object.values(s.combatants || {});
+  if (!cs.length) { $("combatants").replaceChildren(el("p", {}, "No combatants yet.")); return; }
+  const controllers = {};
+  for (const seat of Object.values(s.seats || {})) for (const cid of seat.combatants || []) if (!seat.revoked) controllers[cid] = seat.name;
+  const pinsOf = (cid) => (s.pins || []).flatMap((p) => {
+    if (p.holder === cid) return [`pins ${nameOf(p.pinned)}${p.turns_held !== undefined ? ` (${p.turns_held} turns held)` : ""}`];
+    if (p.pinned === cid) return [`pinned by ${nameOf(p.holder)}`];
+    return [];
+  });
+  const head = ["Name", "Side", "Seat", "Position", "Posture", "Wounds", "Conditions", "Ready", "Carried", "Dropped", "HTH", "Stats"];
+  const rows = cs.map((c) => {
+    const group = c.group && s.groups && s.groups[c.group];
+    const hth = [group ? `with ${(group.combatants || []).filter((m) => m !== c.id).map(nameOf).join(", ")}` : "", ...pinsOf(c.id)].filter(Boolean).join("; ");
+    const cells = [c.name, c.side, controllers[c.id] || "GM", `${(c.position || []).join(",")}${typeof c.facing === "number" ? ` facing ${c.facing}` : ""}`,
+      c.posture || "", String(c.wounds ?? 0), (c.conditions || []).join(", "), itemsText(c, ["ready", "worn"]), itemsText(c, ["carried"]),
+      itemsText(c, ["dropped"]), hth, statsText(c.stats)];
+    return el("tr", { "data-combatant": c.id }, cells.map((v, i) => (i === 0 ? el("th", { scope: "row" }, v) : el("td", { "data-col": head[i].toLowerCase() }, v))));
+  });
+  $("combatants").replaceChildren(el("table", { class: "combatants" },
+    el("caption", {}, page.viewAt ? `as of seq ${page.viewAt}` : "now"),
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows)));
+}
+
+function rollDetails(d) {
+  const mods = (d.modifiers || []).map((m) => `${m.value >= 0 ? "+" : ""}${m.value} ${m.reason}`);
+  const rows = [
+    ["Dice", `${d.notation || ""}${d.purpose ? ` — ${d.purpose}` : ""}`],
+    ["Faces", `${JSON.stringify(d.faces)}${d.kept && d.faces && d.kept.length !== d.faces.length ? `, kept ${JSON.stringify(d.kept.map((i) => d.faces[i]))}` : ""}`],
+    ["Modifiers", mods.length ? mods.join("; ") : "none"],
+    ["Total", d.total ?? "—"], ["Target", d.target ?? "—"], ["Outcome", d.outcome ?? "—"],
+    ["Source", `${d.source || ""}${d.keyed_by ? `, keyed by ${d.keyed_by}` : ""}${d.entropy !== undefined ? `, entropy “${d.entropy}”` : ""}`],
+  ];
+  return el("dl", { class: "roll" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
+}
+
+function renderLog() {
+  const marks = rollMarks();
+  const entries = page.log.entries || [];
+  const byTurn = new Map();
+  for (const e of entries) byTurn.set(e.turn ?? 0, [...(byTurn.get(e.turn ?? 0) || []), e]);
+  const parts = [];
+  for (const [turn, list] of byTurn) {
+    parts.push(el("h3", {}, turn ? `Turn ${turn}` : "Setting up"));
+    parts.push(el("ol", { class: "log" }, list.map((entry) => {
+      const env = page.chain.events[entry.seq - 1];
+      const li = el("li", { "data-seq": entry.seq, class: `entry type-${entry.type}` });
+      const seq = el("span", { class: "seq" }, `#${entry.seq}`);
+      if (entry.type === "DieRolled" && env) {
+        const mark = marks.get(entry.seq);
+        const cls = !mark ? "pending" : mark.mark === VERIFIED ? "verified" : mark.mark === FAILED ? "failed" : mark.mark === NOT_YET_REVEALED ? "unrevealed" : "manual";
+        const badge = el("span", { class: `badge ${cls}`, "data-badge": cls, title: mark && mark.problem ? mark.problem : "" }, mark ? badgeText(mark) : "checking");
+        li.append(el("details", {}, el("summary", {}, seq, " ", entry.text, " ", badge), rollDetails(env.data)));
+      } else {
+        li.append(seq, " ", entry.text);
+      }
+      return li;
+    })));
+  }
+  $("log").replaceChildren(...(parts.length ? parts : [el("p", {}, "Nothing yet.")]));
+}
+
+function renderBanner(s) {
+  const banner = $("banner");
+  const me = page.me;
+  if (!me || page.viewAt || s.closed || me.role === "observer") { banner.hidden = true; return; }
+  const asked = (s.pending || []).filter((p) => (me.role === "gm" ? p.asked_of === "gm" : p.asked_of === me.seat));
+  const mine = me.combatants || [];
+  const acting = actingNow(s);
+  let text = null;
+  if (asked.length) text = `You are asked: ${asked.map((p) => p.question || `${p.kind.replace(/_/g, " ")} for ${nameOf(p.combatant)}`).join("; ")}`;
+  else if (acting && me.role === "player") {
+    const now = acting.filter((a) => mine.includes(a.combatant));
+    if (now.length) text = `Your turn: ${now.map((a) => nameOf(a.combatant)).join(", ")}${now[0].why ? ` (${now[0].why})` : ""}`;
+  } else if (!acting && me.role === "player") {
+    const can = mine.filter((c) => ((me.legal_actions || {})[c] || []).length);
+    if (can.length) text = `Your turn: ${can.map(nameOf).join(", ")} may act`;
+  }
+  banner.hidden = !text;
+  banner.replaceChildren(el("p", { class: "banner" }, text || ""));
+}
+
+// ---- playing: forms from the schemas, sent with a fresh id and entropy ----
+
+async function send(body) {
+  const full = { ...body, command_id: newCommandId(), entropy: newEntropy() };
+  try {
+    const r = await api("POST", `/encounters/${encodeURIComponent(stream)}/commands`, { token, body: full });
+    keepReceipt(r);
+    scheduleRefresh();
+    return { ok: true, text: `Done: seq ${r.seq}.` };
+  } catch (err) {
+    if (err.code === "dice_needed") {
+      const needed = err.details.needed || err.details.rolls || [];
+      return { ok: false, text: `Roll these dice and enter the faces: ${[].concat(needed).join("; ") || err.message}${err.details.more_may_follow ? " (more may follow)" : ""}` };
+    }
+    return { ok: false, text: err.message };
+  }
+}
+
+function mayEnterFaces() {
+  const s = page.state;
+  if (!s || s.dice === "server") return false;
+  return page.me.role === "gm" || (s.options || {}).manual_dice_from === "actor";
+}
+
+function formContext(extra) {
+  const s = page.state;
+  return { combatants: s.combatants, pending: s.pending, faces: mayEnterFaces(), templates: { combatant: COMBATANT_TEMPLATE }, ...extra };
+}
+
+function openDetails() {
+  return new Set([...document.querySelectorAll("#actions details[open], #gm-tools details[open]")].map((d) => d.dataset.key));
+}
+
+// A form's last answer outlives the form: the page rebuilds its forms when the legal actions change,
+// which a sent command usually does.
+const lastStatus = new Map();
+
+function actionDetails(key, summary, form, open) {
+  const d = el("details", { "data-key": key, class: "action" }, el("summary", {}, summary), form);
+  if (open.has(key)) d.open = true;
+  const status = form.querySelector(".status");
+  if (status && lastStatus.has(key)) Object.assign(status, lastStatus.get(key));
+  return d;
+}
+
+function sender(key) {
+  return async (body) => {
+    const msg = await send(body);
+    lastStatus.set(key, { textContent: msg.text, className: `status ${msg.ok ? "ok" : "error"}` });
+
+    const current = document.querySelector(`details[data-key="${CSS.escape(key)}"] .status`);
+    if (current) Object.assign(current, lastStatus.get(key));
+    return msg;
+  };
+}
+
+function renderPlay(s) {
+  const me = page.me;
+  if (!me || me.role === "observer" || s.closed || !page.registry) {
+    $("actions").replaceChildren();
+    $("gm-tools").replaceChildren();
+    page.formsKey = null;
+    return;
+  }
+  const key = JSON.stringify([me.role, me.combatants, me.legal_actions, (s.pending || []).map((p) => p.id), Object.keys(s.combatants), Object.keys(s.seats || {})]);
+  if (key === page.formsKey) return; // keep what the player is typing
+  page.formsKey = key;
+  const open = openDetails();
+  const groups = [];
+  for (const cid of me.combatants || []) {
+    const actions = (me.legal_actions || {})[cid] || [];
+    if (!actions.length) continue;
+    groups.push(el("div", { class: "card actions-of", "data-combatant": cid }, el("h3", {}, nameOf(cid)),
+      actions.map((type) => actionDetails(`${cid}:${type}`, type, commandForm(type, page.registry, formContext({ fixed: { combatant: cid }, mine: [cid], title: `${nameOf(cid)}: ${type}` }), sender(`${cid}:${type}`)), open))));
+  }
+  if (me.role === "player") {
+    groups.push(el("div", { class: "card" }, el("h3", {}, "Anyone at the table"),
+      PLAYER_COMMANDS.map((type) => actionDetails(`p:${type}`, type, commandForm(type, page.registry, formContext({ mine: me.combatants }), sender(`p:${type}`)), open))));
+  }
+  $("actions").replaceChildren(...groups);
+  if (me.role === "gm") renderGm(s, open);
+}
+
+function renderGm(s, open) {
+  const base = `/encounters/${encodeURIComponent(stream)}`;
+  const made = el("div", { class: "made-links", id: "made-links" });
+  const status = el("p", { class: "status", role: "status" });
+  const ids = Object.keys(s.combatants);
+  const checks = ids.map((cid) => el("label", { class: "check" }, el("input", { type: "checkbox", value: cid, name: "seat-combatant" }), ` ${nameOf(cid)}`));
+  const seatName = el("input", { id: "gm-seat-name", autocomplete: "off", value: `Player ${Object.keys(s.seats || {}).length + 1}` });
+  const seatForm = el("form", { class: "inline", id: "make-seat", "aria-label": "Make a seat link" },
+    el("div", { class: "field" }, el("label", { for: "gm-seat-name" }, "Seat name"), seatName),
+    el("fieldset", {}, el("legend", {}, "Combatants of this seat"), checks.length ? checks : "add combatants first (a seat may start empty)"),
+    el("button", { type: "submit" }, "Make a seat link"));
+  seatForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const combatants = [...seatForm.querySelectorAll("input[name=seat-combatant]:checked")].map((i) => i.value);
+    try {
+      const r = await api("POST", `${base}/seats`, { token, body: { name: seatName.value, combatants, command_id: newCommandId() } });
+      made.append(linkRow(`Seat link for ${seatName.value}`, viewLink(stream, r.token)));
+      status.textContent = "";
+    } catch (err) { status.textContent = err.message; }
+  });
+  const seats = Object.values(s.seats || {}).filter((x) => !x.revoked).map((seat) => el("li", {}, `${seat.name} (${seat.seat}): ${(seat.combatants || []).map(nameOf).join(", ") || "no combatants"} `,
+    el("button", { type: "button", onclick: async () => {
+      try {
+        const r = await api("POST", `${base}/seats/${encodeURIComponent(seat.seat)}/token`, { token });
+        made.append(linkRow(`New seat link for ${seat.name} (the old one stops working)`, viewLink(stream, r.token)));
+      } catch (err) { status.textContent = err.message; }
+    } }, "New link"),
+    el("button", { type: "button", onclick: async () => {
+      try { await api("DELETE", `${base}/seats/${encodeURIComponent(seat.seat)}`, { token }); scheduleRefresh(); } catch (err) { status.textContent = err.message; }
+    } }, "Revoke")));
+  const readButton = el("button", { type: "button", id: "make-read-link", onclick: async () => {
+    try {
+      const r = await api("POST", `${base}/read-tokens`, { token });
+      made.append(linkRow("Read-only link", viewLink(stream, r.token)));
+    } catch (err) { status.textContent = err.message; }
+  } }, "Make a read-only link");
+  const commands = GM_COMMANDS.filter((t) => page.registry.byType.has(t)).map((type) => actionDetails(`gm:${type}`, type, commandForm(type, page.registry, formContext({}), sender(`gm:${type}`)), open));
+  const previous = $("made-links");
+  if (previous) made.append(...previous.childNodes);
+  $("gm-tools").replaceChildren(
+    el("div", { class: "card" }, el("h3", {}, "Seats and links"), seatForm, el("ul", { class: "seats" }, seats), readButton, status, made),
+    el("div", { class: "card" }, el("h3", {}, "Run the fight"), commands));
+}
+
+// ---- forum helpers and the export check ----
+
+async function copyTurn(format) {
+  const s = page.state;
+  const q = new URLSearchParams({ format });
+  if (s.turn) q.set("turn", String(s.turn));
+  if (page.viewAt) q.set("at", String(page.viewAt));
+  try {
+    const text = await api("GET", `/encounters/${encodeURIComponent(stream)}/log?${q}`, { token, accept: "text/plain, text/markdown" });
+    $("copy-status").textContent = await copyText(text, $("copy-area"));
+  } catch (err) {
+    $("copy-status").textContent = err.message;
+  }
+}
+
+async function verifyFile(file) {
+  const rep = verifyExport(await file.text());
+  const box = $("file-report");
+  const head = rep.ok
+    ? el("p", { class: "chain-state ok", "data-file": "ok" }, `OK — ${rep.events_checked} events; the chain holds up to seq ${rep.head.seq} (hash ${rep.head.hash.slice(0, 16)}…).`)
+    : el("p", { class: "chain-state failed", "data-file": "failed" }, `FAILED at seq ${rep.first_bad_seq ?? "?"} — ${rep.problems.length} problem(s).`);
+  box.replaceChildren(head,
+    el("ul", {}, rep.problems.map((p) => el("li", { "data-kind": p.kind }, `[${p.kind}] ${p.message}`))),
+    el("p", {}, `Rolls: ${rep.rolls_checked} checked, ${rep.rolls_verified} verified, ${rep.rolls_failed} failed, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual.`),
+    el("ol", { class: "file-rolls" }, rep.rolls.map((r) => el("li", { "data-seq": r.seq }, `seq ${r.seq} ${r.purpose || ""} `,
+      el("span", { class: `badge ${r.mark === VERIFIED ? "verified" : r.mark === FAILED ? "failed" : "unrevealed"}` }, badgeText(r))))));
+}
+
+// ---- start ----
+
+async function main() {
+  // Every form's answer also where it stays put: a form the command made illegal is gone from the page.
+  document.addEventListener("command-result", (ev) => {
+    Object.assign($("last-result"), { textContent: `${ev.detail.type}: ${ev.detail.text}`, className: `status ${ev.detail.ok ? "ok" : "error"}` });
+  });
+  $("at").addEventListener("input", (ev) => setViewAt(Number(ev.target.value)));
+  $("live").addEventListener("click", () => setViewAt(null));
+  $("copy-md").addEventListener("click", () => copyTurn("markdown"));
+  $("copy-bb").addEventListener("click", () => copyTurn("bbcode"));
+  $("export-file").addEventListener("change", (ev) => { if (ev.target.files[0]) verifyFile(ev.target.files[0]); });
+  const at = Number(new URLSearchParams(location.search).get("at"));
+  if (at > 0) page.viewAt = at;
+  try {
+    page.info = await api("GET", `/encounters/${encodeURIComponent(stream)}`, { token });
+  } catch (err) {
+    fatal(err.status === 401 ? "This encounter is not public: open it with the link (and its #token=…) the GM gave you." : err.message);
+    setConnection("not connected", "error");
+    return;
+  }
+  if (page.viewAt && page.viewAt >= page.info.seq) page.viewAt = null;
+  if (token) {
+    try {
+      page.me = await api("GET", `/encounters/${encodeURIComponent(stream)}/me`, { token });
+      if (page.me.role !== "observer") page.registry = commandSchemas(await api("GET", "/openapi.json"));
+    } catch (err) { fatal(err.message); }
+  }
+  connect();
+}
+
+// For the tests of reconnection: drop the socket as a network would.
+window.tussleDebug = { dropConnection: () => page.ws && page.ws.close(), page };
+
+main();
