@@ -88,6 +88,13 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("get", "/openapi.json", "This document.", {200: {"application/json": {"schema": {"type": "object"}}}}),
     Endpoint("get", "/asyncapi.json", "The websocket contract as AsyncAPI 3.",
              {200: {"application/json": {"schema": {"type": "object"}}}}),
+    Endpoint("get", "/", "The landing page (HTML): create an encounter, the public ones.",
+             {200: {"text/html": {"schema": {"type": "string"}}}}, rate=None),
+    Endpoint("get", _enc("/view"), "The encounter page (HTML) for GM, players and observers; the token goes in "
+             "the URL fragment (#token=...), never in the query.", {200: {"text/html": {"schema": {"type": "string"}}}},
+             rate=None),
+    Endpoint("get", "/static/{path}", "The pages' scripts and styles (strict Content-Security-Policy).",
+             {200: {"text/javascript": {"schema": {"type": "string"}}}}, errors=(404,), rate=None),
     Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields.",
              {200: t.RulesetList}),
     Endpoint("get", "/rulesets/{id}", "One ruleset for its players: options with defaults and descriptions, "
@@ -306,7 +313,7 @@ def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int,
                             "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
     op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
     params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"})}
-              for n in ("id", "seat", "token_id") if "{" + n + "}" in e.path]
+              for n in ("id", "seat", "token_id", "path") if "{" + n + "}" in e.path]
     params += [{"name": n, "in": "query", "required": False, "schema": typ if isinstance(typ, dict) else {"type": typ},
                 "description": d} for n, typ, d in e.query]
     if params:
