@@ -25,7 +25,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 WAIT_MS = 20_000  # generous bounds: they only decide how long a broken page takes to fail
 
 
-@pytest.fixture(scope="session")
+# One browser per module, not per session: Playwright's sync API keeps its event loop running in this
+# thread while it is open, and the async tests of other modules need the thread's loop free.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM) and os.environ.get("CI") != "true":
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
