@@ -19,7 +19,6 @@ import pytest
 
 from tests.support.serving import ServeProcess
 
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 20_000  # generous bounds: they only decide how long a broken page takes to fail
@@ -28,12 +27,10 @@ WAIT_MS = 20_000  # generous bounds: they only decide how long a broken page tak
 # One browser per module, not per session: Playwright's sync API keeps its event loop running in this
 # thread while it is open, and the async tests of other modules need the thread's loop free.
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM) and os.environ.get("CI") != "true":
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
+def browser(chromium_path: str) -> Iterator[Any]:
     playwright_sync = pytest.importorskip("playwright.sync_api")
     with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
