@@ -69,6 +69,18 @@ class Api:
         return self.ok("POST", f"/encounters/{enc['id']}/commands", {"type": type, **fields},
                        token or enc["gm_token"])
 
+    def tft_movement(self, create: dict[str, Any], figures: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        """A TFT encounter with these figures, a seat "Alice" for the first, in turn 1's movement phase:
+        the encounter and the seat's token."""
+        enc = self.ok("POST", "/encounters", {"ruleset": "tft", **create})
+        for fig in figures:
+            self.command(enc, "add_combatant", combatant=fig)
+        seat = self.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": [figures[0]["id"]]},
+                       enc["gm_token"])
+        self.command(enc, "start_turn", turn=1)
+        self.command(enc, "start_phase", phase="movement")
+        return enc, seat["token"]
+
 
 @pytest.fixture
 def served(tmp_path) -> Iterator[ServeProcess]:

@@ -106,17 +106,10 @@ def test_a_command_sent_over_http_appears_in_an_open_page_without_reload(served,
 
 def _hth_fight(api):
     """Simeth (a seat) and a troll with a carried dagger; manual dice, faces typed in by the actor."""
-    enc = api.ok("POST", "/encounters", {"name": "Into the brawl", "ruleset": "tft", "dice": "manual",
-                                         "options": {"manual_dice_from": "actor"}})
     t = troll()
     t["items"].append({**DAGGER, "id": "troll-dagger"})
-    api.command(enc, "add_combatant", combatant=simeth())
-    api.command(enc, "add_combatant", combatant=t)
-    seat = api.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["simeth"]},
-                  enc["gm_token"])
-    api.command(enc, "start_turn", turn=1)
-    api.command(enc, "start_phase", phase="movement")
-    return enc, seat["token"]
+    return api.tft_movement({"name": "Into the brawl", "dice": "manual", "options": {"manual_dice_from": "actor"}},
+                            [simeth(), t])
 
 
 def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(served, api, open_page):

@@ -172,24 +172,45 @@ function render() {
   $("gm").hidden = !!page.viewAt || !page.me || page.me.role !== "gm" || s.closed;
 }
 
+// Who acts now, from the ruleset (GET /state's `acting_now`); null from a server that does not say.
 function actingNow(s) {
-  const a = (page.me && page.me.acting_now) || s.acting_now;
-  return Array.isArray(a) ? a : null;
+  return Array.isArray(s.acting_now) ? s.acting_now : null;
+}
+
+function untilText(u) {
+  if (!u) return "";
+  if (typeof u !== "object") return String(u);
+  return `${u.text || u.kind || ""}${u.deadline ? ` (deadline ${u.deadline})` : ""}`;
+}
+
+// When a reaction must be answered by: the server's deadline, where `reaction_timeout_s` sets one.
+function deadlineOf(s, reactionId) {
+  const entry = (s.acting_now || []).find((a) => a.reaction === reactionId);
+  const mine = ((page.me && page.me.reactions) || []).find((r) => r.id === reactionId);
+  return (mine && mine.deadline) || (entry && entry.until && entry.until.deadline) || null;
+}
+
+function actingText(a) {
+  const who = a.combatant ? nameOf(a.combatant) : askedOfText(a.asked_of || "gm");
+  // The ruleset's `why` names the figure already ("Simeth may move: ..."); else say who.
+  const why = a.why ? (a.why.startsWith(who) ? a.why : `${who}: ${a.why}`) : who;
+  return `${why}${a.until ? ` — ${untilText(a.until)}` : ""}`;
 }
 
 function renderSummary(s) {
   const acting = actingNow(s);
   let whose;
-  if (acting && acting.length) whose = acting.map((a) => `${nameOf(a.combatant)}${a.why ? ` (${a.why})` : ""}${a.until ? `, until ${a.until}` : ""}`).join("; ");
+  if (acting && acting.length) whose = acting.map(actingText).join("; ");
   else if (acting) whose = "nobody right now";
   else whose = (s.initiative || []).length ? `order: ${s.initiative.map(nameOf).join(", ")}` : "—";
   const role = page.me ? (page.me.role === "player" ? `player (${askedOfText(page.me.seat)})` : page.me.role) : "observer";
   const rows = [
     ["Ruleset", `${s.ruleset} ${s.ruleset_version || ""}`], ["Dice", s.dice],
-    ["Turn", s.turn ?? "—"], ["Phase", s.phase ?? "—"], ["Whose turn", whose],
+    ["Turn", s.turn ?? "—"], ["Phase", s.phase ?? "—"],
     ["You are", role], ["Status", s.closed ? "closed" : "open"],
   ];
-  $("summary").replaceChildren(el("dl", { class: "facts" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k.toLowerCase().replace(/ /g, "-") }, String(v))])));
+  $("summary").replaceChildren(el("dl", { class: "facts" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k.toLowerCase().replace(/ /g, "-") }, String(v))])),
+    el("p", { class: "whose", "data-fact": "whose-turn" }, el("strong", {}, "Whose turn: "), whose));
 }
 
 function rollMarks() {
@@ -250,7 +271,7 @@ function renderPending(s) {
   const box = $("pending");
   if (!(s.pending || []).length) { box.replaceChildren(el("p", {}, "No reaction is pending.")); return; }
   box.replaceChildren(...s.pending.map((p) => {
-    const deadline = p.deadline || p.until || p.expires_at;
+    const deadline = deadlineOf(s, p.id);
     const item = el("div", { class: "reaction card", "data-reaction": p.id },
       el("p", {}, el("strong", {}, p.kind.replace(/_/g, " ")), `: ${p.question || ""}`),
       el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.join(", ")}; default ${p.default}${deadline ? `; deadline ${deadline}` : ""}.`));
@@ -342,13 +363,12 @@ function renderBanner(s) {
   if (!me || page.viewAt || s.closed || me.role === "observer") { banner.hidden = true; return; }
   const asked = (s.pending || []).filter((p) => (me.role === "gm" ? p.asked_of === "gm" : p.asked_of === me.seat));
   const mine = me.combatants || [];
-  const acting = actingNow(s);
   let text = null;
   if (asked.length) text = `You are asked: ${asked.map((p) => p.question || `${p.kind.replace(/_/g, " ")} for ${nameOf(p.combatant)}`).join("; ")}`;
-  else if (acting && me.role === "player") {
-    const now = acting.filter((a) => mine.includes(a.combatant));
-    if (now.length) text = `Your turn: ${now.map((a) => nameOf(a.combatant)).join(", ")}${now[0].why ? ` (${now[0].why})` : ""}`;
-  } else if (!acting && me.role === "player") {
+  else if (typeof me.your_turn === "boolean") { // the server says whose turn it is (GET /me)
+    const now = (me.acting_now || []).filter((a) => me.role === "player" || a.asked_of === "gm");
+    if (me.your_turn && now.length) text = `Your turn: ${now.map(actingText).join("; ")}`;
+  } else if (me.role === "player") { // an older server: whoever has legal actions may act
     const can = mine.filter((c) => ((me.legal_actions || {})[c] || []).length);
     if (can.length) text = `Your turn: ${can.map(nameOf).join(", ")} may act`;
   }
