@@ -50,6 +50,12 @@ def test_after_close_every_badge_reads_verified_and_a_tampered_export_fails_at_i
     shots = screenshots_dir()
     if shots:
         p.screenshot(path=f"{shots}/page-verified.png", full_page=True)
+    # The forum helpers: the log as Markdown and BBCode, ending with the head hash (an outside copy).
+    head = api.ok("GET", f"/encounters/{enc['id']}")["hash"]
+    for button, mark in (("#copy-md", "**"), ("#copy-bb", "[b]")):
+        p.click(button)
+        p.wait_for_function("([h, m]) => { const v = document.getElementById('copy-area').value; "
+                            "return v.includes(h) && v.includes(m); }", arg=[head, mark])
 
     status, raw = api.call("GET", f"/encounters/{enc['id']}/events", accept="application/x-ndjson")
     assert status == 200
