@@ -61,15 +61,32 @@ function optionInput(opt, schema) {
 }
 
 let optionFields = [];
+const described = new Map();
 
-function showOptions() {
+// GET /rulesets/{id} says what each option means (a server without it: the names and defaults only).
+async function descriptions(id) {
+  if (!described.has(id)) {
+    described.set(id, api("GET", `/rulesets/${encodeURIComponent(id)}`).then((d) => {
+      const out = {};
+      for (const o of [...(d.options || []), ...(d.engine_options || [])]) if (o.description) out[o.name] = o.description;
+      return out;
+    }).catch(() => ({})));
+  }
+  return described.get(id);
+}
+
+async function showOptions() {
   const id = document.getElementById("c-ruleset").value;
+  const about = await descriptions(id);
+  if (document.getElementById("c-ruleset").value !== id) return; // changed again meanwhile
   const r = rulesets.find((x) => x.id === id);
   const box = document.getElementById("c-options");
   box.replaceChildren(el("legend", {}, "Options"));
-  document.getElementById("c-ruleset-help").textContent = r ? `${r.title} (version ${r.version}; map: ${r.geometry.kind === "plane" ? "table-top inches" : "hexes"})` : "";
+  const help = document.getElementById("c-ruleset-help");
+  help.replaceChildren(r ? `${r.title} (version ${r.version}; map: ${r.geometry.kind === "plane" ? "table-top inches" : "hexes"}) — ` : "",
+    r ? el("a", { href: `/rulesets/${encodeURIComponent(r.id)}/guide` }, "the player's guide") : "");
   const schemas = optionSchemas(id);
-  optionFields = (r ? r.options : []).map((o) => optionInput(o, schemas[o.name]));
+  optionFields = (r ? r.options : []).map((o) => optionInput({ description: about[o.name], ...o }, schemas[o.name]));
   if (!optionFields.length) box.append(el("p", {}, "This ruleset has no options."));
   for (const f of optionFields) box.append(f.wrap);
 }
