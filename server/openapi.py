@@ -53,7 +53,7 @@ ENTROPY = "^[A-Za-z0-9_.:=+/-]{0,128}$"  # events.dice.ENTROPY_PATTERN
 NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/input_checks.py)
 NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only spaces, no NUL
 PATH_SCHEMAS = {"seat": {"type": "string", "pattern": ID}, "id": {"type": "string", "pattern": NO_NUL},
-                "token_id": {"type": "string", "pattern": NO_NUL}}
+                "token_id": {"type": "string", "pattern": NO_NUL}, "path": {"type": "string", "pattern": NO_NUL}}
 # Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
 FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     "command_id": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},

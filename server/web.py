@@ -52,8 +52,12 @@ async def encounter_page(request: web.Request) -> web.FileResponse:
 async def static_file(request: web.Request) -> web.FileResponse:
     """GET /static/{path}: a file under server/static/, nothing outside it."""
     root = STATIC_DIR.resolve()
-    path = (root / request.match_info["path"]).resolve()
-    if not path.is_relative_to(root) or not path.is_file():
+    try:
+        path = (root / request.match_info["path"]).resolve()
+        found = path.is_relative_to(root) and path.is_file()
+    except (ValueError, OSError):  # a NUL or an over-long name: no such file either
+        found = False
+    if not found:
         raise web.HTTPNotFound()
     return _file(path, ASSET_CACHE)
 
