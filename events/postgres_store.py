@@ -336,7 +336,7 @@ class PostgresStore(PostgresWebhooks, Store):
 
     def _seal(self, req: Append, heads: dict[str, tuple[int, str]], staged: _Staged) -> AppendResult:
         seq, prev = heads[req.stream]
-        ts = timestamp()
+        ts = self.clock()
         sealed: list[Event] = []
         for new in req.events:
             seq += 1

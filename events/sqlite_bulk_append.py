@@ -21,6 +21,7 @@ to roll the batch back and write it command by command.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -49,7 +50,8 @@ def _event(row: Any) -> Event:
     return Event(stream, seq, type_, msgspec.json.decode(data), actor, command_id, ts, prev_hash, hash_)
 
 
-def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+def append_batch(db: sqlite3.Connection, requests: list[Append],
+                 clock: Callable[[], str] = timestamp) -> list[AppendResult | Exception]:
     """Check, seal and write a batch inside the caller's open transaction; one result per request,
     in order: its sealed events, the stored events of a resend, or the exception it failed with."""
     streams = sorted({r.stream for r in requests})
@@ -99,7 +101,7 @@ def append_batch(db: sqlite3.Connection, requests: list[Append]) -> list[AppendR
             results.append(SeqConflict(req.expected_seq, seq))
             continue
         sealed: list[Event] = []
-        ts = timestamp()
+        ts = clock()
         for new in req.events:
             seq += 1
             ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)

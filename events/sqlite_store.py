@@ -339,7 +339,7 @@ class SqliteStore(SqliteWebhooks, Store):
         try:
             db.execute("SAVEPOINT bulk")
             try:
-                results = append_batch(db, requests)
+                results = append_batch(db, requests, self.clock)
                 db.execute("RELEASE bulk")
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK TO bulk")
@@ -404,7 +404,7 @@ class SqliteStore(SqliteWebhooks, Store):
         seq, prev = head
         if seq != req.expected_seq:
             raise SeqConflict(req.expected_seq, seq)
-        ts = timestamp()
+        ts = self.clock()
         sealed: list[Event] = []
         rows = []
         for new in req.events:

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from events.envelope import Event, NewEvent
+from events.envelope import Event, NewEvent, timestamp
 from events.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
 
 
@@ -151,6 +151,10 @@ class Store(WebhookStore, abc.ABC):
     # A test hook: awaited inside every append transaction just before its commit (None in service),
     # so a test can hold a writer's transaction open while others write and read.
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
+
+    # The envelope `ts` of each command's events, read once per append. The encounter service sets
+    # it from its one source of made-up values (server/ids.py), so golden tests get the same bytes.
+    clock: Callable[[], str] = staticmethod(timestamp)
 
     @abc.abstractmethod
     async def open(self) -> None: ...

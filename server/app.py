@@ -8,7 +8,6 @@ from typing import Any
 
 from aiohttp import web
 
-from events.envelope import timestamp
 from events.store import Store
 from rules.registry import Registry
 from server import live, operations, webhooks
@@ -280,7 +279,7 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
         while True:
             await asyncio.sleep(app[SETTINGS].get("timeout_poll_s", 1.0))
             try:
-                await app[ENCOUNTERS].answer_overdue(timestamp())
+                await app[ENCOUNTERS].answer_overdue(app[ENCOUNTERS].ids.now())
             except Exception:  # noqa: BLE001 - a failed sweep must not stop later ones
                 pass
 

@@ -28,7 +28,7 @@ from events.common import (
     SeatRevoked,
     SeatTokenRotated,
 )
-from events.dice import BadDice, Dice, DiceNeeded, commitment_of, new_seed, valid_entropy
+from events.dice import BadDice, Dice, DiceNeeded, commitment_of, valid_entropy
 from events.envelope import Event, NewEvent
 from events.store import (
     Append,
@@ -119,7 +119,8 @@ class Encounters:
     def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None,
                  ids: Any = None):
         self.store = store
-        self.ids = ids or RandomIds()  # every id this service makes comes from here (server/ids.py)
+        self.ids = ids or RandomIds()  # every id, seed and time this service makes comes from here (server/ids.py)
+        store.clock = self.ids.now
         self.registry = registry
         self.max_events = max_events
         self.feed = feed or LiveFeed()
@@ -250,7 +251,7 @@ class Encounters:
         gm_token = new_token()
         seeds, commitment = [], None
         if dice_mode != "manual":
-            seed = new_seed()
+            seed = self.ids.seed()
             commitment = commitment_of(seed)
             seeds = [SeedRow(commitment, seed)]
         created = EncounterCreated(name, ruleset.id, ruleset.version, options, dict(ruleset.geometry),
@@ -505,7 +506,7 @@ class Encounters:
         if state["dice"] != "manual" and rotating:
             seed = await self._seed(stream, state["commitment"])
             current_seed = seed.hex() if seed else None
-            fresh = new_seed()
+            fresh = self.ids.seed()
             next_commitment = commitment_of(fresh)
         voided: list[Event] = []
         if isinstance(cmd, common.Void):
