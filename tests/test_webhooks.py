@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import msgspec
 import pytest
 from standardwebhooks import Webhook
 
@@ -136,10 +137,22 @@ async def test_a_429_is_retried_no_sooner_than_its_retry_after(hooked, receivers
     assert rx.requests[0].id == rx.requests[1].id
 
 
+async def test_a_redirect_is_a_failure_and_is_not_followed(hooked, receivers):
+    elsewhere = await receiver(receivers)
+    rx = await receiver(receivers, lambda n: Answer(302, {"Location": elsewhere.url}) if n == 0 else Answer())
+    enc = await hooked.create()
+    made = await subscribe(enc, rx.url, deliver=["events"])
+    await notes(enc, 1)
+    await rx.until_processed(1)
+    assert elsewhere.requests == [] and len(rx.requests) == 2
+    (d,) = (await enc.get(f"/webhooks/{made['id']}/deliveries")).body["deliveries"]
+    assert d["attempts"] == 2 and d["status"] == "delivered"
+
+
 async def test_private_addresses_and_userinfo_are_refused_without_the_flag(tussle, receivers):
     rx = await receiver(receivers)
     enc = await tussle.create()
-    for url, why in ((rx.url, "loopback"), ("http://10.1.2.3/hook", "private"),
+    for url, why in ((rx.url, "loopback"), (f"http://localhost:{rx.port}/hook", "resolves to a loopback"), ("http://10.1.2.3/hook", "private"),
                      ("http://169.254.169.254/latest/meta-data", "metadata"),
                      ("https://user:pass@example.com/hook", "user name or password"),
                      ("ftp://example.com/x", "http or https")):
@@ -247,7 +260,7 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
 
 
 async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_told(tmp_path, receivers):
-    quick = Settings(**{**{f: getattr(FAST, f) for f in FAST.__struct_fields__}, "give_up_s": 0.5})
+    quick = msgspec.structs.replace(FAST, give_up_s=0.5)
     srv = await RunningServer(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=quick).start()
     try:
         async with aiohttp.ClientSession() as session:

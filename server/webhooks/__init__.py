@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 from aiohttp import web
 
 from events.common import WebhookDisabled
@@ -44,7 +45,7 @@ def setup(app: web.Application) -> None:
     settings = app[SETTINGS]
     config: Settings = settings.get("webhooks") or Settings()
     if settings.get("webhook_allow_private"):
-        config = Settings(**{**{f: getattr(config, f) for f in config.__struct_fields__}, "allow_private": True})
+        config = msgspec.structs.replace(config, allow_private=True)
     settings["webhook_allow_private"] = config.allow_private
     enc = app[ENCOUNTERS]
 

@@ -12,6 +12,7 @@ import datetime as dt
 import secrets
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -41,8 +42,6 @@ def _iso(t: float | None) -> str | None:
 
 def webhook_view(w: WebhookRow) -> dict[str, Any]:
     """A webhook as its readers see it: the host, never the URL or the secret."""
-    from urllib.parse import urlsplit
-
     return {"id": w.id, "seat": w.seat, "deliver": w.deliver, "format": w.format, "host": urlsplit(w.url).hostname,
             "status": w.status, "created_at": _iso(w.created_at), "failing_since": _iso(w.failing_since),
             "next_try": _iso(w.next_at), "last_error": w.last_error}
