@@ -182,6 +182,7 @@ async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_
     got = await mine.until_processed(1)
     notice = got[0].json["data"]
     assert notice["to"] == ana["seat"] and notice["kind"] == "asked"
+    assert notice["reaction"] == (await enc.state())["pending"][1]["id"]  # what a bot answers with `respond`
     assert notice["text"].startswith("you are asked: entry dagger for Simeth — choose yes or no by ")
     assert notice["text"].endswith(" UTC (default: no)")
     assert notice["link"] == f"{hooked.base_url}/encounters/{enc.id}/view"

@@ -131,7 +131,8 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
     else:
         payload = {"type": "tussle.notice", "timestamp": when,
                    "data": {"encounter": w.stream, "seq": d.seq, "to": data["to"], "to_name": data["to_name"],
-                            "kind": data["kind"], "text": data["text"], "link": link}}
+                            "kind": data["kind"], "text": data["text"], "reaction": data.get("reaction"),
+                            "link": link}}
     return msgspec.json.encode(payload)
 
 

@@ -37,8 +37,9 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     if e.type == "ReactionRequested":
         about = f" for {name_of(state, d['combatant'])}" if d.get("combatant") else ""
         question = d.get("question") or d["kind"].replace("_", " ")
-        return [notice(d["asked_of"], "asked", f"you are asked: {question}{about} — choose "
-                       f"{' or '.join(map(str, d['options']))}{_deadline(state, now)} (default: {d['default']})")]
+        asked = notice(d["asked_of"], "asked", f"you are asked: {question}{about} — choose "
+                       f"{' or '.join(map(str, d['options']))}{_deadline(state, now)} (default: {d['default']})")
+        return [{**asked, "reaction": d["id"]}]
     if e.type == "ReactionAnswered" and e.actor == "system":
         asked = next((p for p in state["pending"] if p["id"] == d["id"]), None)
         if asked is None:

@@ -45,6 +45,9 @@ def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_
         s = evolve(s, e, ruleset)
         entries.append({"seq": e.seq, "turn": s["turn"], "type": e.type, "actor": actor, "text": text})
     last = state["seq"] + len(new)
+    # A question answered within the same command (a standing order) asks nobody anything.
+    settled = {ne.data["id"] for ne in new if ne.type in ("ReactionAnswered", "ReactionCancelled")}
+    notices = [n for n in notices if n.get("reaction") not in settled]
     if "notices" in wants:
         notices += [{**n, "seq": last, "to_name": _addressee(s, n["to"])} for n in turn_notices(state, s, ruleset)]
     rows: list[OutboxRow] = []
