@@ -27,6 +27,7 @@ from rules.tft.movement import refuse_plain_move, tft_move
 from rules.tft.options import TftOptions
 from rules.tft.passing import pass_action
 from rules.tft.phase_start import with_action_phase
+from rules.tft.pinned_condition import holder_removed
 from rules.tft.pins import break_pin, pin, release_pin, resume_pin_ruling
 from rules.tft.preferences import consent_hth, set_back_to_wall, set_hth_preferences
 from rules.tft.rules_state import evolve_rules, initial_rules_state
@@ -91,6 +92,8 @@ class Tft(Ruleset):
                   dice: Dice) -> list[msgspec.Struct]:
         if isinstance(command, common.Move):
             refuse_plain_move(state, command.combatant, command.to)
+        if isinstance(command, common.RemoveCombatant):
+            return events + holder_removed(state, command.combatant)
         if isinstance(command, common.StartPhase):
             check_phase(state, command.phase, command.force)
         if isinstance(command, common.StartPhase) and command.phase == "action":

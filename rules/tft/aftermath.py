@@ -6,6 +6,7 @@ from typing import Any
 
 from events.common import CloseCombatLeft, PinReleased
 from rules.tft import figures as F
+from rules.tft.pinned_condition import pin_ended
 from rules.tft.preview import after
 
 
@@ -23,7 +24,7 @@ def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
     for pin in s.get("pins", []):
         holder = s["combatants"].get(pin["holder"])
         if holder is not None and not F.conscious(holder):
-            extra.append(PinReleased(pin["pinned"], pin["holder"]))
+            extra += pin_ended(PinReleased(pin["pinned"], pin["holder"]))
     for gid, group in sorted(s["groups"].items()):
         if not _group_has_enemies(s, group):
             extra += [CloseCombatLeft(gid, m, "group_ended") for m in group["combatants"]]
@@ -40,5 +41,5 @@ def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
             continue
         h, p = s2["combatants"].get(pin["holder"]), s2["combatants"].get(pin["pinned"])
         if h is None or p is None or not h.get("group") or h.get("group") != p.get("group"):
-            extra.append(PinReleased(pin["pinned"], pin["holder"]))
+            extra += pin_ended(PinReleased(pin["pinned"], pin["holder"]), p is not None)
     return extra

@@ -47,6 +47,14 @@ WAY_ENTER = "enter_hth"
 WAY_DIVE = "dive_for_legs"
 
 
+def pulls_down(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any]) -> bool:
+    """A fallen figure may initiate HTH with a member of a standing brawl, who gets the defense roll
+    (§Standing: "the fallen figure on his action can initiate HTH ... and pull the standing figure down");
+    it may not join that brawl without the roll (join_hth: all stand or all fall)."""
+    group = F.group_of(state, d["id"])
+    return bool(group) and F.group_standing(state, group) and F.is_down(e)
+
+
 def common_entry_problems(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any]) -> list[str]:
     """4.1 "Also": an enemy alone in its hex and not in HTH; an adjacent entrant not in HTH."""
     out = []
@@ -59,7 +67,8 @@ def common_entry_problems(state: dict[str, Any], e: dict[str, Any], d: dict[str,
     if e.get("group"):
         out.append(f"{e['name']} is already in HTH")
     if d.get("group"):
-        out.append(f"{d['name']} is already in HTH: use join_hth to join the brawl")
+        if not pulls_down(state, e, d):
+            out.append(f"{d['name']} is already in HTH: use join_hth to join the brawl")
     elif len(F.occupants(state, d.get("position"), but=(d["id"],))) > 0:
         out.append(f"{d['name']} is not alone in its hex")
     if not adjacent(e.get("position"), d.get("position")):
@@ -162,9 +171,12 @@ def _attempt(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], way: s
     if result.startswith("knocked_back"):
         return events + knockback_events(after(state, events), base, result, dice)
     events.append(HthEntryResolved(e["id"], d["id"], way, total, result))
-    standing = (option(state, "standing_in_hth") and not dive and e.get("posture") == "standing"
-                and d.get("posture") == "standing")
-    events += join_new_group(after(state, events), [e["id"], d["id"]], at, standing, dice)
+    if pulls_down(state, e, d):
+        events += pull_group_down(after(state, events), e["id"], d["id"], at)
+    else:
+        standing = (option(state, "standing_in_hth") and not dive and e.get("posture") == "standing"
+                    and d.get("posture") == "standing")
+        events += join_new_group(after(state, events), [e["id"], d["id"]], at, standing, dice)
     s = after(state, events)
     order = reordered(s)
     if order:
@@ -203,6 +215,18 @@ def join_new_group(state: dict[str, Any], members: list[str], at: Any, standing:
     events.append(HthFirstTurn(members[0], state.get("turn", 0)))
     if standing:
         events += standing_check(after(state, events), gid, dice)
+    return events
+
+
+def pull_group_down(state: dict[str, Any], entrant: str, defender: str, at: Any) -> list[Any]:
+    """The fallen entrant got in: he joins the brawl, which falls (§Standing: all stand or all fall)."""
+    group = F.group_of(state, defender)
+    gid = group["group"]
+    events: list[Any] = dropped_on_entry(state, entrant, at)
+    events.append(CloseCombatJoined(gid, [entrant], list(at), False))
+    events += [PostureChanged(m, "prone") for m in [*group["combatants"], entrant]
+               if m in state["combatants"] and state["combatants"][m].get("posture") != "prone"]
+    events.append(HthFirstTurn(entrant, state.get("turn", 0)))
     return events
 
 

@@ -12,6 +12,7 @@ from rules.tft.entering import dropped_on_entry
 from rules.tft.events import HthFirstTurn
 from rules.tft.hexes import adjacent
 from rules.tft.initiative import reordered, slot_problems
+from rules.tft.movement import ways_in
 from rules.tft.preview import after
 
 
@@ -22,14 +23,14 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
     group = F.group_of(state, t["id"])
     rec = F.tft_record(state, j["id"])
     if group is None:
-        problems.append(f"{t['name']} is not in HTH: use enter_hth or dive_for_legs")
+        problems.append(f"{t['name']} is not in HTH: {ways_in(state, j)}")
     else:
         members = [state["combatants"][m] for m in group["combatants"] if m in state["combatants"]]
         if not any(F.enemies(j, m) and F.conscious(m) for m in members):
             problems.append(f"no enemy of {j['name']} is in that brawl")
         if F.group_standing(state, group) and j.get("posture") != "standing":
             problems.append(f"{j['name']} is not standing and the brawl is on its feet "
-                            "(a fallen figure starts HTH with enter_hth instead)")
+                            "(a fallen figure gets in with enter_hth at his action, §Standing)")
     if j.get("group"):
         problems.append(f"{j['name']} is already in HTH")
     if not F.conscious(j):

@@ -16,15 +16,27 @@ from rules.tft.options import option
 JUDO2_CRAWL_HEXES = 3  # §Judo-2: prone people with Judo 2 crawl 3 hexes
 
 
+def ways_in(state: dict[str, Any], c: dict[str, Any]) -> str:
+    """The entry commands that take this figure: a dive only while standing in the movement phase (4.3)."""
+    if state.get("phase") == "movement" and c.get("posture") == "standing" and option(state, "diving_for_legs"):
+        return "use dive_for_legs, or enter_hth from the next hex at your action"
+    return "use enter_hth from the next hex at your action"
+
+
 def _blocked(state: dict[str, Any], cid: str, to: Any) -> str | None:
     """Why a figure may not step into this hex outside the HTH commands (4.0 DECISION), or None."""
     me = state["combatants"][cid]
     for other in F.occupants(state, to, but=(cid,)):
         o = state["combatants"][other]
-        if o.get("group"):
+        # Point only to a command that takes this figure now or at its action (issue 17).
+        group = F.group_of(state, other)
+        if group:
+            if F.group_standing(state, group) and F.is_down(me):
+                return (f"{label(to)} holds a brawl on its feet: a fallen figure gets in with enter_hth at his "
+                        "action (§Standing)")
             return f"{label(to)} holds an HTH brawl: use join_hth"
         if F.enemies(me, o):
-            return f"{label(to)} holds {o['name']}, an enemy: use enter_hth or dive_for_legs"
+            return f"{label(to)} holds {o['name']}, an enemy: {ways_in(state, me)}"
     return None
 
 

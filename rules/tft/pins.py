@@ -7,7 +7,6 @@ from typing import Any
 from events.common import (
     ActionDeclared,
     ActionSpent,
-    PinApplied,
     PinBroken,
     PinHeld,
     PinReleased,
@@ -23,6 +22,7 @@ from rules.tft.dx_in_hth import hth_dx
 from rules.tft.hth_actions import entry_turn_problems
 from rules.tft.initiative import slot_problems
 from rules.tft.options import option
+from rules.tft.pinned_condition import pin_applied, pin_ended
 
 PIN_CONTEST_DICE = 3  # A1: each side rolls 3 dice vs its HTH DX, UC difference adds dice to the weaker side
 BREAK_PIN_DICE = 4  # 4vsST (§Break-Pin)
@@ -73,7 +73,7 @@ def _pin_result(state: dict[str, Any], holder: str, pinned: str, success: bool) 
     turn = state.get("turn", 0)
     out: list[Any] = []
     if success:
-        out.append(PinApplied(holder, pinned, turn))
+        out += pin_applied(holder, pinned, turn)
         if not F.action_spent(state, pinned):
             out.append(ActionSpent(pinned, turn, "pinned"))
     out.append(ActionSpent(holder, turn, "pin"))
@@ -103,7 +103,7 @@ def release_pin(state: dict[str, Any], cmd: ReleasePin, dice: Dice) -> list[Any]
     c = F.get(state, cmd.combatant)
     p = F.pin_holding(state, c["id"])
     F.require([] if p else [f"{c['name']} is not holding anyone in a pin"], f"{c['name']} may not release a pin")
-    return [PinReleased(p["pinned"], c["id"])]
+    return pin_ended(PinReleased(p["pinned"], c["id"]))
 
 
 def break_pin(state: dict[str, Any], cmd: BreakPin, dice: Dice) -> list[Any]:
@@ -131,5 +131,5 @@ def break_pin(state: dict[str, Any], cmd: BreakPin, dice: Dice) -> list[Any]:
     events: list[Any] = [ActionDeclared(c["id"], "break_pin", [p["holder"]], {}),
                          r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure")]
     if ok:
-        events.append(PinBroken(c["id"], p["holder"]))
+        events += pin_ended(PinBroken(c["id"], p["holder"]))
     return [*events, ActionSpent(c["id"], state.get("turn", 0), "break_pin")]

@@ -91,7 +91,7 @@ async def test_enter_after_moving_more_than_half(tussle):
 
 async def test_plain_move_into_an_enemy_hex(tussle):
     enc = await _enc(tussle, simeth(), troll(), phase="movement")
-    await refused(enc, "move", "holds Troll, an enemy: use enter_hth or dive_for_legs", combatant="simeth",
+    await refused(enc, "move", "holds Troll, an enemy: use dive_for_legs, or enter_hth from the next hex at your action", combatant="simeth",
                   to=[0, 0])
     await refused(enc, "tft.move", "is not next to", combatant="simeth", path=[[0, 1]])
     await refused(enc, "tft.move", "more than his MA (10)", combatant="simeth",

@@ -214,7 +214,7 @@ async def test_tv6_pin_timeline(tussle, pins_opts):
     b = await enc.ok("tft.break_pin", combatant="ivo", dice=[[2, 3, 3, 4]])
     roll = of_type(b, "DieRolled")[0]
     assert (roll["total"], roll["target"], roll["outcome"]) == (12, 13, "success")
-    assert types(b)[-2:] == ["PinBroken", "ActionSpent"]
+    assert types(b)[-3:] == ["PinBroken", "ConditionChanged", "ActionSpent"]  # Ivo is no longer pinned
     assert of_type(b, "PinBroken")[0] == {"pinned": "ivo", "holder": "hal"}
     r = await enc.command("tft.pin", combatant="hal", target="ivo")
     assert r.status == 422 and "already used this turn's action" in r.body["error"]["message"]

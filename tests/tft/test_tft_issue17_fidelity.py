@@ -83,3 +83,87 @@ async def test_the_movement_phase_then_the_action_phase(tussle):
     assert [e["data"]["phase"] for e in body["events"] if e["type"] == "PhaseStarted"] == ["action"]
     assert (await enc.state())["phase"] == "action"
     await enc.replay_matches_live()
+
+
+async def test_on_the_first_two_turns_of_a_pin_you_can_take_no_actions(tussle):
+    """§Break-Pin: "On the first two turns of a pin, you can take no actions ...": the pinned figure's
+    `conditions` say "pinned" while the pin holds (GET /state, for the GM and his player), and no longer once it
+    ends."""
+    from tests.tft.test_tft_issue_pins import _grapple, _pin
+
+    enc = await _grapple(tussle)
+    await _pin(enc)
+    state = await enc.state()
+    assert "pinned" in state["combatants"]["ivo"]["conditions"]
+    assert "pinned" not in state["combatants"]["hal"]["conditions"]
+    seat = await enc.seat("Ivo's player", ["ivo"])
+    assert "pinned" in (await enc.state(token=seat))["combatants"]["ivo"]["conditions"]
+    await enc.ok("tft.release_pin", combatant="hal")
+    assert (await enc.state())["combatants"]["ivo"]["conditions"] == []
+    await enc.replay_matches_live()
+
+
+async def test_a_pin_ends_when_its_holder_leaves(tussle):
+    """§Break-Pin: held by a holder; when the GM removes the holder, the figure he held is no longer pinned."""
+    from tests.tft.test_tft_issue_pins import _grapple, _pin
+
+    enc = await _grapple(tussle)
+    await _pin(enc)
+    body = await enc.ok("remove_combatant", combatant="hal")
+    assert {"combatant": "ivo", "condition": "pinned", "on": False} in of_type(body, "ConditionChanged")
+    assert (await enc.state())["combatants"]["ivo"]["conditions"] == []
+    await enc.replay_matches_live()
+
+
+async def test_the_fallen_figure_on_his_action_can_initiate_hth(tussle):
+    """§Standing: "the fallen figure on his action can initiate HTH (the standing figure does gets the 1 die
+    defense roll) and, if successful, pull the standing figure down" -- also next to a standing brawl, and
+    the refusal of join_hth points to enter_hth, which is then accepted."""
+    from tests.tft.test_tft_issue_standing import _standing_pair
+
+    enc, _ = await _standing_pair(tussle)
+    assert (await enc.state())["groups"]["g1"]["standing"] is True
+    await enc.add(fig("cid", "a", 10, 9, [0, 1], 2, ma=10, posture="prone"))
+    await refused(enc, "tft.join_hth", "a fallen figure gets in with enter_hth at his action", combatant="cid",
+                  target="ben")
+    body = await enc.ok("tft.enter_hth", combatant="cid", target="ben", condition="C1", dice=[[2]])
+    roll = of_type(body, "DieRolled")[0]
+    assert (roll["purpose"], roll["combatant"]) == ("hth_defense", "ben")
+    assert of_type(body, "CloseCombatJoined") == [{"group": "g1", "combatants": ["cid"], "at": [0, 0],
+                                                   "standing": False}]
+    assert sorted(p["combatant"] for p in of_type(body, "PostureChanged")) == ["ann", "ben"]
+    state = await enc.state()
+    assert state["groups"]["g1"]["combatants"] == ["ann", "ben", "cid"] and state["groups"]["g1"]["standing"] is False
+    assert all(state["combatants"][m]["posture"] == "prone" for m in ("ann", "ben", "cid"))
+    await enc.replay_matches_live()
+
+
+async def test_a_standing_figure_joins_a_brawl_where_enter_hth_sends_him(tussle):
+    """§Options 4: "If two or more people are already in HTH, there is no roll to enter": a standing figure
+    refused by enter_hth ("use join_hth") is accepted by join_hth."""
+    from tests.tft.test_tft_issue_standing import _standing_pair
+
+    enc, _ = await _standing_pair(tussle)
+    await enc.add(fig("cid", "a", 10, 9, [0, 1], 2, ma=10))
+    await refused(enc, "tft.enter_hth", "Ben is already in HTH: use join_hth", combatant="cid", target="ben",
+                  condition="C1")
+    body = await enc.ok("tft.join_hth", combatant="cid", target="ben")
+    assert of_type(body, "CloseCombatJoined")[0]["combatants"] == ["cid"]
+
+
+async def test_a_fallen_figure_is_pointed_only_to_a_way_in_that_takes_him(tussle):
+    """§Options 3 (a dive is a standing figure's move) and §Standing: a prone figure stepping at an enemy or a
+    standing brawl is pointed to enter_hth at his action, never to dive_for_legs or join_hth."""
+    from tests.tft.test_tft_issue_standing import _standing_pair
+
+    enc = await _enc(tussle, simeth(), fig("troll", "b", 35, 11, [1, 0], 0, ma=12, posture="prone"),
+                     phase="movement")
+    await enc.ok("ruling", text="Simeth slips", overrides={"combatants": {"simeth": {"posture": "prone"}}})
+    msg = await refused(enc, "move", "holds Troll, an enemy: use enter_hth from the next hex at your action",
+                        combatant="simeth", to=[1, 0])
+    assert "dive_for_legs" not in msg
+    enc, _ = await _standing_pair(tussle)
+    await enc.add(fig("cid", "a", 10, 9, [0, 2], 2, ma=10, posture="prone"))
+    msg = await refused(enc, "move", "a fallen figure gets in with enter_hth at his action", combatant="cid",
+                        to=[0, 0])
+    assert "join_hth" not in msg

@@ -30,9 +30,9 @@ async def test_a_knocked_out_holder_releases_the_pin_and_the_brawl_ends(tussle):
     assert "PinHeld" in types(b)
     # Vik (Ivo's friend) strikes into the brawl at Hal: 10 damage leaves Hal 2 ST: unconscious.
     b = await enc.ok("tft.strike_into_hth", combatant="vik", target="hal", weapon="axe", dice=[[3, 3, 3], [3, 3, 4]])
-    assert types(b)[-6:] == ["Wounded", "ConditionChanged", "ActionSpent", "PinReleased", "CloseCombatLeft",
-                             "CloseCombatLeft"]
-    assert of_type(b, "ConditionChanged") == [{"combatant": "hal", "condition": "unconscious", "on": True}]
+    assert types(b)[-7:] == ["Wounded", "ConditionChanged", "ActionSpent", "PinReleased", "ConditionChanged",
+                             "CloseCombatLeft", "CloseCombatLeft"]
+    assert of_type(b, "ConditionChanged")[0] == {"combatant": "hal", "condition": "unconscious", "on": True}
     assert of_type(b, "PinReleased")[0]["holder"] == "hal"
     st = await enc.state()
     assert st["pins"] == [] and st["groups"] == {}

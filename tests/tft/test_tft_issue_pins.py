@@ -55,7 +55,7 @@ async def _pin(enc, pinner_dice: list[int] | None = None, target_dice: list[int]
 async def test_a_pin_held_across_four_turns(tussle):
     enc = await _grapple(tussle)
     b = await _pin(enc)
-    assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "PinApplied", "ActionSpent"]
+    assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "PinApplied", "ConditionChanged", "ActionSpent"]
     attempt, resist = of_type(b, "DieRolled")
     assert (attempt["purpose"], attempt["combatant"], attempt["notation"], attempt["target"], attempt["outcome"]) == (
         "pin_attempt", "hal", "3d6", 12, "success")
@@ -153,7 +153,7 @@ async def test_release_before_the_hold_keeps_the_holders_action(tussle):
     st = await enc.state()
     assert "tft.release_pin" in st["legal_actions"]["hal"]
     b = await enc.ok("tft.release_pin", combatant="hal")
-    assert types(b) == ["PinReleased"]
+    assert types(b) == ["PinReleased", "ConditionChanged"]
     b = await enc.ok("start_phase", phase="action")
     assert "PinHeld" not in types(b)
     st = await enc.state()
@@ -196,7 +196,7 @@ async def test_pin_resolution_gm(tussle):
     req = of_type(b, "ReactionRequested")[0]
     assert (req["kind"], req["asked_of"], req["options"]) == ("pin_ruling", "gm", ["pinned", "not_pinned"])
     b = await enc.ok("respond", reaction=req["id"], choice="pinned")
-    assert types(b) == ["ReactionAnswered", "RulingMade", "PinApplied", "ActionSpent"]
+    assert types(b) == ["ReactionAnswered", "RulingMade", "PinApplied", "ConditionChanged", "ActionSpent"]
     assert of_type(b, "RulingMade")[0]["text"] == "Hal pins Ivo"
     assert (await enc.state())["pins"][0]["holder"] == "hal"
     await enc.replay_matches_live()

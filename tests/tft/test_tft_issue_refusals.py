@@ -138,7 +138,7 @@ async def test_join_refusals(tussle):
     c = fig("c1", "b", 12, 9, [4, 0], 3, ma=6)
     d = fig("d1", "b", 12, 8, [5, 5], 3, ma=10)
     enc = await _brawl(tussle, c, d)
-    await refused(enc, "tft.join_hth", "D1 is not in HTH: use enter_hth or dive_for_legs", combatant="c1",
+    await refused(enc, "tft.join_hth", "D1 is not in HTH: use enter_hth from the next hex at your action", combatant="c1",
                   target="d1")
     await enc.ok("tft.pass", combatant="b1")
     await enc.ok("tft.pass", combatant="a1")
