@@ -20,6 +20,7 @@ from rules.tft.describing import describe
 from rules.tft.disengaging import disengage
 from rules.tft.entering import dive_for_legs, enter_hth, resume_entry
 from rules.tft.events import TFT_EVENTS
+from rules.tft.getting_up import pick_up, stand_up
 from rules.tft.hth_actions import cast_spell_in_hth, draw_dagger, drop_shield
 from rules.tft.joining import join_hth
 from rules.tft.legal import legal_now
@@ -55,6 +56,8 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
     c.ProneUnarmedAttack: prone_unarmed_attack,
     c.SetBackToWall: set_back_to_wall,
     c.Defend: defend,
+    c.StandUp: stand_up,
+    c.PickUp: pick_up,
 }
 
 # GM rulings sent as commands: only the GM may send them (`gm_commands`; players get 403).

@@ -173,6 +173,20 @@ class Defend(Command, tag="tft.defend"):
     combatant: str
 
 
+class StandUp(Command, tag="tft.stand_up"):
+    """Out of HTH and down: get to your feet, as your action in the action phase (base TFT; NOTES.md)."""
+
+    combatant: str
+
+
+class PickUp(Command, tag="tft.pick_up"):
+    """Out of HTH: pick up the dropped `item` (an item id) from your hex or an adjacent one, as your action; a
+    weapon is readied if you have none ready (base TFT; NOTES.md)."""
+
+    combatant: str
+    item: str
+
+
 class SetBackToWall(Command, tag="tft.set_back_to_wall"):
     """GM ruling: the figure's back is (or is no longer) to a wall or pit (condition C2)."""
 
@@ -183,5 +197,5 @@ class SetBackToWall(Command, tag="tft.set_back_to_wall"):
 TFT_COMMANDS: tuple[type[Command], ...] = (
     EnterHth, DiveForLegs, JoinHth, HthAttack, CastSpellInHth, DrawDagger, DropShield, Disengage, Pin,
     BreakPin, ReleasePin, StrikeIntoHth, MissileIntoHthFar, ConsentHth, SetHthPreferences, Pass, TftMove,
-    ProneUnarmedAttack, Defend, SetBackToWall,
+    ProneUnarmedAttack, Defend, SetBackToWall, StandUp, PickUp,
 )

@@ -8,6 +8,7 @@ from rules.interface import RuleError
 from rules.tft import figures as F
 from rules.tft.entering import common_entry_problems
 from rules.tft.entry_conditions import choose_condition
+from rules.tft.getting_up import within_reach
 from rules.tft.hexes import adjacent, distance
 from rules.tft.initiative import slot_problems
 from rules.tft.movement import move_limit
@@ -72,6 +73,10 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
             out.append("tft.strike_into_hth")
         if any(distance(g["at"], c["position"]) > 3 for g in groups):
             out.append("tft.missile_into_hth_far")
+        if F.is_down(c):
+            out.append("tft.stand_up")
+        if within_reach(state, c):
+            out.append("tft.pick_up")
         if F.judo(c) >= 2 and c.get("posture") == "prone" and not rec["hexes_moved"] \
                 and any(adjacent(o.get("position"), c.get("position")) for o in others):
             out.append("tft.prone_unarmed_attack")

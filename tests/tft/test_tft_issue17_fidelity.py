@@ -167,3 +167,30 @@ async def test_a_fallen_figure_is_pointed_only_to_a_way_in_that_takes_him(tussle
     msg = await refused(enc, "move", "a fallen figure gets in with enter_hth at his action", combatant="cid",
                         to=[0, 0])
     assert "join_hth" not in msg
+
+
+async def test_standing_up_and_picking_up_a_dropped_weapon(tussle):
+    """§Disengage: "your dropped weapons will likely be in the HTH hex"; §Standing: a fallen figure outside
+    HTH. Base TFT, entered as commands: standing up and picking up a dropped weapon are each the action."""
+    s = simeth()
+    s["position"], s["posture"] = [3, 0], "prone"
+    s["items"][0] = {**s["items"][0], "state": "dropped", "at": [4, 0]}
+    enc = await _enc(tussle, s, troll())
+    legal = (await enc.state())["combatants"]["simeth"].get("legal_actions")
+    if legal is not None:
+        assert {"tft.stand_up", "tft.pick_up"} <= set(legal)
+    body = await enc.ok("tft.pick_up", combatant="simeth", item="broadsword")
+    assert [e["type"] for e in body["events"]] == ["ActionDeclared", "ItemPickedUp", "ItemReadied", "ActionSpent"]
+    await refused(enc, "tft.stand_up", "Simeth has already used this turn's action", combatant="simeth")
+    state = await enc.state()
+    assert next(i for i in state["combatants"]["simeth"]["items"] if i["id"] == "broadsword")["state"] == "ready"
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="movement")
+    await refused(enc, "tft.stand_up", "it takes the action phase", combatant="simeth")
+    await enc.ok("start_phase", phase="action")
+    body = await enc.ok("tft.stand_up", combatant="simeth")
+    assert {"combatant": "simeth", "posture": "standing"} in of_type(body, "PostureChanged")
+    await refused(enc, "tft.pick_up", "the Club is not lying on the ground", combatant="simeth", item="club")
+    r = await enc.command("tft.pick_up", combatant="simeth", item="halberd")
+    assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
+    await enc.replay_matches_live()
