@@ -96,9 +96,12 @@ class DieRolled(msgspec.Struct, frozen=True):
 class DiceNeeded(Exception):
     """A manual-dice command lacks faces its rules draw (422 `dice_needed`)."""
 
-    def __init__(self, needed: list[str]):
+    def __init__(self, needed: list[str], rolls: list[tuple[int, int, str, str | None]] | None = None):
         super().__init__("the command needs dice: " + "; ".join(needed))
         self.needed = needed
+        # (count, sides, purpose, combatant) of each roll in `needed`, so the server can say whose roll
+        # it is and what for, by name (API.md: "1d6: troll's HTH defense roll").
+        self.rolls = rolls or []
 
 
 class BadDice(Exception):
@@ -193,6 +196,7 @@ class Dice:
         self.calls = 0
         self.max_dice = max_dice
         self._asked: list[str] = []
+        self._rolls: list[tuple[int, int, str, str | None]] = []
 
     @property
     def manual(self) -> bool:
@@ -208,8 +212,9 @@ class Dice:
         draws = list(range(self.next_draw, self.next_draw + count))
         if self.supplied is not None:
             self._asked.append(label)
+            self._rolls.append((count, sides, purpose, combatant))
             if self.calls >= len(self.supplied):
-                raise DiceNeeded(list(self._asked))
+                raise DiceNeeded(list(self._asked), list(self._rolls))
             faces = self.supplied[self.calls]
             field = f"dice[{self.calls}]"
             if not isinstance(faces, list) or len(faces) != count:
@@ -221,7 +226,7 @@ class Dice:
             faces = list(faces)
         else:
             if self.seed is None:
-                raise DiceNeeded([label])
+                raise DiceNeeded([label], [(count, sides, purpose, combatant)])
             faces = [
                 derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws
             ]

@@ -50,6 +50,7 @@ from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, t
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
 from server.auth import Principal, new_token, token_hash
+from server.dice_wanted import dice_wanted
 from server.ids import RandomIds
 from server.in_flight import DecidedAhead, InFlight
 from server.live_feed import LiveFeed
@@ -399,8 +400,9 @@ class Encounters:
         except TooManyEvents as exc:
             raise ApiError(422, "rule_violation", str(exc)) from None
         except DiceNeeded as exc:
-            raise ApiError(422, "dice_needed", "this command needs dice faces: " + "; ".join(exc.needed),
-                           {"needed": exc.needed, "more_may_follow": True}) from None
+            needed = dice_wanted(state, exc)
+            raise ApiError(422, "dice_needed", "this command needs dice faces: " + "; ".join(needed),
+                           {"needed": needed, "more_may_follow": True}) from None
         if not new:
             raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
         return new, fresh_seed, voided_reactions

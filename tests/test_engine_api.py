@@ -171,7 +171,7 @@ async def test_probe_reaction_resumes_with_dice_on_respond(tussle):
     assert r.status == 422 and r.body["error"]["code"] == "reaction_pending"
     r = await enc.command("respond", token=bert, reaction=req["data"]["id"], choice="resist")
     assert r.status == 422 and r.body["error"]["code"] == "dice_needed"
-    assert r.body["error"]["details"]["needed"] == ["1d6: escape"]
+    assert r.body["error"]["details"]["needed"] == ["1d6: Bob's escape roll"]  # whose roll, what for
     assert r.body["error"]["details"]["more_may_follow"] is True
     r = await enc.command("respond", token=bert, reaction=req["data"]["id"], choice="resist", dice=[[2]])
     assert r.status == 403, "a player may not supply faces unless manual_dice_from is actor"

@@ -289,7 +289,7 @@ async def test_the_round_is_the_active_players_or_the_gms(tussle):
 async def test_standing_order_stand_and_fire_draws_its_dice_in_the_charge(tussle):
     enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={"charged": "stand_and_fire"})])
     r = await enc.command("rogue-trader.charge", combatant="m1", target="c1")
-    assert r.status == 422 and "stand_fire_to_hit" in r.body["error"]["message"], r.body
+    assert r.status == 422 and "C1's stand fire to hit roll" in r.body["error"]["message"], r.body
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1", dice=[[2]])
     evs = body["events"]
     assert of_type(evs, "ActionDeclared", combatant="c1", action="stand_and_fire")[0]["data"]["params"]["weapon"] \

@@ -194,3 +194,17 @@ async def test_standing_up_and_picking_up_a_dropped_weapon(tussle):
     r = await enc.command("tft.pick_up", combatant="simeth", item="halberd")
     assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
     await enc.replay_matches_live()
+
+
+async def test_the_enemy_rolls_one_die_says_dice_needed(tussle):
+    """§Entering: "When you attempt to enter HTH, the enemy rolls one die": a manual-dice table is told whose
+    roll it is and what for (API.md's "1d6: troll's HTH defense roll"); the stored purpose stays hth_defense."""
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll())
+    r = await enc.command("tft.enter_hth", combatant="simeth", target="troll", condition="C2")
+    assert r.status == 422 and r.body["error"]["code"] == "dice_needed", r.body
+    assert r.body["error"]["details"]["needed"] == ["1d6: Troll's HTH defense roll"]
+    assert "1d6: Troll's HTH defense roll" in r.body["error"]["message"]
+    body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+    assert of_type(body, "DieRolled")[0]["purpose"] == "hth_defense"

@@ -128,7 +128,7 @@ def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(s
     form = open_action(a, "simeth:tft.enter_hth")
     form.locator("select[name=target]").select_option(label="Troll")
     said = send(form, expect="Roll these dice")  # manual dice, no faces yet: the page asks for them (dice_needed)
-    assert "1d6: hth_defense" in said
+    assert "1d6: Troll's HTH defense roll" in said
     form.locator("textarea[name=dice]").fill("[[3]]")
     send(form)
     log_entry(a, "Simeth").filter(has_text="HTH").first.wait_for()
