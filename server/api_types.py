@@ -109,6 +109,7 @@ class FieldDescription(msgspec.Struct):
     type: str
     required: bool
     default: Any
+    description: str = ""
 
 
 class CommandDescription(msgspec.Struct):

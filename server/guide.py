@@ -135,8 +135,10 @@ def guide_markdown(rs: Ruleset) -> str:
         out.append(f"| `{o['name']}` | {_cell(o['type'])} | {_code(o['default'])} | {_cell(o['description'])}{off} |")
     if not d["options"]:
         out.append("| (none of its own) | | | |")
-    out += ["", "Engine options (every ruleset): " + ", ".join(
-        f"`{o['name']}` (default {_code(o['default'])})" for o in d["engine_options"]) + ".", ""]
+    out += ["", "Engine options (every ruleset):", "", "| option | type | default | what it does |", "|---|---|---|---|"]
+    out += [f"| `{o['name']}` | {_cell(o['type'])} | {_code(o['default'])} | {_cell(o['description'])} |"
+            for o in d["engine_options"]]
+    out.append("")
     out += ["## Combatant stats", "", "`add_combatant` takes `combatant.stats`:", ""]
     out += [f"- `{s['name']}` — {s['description']}" for s in d["stats"]] or ["- any: this ruleset reads none."]
     out += ["", "## Turns and phases", ""]

@@ -95,7 +95,8 @@ ENDPOINTS: list[Endpoint] = [
              rate=None),
     Endpoint("get", "/static/{path}", "The pages' scripts and styles (strict Content-Security-Policy).",
              {200: {"text/javascript": {"schema": {"type": "string"}}}}, errors=(404,), rate=None),
-    Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields.",
+    Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields (one in full: "
+             "/rulesets/{id}).",
              {200: t.RulesetList}),
     Endpoint("get", "/rulesets/{id}", "One ruleset for its players: options with defaults and descriptions, "
              "combatant stats, phases, commands with fields and docs, GM-only commands, reactions and their "

@@ -8,7 +8,7 @@ import msgspec
 
 from events.common import TurnStarted
 from events.dice import Dice
-from rules.ap_grapple import acting
+from rules.ap_grapple import acting, playing
 from rules.ap_grapple.brawl import decide_brawl
 from rules.ap_grapple.combatants import completed_combatant
 from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Pass, SwingTarget
@@ -35,6 +35,9 @@ class ApGrapple(Ruleset):
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
     geometry = geometry_hex()
     overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")
 

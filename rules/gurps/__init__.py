@@ -16,7 +16,7 @@ from events.common import CloseCombatLeft, TurnStarted, Wounded
 from events.dice import Dice
 from events.envelope import Event
 from rules.common import commands as common
-from rules.gurps import acting
+from rules.gurps import acting, playing
 from rules.gurps import commands as cmds
 from rules.gurps.adjacent import decide_declare
 from rules.gurps.attacks import decide_attack, decide_grapple
@@ -52,6 +52,9 @@ class Gurps(Ruleset):
     Options = GurpsOptions
     commands = cmds.GURPS_COMMANDS
     events = GURPS_EVENTS
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
     geometry = geometry_hex()
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from rules.rogue_trader import (
     charging,
     combat_round,
     legal,
+    playing,
     roster,
     situation,
 )
@@ -50,6 +51,9 @@ class RogueTrader(Ruleset):
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
     geometry = geometry_plane()
     # Players move their own models with the common `move`; on_common refuses moves the rules forbid
     # (into contact: declare a charge; after a failed charge or a break-off).

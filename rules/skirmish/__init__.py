@@ -17,7 +17,18 @@ from events.common import ConditionChanged, ReactionAnswered, ReactionCancelled
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, command_type, geometry_plane
-from rules.skirmish import acting, deck, describe, figures, flow, grapple, moving, prisoners, projection
+from rules.skirmish import (
+    acting,
+    deck,
+    describe,
+    figures,
+    flow,
+    grapple,
+    moving,
+    playing,
+    prisoners,
+    projection,
+)
 from rules.skirmish.charts import RESULTS
 from rules.skirmish.commands import (
     GM_ONLY_COMMANDS,
@@ -54,6 +65,9 @@ class Skirmish(Ruleset):
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS
     events = SKIRMISH_EVENTS
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
     geometry = geometry_plane(position_required=False)
     overridable = ("rules.wound_levels", "rules.exchange", "rules.holders", "rules.undrawn", "rules.fought")
     # The figure whose card is drawn moves and acts (seed; spec 1): players move their own figures with the plain

@@ -1,0 +1,26 @@
+"""What a player's guide says of ap-grapple beyond its commands, options and events (spec section 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# A round is a turn (`start_turn`); the ruleset has no phases.
+PHASES: tuple[str, ...] = ()
+
+STATS: dict[str, str] = {
+    "weight_lb": "body weight in pounds, above 0, gear not counted: grab percentage and brawl ratio",
+    "strength": "a whole number (exceptional strength such as 18/50 counts as 18): grab percentage, 3 lb a point",
+    "ap_per_round": "action points each round (default 5)",
+    "thac0": "to-hit as the attacker",
+    "ac": "armour class: to-hit as the defender",
+    "hp": "hit points: damage from a swing into a barrier",
+}
+
+REACTIONS: dict[str, dict[str, Any]] = {
+    "swing_target": {"asked": "the grabber, after pulling the enemy off balance (or send ap-grapple.swing_target)",
+                     "choices": {"left": "into the open hex next to both, on the grabber's left",
+                                 "right": "into the open hex next to both, on the right",
+                                 "own_hex": "into the grabber's own hex (the default)",
+                                 "in_place": "where the enemy stands (with barrier: true, against a wall)",
+                                 "dir_<n>": "any other open hex next to the grabber (option swing_destinations)"}},
+}

@@ -1,0 +1,33 @@
+"""What a player's guide says of gurps beyond its commands, options and events (spec section 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Each figure takes its own turn in the initiative order within a `start_turn`; there are no phases.
+PHASES: tuple[str, ...] = ()
+
+STATS: dict[str, str] = {
+    "ST": "strength: grappling scores",
+    "DX": "dexterity: attack, evade and grappling rolls",
+    "basic_move": "hexes a Move maneuver covers",
+    "dodge": "the Dodge defence",
+    "skills": "{name: level}: weapon skills, Wrestling, Judo, Sumo Wrestling, Fast-Draw (<item>)",
+    "weapons": "[{name, kind: melee or ranged, reach: [\"C\", \"1\"], parry, bulk, damage}]; reach C attacks "
+               "and parries in close combat; an empty hand is an entry such as {name: hand, reach: [C], ...}",
+    "shield": "{name, db} or null: db is the Defense Bonus",
+    "traits": "e.g. flight, super_jump (an automatic evade)",
+}
+
+REACTIONS: dict[str, dict[str, Any]] = {
+    "defence": {"asked": "the figure hit in close combat",
+                "choices": {"dodge": "dodge (the default)", "parry": "parry with a reach-C weapon or empty hand "
+                            "(retreat: true and to: [q, r] to retreat)"}},
+    "evade_stop": {"asked": "the foe whose hex an evader moves through",
+                   "choices": {"stop": "try to stop the evader: a Quick Contest (the default)",
+                               "let_pass": "let it pass, no roll"}},
+    "fall_hex": {"asked": "the target of a failed takedown",
+                 "choices": {"<hex>": "where the fallen figure lands"}},
+    "gm_ruling": {"asked": "the GM, with base_grapple_mode gm",
+                  "choices": {"<outcome>": "the outcome of the grapple, takedown, pin or break free"}},
+}
