@@ -88,6 +88,19 @@ def geometry_plane(position_required: bool = True) -> dict[str, Any]:
     return {"kind": "plane", "unit": "0.01in", "facing": "degrees", "position_required": position_required}
 
 
+class FirstTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """A worked first turn for the ruleset's guide: an encounter, its combatants, one player's seat and
+    the commands of turn 1, each `(by, note, command)` with `by` "gm" or "player" (server/guide_turns.py
+    makes the requests of it; tests/test_guides.py plays them)."""
+
+    name: str
+    options: dict[str, Any] = {}
+    combatants: tuple[dict[str, Any], ...]
+    player: str = "Alice"
+    plays: tuple[str, ...]
+    commands: tuple[tuple[str, str, dict[str, Any]], ...]
+
+
 class Ruleset:
     """Base class of every ruleset. Override what your rules need; the defaults do nothing special."""
 
@@ -111,6 +124,7 @@ class Ruleset:
     phases: ClassVar[tuple[str, ...]] = ()
     stats: ClassVar[dict[str, str]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}
+    first_turn: ClassVar[FirstTurn | None] = None
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         """The ruleset's own part of the state before any event."""

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import html
+import importlib
 import inspect
 import json
 import sys
@@ -21,7 +22,7 @@ from rules.common.commands import COMMON_COMMANDS, COMMON_GM_ONLY, Move
 from rules.common.options import EngineOptions
 from rules.interface import Command, Ruleset
 from rules.registry import Registry
-from server.guide_turns import FIRST_TURNS, Step, curl_lines
+from server.guide_turns import Step, curl_lines, first_turn_steps
 
 _ENVELOPE_FIELDS = set(Command.__struct_fields__)
 GUIDES_DIR = Path(__file__).resolve().parent.parent / "docs" / "playing"
@@ -71,8 +72,15 @@ def _event(cls: type) -> dict[str, Any]:
 
 
 def _acting(rs: Ruleset) -> dict[str, str]:
-    """What acting_now and next_slot say for this ruleset: its own docstrings, else the interface's."""
-    return {name: _doc(getattr(type(rs), name)) or _doc(getattr(Ruleset, name)) for name in ("acting_now", "next_slot")}
+    """Whose turn it is in this ruleset (its acting module's docstring, else its acting_now's), and what the
+    acting_now and next_slot fields hold."""
+    package = sys.modules[type(rs).__module__].__package__ or ""
+    try:
+        own = _doc(importlib.import_module(f"{package}.acting"))
+    except ModuleNotFoundError:
+        own = ""
+    return {"turn_order": own or _doc(type(rs).acting_now),
+            **{name: _doc(getattr(Ruleset, name)) for name in ("acting_now", "next_slot")}}
 
 
 def ruleset_detail(rs: Ruleset) -> dict[str, Any]:
@@ -97,7 +105,7 @@ def ruleset_detail(rs: Ruleset) -> dict[str, Any]:
         "events": [_event(e) for e in own_events],
         "common_events": [_event(e) for e in COMMON_EVENTS],
         "acting": _acting(rs),
-        "first_turn": [msgspec.to_builtins(s) for s in FIRST_TURNS.get(rs.id, ())],
+        "first_turn": [msgspec.to_builtins(s) for s in first_turn_steps(rs)],
     }
 
 
@@ -146,8 +154,10 @@ def guide_markdown(rs: Ruleset) -> str:
         out.append("The GM sends `start_turn`, then `start_phase` with each phase in order: "
                    + ", ".join(f"`{p}`" for p in d["phases"]) + ".")
     else:
-        out.append("The GM sends `start_turn`; `start_phase` takes any phase name (this ruleset names none).")
-    out += ["", "Who acts now: `GET /encounters/{id}/state` (`acting_now`) and `GET /encounters/{id}/me` "
+        out.append("This ruleset has no phases of its own: the GM sends `start_turn`, and the turn order below "
+                   "says who acts.")
+    out += ["", d["acting"]["turn_order"], "",
+            "Who acts now: `GET /encounters/{id}/state` (`acting_now`) and `GET /encounters/{id}/me` "
             "(`your_turn`, `acting_now`, `next_slot`).", "",
             f"- `acting_now`: {d['acting']['acting_now']}", f"- `next_slot`: {d['acting']['next_slot']}", ""]
     out += [f"## Commands of {d['id']}", ""]
@@ -180,7 +190,7 @@ def guide_markdown(rs: Ruleset) -> str:
     out += [f"- `{e['type']}` — {e['doc'] or '(no description)'}" for e in d["common_events"]]
     out += ["", "## A first turn with curl", "",
             "Start a server (`.venv/bin/tussle serve`, in the foreground) and in another shell:", "", "```sh"]
-    out += curl_lines(FIRST_TURNS.get(rs.id, ()))
+    out += curl_lines(first_turn_steps(rs))
     out += ["```", ""]
     return "\n".join(out)
 
@@ -215,8 +225,8 @@ def guide_html(rs: Ruleset) -> str:
     h += [f"<li><code>{_e(s['name'])}</code> — {_e(s['description'])}</li>" for s in d["stats"]]
     h.append("</ul><h2>Turns and phases</h2><p>")
     h.append(("Phases in order: " + ", ".join(f"<code>{_e(p)}</code>" for p in d["phases"])) if d["phases"]
-             else "Any phase name.")
-    h.append(f"</p><p><code>acting_now</code>: {_e(d['acting']['acting_now'])}</p>"
+             else "No phases of its own: the GM sends start_turn.")
+    h.append(f"</p><p>{_e(d['acting']['turn_order'])}</p><p><code>acting_now</code>: {_e(d['acting']['acting_now'])}</p>"
              f"<p><code>next_slot</code>: {_e(d['acting']['next_slot'])}</p><h2>Commands</h2>")
     for c in [*d["commands"], *d["common_commands"]]:
         gm = " (GM only)" if c["gm_only"] else ""
@@ -232,7 +242,7 @@ def guide_html(rs: Ruleset) -> str:
     h.append("</ul><h2>Events</h2><ul>")
     h += [f"<li><code>{_e(e['type'])}</code> — {_e(e['doc'])}</li>" for e in [*d["events"], *d["common_events"]]]
     h.append("</ul><h2>A first turn with curl</h2><pre>")
-    h.append(_e("\n".join(curl_lines(FIRST_TURNS.get(rs.id, ())))))
+    h.append(_e("\n".join(curl_lines(first_turn_steps(rs)))))
     h.append("</pre></body></html>")
     return "".join(h)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.guide import GUIDES_DIR, guide_markdown, published
-from server.guide_turns import FIRST_TURNS, Step, curl_lines
+from server.guide_turns import Step, curl_lines, first_turn_steps
 from tests.support.client import TussleClient
 
 RULESETS = sorted(published().rulesets)
@@ -48,8 +48,8 @@ async def _play(tussle: TussleClient, steps: tuple[Step, ...]) -> list[tuple[Ste
 
 @pytest.mark.parametrize("rid", RULESETS)
 async def test_a_guides_first_turn_plays_on_a_live_server(tussle, rid):
-    steps = FIRST_TURNS.get(rid)
-    assert steps, f"{rid} has no worked first turn in server/guide_turns.py"
+    steps = first_turn_steps(published().rulesets[rid])
+    assert steps, f"{rid} has no first_turn (rules/interface.py FirstTurn)"
     bodies = [s.body["type"] for s in steps if s.body and "type" in s.body]
     assert {"add_combatant", "start_turn"} <= set(bodies)
     assert "start_phase" in bodies or not published().rulesets[rid].phases, "the turn skips the phases"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import FirstTurn
+
 # A round is a turn (`start_turn`); the ruleset has no phases.
 PHASES: tuple[str, ...] = ()
 
@@ -24,3 +26,21 @@ REACTIONS: dict[str, dict[str, Any]] = {
                                  "in_place": "where the enemy stands (with barrier: true, against a wall)",
                                  "dir_<n>": "any other open hex next to the grabber (option swing_destinations)"}},
 }
+
+FIRST_TURN = FirstTurn(
+    name="Wrestling in the mud",
+    combatants=(
+        {"id": "aldo", "name": "Aldo", "side": "heroes", "position": [0, 0], "facing": 0,
+         "stats": {"weight_lb": 170, "strength": 14, "thac0": 16, "ac": 5, "ap_per_round": 5, "hp": 10}},
+        {"id": "berk", "name": "Berk", "side": "bandits", "position": [1, 0], "facing": 3,
+         "stats": {"weight_lb": 180, "strength": 12, "thac0": 18, "ac": 6, "hp": 9}},
+    ),
+    plays=("aldo",),
+    commands=(
+        ("gm", "The GM starts round 1 (a round is a turn: every combatant gets its AP back).",
+         {"type": "start_turn", "turn": 1}),
+        ("player", "Aldo makes a grab at Berk: 3 AP, a to-hit roll, then a d100 to pull him off balance (on a "
+                   "pull, Alice is asked where to swing him: answer with ap-grapple.swing_target).",
+         {"type": "ap-grapple.make_a_grab", "combatant": "aldo", "target": "berk"}),
+    ),
+)

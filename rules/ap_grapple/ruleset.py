@@ -38,6 +38,7 @@ class ApGrapple(Ruleset):
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
     geometry = geometry_hex()
     overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")
 

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from rules.acting import gm_step, name_of, reactions_acting
-from rules.interface import Ruleset, geometry_hex
+from rules.interface import FirstTurn, Ruleset, geometry_hex
 
 NO_ORDER = "freeform keeps no turn order of its own: the GM says who acts"
 
@@ -23,6 +23,16 @@ class Freeform(Ruleset):
     Options = FreeformOptions
     geometry = geometry_hex(position_required=False)
     players_may_move = True  # freeform has no movement rules of its own
+    first_turn = FirstTurn(
+        name="Tavern brawl",
+        combatants=({"id": "brenna", "name": "Brenna", "side": "guests", "stats": {"brawl": 3}},
+                    {"id": "bouncer", "name": "Bouncer", "side": "house", "stats": {"brawl": 2}}),
+        plays=("brenna",),
+        commands=(("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
+                  ("gm", "... and names a phase (freeform takes any).", {"type": "start_phase", "phase": "fight"}),
+                  ("player", "Alice rolls for Brenna's brawl.",
+                   {"type": "roll", "expression": "2d6+3", "purpose": "brawl", "combatant": "brenna"})),
+    )
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Whoever a pending reaction asks; else the GM, who runs the table."""

@@ -55,6 +55,7 @@ class Gurps(Ruleset):
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
     geometry = geometry_hex()
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:

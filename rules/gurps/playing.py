@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import FirstTurn
+
 # Each figure takes its own turn in the initiative order within a `start_turn`; there are no phases.
 PHASES: tuple[str, ...] = ()
 
@@ -31,3 +33,24 @@ REACTIONS: dict[str, dict[str, Any]] = {
     "gm_ruling": {"asked": "the GM, with base_grapple_mode gm",
                   "choices": {"<outcome>": "the outcome of the grapple, takedown, pin or break free"}},
 }
+
+FIRST_TURN = FirstTurn(
+    name="Alley fight",
+    combatants=(
+        {"id": "ana", "name": "Ana", "side": "heroes", "position": [-2, 0], "facing": 0,
+         "stats": {"ST": 10, "DX": 12, "basic_move": 6, "dodge": 8,
+                   "weapons": [{"name": "hand", "kind": "melee", "reach": ["C"], "parry": 7, "damage": "1d-2",
+                                "unarmed": True}]}},
+        {"id": "bors", "name": "Bors", "side": "thugs", "position": [0, 0], "facing": 3, "posture": "prone",
+         "stats": {"ST": 10, "DX": 11, "basic_move": 5, "dodge": 8}},
+    ),
+    plays=("ana",),
+    commands=(
+        ("gm", "The GM starts turn 1 (GURPS has no phases: each figure takes its own turn).",
+         {"type": "start_turn", "turn": 1}),
+        ("player", "Ana chooses the Move maneuver ...",
+         {"type": "gurps.choose_maneuver", "combatant": "ana", "maneuver": "Move"}),
+        ("player", "... and evades through the prone Bors' hex: his side is asked to stop her or let her pass.",
+         {"type": "gurps.evade", "combatant": "ana", "target": "bors", "path": [[-1, 0], [0, 0], [1, 0]]}),
+    ),
+)

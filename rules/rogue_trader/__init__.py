@@ -54,6 +54,7 @@ class RogueTrader(Ruleset):
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
     geometry = geometry_plane()
     # Players move their own models with the common `move`; on_common refuses moves the rules forbid
     # (into contact: declare a charge; after a failed charge or a break-off).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import FirstTurn
 from rules.rogue_trader.turn_sequence import PHASES
 
 STATS: dict[str, str] = {
@@ -30,4 +31,27 @@ REACTIONS: dict[str, dict[str, Any]] = {
                             "run_away": "flee (turn_to_face: true to turn toward the charger instead)"}},
 }
 
-__all__ = ["PHASES", "REACTIONS", "STATS"]
+__all__ = ["FIRST_TURN", "PHASES", "REACTIONS", "STATS"]
+
+FIRST_TURN = FirstTurn(
+    name="Hive stair",
+    options={"turn_order": ["red", "blue"]},
+    combatants=(
+        {"id": "m1", "name": "Brother Kael", "side": "red", "position": [0, 0], "facing": 0,
+         "stats": {"M": 4, "WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8, "save": 4,
+                   "unit": "kael", "weapons": [{"id": "chainsword", "name": "chainsword", "type": "C", "S": 4}]}},
+        {"id": "c1", "name": "Cultist", "side": "blue", "position": [300, 0], "facing": 180,
+         "reactions": {"charged": "hold"},
+         "stats": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7, "save": None,
+                   "unit": "cult", "weapons": [{"id": "laspistol", "name": "laspistol", "type": "C", "S": 3,
+                                                "range": 800}]}},
+    ),
+    plays=("m1",),
+    commands=(
+        ("gm", "The GM starts turn 1 (red's, by the option turn_order) ...", {"type": "start_turn", "turn": 1}),
+        ("gm", "... and its movement phase.", {"type": "start_phase", "phase": "movement"}),
+        ("player", "Brother Kael charges the cultist 3 inches away (the cultist's standing order: hold).",
+         {"type": "rogue-trader.charge", "combatant": "m1", "target": "c1"}),
+        ("gm", "On to the close combat phase.", {"type": "start_phase", "phase": "close_combat"}),
+    ),
+)

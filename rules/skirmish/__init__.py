@@ -68,6 +68,7 @@ class Skirmish(Ruleset):
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
     geometry = geometry_plane(position_required=False)
     overridable = ("rules.wound_levels", "rules.exchange", "rules.holders", "rules.undrawn", "rules.fought")
     # The figure whose card is drawn moves and acts (seed; spec 1): players move their own figures with the plain

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import FirstTurn
 from rules.skirmish.charts import RESULTS
 
 # A turn is the activation deck: the GM draws cards (skirmish.draw_card); there are no phases.
@@ -28,3 +29,26 @@ REACTIONS: dict[str, dict[str, Any]] = {
     "morale": {"asked": "the GM, with morale_mode gm or a figure without morale",
                "choices": {"pass": "the test is passed (the default)", "fail": "it is failed"}},
 }
+
+# A deck of one card holding both figures, so that the drawn card is known in advance.
+FIRST_TURN = FirstTurn(
+    name="Farmhouse door",
+    options={"deck": [{"card": "all", "combatants": ["hale", "voss"]}]},
+    combatants=(
+        {"id": "hale", "name": "Sgt Hale", "side": "allies", "position": [-100, 0], "facing": 0,
+         "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
+         "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}]},
+        {"id": "voss", "name": "Pvt Voss", "side": "axis", "position": [0, 0], "facing": 0,
+         "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
+         "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"}]},
+    ),
+    plays=("hale",),
+    commands=(
+        ("gm", "The GM starts turn 1 (skirmish has no phases: the deck decides who acts).",
+         {"type": "start_turn", "turn": 1}),
+        ("gm", "The GM draws the next card: this deck has one, activating both figures.",
+         {"type": "skirmish.draw_card"}),
+        ("player", "Sgt Hale strikes at Voss, who faces away: Voss' side is asked to parry or evade.",
+         {"type": "skirmish.strike", "combatant": "hale", "target": "voss"}),
+    ),
+)

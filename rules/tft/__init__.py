@@ -78,6 +78,7 @@ class Tft(Ruleset):
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return initial_rules_state()

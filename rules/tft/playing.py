@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.interface import FirstTurn
+
 PHASES = ("movement", "action")
 
 STATS: dict[str, str] = {
@@ -33,3 +35,23 @@ REACTIONS: dict[str, dict[str, Any]] = {
     "pin_ruling": {"asked": "the GM, for each pin attempt when the option pin_resolution is gm",
                    "choices": {"pinned": "the pin holds", "not_pinned": "it does not (the default)"}},
 }
+
+# Simeth's MA 12 beats the troll's 10, so entry condition C1 holds; the troll has no Judo and no dagger,
+# so the entry asks nothing.
+FIRST_TURN = FirstTurn(
+    name="Troll bridge",
+    combatants=(
+        {"id": "simeth", "name": "Simeth", "side": "heroes", "position": [0, 0], "facing": 0,
+         "stats": {"st": 12, "dx": 12, "iq": 10, "adj_dx": 12, "ma": 12}},
+        {"id": "troll", "name": "Troll", "side": "monsters", "position": [1, 0], "facing": 3,
+         "stats": {"st": 30, "dx": 11, "iq": 7, "adj_dx": 11, "ma": 10}},
+    ),
+    plays=("simeth",),
+    commands=(
+        ("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
+        ("gm", "... its movement phase ...", {"type": "start_phase", "phase": "movement"}),
+        ("gm", "... and its action phase (Simeth, adjDX 12, acts first).", {"type": "start_phase", "phase": "action"}),
+        ("player", "Simeth (MA 12, faster than the troll: entry condition C1) tries to get into HTH.",
+         {"type": "tft.enter_hth", "combatant": "simeth", "target": "troll"}),
+    ),
+)
