@@ -20,6 +20,7 @@ import socket
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -100,8 +101,7 @@ class PrivateServer:
     def start(self) -> PrivateServer:
         try:
             self.executor.start()
-            subprocess.run([os.path.join(self.bindir, "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-                            "-U", "postgres", DB_NAME], check=True, capture_output=True, timeout=START_TIMEOUT_S)
+            self._createdb()
         except Exception as e:
             log = self._log_tail()
             self.stop()
@@ -110,6 +110,18 @@ class PrivateServer:
             self.stop()
             raise
         return self
+
+    def _createdb(self) -> None:
+        """createdb, again while the server still says it is starting up (seen under load after pg_ctl -w)."""
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            run = subprocess.run([os.path.join(self.bindir, "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+                                  "-U", "postgres", DB_NAME], capture_output=True, text=True, timeout=START_TIMEOUT_S)
+            if run.returncode == 0:
+                return
+            if "starting up" not in run.stderr or time.monotonic() > deadline:
+                raise RuntimeError(f"createdb: {run.stderr.strip()}")
+            time.sleep(0.5)
 
     def _log_tail(self) -> str:
         try:
