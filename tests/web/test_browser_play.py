@@ -149,3 +149,37 @@ def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(s
     assert g.locator("svg.map line.hth").count() == 1  # the brawl drawn between the two figures
     assert gm.script_errors() == []
     assert alice.script_errors(allow_status=(422,)) == []  # the dice_needed answer, on purpose
+
+
+def test_the_gm_sees_each_webhooks_health_on_the_page(tmp_path, open_page):
+    """A webhook whose receiver refuses connections shows as failing, with its host and last error, to
+    the GM only; the URL's path never reaches the page."""
+    import socket
+    import time
+
+    from tests.support.serving import ServeProcess
+    from tests.web.conftest import Api
+
+    with socket.socket() as s:  # a port nobody listens on: every delivery is refused
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    srv = ServeProcess("--db", str(tmp_path / "tussle.db"), "--webhook-allow-private", "--webhook-retry-s", "0.2")
+    try:
+        api = Api(srv.url)
+        enc = api.ok("POST", "/encounters", {"name": "Told", "ruleset": "freeform"})
+        base = f"/encounters/{enc['id']}"
+        api.ok("POST", f"{base}/webhooks", {"url": f"http://127.0.0.1:{dead}/secret-path", "deliver": ["events"],
+                                            "format": "json"}, enc["gm_token"])
+        api.command(enc, "note", text="Someone is listening.")
+        deadline = time.monotonic() + 30
+        while not api.ok("GET", f"{base}/webhooks", token=enc["gm_token"])["webhooks"][0]["failing_since"]:
+            assert time.monotonic() < deadline, "the dispatcher never tried the webhook"
+            time.sleep(0.1)
+        gm = open_page(f"{srv.url}{base}/view#token={enc['gm_token']}")
+        card = gm.page.locator("#webhooks li.webhook")
+        card.wait_for()
+        text = card.inner_text()
+        assert "127.0.0.1" in text and "failing since" in text and "secret-path" not in text
+        assert gm.script_errors() == []
+    finally:
+        srv.stop()
