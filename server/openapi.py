@@ -314,7 +314,7 @@ def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int,
                             "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
     op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
     params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"})}
-              for n in ("id", "seat", "token_id", "path") if "{" + n + "}" in e.path]
+              for n in ("id", "seat", "token_id", "wid", "path") if "{" + n + "}" in e.path]
     params += [{"name": n, "in": "query", "required": False, "schema": typ if isinstance(typ, dict) else {"type": typ},
                 "description": d} for n, typ, d in e.query]
     if params:

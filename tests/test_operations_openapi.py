@@ -123,6 +123,10 @@ async def test_the_document_names_every_route_command_type_and_error_code(checke
              "rate_limited"}
     assert codes <= {name.split(".", 1)[1] for name in doc["components"]["schemas"] if name.startswith("Error.")}
     assert doc["x-tussle-unschematised-rulesets"] == {}
+    for template, ops in doc["paths"].items():  # a generator needs every {name} of a path declared
+        for method, op in ops.items():
+            declared = {p["name"] for p in op.get("parameters", []) if p["in"] == "path"}
+            assert set(re.findall(r"{(\w+)}", template)) == declared, f"{method} {template} declares {declared}"
 
 
 async def test_real_responses_fit_the_document(checked):
