@@ -256,10 +256,7 @@ def sentence(ruleset: Any, state: State, e: Event, voided_texts: dict[int, str])
     """The ruleset's sentence when it has one, else the engine's; manual rolls always say so."""
     text = None
     if ruleset is not None and e.type != "EventVoided":
-        try:
-            text = ruleset.describe(state, e)
-        except Exception:  # noqa: BLE001 - a ruleset's describe bug must not hide the event
-            text = None
+        text = ruleset.describe(state, e)
     if not text:
         text = engine_sentence(state, e, voided_texts)
     elif e.type == "DieRolled" and e.data.get("source") == "manual" and MANUAL_MARK not in text:
@@ -290,7 +287,7 @@ class NarrativeLog:
         before = self.state
         try:
             text = sentence(self.ruleset, before, e, self.voided_texts)
-        except Exception as exc:  # noqa: BLE001 - re-raised naming the event: the engine's sentences are total
+        except Exception as exc:  # noqa: BLE001 - re-raised naming the event (a 500 naming its seq): a bug, loud
             raise EventNotFoldable(e, exc) from exc
         if e.seq in self.voided:
             self.voided_texts[e.seq] = text

@@ -45,10 +45,7 @@ def asked_now(state: dict[str, Any], ruleset: Any, who: Principal, mine: list[st
     next_slot: dict[str, str | None] = {}
     if ruleset is not None and not state["closed"]:
         for cid in mine:
-            try:
-                next_slot[cid] = ruleset.next_slot(state, cid)
-            except Exception:  # noqa: BLE001 - a ruleset bug must not hide the rest of /me
-                next_slot[cid] = None
+            next_slot[cid] = ruleset.next_slot(state, cid)
     return {"your_turn": your_turn, "acting_now": acting, "next_slot": next_slot}
 
 
