@@ -24,6 +24,13 @@ DELIVERED = "delivered"
 CANCELLED = "cancelled"  # its webhook stopped before it was delivered
 
 
+# The stored columns, in the field order of WebhookRow and Delivery (both backends select these).
+WEBHOOK_COLUMNS = ("id, stream, url, secret, seat, deliver, format, base_url, created_at, status, next_at, "
+                   "failing_since, last_error")
+DELIVERY_COLUMNS = ("id, webhook, stream, seq, part, kind, body, status, attempts, created_at, next_at, "
+                    "last_error, last_status, delivered_at")
+
+
 class WebhookRow(msgspec.Struct, frozen=True):
     """A subscription as stored: the URL and secret are secrets, kept here and never in the stream."""
 
@@ -128,3 +135,10 @@ class WebhookStore(abc.ABC):
     @abc.abstractmethod
     async def outbox_depth(self) -> int:
         """Pending deliveries of active endpoints, over the whole store."""
+
+
+def webhook_from(values: list) -> WebhookRow:
+    """A WebhookRow from a row of WEBHOOK_COLUMNS (`deliver` is stored as JSON text)."""
+    values = list(values)
+    values[5] = msgspec.json.decode(values[5])
+    return WebhookRow(*values)

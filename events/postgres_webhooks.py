@@ -14,21 +14,27 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 import msgspec
 
-from events.outbox import ACTIVE, CANCELLED, DELIVERED, DISABLED, PENDING, Attempt, Delivery, WebhookRow
+from events.outbox import (
+    ACTIVE,
+    CANCELLED,
+    DELIVERED,
+    DELIVERY_COLUMNS,
+    DISABLED,
+    PENDING,
+    WEBHOOK_COLUMNS,
+    Attempt,
+    Delivery,
+    WebhookRow,
+    webhook_from,
+)
 
 if TYPE_CHECKING:
     from events.store import Append
 
-WEBHOOK_COLUMNS = ("id, stream, url, secret, seat, deliver, format, base_url, created_at, status, next_at, "
-                   "failing_since, last_error")
-DELIVERY_COLUMNS = ("id, webhook, stream, seq, part, kind, body, status, attempts, created_at, next_at, "
-                    "last_error, last_status, delivered_at")
 
 
 def webhook_of(r: Any) -> WebhookRow:
-    values = list(r.values())
-    values[5] = msgspec.json.decode(values[5])
-    return WebhookRow(*values)
+    return webhook_from(r.values())
 
 
 def delivery_of(r: Any) -> Delivery:
