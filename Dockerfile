@@ -20,11 +20,13 @@ COPY projections ./projections
 COPY rules ./rules
 COPY server ./server
 RUN pip install . \
-    && useradd --system --uid 10001 --home-dir /data tussle \
+    && groupadd --system --gid 10001 tussle \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data tussle \
     && mkdir -p /data \
-    && chown tussle:tussle /data
+    && chown 10001:10001 /data
 
-USER tussle
+# Numeric, so that the host and an orchestrator's runAsNonRoot can check it is not root (hadolint DL3066).
+USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
 
