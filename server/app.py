@@ -17,6 +17,7 @@ from server.describing import describe_rulesets
 from server.encounters import ApiError, Encounters
 from server.errors import errors_middleware
 from server.exporting import ndjson_lines
+from server.forwarded import forwarded_middleware, trusted_networks
 from server.input_checks import nul_in_url_middleware, read_json
 from server.request_context import (
     ENCOUNTERS,
@@ -292,7 +293,9 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
              max_body: int = 256 * 1024, max_events: int = 1000, ids: Any = None,
              **settings: Any) -> web.Application:
     """Build the server around an open-able store (`ids`: where its ids come from, server/ids.py)."""
-    app = web.Application(middlewares=[errors_middleware, nul_in_url_middleware], client_max_size=max_body)
+    proxies = trusted_networks(settings.get("trusted_proxies") or ())
+    first = [forwarded_middleware(proxies)] if proxies else []
+    app = web.Application(middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body)
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
     app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events, ids=ids)
 

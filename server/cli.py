@@ -12,6 +12,8 @@ from typing import Any
 
 from aiohttp import web
 
+from server.forwarded import trusted_networks
+
 # The GIL switch interval of `tussle serve` on SQLite (see _serve).
 SWITCH_INTERVAL_S = 0.001
 
@@ -21,9 +23,19 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
             "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
             "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or [],
+            "trusted_proxies": args.trusted_proxy or [],
             "webhook_allow_private": args.webhook_allow_private, "public_url": args.public_url,
             "webhooks": webhook_settings(args),
             "ws_queue_bytes": args.ws_queue_bytes, "ws_send_timeout_s": args.ws_send_timeout}
+
+
+def _proxy_spec(spec: str) -> str:
+    """A `--trusted-proxy` value, refused by argparse with its reason when it is no address or block."""
+    try:
+        trusted_networks([spec])
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
 
 
 def webhook_settings(args: argparse.Namespace) -> Any:
@@ -199,6 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", default=None, metavar="URL",
                        help="the server's address as people reach it, for the links in notices "
                             "(default: the address the webhook was created through)")
+    serve.add_argument("--trusted-proxy", action="append", metavar="ADDRESS", type=_proxy_spec, help="believe X-Forwarded-For "
+                       "and X-Forwarded-Proto from this address or CIDR block (repeatable; docs/deploy.md)")
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="let browser pages of this "
                        "origin call the server (repeatable; * for any); default: none")
     export = sub.add_parser("export", help="export an encounter's events",
