@@ -1,12 +1,96 @@
-"""The `ap-grapple` ruleset: unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game.
-
-Spec: /work/shared/rules/ap-grapple.md; seed "Grappling (hand-to-hand)". Choices: NOTES.md.
-"""
+"""The `ap-grapple` Ruleset: wires the commands, events and state of this package into the engine."""
 
 from __future__ import annotations
 
-from rules.ap_grapple.ruleset import ApGrapple
+from typing import Any
 
-ruleset = ApGrapple()
+import msgspec
 
-__all__ = ["ApGrapple", "ruleset"]
+from events.common import TurnStarted
+from events.dice import Dice
+from rules.ap_grapple import acting, playing
+from rules.ap_grapple.brawl import decide_brawl
+from rules.ap_grapple.combatants import completed_combatant
+from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Pass, SwingTarget
+from rules.ap_grapple.describe import describe_event
+from rules.ap_grapple.events import RULESET_EVENTS
+from rules.ap_grapple.grab import decide_grab
+from rules.ap_grapple.legal import legal_commands
+from rules.ap_grapple.options import ApGrappleOptions
+from rules.ap_grapple.owed_swing import decide_swing_target, resume_swing
+from rules.ap_grapple.passing import decide_pass
+from rules.ap_grapple.projection import evolve_rules, initial_rules
+from rules.ap_grapple.rounds import stuns_ending, swing_pending_refusal, with_next_round_if_done
+from rules.ap_grapple.swing import SWING_REACTION
+from rules.common.commands import StartTurn
+from rules.interface import Answer, Command, RuleError, Ruleset, geometry_hex
+
+
+class ApGrapple(Ruleset):
+    """Unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game."""
+
+    id = "ap-grapple"
+    title = "AP grappling: unskilled wrestling (Make a Grab, Brawl)"
+    version = "1"
+    Options = ApGrappleOptions
+    commands = RULESET_COMMANDS
+    events = RULESET_EVENTS
+    phases = playing.PHASES
+    stats = playing.STATS
+    reactions = playing.REACTIONS
+    first_turn = playing.FIRST_TURN
+    geometry = geometry_hex()
+    overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")
+
+    def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_rules()
+
+    def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
+        return completed_combatant(combatant)
+
+    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
+        if isinstance(command, MakeAGrab):
+            events = decide_grab(state, command, dice)
+        elif isinstance(command, Brawl):
+            events = decide_brawl(state, command, dice)
+        elif isinstance(command, SwingTarget):
+            events = decide_swing_target(state, command, dice)
+        elif isinstance(command, Pass):
+            events = decide_pass(state, command)
+        else:
+            raise RuleError(f"{self.title} has no command {type(command).__name__}")
+        return with_next_round_if_done(state, events)
+
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
+        if isinstance(command, StartTurn):
+            refusal = swing_pending_refusal(state["rules"])
+            if refusal:
+                raise RuleError(refusal)
+            turn = next((e.turn for e in events if isinstance(e, TurnStarted)), None)
+            if turn is not None:
+                return [*events, *stuns_ending(state["rules"], turn)]
+        return events
+
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
+        if pending.get("kind") != SWING_REACTION:
+            return []
+        return with_next_round_if_done(state, resume_swing(state, pending, answer, dice))
+
+    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
+        return evolve_rules(rules_state, event)
+
+    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
+        return legal_commands(state, combatant)
+
+    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return acting.acting_now(state)
+
+    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
+        return acting.next_slot(state, combatant)
+
+    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
+        return describe_event(state_before, event.type, event.data if isinstance(event.data, dict) else {})
