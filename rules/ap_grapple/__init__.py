@@ -1,7 +1,11 @@
-"""The `ap-grapple` Ruleset: wires the commands, events and state of this package into the engine."""
+"""The `ap-grapple` ruleset: unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game.
+
+Spec: /work/shared/rules/ap-grapple.md; seed "Grappling (hand-to-hand)". Choices: NOTES.md.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -19,11 +23,18 @@ from rules.ap_grapple.legal import legal_commands
 from rules.ap_grapple.options import ApGrappleOptions
 from rules.ap_grapple.owed_swing import decide_swing_target, resume_swing
 from rules.ap_grapple.passing import decide_pass
-from rules.ap_grapple.projection import evolve_rules, initial_rules
 from rules.ap_grapple.rounds import stuns_ending, swing_pending_refusal, with_next_round_if_done
+from rules.ap_grapple.state import evolve_rules, initial_rules
 from rules.ap_grapple.swing import SWING_REACTION
 from rules.common.commands import StartTurn
-from rules.interface import Answer, Command, RuleError, Ruleset, geometry_hex
+from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
+
+DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec.Struct]]] = {
+    MakeAGrab: decide_grab,
+    Brawl: decide_brawl,
+    SwingTarget: decide_swing_target,
+    Pass: decide_pass,
+}
 
 
 class ApGrapple(Ruleset):
@@ -49,17 +60,10 @@ class ApGrapple(Ruleset):
         return completed_combatant(combatant)
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        if isinstance(command, MakeAGrab):
-            events = decide_grab(state, command, dice)
-        elif isinstance(command, Brawl):
-            events = decide_brawl(state, command, dice)
-        elif isinstance(command, SwingTarget):
-            events = decide_swing_target(state, command, dice)
-        elif isinstance(command, Pass):
-            events = decide_pass(state, command)
-        else:
-            raise RuleError(f"{self.title} has no command {type(command).__name__}")
-        return with_next_round_if_done(state, events)
+        fn = DECIDERS.get(type(command))
+        if fn is None:
+            raise BadCommand(f"{self.id} has no command {type(command).__name__}", "type")
+        return with_next_round_if_done(state, fn(state, command, dice))
 
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
@@ -94,3 +98,4 @@ class ApGrapple(Ruleset):
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data if isinstance(event.data, dict) else {})
+ruleset = ApGrapple()

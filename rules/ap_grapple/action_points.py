@@ -10,9 +10,7 @@ from events.common import ActionSpent
 from rules.ap_grapple.combatants import is_stunned, name_of, stun_until
 from rules.ap_grapple.events import APSpent
 from rules.ap_grapple.options import option
-from rules.ap_grapple.projection import DEFAULT_AP_PER_ROUND
-
-GRAB_COST = 3  # §Make a Grab: "This move requires 3 AP to perform."
+from rules.ap_grapple.state import DEFAULT_AP_PER_ROUND
 
 # Conditions that take a combatant out of the round's order, like a stun (spec 4.1).
 OUT_OF_ACTION = ("stunned", "unconscious", "dead")

@@ -15,13 +15,12 @@ from rules.ap_grapple.commands import Brawl
 from rules.ap_grapple.events import BrawlTakedown, WeightRatio
 from rules.ap_grapple.hexes import Hex, as_hex, as_list, distance
 from rules.ap_grapple.options import option
+from rules.ap_grapple.tables import AP_PER_HEX, ratio_row, ratio_text
 from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
-from rules.ap_grapple.weight_ratio_table import ratio_row, ratio_text
 from rules.interface import BadCommand, RuleError, combatant_or_error
 
 BRAWL_TO_HIT = "brawl to-hit (d20 + mods >= target)"
-AP_PER_HEX = 1  # base game: 1 AP per hex at a normal pace in melee (spec section 1 table, 6 row 8)
 
 
 def _path_hexes(path: list[list[int]]) -> list[Hex]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.ap_grapple.action_points import GRAB_COST, ap_left
+from rules.ap_grapple.action_points import ap_left
 from rules.ap_grapple.brawl import BRAWL_TO_HIT
 from rules.ap_grapple.combatants import name_of, stat
-from rules.ap_grapple.grab import GRAB_TO_HIT, PULL_OFF_BALANCE, STRENGTH_LB
+from rules.ap_grapple.grab import GRAB_TO_HIT, PULL_OFF_BALANCE
 from rules.ap_grapple.options import option
 from rules.ap_grapple.swing import SWING_REACTION
+from rules.ap_grapple.tables import GRAB_COST, STRENGTH_LB
 
 State = dict[str, Any]
 Data = dict[str, Any]

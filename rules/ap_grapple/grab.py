@@ -9,20 +9,20 @@ import msgspec
 from events.common import ActionDeclared, ConditionChanged, ReactionRequested
 from events.dice import Dice
 from rules.acting import asked_of
-from rules.ap_grapple.action_points import GRAB_COST, actor_problems, ap_left, spend
+from rules.ap_grapple.action_points import actor_problems, ap_left, spend
 from rules.ap_grapple.combatants import name_of, position, stat, stun_until
 from rules.ap_grapple.commands import MakeAGrab, SwingTarget
 from rules.ap_grapple.events import GripLost, GripTaken, PullChance, PulledOffBalance
 from rules.ap_grapple.hexes import distance
 from rules.ap_grapple.options import option
 from rules.ap_grapple.swing import DEFAULT_SWING, SWING_REACTION, destinations
+from rules.ap_grapple.tables import GRAB_COST, STRENGTH_LB
 from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
 from rules.interface import RuleError, combatant_or_error
 
 GRAB_TO_HIT = "grab to-hit (d20 + mods >= target)"
 PULL_OFF_BALANCE = "pull off balance (d100 <= target)"
-STRENGTH_LB = 3  # §Make a Grab: "the attacker adding 3 lbs. per point of strength"
 
 
 def pull_chance(attacker_lb: int, strength: int, defender_lb: int) -> PullChance:

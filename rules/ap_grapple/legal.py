@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.ap_grapple.action_points import GRAB_COST, actor_problems, ap_left, ap_per_round, pending_swing
-from rules.ap_grapple.brawl import AP_PER_HEX
+from rules.ap_grapple.action_points import actor_problems, ap_left, ap_per_round, pending_swing
 from rules.ap_grapple.combatants import is_stunned, position
 from rules.ap_grapple.commands import Brawl, MakeAGrab, Pass, SwingTarget
 from rules.ap_grapple.hexes import distance
+from rules.ap_grapple.tables import AP_PER_HEX, GRAB_COST
 
 
 def _tag(command: type) -> str:

@@ -6,13 +6,14 @@ from typing import Any
 
 import msgspec
 
+from events.dice import Dice
 from rules.ap_grapple.action_points import actor_problems, ap_left, spend
 from rules.ap_grapple.combatants import name_of
 from rules.ap_grapple.commands import Pass
 from rules.interface import RuleError, combatant_or_error
 
 
-def decide_pass(state: dict[str, Any], cmd: Pass) -> list[msgspec.Struct]:
+def decide_pass(state: dict[str, Any], cmd: Pass, dice: Dice) -> list[msgspec.Struct]:
     """`APSpent` (all remaining) and `ActionSpent {why: "passed"}`."""
     cid = cmd.combatant
     combatant_or_error(state, cid)

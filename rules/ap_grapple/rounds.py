@@ -9,7 +9,7 @@ import msgspec
 from events.common import ConditionChanged, TurnStarted
 from rules.ap_grapple.action_points import OUT_OF_ACTION
 from rules.ap_grapple.options import option
-from rules.ap_grapple.projection import Rules, rules_after
+from rules.ap_grapple.state import Rules, rules_after
 
 
 def stuns_ending(rules: Rules, turn: int) -> list[msgspec.Struct]:

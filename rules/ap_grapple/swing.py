@@ -13,11 +13,11 @@ from rules.ap_grapple.combatants import name_of, occupants, position
 from rules.ap_grapple.events import GripReleased
 from rules.ap_grapple.hexes import Hex, as_hex, as_list, direction_to, neighbour
 from rules.ap_grapple.options import option
+from rules.ap_grapple.tables import BARRIER_DAMAGE_DIE
 from rules.interface import RuleError
 
 SWING_REACTION = "swing_target"
 DEFAULT_SWING = "own_hex"  # always open: the attacker's own hex
-BARRIER_DAMAGE_DIE = 3     # §Make a Grab: "against a physical barrier like a wall (causing 1-3 damage)"
 
 
 def destinations(state: dict[str, Any], attacker: str, defender: str) -> dict[str, list[int]] | None:

@@ -1,9 +1,18 @@
-"""The brawl's weight-ratio modifiers (seed §Brawl table; spec section 4.4) and how a ratio finds its row."""
+"""The seed's numbers as data: AP costs (§Make a Grab, §Brawl), the brawl's weight-ratio table (§Brawl;
+spec section 4.4) and how a ratio finds its row."""
 
 from __future__ import annotations
 
 from math import gcd
 from typing import NamedTuple
+
+GRAB_COST = 3  # §Make a Grab: "This move requires 3 AP to perform."
+
+AP_PER_HEX = 1  # base game: 1 AP per hex at a normal pace in melee (spec section 1 table, 6 row 8)
+
+STRENGTH_LB = 3  # §Make a Grab: "the attacker adding 3 lbs. per point of strength"
+
+BARRIER_DAMAGE_DIE = 3  # §Make a Grab: "against a physical barrier like a wall (causing 1-3 damage)"
 
 
 class RatioRow(NamedTuple):

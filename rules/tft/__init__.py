@@ -16,7 +16,7 @@ from rules.tft import acting, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.combatant_check import validate
-from rules.tft.describing import describe
+from rules.tft.describe import describe
 from rules.tft.disengaging import disengage
 from rules.tft.entering import dive_for_legs, enter_hth, resume_entry
 from rules.tft.events import TFT_EVENTS
@@ -31,7 +31,7 @@ from rules.tft.phase_start import with_action_phase
 from rules.tft.pinned_condition import holder_removed
 from rules.tft.pins import break_pin, pin, release_pin, resume_pin_ruling
 from rules.tft.preferences import consent_hth, set_back_to_wall, set_hth_preferences
-from rules.tft.rules_state import evolve_rules, initial_rules_state
+from rules.tft.state import evolve_rules, initial_rules_state
 from rules.tft.strikes_into_hth import missile_into_hth_far, strike_into_hth
 from rules.tft.turn_sequence import check_phase
 

@@ -15,20 +15,7 @@ from rules.tft.dx_in_hth import adj_dx, hth_dx
 from rules.tft.hexes import adjacent
 from rules.tft.initiative import slot_problems
 from rules.tft.options import option
-
-# A3 criticals of a 3-dice attack roll (OPTION attack_criticals): face total -> (outcome, damage x, fumble).
-ATTACK_CRITICALS: dict[int, tuple[str, int, str | None]] = {
-    3: ("hit", 3, None),
-    4: ("hit", 2, None),
-    16: ("miss", 1, None),
-    17: ("miss", 1, "drops"),
-    18: ("miss", 1, "breaks"),
-}
-PRONE_PUNCH_DX = -3  # §Judo-2: unarmed attack at -3 DX while prone, having moved 0 hexes
-ATTACK_DICE = 3
-DEFENDED_ATTACK_DICE = 4  # BASE: against a defending figure the attacker rolls 4 dice (§Judo-2 prone Defend)
-
-
+from rules.tft.tables import ATTACK_CRITICALS, ATTACK_DICE, DEFENDED_ATTACK_DICE, PRONE_PUNCH_DX
 
 HTH_WEAPON_RULE = "only daggers and the cestus can be used in HTH (§Overview)"
 

@@ -6,20 +6,12 @@ from typing import Any
 
 from rules.interface import BadCommand, RuleError
 from rules.tft.damage import valid_damage
+from rules.tft.tables import PREREQUISITES, STAT_DEFAULTS
 
 ITEM_KINDS = ("weapon", "shield", "other")
 ITEM_STATES = ("ready", "carried", "worn", "dropped")
 DEFAULT_ITEM_STATE = {"weapon": "carried", "shield": "worn", "other": "carried"}
 
-# Talent prerequisites (§Dive-Block, §Judo): talent level -> [(stat, minimum, words)].
-PREREQUISITES: dict[tuple[str, int], tuple[tuple[str, int, str], ...]] = {
-    ("dive_block", 1): (("iq", 9, "IQ 9"),),
-    ("dive_block", 2): (("iq", 11, "IQ 11"), ("dx", 13, "DX 13+")),
-    ("judo", 1): (("iq", 12, "IQ 12"), ("uc", 1, "Unarmed Combat 1")),
-    ("judo", 2): (("iq", 14, "IQ 14"), ("dx", 14, "DX 14+"), ("uc", 1, "Unarmed Combat 1")),
-}
-STAT_DEFAULTS: dict[str, Any] = {"sprint_bonus": 0, "armor_stops": 0, "uc": 0, "judo": 0, "dive_block": 0,
-                                 "large": False, "back_to_wall": False, "natural_attacks": []}
 
 
 def _talent(c: dict[str, Any], name: str) -> int:

@@ -10,22 +10,13 @@ from events.dice import Dice, DieRolled, Modifier
 from rules.interface import BadCommand
 from rules.tft import figures as F
 from rules.tft.options import option
+from rules.tft.tables import FIST_DAMAGE_BY_ST, FIST_DAMAGE_FLAT, WOUND_THRESHOLDS
 
 # ASCII digits, at most nine a number and a die of at least one side: what int() and the dice can take.
 _DAMAGE = re.compile(r"([0-9]{0,9})d([1-9][0-9]{0,8})((?:[+-][0-9]{1,9})*)\Z")
 
-# A2 `by_st`: fist damage by ST (derivative source, unconfirmed): (highest ST of the row, damage).
-FIST_DAMAGE_BY_ST: tuple[tuple[int, str], ...] = (
-    (8, "1d6-4"), (10, "1d6-3"), (12, "1d6-2"), (14, "1d6-1"), (16, "1d6"), (20, "1d6+1"),
-    (24, "1d6+2"), (30, "1d6+3"), (40, "2d6+1"), (50, "3d6+1"),
-)
-FIST_DAMAGE_FLAT = "1d6-4"  # A2 `flat` (BASE, unconfirmed)
 
-# A3: what remaining ST means (first match): at most 0 dead, 1-2 unconscious.
-WOUND_THRESHOLDS: tuple[tuple[int, str], ...] = ((0, "dead"), (2, "unconscious"))
 
-# The Judo throw's fist damage bonus by Judo level (§Judo-1 +3, §Judo-2 +5).
-THROW_BONUS: dict[int, int] = {1: 3, 2: 5}
 
 
 def parse_damage(expr: str) -> tuple[int, int, list[int]]:

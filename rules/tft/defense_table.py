@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from events.dice import Modifier
 from rules.tft import figures as F
+from rules.tft.tables import DEFENSE_RESULTS, JUDO_THROW_FROM
 
 
 class DefenseContext(NamedTuple):
@@ -45,16 +46,6 @@ DEFENSE_MODIFIERS: tuple[DefenseModifier, ...] = (
                     "§Dive-Block-2"),
 )
 
-# The result table (4.5): (lowest M, highest M, result); None = open end.
-DEFENSE_RESULTS: tuple[tuple[int | None, int | None, str], ...] = (
-    (None, 2, "enter_no_draw"),
-    (3, 4, "enter_may_draw"),
-    (5, 5, "knocked_back"),
-    (6, None, "knocked_back_free_hit"),
-)
-# From this M a defender with Judo 1+, unarmed, against an entrant that is not `large`, may throw (§Judo-1).
-JUDO_THROW_FROM = 7
-REAR_REROLL_FACE = 6  # from the rear hex a raw 6 is rolled again until 1-5 (§Entering, A7)
 
 
 def defense_modifiers(ctx: DefenseContext) -> list[Modifier]:

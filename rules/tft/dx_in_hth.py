@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from events.dice import Modifier
 from rules.tft import figures as F
+from rules.tft.tables import NAMED_WEAPON_HTH_DX
 
 
 class DxContext(NamedTuple):
@@ -31,8 +32,6 @@ class DxRow(NamedTuple):
 
 ALL_USES = frozenset({"general", "attack", "spell", "draw"})
 
-# Weapons the seed names with an HTH attack penalty when the item carries no `hth_dx_mod` (§DX-Mods).
-NAMED_WEAPON_HTH_DX: dict[str, int] = {"dirk": -2, "poniard": -4}
 
 
 def _weapon_penalty(ctx: DxContext) -> int:

@@ -21,20 +21,8 @@ from rules.interface import Answer, BadCommand
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.commands import DiveForLegs, EnterHth
-from rules.tft.damage import (
-    THROW_BONUS,
-    armor_stops,
-    fist_damage,
-    roll_damage,
-    wound_events,
-)
-from rules.tft.defense_table import (
-    REAR_REROLL_FACE,
-    DefenseContext,
-    defense_modifiers,
-    may_throw,
-    result_for,
-)
+from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
+from rules.tft.defense_table import DefenseContext, defense_modifiers, may_throw, result_for
 from rules.tft.entry_conditions import choose_condition, from_rear
 from rules.tft.events import HthEntryResolved, HthFirstTurn
 from rules.tft.hexes import adjacent, label, neighbours, parse_label
@@ -42,6 +30,7 @@ from rules.tft.initiative import reordered, slot_problems
 from rules.tft.options import option
 from rules.tft.preview import after
 from rules.tft.standing import standing_check
+from rules.tft.tables import REAR_REROLL_FACE, THROW_BONUS
 
 WAY_ENTER = "enter_hth"
 WAY_DIVE = "dive_for_legs"

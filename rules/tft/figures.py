@@ -6,7 +6,7 @@ from typing import Any
 
 from rules.interface import RuleError, combatant_or_error
 from rules.tft.options import option
-from rules.tft.rules_state import figure as rules_figure
+from rules.tft.state import figure as rules_figure
 
 Fig = dict[str, Any]
 DOWN_POSTURES = ("prone", "kneeling", "on_back", "on_stomach")

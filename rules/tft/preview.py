@@ -8,7 +8,7 @@ import msgspec
 
 from events.envelope import Event
 from rules.state import evolve
-from rules.tft.rules_state import evolve_rules
+from rules.tft.state import evolve_rules
 
 
 class _RulesOnly:

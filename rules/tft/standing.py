@@ -11,6 +11,7 @@ from rules.tft import figures as F
 from rules.tft.dx_in_hth import hth_dx
 from rules.tft.events import StandingCheckResolved, TakeDownResolved
 from rules.tft.options import option
+from rules.tft.tables import TAKE_DOWN_BASE_OFFSET
 
 # The cases of §Standing, first match wins (n = conscious members, f = those wishing to fall).
 # `dissent_contest` (A14 default): any wish to fall short of a majority triggers a Take Down.
@@ -27,7 +28,6 @@ STANDING_CASES: dict[str, tuple[tuple[int, Callable[[int, int], bool], str], ...
         (3, lambda n, f: True, "take_down"),
     ),
 }
-TAKE_DOWN_BASE_OFFSET = 2  # X : X+2 (§Take-Down)
 
 
 def _st_target(state: dict[str, Any], fig: dict[str, Any]) -> tuple[int, list[Modifier]]:

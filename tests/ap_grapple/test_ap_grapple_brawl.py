@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ap_grapple_world import ALDO, BERK, World, g1, of_type, types, worked_example_world
 
-from rules.ap_grapple.weight_ratio_table import WEIGHT_RATIO_TABLE, ratio_row, ratio_text
+from rules.ap_grapple.tables import WEIGHT_RATIO_TABLE, ratio_row, ratio_text
 from rules.interface import BadCommand, RuleError
 
 

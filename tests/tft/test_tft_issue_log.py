@@ -10,7 +10,7 @@ import msgspec
 
 from rules.interface import Command
 from rules.tft.commands import TFT_COMMANDS
-from rules.tft.describing import PURPOSE_WORDS
+from rules.tft.describe import PURPOSE_WORDS
 from rules.tft.events import TFT_EVENTS
 from rules.tft.options import DEFAULTS
 from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type, simeth, troll

@@ -12,13 +12,13 @@ from rules.state import evolve, initial_state
 from rules.tft import ruleset
 from rules.tft.damage import fist_damage
 from rules.tft.defense_table import DefenseContext, defense_modifiers, may_throw, result_for
-from rules.tft.describing import PURPOSE_WORDS, describe
+from rules.tft.describe import PURPOSE_WORDS, describe
 from rules.tft.dx_in_hth import hth_dx
 from rules.tft.events import TFT_EVENTS, StandingCheckResolved
 from rules.tft.figures import group_standing
 from rules.tft.options import DEFAULTS
-from rules.tft.rules_state import DEFAULT_PREFERENCES
 from rules.tft.standing import take_down_dice
+from rules.tft.state import DEFAULT_PREFERENCES
 
 
 def _fold(events: list, options: dict | None = None) -> dict:
