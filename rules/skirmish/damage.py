@@ -7,7 +7,7 @@ from typing import Any
 from events.common import ConditionChanged, ReactionRequested, Wounded
 from events.dice import Modifier
 from rules.skirmish.charts import RESULTS, look_up
-from rules.skirmish.event_types import DamageEvaluated, DamageResultAwaited, WoundLevelChanged
+from rules.skirmish.events import DamageEvaluated, DamageResultAwaited, WoundLevelChanged
 from rules.skirmish.figures import WOUND_LEVELS, name_of, wound_level
 from rules.skirmish.options import option
 from rules.skirmish.prisoners import liberate_if_captor_down

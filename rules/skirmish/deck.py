@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from events.common import ActionSpent
 from rules.interface import RuleError
-from rules.skirmish.event_types import ActivationSkipped, CardDrawn
+from rules.skirmish.commands import DrawCard
+from rules.skirmish.events import ActivationSkipped, CardDrawn
 from rules.skirmish.figures import has
 from rules.skirmish.working import Working
 
@@ -15,7 +16,7 @@ from rules.skirmish.working import Working
 SKIP_CONDITIONS: tuple[str, ...] = ("prisoner", "dead", "unconscious")
 
 
-def draw_card(w: Working) -> None:
+def draw_card(w: Working, command: DrawCard | None = None) -> None:
     """End the current activation, draw a card, and skip the figures on it who cannot act."""
     rules = w.state["rules"]
     undrawn = list(rules.get("undrawn", []))

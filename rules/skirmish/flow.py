@@ -28,7 +28,7 @@ from rules.acting import asked_of
 from rules.interface import Answer, BadCommand, RuleError, combatant_or_error
 from rules.skirmish import damage, grapple
 from rules.skirmish.commands import Grapple, Strike
-from rules.skirmish.event_types import (
+from rules.skirmish.events import (
     BlowAccepted,
     ExchangeResolved,
     HandToHandEnded,

@@ -25,7 +25,7 @@ from events.common import (
 )
 from rules.skirmish import damage
 from rules.skirmish.charts import RESULTS, look_up
-from rules.skirmish.event_types import (
+from rules.skirmish.events import (
     FallResultAwaited,
     GrappleAborted,
     HandToHandEnded,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
+
 from events.common import (
     ActionDeclared,
     ConditionChanged,
@@ -11,9 +15,10 @@ from events.common import (
     PostureChanged,
     RulingMade,
 )
+from events.dice import Dice
 from rules.interface import RuleError, combatant_or_error
 from rules.skirmish.commands import CaptorActs, Liberate
-from rules.skirmish.event_types import PrisonerLiberated
+from rules.skirmish.events import PrisonerLiberated
 from rules.skirmish.figures import captor_of, has, held_by_him, move_reach, name_of, prisoners_of
 from rules.skirmish.geometry import is_point, path_length
 from rules.skirmish.reach import check_path
@@ -43,23 +48,30 @@ def liberate_if_captor_down(w: Working) -> None:
             free(w, entry["prisoner"], entry["captor"], f"captor {down}")
 
 
+def captor_acts_problems(state: dict[str, Any], cid: str, stand_up: bool = False, moves: bool = False) -> list[str]:
+    """Each reason this figure may not act as a captor now (§GRAPPLING "moves on the attacker's cards")."""
+    captor = state["combatants"][cid]
+    name = captor["name"]
+    problems = []
+    if cid not in state["rules"].get("holders", []):
+        problems.append(f"{name} does not hold the card")
+    if not prisoners_of(state, cid):
+        problems.append(f"{name} has no prisoner")
+    if moves and not (stand_up or captor.get("posture") == "standing"):
+        problems.append(f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})")
+    return problems
+
+
 def captor_acts(w: Working, cmd: CaptorActs) -> None:
     """On the captor's card: keep holding; or stand up (both stand, the hold ends); and, standing, move, pulling
     the prisoner along in contact (spec 4.9)."""
     state = w.state
     captor = combatant_or_error(state, cmd.combatant)
     name = captor["name"]
-    problems = []
-    if cmd.combatant not in state["rules"].get("holders", []):
-        problems.append(f"{name} does not hold the card")
-    prisoners = prisoners_of(state, cmd.combatant)
-    if not prisoners:
-        problems.append(f"{name} has no prisoner")
-    will_stand = cmd.stand_up or captor.get("posture") == "standing"
-    if cmd.path is not None and not will_stand:
-        problems.append(f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})")
+    problems = captor_acts_problems(state, cmd.combatant, cmd.stand_up, cmd.path is not None)
     if problems:
-        raise RuleError(f"{name} cannot act as a captor: " + "; ".join(problems) + ".")
+        raise RuleError(f"{name} cannot act as a captor: " + "; ".join(problems) + ".", {"problems": problems})
+    prisoners = prisoners_of(state, cmd.combatant)
     held = held_by_him(state, cmd.combatant)
     w.emit(ActionDeclared(cmd.combatant, "captor_acts", prisoners,
                           {"stand_up": cmd.stand_up, "moves": cmd.path is not None}))
@@ -101,3 +113,20 @@ def liberate(w: Working, cmd: Liberate) -> None:
         raise RuleError(f"{prisoner['name']} is not anyone's prisoner.")
     w.emit(RulingMade(f"{prisoner['name']} is liberated from {name_of(w.state, captor)}: {cmd.how}"))
     free(w, cmd.target, captor, cmd.how)
+
+
+def after_ruling(state: dict[str, Any], events: list[msgspec.Struct], dice: Dice) -> list[msgspec.Struct]:
+    """DECISION (spec 4.9): a ruling that knocks out or routs a captor frees his prisoner at once."""
+    w = Working(state, dice)
+    w.emit(*[e for e in events if isinstance(e, msgspec.Struct)])
+    before = len(w.events)
+    liberate_if_captor_down(w)
+    return [*events, *w.events[before:]]
+
+
+def captor_removed(state: dict[str, Any], captor: str) -> list[msgspec.Struct]:
+    """Removing a captor frees his prisoners first (spec 4.9 DECISION)."""
+    freed: list[msgspec.Struct] = []
+    for p in prisoners_of(state, captor):
+        freed += [ConditionChanged(p, "prisoner", False), PrisonerLiberated(p, captor, "captor removed")]
+    return freed

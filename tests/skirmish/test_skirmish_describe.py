@@ -6,7 +6,7 @@ from skirmish_world import TEST_CHARTS, World, hale_and_voss
 
 from events.envelope import Event
 from rules.skirmish import ruleset
-from rules.skirmish.event_types import SKIRMISH_EVENTS
+from rules.skirmish.events import SKIRMISH_EVENTS
 from rules.skirmish.geometry import bearing, faces_wrong_way, path_length, point_away
 
 

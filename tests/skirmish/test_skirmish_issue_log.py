@@ -6,7 +6,7 @@ from __future__ import annotations
 from skirmish_http import data, draw, encounter, log_texts, strike, strike_and_answer
 from skirmish_world import HALE, KURT, VOSS
 
-from rules.skirmish.event_types import SKIRMISH_EVENTS
+from rules.skirmish.events import SKIRMISH_EVENTS
 
 SKIRMISH_EVENT_TYPES = {cls.__name__ for cls in SKIRMISH_EVENTS}
 MANUAL = " (manual dice, not verifiable)."
