@@ -54,10 +54,15 @@ RESUMERS: dict[str, Callable[[Working, dict[str, Any], Answer], None]] = {
 }
 
 # The common commands skirmish adds to or refuses (NOTES.md).
-ON_COMMON: dict[type[Command], Callable[[dict[str, Any], Any, list[msgspec.Struct], Dice], list[msgspec.Struct]]] = {
+ON_COMMON: dict[
+    type[Command], Callable[[dict[str, Any], Any, list[msgspec.Struct], Dice], list[msgspec.Struct]]
+] = {
     common.Ruling: lambda s, cmd, events, dice: prisoners.after_ruling(s, events, dice),
     common.Move: lambda s, cmd, events, dice: moving.judge_move(s, cmd, events),
-    common.RemoveCombatant: lambda s, cmd, events, dice: [*prisoners.captor_removed(s, cmd.combatant), *events],
+    common.RemoveCombatant: lambda s, cmd, events, dice: [
+        *prisoners.captor_removed(s, cmd.combatant),
+        *events,
+    ],
 }
 
 
@@ -91,8 +96,9 @@ class Skirmish(Ruleset):
             raise BadCommand(f"{self.title} has no command {command_type(command)}", "type")
         return fn(state, command, dice)
 
-    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
-               dice: Dice) -> list[msgspec.Struct]:
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
         fn = RESUMERS.get(pending.get("kind") or "")
         if fn is None:
             return []
@@ -100,8 +106,9 @@ class Skirmish(Ruleset):
         fn(w, pending, answer)
         return w.events
 
-    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
-                  dice: Dice) -> list[msgspec.Struct]:
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
         fn = ON_COMMON.get(type(command))
         return events if fn is None else fn(state, command, events, dice)
 

@@ -25,8 +25,11 @@ def _card_words(card: str, cid: str) -> str:
 
 def acting_now(state: dict[str, Any], legal: Legal) -> list[dict[str, Any]]:
     """Who may or must act now, and why."""
-    first = before_slots(state, "no turn has started: the GM starts the turn (start_turn), then draws the first "
-                         "card (skirmish.draw_card)")
+    first = before_slots(
+        state,
+        "no turn has started: the GM starts the turn (start_turn), then draws the first "
+        "card (skirmish.draw_card)",
+    )
     if first is not None:
         return first
     rules = state.get("rules", {})
@@ -35,11 +38,23 @@ def acting_now(state: dict[str, Any], legal: Legal) -> list[dict[str, Any]]:
     left = len(rules.get("undrawn", []))
     if actors:
         ends = NEXT_CARD if left else LAST_CARD
-        return [slot(state, cid, f"{name_of(state, cid)} acts: {_card_words(str(card), cid)} is drawn "
-                     "(the man that has the card moves and fights)", ends) for cid in actors]
+        return [
+            slot(
+                state,
+                cid,
+                f"{name_of(state, cid)} acts: {_card_words(str(card), cid)} is drawn "
+                "(the man that has the card moves and fights)",
+                ends,
+            )
+            for cid in actors
+        ]
     if left:
-        return [gm_step(f"the GM draws the next card (skirmish.draw_card): {left} of "
-                        f"{counted(len(rules.get('deck', [])), 'card')} still to come this turn")]
+        return [
+            gm_step(
+                f"the GM draws the next card (skirmish.draw_card): {left} of "
+                f"{counted(len(rules.get('deck', [])), 'card')} still to come this turn"
+            )
+        ]
     return [gm_step("every card has been drawn this turn: the GM starts the next turn (start_turn)")]
 
 
@@ -63,8 +78,10 @@ def next_slot(state: dict[str, Any], cid: str, legal: Legal) -> str | None:
     if state.get("turn", 0) < 1:
         return f"{who} acts when {words} is drawn, once the GM starts the turn"
     if card in rules.get("undrawn", []):
-        return (f"{who} acts when {words} is drawn: {counted(len(rules['undrawn']), 'card')} still to come this "
-                "turn, drawn at random")
+        return (
+            f"{who} acts when {words} is drawn: {counted(len(rules['undrawn']), 'card')} still to come this "
+            "turn, drawn at random"
+        )
     if card == rules.get("card"):
         return f"{who} holds the card drawn but may do nothing more on it; he acts again on his next card"
     return f"{words[0].upper() + words[1:]} has been drawn this turn: {who} acts again next turn, when it is drawn"

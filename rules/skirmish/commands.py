@@ -72,6 +72,15 @@ class Liberate(Command, tag="skirmish.liberate"):
 
 
 SKIRMISH_COMMANDS: tuple[type[Command], ...] = (
-    DrawCard, Strike, Grapple, RecordDamageResult, RecordFall, RecordMorale, CaptorActs, Liberate,
+    DrawCard,
+    Strike,
+    Grapple,
+    RecordDamageResult,
+    RecordFall,
+    RecordMorale,
+    CaptorActs,
+    Liberate,
 )
-GM_ONLY_COMMANDS: tuple[type[Command], ...] = tuple(c for c in SKIRMISH_COMMANDS if getattr(c, "gm_only", False))
+GM_ONLY_COMMANDS: tuple[type[Command], ...] = tuple(
+    c for c in SKIRMISH_COMMANDS if getattr(c, "gm_only", False)
+)

@@ -31,12 +31,22 @@ def evaluate(w: Working, striker: str, target: str, then: dict[str, Any]) -> boo
     w.emit(DamageEvaluated(striker, target, total, result))
     if result is None:
         w.emit(DamageResultAwaited(striker, target, total))
-        w.emit(ReactionRequested(
-            id="", kind=DAMAGE_REACTION, combatant=None, asked_of="gm", options=list(RESULTS), default="no_effect",
-            allows=["skirmish.record_damage_result"],
-            resume={**then, "striker": striker, "target": target, "total": total},
-            question=(f"{name_of(w.state, striker)}'s damage evaluation against {name_of(w.state, target)} is "
-                      f"{total}: what does the damage chart give?")))
+        w.emit(
+            ReactionRequested(
+                id="",
+                kind=DAMAGE_REACTION,
+                combatant=None,
+                asked_of="gm",
+                options=list(RESULTS),
+                default="no_effect",
+                allows=["skirmish.record_damage_result"],
+                resume={**then, "striker": striker, "target": target, "total": total},
+                question=(
+                    f"{name_of(w.state, striker)}'s damage evaluation against {name_of(w.state, target)} is "
+                    f"{total}: what does the damage chart give?"
+                ),
+            )
+        )
         return True
     apply_result(w, target, result, source=striker)
     return False
@@ -59,5 +69,6 @@ def apply_result(w: Working, target: str, result: str, source: str) -> None:
     else:
         new = max(now, WOUND_LEVELS.index(result))
     if new != now:
-        w.emit(WoundLevelChanged(target, current, WOUND_LEVELS[new], source),
-               Wounded(target, new - now, source))
+        w.emit(
+            WoundLevelChanged(target, current, WOUND_LEVELS[new], source), Wounded(target, new - now, source)
+        )

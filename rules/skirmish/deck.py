@@ -21,8 +21,9 @@ def draw_card(w: Working, command: DrawCard | None = None) -> None:
     rules = w.state["rules"]
     undrawn = list(rules.get("undrawn", []))
     if not undrawn:
-        raise RuleError("every card has been drawn this turn: start the next turn (start_turn) to gather the "
-                        "deck again.")
+        raise RuleError(
+            "every card has been drawn this turn: start the next turn (start_turn) to gather the deck again."
+        )
     spent = w.state.get("actions_spent", {})
     for holder in rules.get("holders", []):
         if holder in w.state["combatants"] and holder not in spent:

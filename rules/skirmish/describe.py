@@ -6,11 +6,22 @@ from typing import Any
 
 from rules.skirmish.figures import name_of
 
-WOUND_WORDS = {"none": "unwounded", "light": "lightly wounded", "serious": "seriously wounded",
-               "critical": "critically wounded", "mortal": "mortally wounded"}
-RESULT_WORDS = {"no_effect": "no effect", "light": "a light wound", "serious": "a serious wound",
-                "critical": "a critical wound", "mortal": "a mortal wound", "unconscious": "knocked unconscious",
-                "dead": "killed"}
+WOUND_WORDS = {
+    "none": "unwounded",
+    "light": "lightly wounded",
+    "serious": "seriously wounded",
+    "critical": "critically wounded",
+    "mortal": "mortally wounded",
+}
+RESULT_WORDS = {
+    "no_effect": "no effect",
+    "light": "a light wound",
+    "serious": "a serious wound",
+    "critical": "a critical wound",
+    "mortal": "a mortal wound",
+    "unconscious": "knocked unconscious",
+    "dead": "killed",
+}
 ROLL_PURPOSES = {
     "card draw": "the card draw",
     "parry (attacker)": "the parry, as attacker",
@@ -23,8 +34,13 @@ ROLL_PURPOSES = {
     "one-storey fall": "a one-storey fall",
     "morale": "morale",
 }
-HTH_ENDINGS = {"damage evaluated": "after the damage evaluation", "counterstrike failed": "the counterstrike failed",
-               "evaded": "the defender evaded", "grapple over": "both men are down", "cancelled": "cancelled"}
+HTH_ENDINGS = {
+    "damage evaluated": "after the damage evaluation",
+    "counterstrike failed": "the counterstrike failed",
+    "evaded": "the defender evaded",
+    "grapple over": "both men are down",
+    "cancelled": "cancelled",
+}
 
 
 def _signed(v: int) -> str:
@@ -39,7 +55,9 @@ def roll_sentence(state: dict[str, Any], d: dict[str, Any]) -> str | None:
         return None
     who = name_of(state, d.get("combatant")) if d.get("combatant") else "The GM"
     faces = ", ".join(str(f) for f in d.get("faces", []))
-    mods = " ".join(f"{_signed(m['value'])} {m['reason']}" for m in d.get("modifiers", [])) or "(no modifiers)"
+    mods = (
+        " ".join(f"{_signed(m['value'])} {m['reason']}" for m in d.get("modifiers", [])) or "(no modifiers)"
+    )
     if purpose == "card draw":
         undrawn = d.get("sides")
         card = str(d.get("outcome", "")).removeprefix("card ")
@@ -47,8 +65,10 @@ def roll_sentence(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     target = f" against {d['target']}" if d.get("target") is not None else ""
     manual = " (physical dice)" if d.get("source") == "manual" else ""
     outcome = f": {d['outcome']}" if d.get("outcome") else ""
-    return (f"{who} rolls {d.get('notation')} for {ROLL_PURPOSES[purpose]}{manual}: [{faces}] {mods} = "
-            f"{d.get('total')}{target}{outcome}.")
+    return (
+        f"{who} rolls {d.get('notation')} for {ROLL_PURPOSES[purpose]}{manual}: [{faces}] {mods} = "
+        f"{d.get('total')}{target}{outcome}."
+    )
 
 
 def card_label(state: dict[str, Any], card: str) -> str:
@@ -88,8 +108,10 @@ def sentence(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None
         return f"{n('combatant')} is {what} and does not act."
     if etype == "HandToHandImpossible":
         if d.get("distance") is not None and d.get("reach") is not None:
-            return (f"{n('attacker')} cannot reach {n('defender')}: {d['distance'] / 100:.2f}\" to go and one move "
-                    f"is {d['reach'] / 100:.2f}\". No hand to hand occurs.")
+            return (
+                f'{n("attacker")} cannot reach {n("defender")}: {d["distance"] / 100:.2f}" to go and one move '
+                f'is {d["reach"] / 100:.2f}". No hand to hand occurs.'
+            )
         return f"{n('attacker')} cannot reach {n('defender')} ({d['why']}). No hand to hand occurs."
     if etype == "SkirmishDefenceAwaited":
         return f"{n('attacker')} strikes at {n('defender')}. {n('defender')} must choose: {' or '.join(d['options'])}."
@@ -98,7 +120,11 @@ def sentence(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None
     if etype == "ExchangeResolved":
         return _exchange(state, d)
     if etype == "DamageEvaluated":
-        result = RESULT_WORDS.get(d["result"], d["result"]) if d.get("result") else "awaiting the GM's chart result"
+        result = (
+            RESULT_WORDS.get(d["result"], d["result"])
+            if d.get("result")
+            else "awaiting the GM's chart result"
+        )
         return f"Damage: {n('striker')} against {n('target')}, total {d['total']}: {result}."
     if etype == "DamageResultAwaited":
         return f"The GM is asked what {d['total']} gives on the damage chart for {n('striker')}'s blow on {n('target')}."
@@ -121,8 +147,13 @@ def sentence(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None
     return _common(state, etype, d)
 
 
-POSTURE_WORDS = {"standing": "stands up", "kneeling": "kneels", "prone": "goes prone",
-                 "on_back": "falls on his back", "on_stomach": "falls on his stomach"}
+POSTURE_WORDS = {
+    "standing": "stands up",
+    "kneeling": "kneels",
+    "prone": "goes prone",
+    "on_back": "falls on his back",
+    "on_stomach": "falls on his stomach",
+}
 
 
 def _item_name(state: dict[str, Any], cid: str, item: str) -> str:
@@ -158,14 +189,20 @@ def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
 def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str:
     """`Wounded.amount` is wound levels added; its source is the striker's id or "one-storey fall"."""
     source = d.get("source") or ""
-    cause = name_of(state, source) if source in state.get("combatants", {}) else f"a {source}" if source else "a wound"
+    cause = (
+        name_of(state, source)
+        if source in state.get("combatants", {})
+        else f"a {source}"
+        if source
+        else "a wound"
+    )
     levels = d["amount"]
     return f"{name_of(state, d['combatant'])} takes {levels} wound level{'' if levels == 1 else 's'} from {cause}."
 
 
 def _inches(p: Any) -> str:
     if isinstance(p, list) and len(p) == 2:
-        return f"({p[0] / 100:.2f}\", {p[1] / 100:.2f}\")"
+        return f'({p[0] / 100:.2f}", {p[1] / 100:.2f}")'
     return "a new spot"
 
 

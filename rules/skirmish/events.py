@@ -134,7 +134,19 @@ class PrisonerLiberated(msgspec.Struct, frozen=True):
 
 
 SKIRMISH_EVENTS: tuple[type[msgspec.Struct], ...] = (
-    CardDrawn, ActivationSkipped, HandToHandImpossible, SkirmishDefenceAwaited, BlowAccepted,
-    ExchangeResolved, DamageEvaluated, DamageResultAwaited, FallResultAwaited, MoraleAwaited,
-    WoundLevelChanged, GrappleAborted, HandToHandEnded, PrisonerTaken, PrisonerLiberated,
+    CardDrawn,
+    ActivationSkipped,
+    HandToHandImpossible,
+    SkirmishDefenceAwaited,
+    BlowAccepted,
+    ExchangeResolved,
+    DamageEvaluated,
+    DamageResultAwaited,
+    FallResultAwaited,
+    MoraleAwaited,
+    WoundLevelChanged,
+    GrappleAborted,
+    HandToHandEnded,
+    PrisonerTaken,
+    PrisonerLiberated,
 )

@@ -58,7 +58,9 @@ def held_by_him(state: State, cid: str) -> list[str]:
 
 
 def captor_of(state: State, cid: str) -> str | None:
-    return next((p["captor"] for p in state.get("rules", {}).get("prisoners", []) if p["prisoner"] == cid), None)
+    return next(
+        (p["captor"] for p in state.get("rules", {}).get("prisoners", []) if p["prisoner"] == cid), None
+    )
 
 
 def prisoners_of(state: State, cid: str) -> list[str]:
@@ -68,8 +70,11 @@ def prisoners_of(state: State, cid: str) -> list[str]:
 def held_weapons(c: Combatant) -> list[dict[str, Any]]:
     """Items a grapple makes him drop that he still holds (§GRAPPLING "any grenade or special weapon, plus his
     regular weapon")."""
-    return [it for it in c.get("items") or []
-            if it.get("kind") in ITEM_KINDS_DROPPED_IN_A_GRAPPLE and it.get("state") != "dropped"]
+    return [
+        it
+        for it in c.get("items") or []
+        if it.get("kind") in ITEM_KINDS_DROPPED_IN_A_GRAPPLE and it.get("state") != "dropped"
+    ]
 
 
 def armed_with(c: Combatant) -> str:
@@ -98,14 +103,22 @@ def validate(combatant: Combatant) -> Combatant:
         stats.setdefault(key, False)
     stats.setdefault("wound_level", "none")
     if stats["wound_level"] not in WOUND_LEVELS:
-        raise BadCommand(f"stats.wound_level must be one of {', '.join(WOUND_LEVELS)}", "combatant.stats.wound_level")
+        raise BadCommand(
+            f"stats.wound_level must be one of {', '.join(WOUND_LEVELS)}", "combatant.stats.wound_level"
+        )
     stats.setdefault("hth_weapon", "none")
     if stats["hth_weapon"] not in HTH_WEAPONS:
-        raise BadCommand(f"stats.hth_weapon must be one of {', '.join(HTH_WEAPONS)}", "combatant.stats.hth_weapon")
+        raise BadCommand(
+            f"stats.hth_weapon must be one of {', '.join(HTH_WEAPONS)}", "combatant.stats.hth_weapon"
+        )
     morale = stats.get("morale")
-    if morale is not None and (not isinstance(morale, int) or isinstance(morale, bool) or not 1 <= morale <= 100):
-        raise BadCommand("stats.morale must be a whole number from 1 to 100, or absent (the GM tests)",
-                         "combatant.stats.morale")
+    if morale is not None and (
+        not isinstance(morale, int) or isinstance(morale, bool) or not 1 <= morale <= 100
+    ):
+        raise BadCommand(
+            "stats.morale must be a whole number from 1 to 100, or absent (the GM tests)",
+            "combatant.stats.morale",
+        )
     move = stats.get("move_in")
     if move is not None and (not isinstance(move, int) or isinstance(move, bool) or move < 0):
         raise BadCommand("stats.move_in must be a whole number of inches per move", "combatant.stats.move_in")
@@ -113,10 +126,18 @@ def validate(combatant: Combatant) -> Combatant:
     for i, it in enumerate(items):
         kind = it.get("kind")
         if kind is not None and not isinstance(kind, str):
-            raise BadCommand(f"items[{i}].kind must be text such as regular_weapon, grenade or special",
-                             f"combatant.items[{i}].kind")
+            raise BadCommand(
+                f"items[{i}].kind must be text such as regular_weapon, grenade or special",
+                f"combatant.items[{i}].kind",
+            )
     if stats["hth_weapon"] != "none" and not any(it.get("kind") == "regular_weapon" for it in items):
-        items.append({"id": stats["hth_weapon"], "kind": "regular_weapon", "name": stats["hth_weapon"].replace("_", " and ")})
+        items.append(
+            {
+                "id": stats["hth_weapon"],
+                "kind": "regular_weapon",
+                "name": stats["hth_weapon"].replace("_", " and "),
+            }
+        )
     return {**combatant, "stats": stats, "items": items}
 
 

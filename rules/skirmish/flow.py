@@ -1,14 +1,14 @@
 """The seed's flow chart (§Flow, §PARRY, §COUNTERSTRIKE, §EVADE; spec 4.2-4.7), step by step:
 
-    reach? -- no --> HandToHandImpossible
-      | yes: the attacker strikes (or grapples: grapple.py)
-    defender unconscious, or pinned/held and down? --> BlowAccepted --> DAMAGE EVALUATION
-      | else the defender chooses (hth_defence): PARRY (not if pinned) or EVADE (not if down or held)
-    PARRY: attacker higher? --> DAMAGE EVALUATION (attacker strikes)
-      | defender higher or tied --> COUNTERSTRIKE: counterstriker strictly higher? --> DAMAGE EVALUATION (his)
-      |                                             else the hand to hand ends
-    EVADE: attacker higher? --> DAMAGE EVALUATION
-      | defender higher or tied --> he moves one move away, faces any way; the hand to hand ends
+reach? -- no --> HandToHandImpossible
+  | yes: the attacker strikes (or grapples: grapple.py)
+defender unconscious, or pinned/held and down? --> BlowAccepted --> DAMAGE EVALUATION
+  | else the defender chooses (hth_defence): PARRY (not if pinned) or EVADE (not if down or held)
+PARRY: attacker higher? --> DAMAGE EVALUATION (attacker strikes)
+  | defender higher or tied --> COUNTERSTRIKE: counterstriker strictly higher? --> DAMAGE EVALUATION (his)
+  |                                             else the hand to hand ends
+EVADE: attacker higher? --> DAMAGE EVALUATION
+  | defender higher or tied --> he moves one move away, faces any way; the hand to hand ends
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ DEFENCE_PARAMS = frozenset({"to", "facing"})
 
 # ---- who may start a hand to hand (spec 4.2) -------------------------------------------------------------
 
+
 def attacker_problems(state: dict[str, Any], attacker: str, mode: str) -> list[str]:
     """Each reason the figure may not start a hand to hand now, in plain words (empty: he may)."""
     c = state["combatants"][attacker]
@@ -60,17 +61,23 @@ def attacker_problems(state: dict[str, Any], attacker: str, mode: str) -> list[s
         problems.append("he has already fought hand to hand on this card")
     if rules.get("exchange"):
         ex = rules["exchange"]
-        problems.append(f"the hand to hand between {state['combatants'].get(ex['attacker'], {}).get('name', ex['attacker'])} "
-                        f"and {state['combatants'].get(ex['defender'], {}).get('name', ex['defender'])} is still open")
+        problems.append(
+            f"the hand to hand between {state['combatants'].get(ex['attacker'], {}).get('name', ex['attacker'])} "
+            f"and {state['combatants'].get(ex['defender'], {}).get('name', ex['defender'])} is still open"
+        )
     for condition in ("dead", "unconscious", "prisoner"):
         if has(c, condition):
             problems.append(f"he is {'a prisoner' if condition == 'prisoner' else condition}")
     if holder_of(state, attacker):
         problems.append(f"he is held by {state['combatants'][holder_of(state, attacker)]['name']}")
     if held_by_him(state, attacker):
-        problems.append("he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)")
+        problems.append(
+            "he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)"
+        )
     if mode == "grapple" and c.get("posture") != "standing":
-        problems.append(f"only a standing man may grapple, and he is {str(c.get('posture')).replace('_', ' ')}")
+        problems.append(
+            f"only a standing man may grapple, and he is {str(c.get('posture')).replace('_', ' ')}"
+        )
     return problems
 
 
@@ -103,12 +110,15 @@ def start(w: Working, cmd: Strike | Grapple) -> None:
     if has(d, "dead"):
         problems.append(f"{d['name']} is dead")
     if problems:
-        raise RuleError(f"{a['name']} cannot {mode} {d['name']}: " + "; ".join(problems) + ".",
-                        {"problems": problems})
+        raise RuleError(
+            f"{a['name']} cannot {mode} {d['name']}: " + "; ".join(problems) + ".", {"problems": problems}
+        )
     claims = list(getattr(cmd, "facing_wrong_way", []))
     for cid in claims:
         if cid not in (cmd.combatant, cmd.target):
-            raise BadCommand("facing_wrong_way may name only the attacker and the defender", "facing_wrong_way")
+            raise BadCommand(
+                "facing_wrong_way may name only the attacker and the defender", "facing_wrong_way"
+            )
     way = approach(state, cmd.combatant, cmd.target, cmd.path)
     if not way.reachable:
         w.emit(HandToHandImpossible(cmd.combatant, cmd.target, "out of reach", way.distance, way.reach))
@@ -122,13 +132,15 @@ def start(w: Working, cmd: Strike | Grapple) -> None:
     standing = not is_down(w.combatant(cmd.combatant)) and not is_down(d)
     w.emit(CloseCombatJoined(group, [cmd.combatant, cmd.target], d.get("position"), standing))
     if mode == "grapple":
-        grapple.run(w, {"flow": "grapple", "attacker": cmd.combatant, "defender": cmd.target}, "defender_blow")
+        grapple.run(
+            w, {"flow": "grapple", "attacker": cmd.combatant, "defender": cmd.target}, "defender_blow"
+        )
         return
     strike(w, cmd.combatant, cmd.target, claims)
 
 
 def strike(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
-    """"The attacker strikes a blow": the defender accepts it, or chooses (spec 4.2 table)."""
+    """ "The attacker strikes a blow": the defender accepts it, or chooses (spec 4.2 table)."""
     options, why = defender_options(w.state, defender)
     if not options:
         w.emit(BlowAccepted(attacker, defender, why))
@@ -140,11 +152,19 @@ def strike(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
         defend(w, attacker, defender, options[0], claims, None, None)
         return
     w.emit(SkirmishDefenceAwaited(attacker, defender, options))
-    w.emit(ReactionRequested(
-        id="", kind=DEFENCE_REACTION, combatant=defender, asked_of=asked_of(w.state, defender), options=options,
-        default="parry", allows=[],
-        resume={"flow": "strike", "attacker": attacker, "defender": defender, "claims": claims},
-        question=f"{w.combatant(attacker)['name']} strikes at {w.combatant(defender)['name']}: parry or evade?"))
+    w.emit(
+        ReactionRequested(
+            id="",
+            kind=DEFENCE_REACTION,
+            combatant=defender,
+            asked_of=asked_of(w.state, defender),
+            options=options,
+            default="parry",
+            allows=[],
+            resume={"flow": "strike", "attacker": attacker, "defender": defender, "claims": claims},
+            question=f"{w.combatant(attacker)['name']} strikes at {w.combatant(defender)['name']}: parry or evade?",
+        )
+    )
 
 
 def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
@@ -153,19 +173,26 @@ def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
     attacker, defender = r["attacker"], r["defender"]
     bad = set(answer.params) - DEFENCE_PARAMS
     if bad:
-        raise BadCommand(f"a parry-or-evade answer takes only to and facing, not {', '.join(sorted(bad))}",
-                         sorted(bad)[0])
+        raise BadCommand(
+            f"a parry-or-evade answer takes only to and facing, not {', '.join(sorted(bad))}", sorted(bad)[0]
+        )
     ex = w.state.get("rules", {}).get("exchange") or {}
-    if (attacker not in w.state["combatants"] or defender not in w.state["combatants"]
-            or ex.get("attacker") != attacker or ex.get("defender") != defender):
+    if (
+        attacker not in w.state["combatants"]
+        or defender not in w.state["combatants"]
+        or ex.get("attacker") != attacker
+        or ex.get("defender") != defender
+    ):
         w.emit(ReactionCancelled(pending["id"], "the hand to hand this question belonged to is over"))
         if ex.get("attacker") == attacker and ex.get("defender") == defender:
             w.emit(HandToHandEnded(attacker, defender, "cancelled"))
         return
     options, _ = defender_options(w.state, defender)
     if answer.choice not in options:
-        raise RuleError(f"{w.combatant(defender)['name']} can no longer {answer.choice} "
-                        f"(he may: {', '.join(options) or 'nothing'}).")
+        raise RuleError(
+            f"{w.combatant(defender)['name']} can no longer {answer.choice} "
+            f"(he may: {', '.join(options) or 'nothing'})."
+        )
     to, facing = answer.params.get("to"), answer.params.get("facing")
     if answer.choice == "evade":
         evade_destination(w.state, defender, attacker, to, facing)  # a bad point is refused before any roll
@@ -173,7 +200,9 @@ def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
     defend(w, attacker, defender, answer.choice, list(r.get("claims", [])), to, facing)
 
 
-def defend(w: Working, attacker: str, defender: str, choice: str, claims: list[str], to: Any, facing: Any) -> None:
+def defend(
+    w: Working, attacker: str, defender: str, choice: str, claims: list[str], to: Any, facing: Any
+) -> None:
     if choice == "parry":
         parry(w, attacker, defender, claims)
     else:
@@ -181,6 +210,7 @@ def defend(w: Working, attacker: str, defender: str, choice: str, claims: list[s
 
 
 # ---- PARRY and COUNTERSTRIKE (spec 4.4, 4.5) -------------------------------------------------------------
+
 
 def facing_wrong_way(w: Working, x: str, y: str, claims: list[str]) -> bool:
     """Spec 6 row 7: computed from the recorded positions and facing, else the attacker's claim."""
@@ -193,12 +223,21 @@ def facing_wrong_way(w: Working, x: str, y: str, claims: list[str]) -> bool:
 def parry(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
     """PARRY: the attacker's higher total means damage; otherwise (ties included) the defender counterstrikes."""
     ra = roller_for(w, attacker, defender, facing_wrong_way=facing_wrong_way(w, attacker, defender, claims))
-    rd = roller_for(w, defender, attacker, is_defender=True,
-                    facing_wrong_way=facing_wrong_way(w, defender, attacker, claims))
-    ev_a, ev_d, attacker_won = opposed(w, "parry", (attacker, ra, "parry (attacker)"),
-                                       (defender, rd, "parry (defender)"), PARRY_MODIFIERS)
-    w.emit(ExchangeResolved("parry", attacker, defender, ev_a.total, ev_d.total,
-                            attacker if attacker_won else defender))
+    rd = roller_for(
+        w,
+        defender,
+        attacker,
+        is_defender=True,
+        facing_wrong_way=facing_wrong_way(w, defender, attacker, claims),
+    )
+    ev_a, ev_d, attacker_won = opposed(
+        w, "parry", (attacker, ra, "parry (attacker)"), (defender, rd, "parry (defender)"), PARRY_MODIFIERS
+    )
+    w.emit(
+        ExchangeResolved(
+            "parry", attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender
+        )
+    )
     if attacker_won:
         hit(w, attacker, defender, attacker, defender)
     else:
@@ -209,11 +248,24 @@ def counterstrike(w: Working, counterstriker: str, original: str) -> None:
     """COUNTERSTRIKE: the parry modifiers without facing; only a strict win gives damage. No counter to it."""
     rc = roller_for(w, counterstriker, original)
     ro = roller_for(w, original, counterstriker)
-    ev_c, ev_o, won = opposed(w, "counterstrike", (counterstriker, rc, "counterstrike (counterstriker)"),
-                              (original, ro, "counterstrike (original attacker)"), PARRY_MODIFIERS,
-                              counterstrike=True)
-    w.emit(ExchangeResolved("counterstrike", counterstriker, original, ev_c.total, ev_o.total,
-                            counterstriker if won else original))
+    ev_c, ev_o, won = opposed(
+        w,
+        "counterstrike",
+        (counterstriker, rc, "counterstrike (counterstriker)"),
+        (original, ro, "counterstrike (original attacker)"),
+        PARRY_MODIFIERS,
+        counterstrike=True,
+    )
+    w.emit(
+        ExchangeResolved(
+            "counterstrike",
+            counterstriker,
+            original,
+            ev_c.total,
+            ev_o.total,
+            counterstriker if won else original,
+        )
+    )
     if won:
         hit(w, counterstriker, original, original, counterstriker)
     else:
@@ -222,14 +274,19 @@ def counterstrike(w: Working, counterstriker: str, original: str) -> None:
 
 # ---- EVADE (spec 4.6) ------------------------------------------------------------------------------------
 
+
 def evade(w: Working, attacker: str, defender: str, to: Any, facing: Any) -> None:
     """EVADE: the attacker's higher total lands his blow; otherwise the defender slips one move away."""
     ra = roller_for(w, attacker, defender)
     rd = roller_for(w, defender, attacker, is_defender=True)
-    ev_a, ev_d, attacker_won = opposed(w, "evade", (attacker, ra, "evade (attacker)"),
-                                       (defender, rd, "evade (defender)"), EVADE_MODIFIERS)
-    w.emit(ExchangeResolved("evade", attacker, defender, ev_a.total, ev_d.total,
-                            attacker if attacker_won else defender))
+    ev_a, ev_d, attacker_won = opposed(
+        w, "evade", (attacker, ra, "evade (attacker)"), (defender, rd, "evade (defender)"), EVADE_MODIFIERS
+    )
+    w.emit(
+        ExchangeResolved(
+            "evade", attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender
+        )
+    )
     if attacker_won:
         hit(w, attacker, defender, attacker, defender)
         return
@@ -246,6 +303,7 @@ def evade(w: Working, attacker: str, defender: str, to: Any, facing: Any) -> Non
 
 # ---- DAMAGE EVALUATION for a blow (spec 4.7) ------------------------------------------------------------
 
+
 def hit(w: Working, striker: str, target: str, attacker: str, defender: str) -> None:
     """A blow lands: damage evaluation, then the exchange ends (or waits for the GM's chart result)."""
     then = {"flow": "strike", "attacker": attacker, "defender": defender}
@@ -259,5 +317,11 @@ def after_damage_result(w: Working, resume: dict[str, Any], result: str) -> None
     w.emit(HandToHandEnded(resume["attacker"], resume["defender"], "damage evaluated"))
 
 
-__all__ = ["start", "answer_defence", "after_damage_result", "defender_options", "attacker_problems",
-           "DEFENCE_REACTION"]
+__all__ = [
+    "start",
+    "answer_defence",
+    "after_damage_result",
+    "defender_options",
+    "attacker_problems",
+    "DEFENCE_REACTION",
+]

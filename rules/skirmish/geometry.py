@@ -10,8 +10,9 @@ Point = list[int]
 
 
 def is_point(p: Any) -> bool:
-    return (isinstance(p, list) and len(p) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in p))
+    return (
+        isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
+    )
 
 
 def distance(a: Point, b: Point) -> int:

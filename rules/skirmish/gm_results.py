@@ -51,8 +51,10 @@ def resume(w: Working, pending: dict[str, Any], answer: Answer) -> None:
     """Go on with the flow chart after the GM's result."""
     kind = pending.get("kind")
     if answer.params:
-        raise BadCommand(f"the GM's {_words(kind)} takes only a choice, not {', '.join(sorted(answer.params))}",
-                         sorted(answer.params)[0])
+        raise BadCommand(
+            f"the GM's {_words(kind)} takes only a choice, not {', '.join(sorted(answer.params))}",
+            sorted(answer.params)[0],
+        )
     valid = ("pass", "fail") if kind == grapple.MORALE_REACTION else RESULTS
     if answer.choice not in valid:
         raise RuleError(f"{answer.choice!r} is not a {_words(kind)}: choose one of {', '.join(valid)}.")

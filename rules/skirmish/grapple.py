@@ -70,11 +70,20 @@ def _step_defender_falls(w: Working, g: Grapple) -> str:
     w.emit(roll.event(notation=notation, outcome=result or "awaiting the GM's fall result"))
     if result is None:
         w.emit(FallResultAwaited(d, roll.sum))
-        w.emit(ReactionRequested(
-            id="", kind=FALL_REACTION, combatant=None, asked_of="gm", options=list(RESULTS), default="no_effect",
-            allows=["skirmish.record_fall"], resume={**_plain(g), "after": "defender_falls", "total": roll.sum},
-            question=f"{name_of(w.state, d)} falls on his back; the one-storey fall roll is {roll.sum}: what is the "
-                     "result?"))
+        w.emit(
+            ReactionRequested(
+                id="",
+                kind=FALL_REACTION,
+                combatant=None,
+                asked_of="gm",
+                options=list(RESULTS),
+                default="no_effect",
+                allows=["skirmish.record_fall"],
+                resume={**_plain(g), "after": "defender_falls", "total": roll.sum},
+                question=f"{name_of(w.state, d)} falls on his back; the one-storey fall roll is {roll.sum}: what is the "
+                "result?",
+            )
+        )
         return PAUSE
     return _after_fall(w, g, result)
 
@@ -100,18 +109,31 @@ def _step_morale(w: Working, g: Grapple) -> str:
         w.emit(roll.event(target=morale, outcome="pass" if passed else "fail"))
         return _after_morale(w, g, passed)
     w.emit(MoraleAwaited(g["attacker"]))
-    w.emit(ReactionRequested(
-        id="", kind=MORALE_REACTION, combatant=None, asked_of="gm", options=["pass", "fail"], default="pass",
-        allows=["skirmish.record_morale"], resume={**_plain(g), "after": "morale"},
-        question=f"{a['name']} grapples {name_of(w.state, g['defender'])}: does he pass his morale test?"))
+    w.emit(
+        ReactionRequested(
+            id="",
+            kind=MORALE_REACTION,
+            combatant=None,
+            asked_of="gm",
+            options=["pass", "fail"],
+            default="pass",
+            allows=["skirmish.record_morale"],
+            resume={**_plain(g), "after": "morale"},
+            question=f"{a['name']} grapples {name_of(w.state, g['defender'])}: does he pass his morale test?",
+        )
+    )
     return PAUSE
 
 
 def _after_morale(w: Working, g: Grapple, passed: bool) -> str:
     a, d = g["attacker"], g["defender"]
     if passed:
-        w.emit(PostureChanged(a, "on_stomach"), PinApplied(holder=a, pinned=d, turn=w.turn),
-               ConditionChanged(d, "prisoner", True), PrisonerTaken(prisoner=d, captor=a))
+        w.emit(
+            PostureChanged(a, "on_stomach"),
+            PinApplied(holder=a, pinned=d, turn=w.turn),
+            ConditionChanged(d, "prisoner", True),
+            PrisonerTaken(prisoner=d, captor=a),
+        )
     else:
         w.emit(PostureChanged(a, "on_back"))
     if option(w.state, "attacker_drops_weapons") == "always" or not passed:
@@ -122,9 +144,11 @@ def _after_morale(w: Working, g: Grapple, passed: bool) -> str:
 def _step_end(w: Working, g: Grapple) -> str:
     a, d = g["attacker"], g["defender"]
     group = w.combatant(d).get("group") or w.combatant(a).get("group") or f"hth:{a}:{d}"
-    w.emit(CloseCombatJoined(group, [a, d], w.combatant(d).get("position"), False),
-           HandToHandEnded(a, d, "grapple over"),
-           ActionSpent(a, w.turn, "grappled"))
+    w.emit(
+        CloseCombatJoined(group, [a, d], w.combatant(d).get("position"), False),
+        HandToHandEnded(a, d, "grapple over"),
+        ActionSpent(a, w.turn, "grappled"),
+    )
     return CONTINUE
 
 
@@ -143,7 +167,7 @@ def _plain(g: Grapple) -> Grapple:
 
 def run(w: Working, g: Grapple, first: str) -> None:
     """Run the grapple's steps from `first` until it ends, stops or pauses for the GM."""
-    for _name, step in STEPS[STEP_NAMES.index(first):]:
+    for _name, step in STEPS[STEP_NAMES.index(first) :]:
         if step(w, g) != CONTINUE:
             return
 

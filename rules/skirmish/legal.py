@@ -13,8 +13,10 @@ def legal_actions(state: dict[str, Any], combatant: str) -> list[str]:
     if combatant not in state.get("combatants", {}):
         return []
     if state.get("pending"):
-        mine = any(p.get("kind") == flow.DEFENCE_REACTION and p.get("combatant") == combatant
-                   for p in state["pending"])
+        mine = any(
+            p.get("kind") == flow.DEFENCE_REACTION and p.get("combatant") == combatant
+            for p in state["pending"]
+        )
         return ["respond"] if mine else []
     actions = []
     if not flow.attacker_problems(state, combatant, "strike"):

@@ -50,8 +50,10 @@ def move_problems(state: dict[str, Any], cid: str) -> list[str]:
             problems.append(f"he is {condition}")
     held = held_by_him(state, cid)
     if held:
-        problems.append(f"he is holding {' and '.join(name_of(state, h) for h in held)}: a captor moves with "
-                        "skirmish.captor_acts (stand_up, path), which pulls his prisoner along")
+        problems.append(
+            f"he is holding {' and '.join(name_of(state, h) for h in held)}: a captor moves with "
+            "skirmish.captor_acts (stand_up, path), which pulls his prisoner along"
+        )
     if cid in state.get("rules", {}).get("fought", []):
         # §COUNTERSTRIKE: after the hand to hand "two sweaty, slippery men wait for the next card".
         problems.append("he has fought hand to hand on this card and waits for his next card")
@@ -63,8 +65,11 @@ def _leaving_contact(state: dict[str, Any], cmd: Move) -> list[msgspec.Struct]:
     group = state.get("groups", {}).get(c.get("group") or "")
     if group is None or not is_point(cmd.to):
         return []
-    others = [state["combatants"][m].get("position") for m in group["combatants"]
-              if m != cmd.combatant and m in state["combatants"]]
+    others = [
+        state["combatants"][m].get("position")
+        for m in group["combatants"]
+        if m != cmd.combatant and m in state["combatants"]
+    ]
     others = [p for p in others if is_point(p)]
     if not others or any(distance(cmd.to, p) <= option(state, "contact_distance") for p in others):
         return []
@@ -79,5 +84,7 @@ def judge_move(state: dict[str, Any], cmd: Move, events: list[msgspec.Struct]) -
     if getattr(cmd, "actor", "") not in GM_ACTORS:
         problems = move_problems(state, cmd.combatant)
         if problems:
-            raise RuleError(f"{c['name']} cannot move now: " + "; ".join(problems) + ".", {"problems": problems})
+            raise RuleError(
+                f"{c['name']} cannot move now: " + "; ".join(problems) + ".", {"problems": problems}
+            )
     return [*events, *_leaving_contact(state, cmd)]

@@ -22,12 +22,16 @@ STATS: dict[str, str] = {
 _CHART = {r: "the chart's result" for r in RESULTS}
 
 REACTIONS: dict[str, dict[str, Any]] = {
-    "hth_defence": {"asked": "the defender struck at, when more than one defence is open",
-                    "choices": {"parry": "parry the blow (the default)", "evade": "step out of reach"}},
+    "hth_defence": {
+        "asked": "the defender struck at, when more than one defence is open",
+        "choices": {"parry": "parry the blow (the default)", "evade": "step out of reach"},
+    },
     "damage_result": {"asked": "the GM, with no damage_chart option", "choices": _CHART},
     "fall_result": {"asked": "the GM, with no fall_chart option", "choices": _CHART},
-    "morale": {"asked": "the GM, with morale_mode gm or a figure without morale",
-               "choices": {"pass": "the test is passed (the default)", "fail": "it is failed"}},
+    "morale": {
+        "asked": "the GM, with morale_mode gm or a figure without morale",
+        "choices": {"pass": "the test is passed (the default)", "fail": "it is failed"},
+    },
 }
 
 # A deck of one card holding both figures, so that the drawn card is known in advance.
@@ -35,20 +39,41 @@ FIRST_TURN = FirstTurn(
     name="Farmhouse door",
     options={"deck": [{"card": "all", "combatants": ["hale", "voss"]}]},
     combatants=(
-        {"id": "hale", "name": "Sgt Hale", "side": "allies", "position": [-100, 0], "facing": 0,
-         "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
-         "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}]},
-        {"id": "voss", "name": "Pvt Voss", "side": "axis", "position": [0, 0], "facing": 0,
-         "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
-         "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"}]},
+        {
+            "id": "hale",
+            "name": "Sgt Hale",
+            "side": "allies",
+            "position": [-100, 0],
+            "facing": 0,
+            "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
+            "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}],
+        },
+        {
+            "id": "voss",
+            "name": "Pvt Voss",
+            "side": "axis",
+            "position": [0, 0],
+            "facing": 0,
+            "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
+            "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"}],
+        },
     ),
     plays=("hale",),
     commands=(
-        ("gm", "The GM starts turn 1 (skirmish has no phases: the deck decides who acts).",
-         {"type": "start_turn", "turn": 1}),
-        ("gm", "The GM draws the next card: this deck has one, activating both figures.",
-         {"type": "skirmish.draw_card"}),
-        ("player", "Sgt Hale strikes at Voss, who faces away: Voss' side is asked to parry or evade.",
-         {"type": "skirmish.strike", "combatant": "hale", "target": "voss"}),
+        (
+            "gm",
+            "The GM starts turn 1 (skirmish has no phases: the deck decides who acts).",
+            {"type": "start_turn", "turn": 1},
+        ),
+        (
+            "gm",
+            "The GM draws the next card: this deck has one, activating both figures.",
+            {"type": "skirmish.draw_card"},
+        ),
+        (
+            "player",
+            "Sgt Hale strikes at Voss, who faces away: Voss' side is asked to parry or evade.",
+            {"type": "skirmish.strike", "combatant": "hale", "target": "voss"},
+        ),
     ),
 )

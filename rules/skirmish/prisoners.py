@@ -48,7 +48,9 @@ def liberate_if_captor_down(w: Working) -> None:
             free(w, entry["prisoner"], entry["captor"], f"captor {down}")
 
 
-def captor_acts_problems(state: dict[str, Any], cid: str, stand_up: bool = False, moves: bool = False) -> list[str]:
+def captor_acts_problems(
+    state: dict[str, Any], cid: str, stand_up: bool = False, moves: bool = False
+) -> list[str]:
     """Each reason this figure may not act as a captor now (§GRAPPLING "moves on the attacker's cards")."""
     captor = state["combatants"][cid]
     name = captor["name"]
@@ -58,7 +60,9 @@ def captor_acts_problems(state: dict[str, Any], cid: str, stand_up: bool = False
     if not prisoners_of(state, cid):
         problems.append(f"{name} has no prisoner")
     if moves and not (stand_up or captor.get("posture") == "standing"):
-        problems.append(f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})")
+        problems.append(
+            f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})"
+        )
     return problems
 
 
@@ -70,11 +74,16 @@ def captor_acts(w: Working, cmd: CaptorActs) -> None:
     name = captor["name"]
     problems = captor_acts_problems(state, cmd.combatant, cmd.stand_up, cmd.path is not None)
     if problems:
-        raise RuleError(f"{name} cannot act as a captor: " + "; ".join(problems) + ".", {"problems": problems})
+        raise RuleError(
+            f"{name} cannot act as a captor: " + "; ".join(problems) + ".", {"problems": problems}
+        )
     prisoners = prisoners_of(state, cmd.combatant)
     held = held_by_him(state, cmd.combatant)
-    w.emit(ActionDeclared(cmd.combatant, "captor_acts", prisoners,
-                          {"stand_up": cmd.stand_up, "moves": cmd.path is not None}))
+    w.emit(
+        ActionDeclared(
+            cmd.combatant, "captor_acts", prisoners, {"stand_up": cmd.stand_up, "moves": cmd.path is not None}
+        )
+    )
     if not cmd.stand_up and cmd.path is None:
         for p in held:
             w.emit(PinHeld(holder=cmd.combatant, pinned=p, turn=w.turn))
@@ -95,13 +104,19 @@ def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) 
     start = c.get("position")
     reach = move_reach(c)
     if is_point(start) and reach is not None and path_length(start, path) > reach:
-        raise RuleError(f"{c['name']} can move at most {reach // 100}\" in one move; that path is "
-                        f"{path_length(start, path) / 100:.2f}\" long.")
+        raise RuleError(
+            f'{c["name"]} can move at most {reach // 100}" in one move; that path is '
+            f'{path_length(start, path) / 100:.2f}" long.'
+        )
     end = path[-1]
     w.emit(Moved(captor, end, "move", None, start))
     for p in prisoners:
         pos = w.combatant(p).get("position")
-        to = [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]] if is_point(pos) and is_point(start) else list(end)
+        to = (
+            [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]]
+            if is_point(pos) and is_point(start)
+            else list(end)
+        )
         w.emit(Moved(p, to, "pulled", None, pos))
 
 

@@ -50,8 +50,10 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
         check_path(path)
         end = path[-1]
         if is_point(target) and distance(end, target) > contact:
-            raise RuleError(f"the path must end touching {d['name']}: its last point is "
-                            f"{distance(end, target) / 100:.2f}\" from him (contact is {contact / 100:.2f}\")")
+            raise RuleError(
+                f"the path must end touching {d['name']}: its last point is "
+                f'{distance(end, target) / 100:.2f}" from him (contact is {contact / 100:.2f}")'
+            )
         length = path_length(start, path) if is_point(start) else path_length(path[0], path[1:])
         facing = bearing(end, target) if is_point(target) else None
         if reach is not None and length > reach:
@@ -67,12 +69,15 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
     return Approach(True, to, facing, gap, reach)
 
 
-def evade_destination(state: dict[str, Any], defender: str, attacker: str, to: Any,
-                      facing: Any) -> tuple[list[int] | None, int | None]:
+def evade_destination(
+    state: dict[str, Any], defender: str, attacker: str, to: Any, facing: Any
+) -> tuple[list[int] | None, int | None]:
     """Where a winning evader goes and which way he faces (spec 4.3, 4.6): the named point, checked against one
     move and other figures; without one, a full move straight away from the attacker, facing him."""
     d, a = state["combatants"][defender], state["combatants"][attacker]
-    if facing is not None and (not isinstance(facing, int) or isinstance(facing, bool) or not 0 <= facing <= 359):
+    if facing is not None and (
+        not isinstance(facing, int) or isinstance(facing, bool) or not 0 <= facing <= 359
+    ):
         raise BadCommand("facing must be a whole number of degrees from 0 to 359", "facing")
     here, there = d.get("position"), a.get("position")
     reach = move_reach(d)
@@ -86,10 +91,15 @@ def evade_destination(state: dict[str, Any], defender: str, attacker: str, to: A
     if is_point(here):
         problems = []
         if reach is not None and distance(here, to) > reach:
-            problems.append(f"{d['name']} can evade at most one move ({reach / 100:.2f}\"), and that point is "
-                            f"{distance(here, to) / 100:.2f}\" away")
-        others = [c["position"] for cid, c in state["combatants"].items()
-                  if cid != defender and is_point(c.get("position")) and distance(c["position"], here) > 0]
+            problems.append(
+                f'{d["name"]} can evade at most one move ({reach / 100:.2f}"), and that point is '
+                f'{distance(here, to) / 100:.2f}" away'
+            )
+        others = [
+            c["position"]
+            for cid, c in state["combatants"].items()
+            if cid != defender and is_point(c.get("position")) and distance(c["position"], here) > 0
+        ]
         if crosses(here, to, others, option(state, "contact_distance") // 2):
             problems.append("the straight line to that point passes through another figure")
         if problems:

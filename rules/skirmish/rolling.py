@@ -8,7 +8,9 @@ from rules.skirmish.tables import Roller, Row, modifiers_for
 from rules.skirmish.working import Working
 
 
-def roller_for(w: Working, x: str, y: str, *, is_defender: bool = False, facing_wrong_way: bool = False) -> Roller:
+def roller_for(
+    w: Working, x: str, y: str, *, is_defender: bool = False, facing_wrong_way: bool = False
+) -> Roller:
     """Figure x as he rolls against y, as the state stands now."""
     cx, cy = w.combatant(x), w.combatant(y)
     return Roller(
@@ -24,9 +26,16 @@ def roller_for(w: Working, x: str, y: str, *, is_defender: bool = False, facing_
     )
 
 
-def opposed(w: Working, kind: str, first: tuple[str, Roller, str], second: tuple[str, Roller, str],
-            table: tuple[Row, ...], *, counterstrike: bool = False,
-            first_wins_ties: bool = False) -> tuple[DieRolled, DieRolled, bool]:
+def opposed(
+    w: Working,
+    kind: str,
+    first: tuple[str, Roller, str],
+    second: tuple[str, Roller, str],
+    table: tuple[Row, ...],
+    *,
+    counterstrike: bool = False,
+    first_wins_ties: bool = False,
+) -> tuple[DieRolled, DieRolled, bool]:
     """An opposed d100 (spec 1: "each side rolls 1d100 and adds its modifiers, and the higher total wins").
     Returns both rolls (already emitted, `first` drawn first) and whether `first` won."""
     (a, ra, pa), (b, rb, pb) = first, second

@@ -8,7 +8,10 @@ from typing import Any
 RulesState = dict[str, Any]
 
 # The declared hand-to-hand actions: the exchange kind they open, and its first step.
-_STEP_AFTER_STRIKE_DECLARED = {"hth_strike": ("strike", "awaiting_defence"), "hth_grapple": ("grapple", "damage_eval")}
+_STEP_AFTER_STRIKE_DECLARED = {
+    "hth_strike": ("strike", "awaiting_defence"),
+    "hth_grapple": ("grapple", "damage_eval"),
+}
 
 
 def initial(options: dict[str, Any]) -> RulesState:
@@ -53,25 +56,55 @@ def evolve(r: RulesState, event: Any) -> RulesState:
 def _evolve(r: RulesState, t: str, d: dict[str, Any]) -> RulesState:
     if t == "OptionsChanged" and "deck" in d.get("options", {}):
         deck = d["options"]["deck"]
-        cards = ([{"card": x["card"], "combatants": list(x["combatants"])} for x in deck] if deck
-                 else _default_deck(r["join_order"]))
-        return {**r, "custom_deck": deck is not None, "deck": cards, "undrawn": [c["card"] for c in cards],
-                "drawn": [], "card": None, "holders": [], "fought": []}
+        cards = (
+            [{"card": x["card"], "combatants": list(x["combatants"])} for x in deck]
+            if deck
+            else _default_deck(r["join_order"])
+        )
+        return {
+            **r,
+            "custom_deck": deck is not None,
+            "deck": cards,
+            "undrawn": [c["card"] for c in cards],
+            "drawn": [],
+            "card": None,
+            "holders": [],
+            "fought": [],
+        }
     if t == "CombatantJoined":
         cid = d["id"]
-        r = {**r, "join_order": [*_without(r["join_order"], cid), cid],
-             "wound_levels": {**r["wound_levels"], cid: (d.get("stats") or {}).get("wound_level", "none")}}
+        r = {
+            **r,
+            "join_order": [*_without(r["join_order"], cid), cid],
+            "wound_levels": {**r["wound_levels"], cid: (d.get("stats") or {}).get("wound_level", "none")},
+        }
         if not r["custom_deck"] and not any(c["card"] == cid for c in r["deck"]):
-            r = {**r, "deck": [*r["deck"], {"card": cid, "combatants": [cid]}], "undrawn": [*r["undrawn"], cid]}
+            r = {
+                **r,
+                "deck": [*r["deck"], {"card": cid, "combatants": [cid]}],
+                "undrawn": [*r["undrawn"], cid],
+            }
         return r
     if t == "CombatantRemoved":
         return _removed(r, d["combatant"])
     if t == "TurnStarted":
-        return {**r, "undrawn": [c["card"] for c in r["deck"]], "drawn": [], "card": None, "holders": [],
-                "fought": []}
+        return {
+            **r,
+            "undrawn": [c["card"] for c in r["deck"]],
+            "drawn": [],
+            "card": None,
+            "holders": [],
+            "fought": [],
+        }
     if t == "CardDrawn":
-        return {**r, "undrawn": _without(r["undrawn"], d["card"]), "drawn": [*r["drawn"], d["card"]],
-                "card": d["card"], "holders": list(d["combatants"]), "fought": []}
+        return {
+            **r,
+            "undrawn": _without(r["undrawn"], d["card"]),
+            "drawn": [*r["drawn"], d["card"]],
+            "card": d["card"],
+            "holders": list(d["combatants"]),
+            "fought": [],
+        }
     if t == "ActivationSkipped":
         return {**r, "holders": _without(r["holders"], d["combatant"])}
     if t == "ActionDeclared":
@@ -87,7 +120,9 @@ def _evolve(r: RulesState, t: str, d: dict[str, Any]) -> RulesState:
     if t == "DamageEvaluated":
         return _exchange_step(r, "damage_eval")
     if t in ("DamageResultAwaited", "FallResultAwaited"):
-        return _exchange_step(r, "awaiting_gm_result", awaiting="damage" if t == "DamageResultAwaited" else "fall")
+        return _exchange_step(
+            r, "awaiting_gm_result", awaiting="damage" if t == "DamageResultAwaited" else "fall"
+        )
     if t == "MoraleAwaited":
         return _exchange_step(r, "morale", awaiting="morale")
     if t == "WoundLevelChanged":
@@ -103,7 +138,10 @@ def _evolve(r: RulesState, t: str, d: dict[str, Any]) -> RulesState:
         keep = [h for h in r["holds"] if h["held"] != d["pinned"]]
         return {**r, "holds": [*keep, {"holder": d["holder"], "held": d["pinned"]}]}
     if t in ("PinReleased", "PinBroken"):
-        return {**r, "holds": [h for h in r["holds"] if not (h["held"] == d["pinned"] and h["holder"] == d["holder"])]}
+        return {
+            **r,
+            "holds": [h for h in r["holds"] if not (h["held"] == d["pinned"] and h["holder"] == d["holder"])],
+        }
     return r
 
 
@@ -113,8 +151,11 @@ def _declared(r: RulesState, d: dict[str, Any]) -> RulesState:
         kind, step = _STEP_AFTER_STRIKE_DECLARED[action]
         attacker = d["combatant"]
         targets = d.get("targets") or [None]
-        return {**r, "exchange": {"attacker": attacker, "defender": targets[0], "kind": kind, "step": step},
-                "fought": [*_without(r["fought"], attacker), attacker]}
+        return {
+            **r,
+            "exchange": {"attacker": attacker, "defender": targets[0], "kind": kind, "step": step},
+            "fought": [*_without(r["fought"], attacker), attacker],
+        }
     ex = r.get("exchange")
     if action in ("parry", "evade") and ex and ex.get("defender") == d.get("combatant"):
         return _exchange_step(r, action)

@@ -40,9 +40,14 @@ def _down(posture: str) -> bool:
 # 'Facing wrong way' modifier" -- the in_counterstrike column. The wound rows count only the current level.
 PARRY_MODIFIERS: tuple[Row, ...] = (
     Row("street fighter", +10, lambda x: x.street_fighter),
-    Row("opponent is down and you are not", +20, lambda x: _down(x.opponent_posture) and not _down(x.posture)),
-    Row("opponent is kneeling and you are standing", +10,
-        lambda x: x.opponent_posture == "kneeling" and x.posture == "standing"),
+    Row(
+        "opponent is down and you are not", +20, lambda x: _down(x.opponent_posture) and not _down(x.posture)
+    ),
+    Row(
+        "opponent is kneeling and you are standing",
+        +10,
+        lambda x: x.opponent_posture == "kneeling" and x.posture == "standing",
+    ),
     Row("facing the wrong way", -20, lambda x: x.facing_wrong_way, in_counterstrike=False),
     Row("seriously wounded", -20, lambda x: x.wound_level == "serious"),
     Row("critically wounded", -35, lambda x: x.wound_level == "critical"),
@@ -60,12 +65,15 @@ DAMAGE_MODIFIERS: tuple[Row, ...] = (
 )
 
 # §EVADE (seed), spec 4.6: "The only modifier for this roll is that the defender may add +10 if he is speedy".
-EVADE_MODIFIERS: tuple[Row, ...] = (
-    Row("speedy", +10, lambda x: x.is_defender and x.speedy),
-)
+EVADE_MODIFIERS: tuple[Row, ...] = (Row("speedy", +10, lambda x: x.is_defender and x.speedy),)
 
 
-def modifiers_for(table: tuple[Row, ...], roller: Roller, counterstrike: bool = False) -> list[tuple[int, str]]:
+def modifiers_for(
+    table: tuple[Row, ...], roller: Roller, counterstrike: bool = False
+) -> list[tuple[int, str]]:
     """The (value, reason) pairs of the table's rows that count for this roller."""
-    return [(row.value, row.reason) for row in table
-            if (row.in_counterstrike or not counterstrike) and row.applies(roller)]
+    return [
+        (row.value, row.reason)
+        for row in table
+        if (row.in_counterstrike or not counterstrike) and row.applies(roller)
+    ]

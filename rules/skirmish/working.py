@@ -26,9 +26,17 @@ class Working:
     def emit(self, *events: msgspec.Struct) -> None:
         for ev in events:
             self.events.append(ev)
-            envelope = Event(stream=self.state.get("stream") or "", seq=self.state.get("seq", 0) + 1,
-                             type=type(ev).__name__, data=msgspec.to_builtins(ev), actor="system",
-                             command_id="", ts="", prev_hash="", hash="")
+            envelope = Event(
+                stream=self.state.get("stream") or "",
+                seq=self.state.get("seq", 0) + 1,
+                type=type(ev).__name__,
+                data=msgspec.to_builtins(ev),
+                actor="system",
+                command_id="",
+                ts="",
+                prev_hash="",
+                hash="",
+            )
             self.state = evolve(self.state, envelope, self._rules)
 
     @property

@@ -10,10 +10,13 @@ from skirmish_world import HALE, TEST_CHARTS, VOSS
 VOSS_FACING_HALE = {**VOSS, "facing": 180}
 
 
-async def encounter(tussle, *, charts: bool = True, figures: tuple[dict[str, Any], ...] = (HALE, VOSS),
-                    **options: Any):
+async def encounter(
+    tussle, *, charts: bool = True, figures: tuple[dict[str, Any], ...] = (HALE, VOSS), **options: Any
+):
     """A manual-dice skirmish encounter with the figures joined and turn 1 started (the GM's view)."""
-    enc = await tussle.create("skirmish", options={**(TEST_CHARTS if charts else {}), **options}, dice="manual")
+    enc = await tussle.create(
+        "skirmish", options={**(TEST_CHARTS if charts else {}), **options}, dice="manual"
+    )
     for f in figures:
         await enc.add(f)
     await enc.ok("start_turn")
@@ -49,8 +52,9 @@ async def strike(enc, attacker: str = "hale", defender: str = "voss", **fields: 
     return await enc.ok("skirmish.strike", combatant=attacker, target=defender, **fields)
 
 
-async def strike_and_answer(enc, choice: str, dice: list[list[int]], attacker: str = "hale",
-                            defender: str = "voss", **answer: Any) -> dict[str, Any]:
+async def strike_and_answer(
+    enc, choice: str, dice: list[list[int]], attacker: str = "hale", defender: str = "voss", **answer: Any
+) -> dict[str, Any]:
     """Strike, then answer the defence question as the GM with physical dice; the answer's body."""
     body = await strike(enc, attacker, defender)
     rid = data(body, "ReactionRequested")[0]["id"]

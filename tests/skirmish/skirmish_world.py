@@ -23,15 +23,35 @@ TEST_CHARTS = {"damage_chart": DAMAGE_CHART, "fall_chart": FALL_CHART}
 
 # Spec section 5 figures. Voss faces +x at the origin; Hale starts 5" behind him (on -x), so when Hale closes
 # in, Voss faces the wrong way. One move is 6".
-HALE = {"id": "hale", "name": "Sgt Hale", "side": "a", "position": [-500, 0], "facing": 0,
-        "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
-        "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}]}
-VOSS = {"id": "voss", "name": "Pvt Voss", "side": "b", "position": [0, 0], "facing": 0,
-        "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
-        "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"},
-                  {"id": "grenade", "kind": "grenade", "name": "grenade"}]}
-KURT = {"id": "kurt", "name": "Cpl Kurt", "side": "a", "position": [0, 300], "facing": 270,
-        "stats": {"hth_weapon": "other", "move_in": 6}}
+HALE = {
+    "id": "hale",
+    "name": "Sgt Hale",
+    "side": "a",
+    "position": [-500, 0],
+    "facing": 0,
+    "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
+    "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}],
+}
+VOSS = {
+    "id": "voss",
+    "name": "Pvt Voss",
+    "side": "b",
+    "position": [0, 0],
+    "facing": 0,
+    "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
+    "items": [
+        {"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"},
+        {"id": "grenade", "kind": "grenade", "name": "grenade"},
+    ],
+}
+KURT = {
+    "id": "kurt",
+    "name": "Cpl Kurt",
+    "side": "a",
+    "position": [0, 300],
+    "facing": 270,
+    "stats": {"hth_weapon": "other", "move_in": 6},
+}
 
 
 class World(PureWorld):

@@ -14,7 +14,12 @@ def _e1() -> World:
     w = hale_and_voss(**TEST_CHARTS)
     w.draw_card_of("hale")
     w.send("skirmish.strike", combatant="hale", target="voss")
-    w.send("respond", reaction=w.pending("hth_defence")["id"], choice="parry", dice=[[35], [88], [70], [58], [48]])
+    w.send(
+        "respond",
+        reaction=w.pending("hth_defence")["id"],
+        choice="parry",
+        dice=[[35], [88], [70], [58], [48]],
+    )
     return w
 
 
@@ -24,13 +29,19 @@ def test_e1_reads_like_the_gm_expects():
     assert "Sgt Hale's card is drawn (1 card(s) left this turn)." in text
     assert "Sgt Hale closes with Pvt Voss and strikes." in text
     assert "Sgt Hale strikes at Pvt Voss. Pvt Voss must choose: parry or evade." in text
-    assert ("Sgt Hale rolls 1d100 for the parry, as attacker (physical dice): [35] +10 street fighter = 45: "
-            "parry: loses.") in text
-    assert ("Pvt Voss rolls 1d100 for the parry, as defender (physical dice): [88] -20 facing the wrong way = 68: "
-            "parry: wins.") in text
+    assert (
+        "Sgt Hale rolls 1d100 for the parry, as attacker (physical dice): [35] +10 street fighter = 45: "
+        "parry: loses."
+    ) in text
+    assert (
+        "Pvt Voss rolls 1d100 for the parry, as defender (physical dice): [88] -20 facing the wrong way = 68: "
+        "parry: wins."
+    ) in text
     assert "Parry: Sgt Hale 45 against Pvt Voss 68: parried; Pvt Voss counterstrikes." in text
-    assert ("Pvt Voss rolls 1d100 for the counterstrike (physical dice): [70] (no modifiers) = 70: "
-            "counterstrike: wins.") in text
+    assert (
+        "Pvt Voss rolls 1d100 for the counterstrike (physical dice): [70] (no modifiers) = 70: "
+        "counterstrike: wins."
+    ) in text
     assert "Counterstrike: Pvt Voss 70 against Sgt Hale 68: Pvt Voss wins and strikes home." in text
     assert "Damage: Pvt Voss against Sgt Hale, total 58: a light wound." in text
     assert "Sgt Hale is now lightly wounded (was unwounded)." in text
@@ -44,8 +55,12 @@ def test_e3_sentences():
     w.draw_card_of("voss")
     text = [s for s in w.describe_all() if s]
     assert "Sgt Hale closes with Pvt Voss and grapples him." in text
-    assert "Pvt Voss rolls 1d100 for a one-storey fall (physical dice): [71] (no modifiers) = 71: light." in text
-    assert "Sgt Hale rolls 1d100 for morale (physical dice): [45] (no modifiers) = 45 against 60: pass." in text
+    assert (
+        "Pvt Voss rolls 1d100 for a one-storey fall (physical dice): [71] (no modifiers) = 71: light." in text
+    )
+    assert (
+        "Sgt Hale rolls 1d100 for morale (physical dice): [45] (no modifiers) = 45 against 60: pass." in text
+    )
     assert "Sgt Hale pins Pvt Voss, who is now his prisoner." in text
     assert "Pvt Voss is a prisoner and does not act." in text
 
@@ -59,7 +74,9 @@ def test_every_skirmish_event_type_has_a_sentence():
     w.send("skirmish.liberate", target="voss", how="rescued")
     w.send("start_turn")
     w.draw_card_of("voss")
-    w.send("skirmish.strike", combatant="voss", target="hale", dice=[[99], [1], [50]])  # Hale is down: parry only
+    w.send(
+        "skirmish.strike", combatant="voss", target="hale", dice=[[99], [1], [50]]
+    )  # Hale is down: parry only
     w.send("skirmish.record_damage_result", result="dead")
     w2 = World()
     w2.add({"id": "a", "name": "A", "side": "a", "position": [0, 0], "stats": {"move_in": 1}})
@@ -80,9 +97,23 @@ def test_every_skirmish_event_type_has_a_sentence():
         if cls.__name__ in ("MoraleAwaited", "BlowAccepted"):
             continue  # covered by the flows tests; described below
         assert seen.get(cls.__name__), cls.__name__
-    assert ruleset.describe(w.state, Event("s", 1, "MoraleAwaited", {"combatant": "hale"}, "gm", "c", "", "", ""))
-    assert ruleset.describe(w.state, Event("s", 1, "BlowAccepted", {"attacker": "hale", "defender": "voss",
-                                                                    "why": "unconscious"}, "gm", "c", "", "", ""))
+    assert ruleset.describe(
+        w.state, Event("s", 1, "MoraleAwaited", {"combatant": "hale"}, "gm", "c", "", "", "")
+    )
+    assert ruleset.describe(
+        w.state,
+        Event(
+            "s",
+            1,
+            "BlowAccepted",
+            {"attacker": "hale", "defender": "voss", "why": "unconscious"},
+            "gm",
+            "c",
+            "",
+            "",
+            "",
+        ),
+    )
 
 
 def test_legal_actions_follow_the_card():
@@ -116,7 +147,9 @@ def test_replay_equals_live_after_every_scenario():
 
 
 def test_plane_geometry_in_whole_units():
-    assert bearing([0, 0], [100, 0]) == 0 and bearing([0, 0], [0, 100]) == 90 and bearing([0, 0], [-1, 0]) == 180
+    assert (
+        bearing([0, 0], [100, 0]) == 0 and bearing([0, 0], [0, 100]) == 90 and bearing([0, 0], [-1, 0]) == 180
+    )
     assert bearing([0, 0], [0, -100]) == 270
     assert faces_wrong_way([0, 0], 0, [-100, 0]) and not faces_wrong_way([0, 0], 0, [0, 100])
     assert faces_wrong_way([0, 0], 0, [-100, 99])  # just over 90 degrees off

@@ -17,15 +17,27 @@ def strike_e1(**options):
 
 def test_e1_strike_asks_voss_parry_or_evade():
     w, evs = strike_e1(**TEST_CHARTS)
-    assert types(evs) == ["ActionDeclared", "Moved", "CloseCombatJoined", "SkirmishDefenceAwaited",
-                          "ReactionRequested"]
+    assert types(evs) == [
+        "ActionDeclared",
+        "Moved",
+        "CloseCombatJoined",
+        "SkirmishDefenceAwaited",
+        "ReactionRequested",
+    ]
     moved = of_type(evs, "Moved")[0]
     assert moved["to"] == [-100, 0] and moved["facing"] == 0
     req = of_type(evs, "ReactionRequested")[0]
-    assert req["kind"] == "hth_defence" and req["combatant"] == "voss" and req["options"] == ["parry", "evade"]
+    assert (
+        req["kind"] == "hth_defence" and req["combatant"] == "voss" and req["options"] == ["parry", "evade"]
+    )
     assert req["default"] == "parry"
-    assert w.rules["exchange"] == {"attacker": "hale", "defender": "voss", "kind": "strike",
-                                   "step": "awaiting_defence", "options": ["parry", "evade"]}
+    assert w.rules["exchange"] == {
+        "attacker": "hale",
+        "defender": "voss",
+        "kind": "strike",
+        "step": "awaiting_defence",
+        "options": ["parry", "evade"],
+    }
 
 
 def test_e1_parry_then_counterstrike_wounds_hale():
@@ -33,19 +45,31 @@ def test_e1_parry_then_counterstrike_wounds_hale():
     rid = w.pending("hth_defence")["id"]
     evs = w.send("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
     r = rolls(evs)
-    assert [x["purpose"] for x in r] == ["parry (attacker)", "parry (defender)", "counterstrike (counterstriker)",
-                                         "counterstrike (original attacker)", "damage evaluation"]
+    assert [x["purpose"] for x in r] == [
+        "parry (attacker)",
+        "parry (defender)",
+        "counterstrike (counterstriker)",
+        "counterstrike (original attacker)",
+        "damage evaluation",
+    ]
     assert (r[0]["combatant"], r[0]["total"], mods(r[0])) == ("hale", 45, [(10, "street fighter")])
     assert (r[1]["combatant"], r[1]["total"], mods(r[1])) == ("voss", 68, [(-20, "facing the wrong way")])
     # E1a: the facing modifier is not used in the counterstrike (else Voss would have 50 and lose).
     assert (r[2]["combatant"], r[2]["total"], mods(r[2])) == ("voss", 70, [])
     assert (r[3]["combatant"], r[3]["total"], mods(r[3])) == ("hale", 68, [(10, "street fighter")])
-    assert (r[4]["combatant"], r[4]["total"], mods(r[4])) == ("voss", 58, [(10, "armed with a rifle and bayonet")])
+    assert (r[4]["combatant"], r[4]["total"], mods(r[4])) == (
+        "voss",
+        58,
+        [(10, "armed with a rifle and bayonet")],
+    )
     resolved = of_type(evs, "ExchangeResolved")
     assert [(x["kind"], x["winner"]) for x in resolved] == [("parry", "voss"), ("counterstrike", "voss")]
-    assert of_type(evs, "DamageEvaluated") == [{"striker": "voss", "target": "hale", "total": 58, "result": "light"}]
-    assert of_type(evs, "WoundLevelChanged") == [{"combatant": "hale", "from": "none", "to": "light",
-                                                  "source": "voss"}]
+    assert of_type(evs, "DamageEvaluated") == [
+        {"striker": "voss", "target": "hale", "total": 58, "result": "light"}
+    ]
+    assert of_type(evs, "WoundLevelChanged") == [
+        {"combatant": "hale", "from": "none", "to": "light", "source": "voss"}
+    ]
     assert of_type(evs, "Wounded") == [{"combatant": "hale", "amount": 1, "source": "voss"}]
     assert types(evs)[-1] == "HandToHandEnded"
     assert w.rules["wound_levels"]["hale"] == "light" and w.rules["exchange"] is None
@@ -62,8 +86,9 @@ def test_e1b_tied_parry_goes_to_counterstrike():
     assert resolved[0]["attacker_total"] == resolved[0]["defender_total"] == 60
     assert resolved[0]["winner"] == "voss"
     assert resolved[1]["winner"] == "hale"
-    assert of_type(evs, "HandToHandEnded") == [{"attacker": "hale", "defender": "voss",
-                                                "why": "counterstrike failed"}]
+    assert of_type(evs, "HandToHandEnded") == [
+        {"attacker": "hale", "defender": "voss", "why": "counterstrike failed"}
+    ]
     assert "DamageEvaluated" not in types(evs)
 
 
@@ -79,7 +104,9 @@ def test_e1c_without_a_chart_the_gm_records_the_result():
     w, _ = strike_e1()
     rid = w.pending("hth_defence")["id"]
     evs = w.send("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
-    assert of_type(evs, "DamageEvaluated") == [{"striker": "voss", "target": "hale", "total": 58, "result": None}]
+    assert of_type(evs, "DamageEvaluated") == [
+        {"striker": "voss", "target": "hale", "total": 58, "result": None}
+    ]
     assert of_type(evs, "DamageResultAwaited") == [{"striker": "voss", "target": "hale", "total": 58}]
     req = of_type(evs, "ReactionRequested")[0]
     assert req["kind"] == "damage_result" and req["asked_of"] == "gm" and req["combatant"] is None
@@ -109,10 +136,14 @@ def strike_then_evade(dice, **params):
 def test_e2_evade_voss_slips_away_to_the_named_point():
     w, evs = strike_then_evade([[44], [37]], to=[500, 0], facing=90)
     r = rolls(evs)
-    assert [(x["combatant"], x["total"], mods(x)) for x in r] == [("hale", 44, []), ("voss", 47, [(10, "speedy")])]
+    assert [(x["combatant"], x["total"], mods(x)) for x in r] == [
+        ("hale", 44, []),
+        ("voss", 47, [(10, "speedy")]),
+    ]
     assert of_type(evs, "ExchangeResolved")[0]["winner"] == "voss"
-    assert of_type(evs, "Moved") == [{"combatant": "voss", "to": [500, 0], "reason": "evade", "facing": None,
-                                      "from": [0, 0]}]
+    assert of_type(evs, "Moved") == [
+        {"combatant": "voss", "to": [500, 0], "reason": "evade", "facing": None, "from": [0, 0]}
+    ]
     assert of_type(evs, "FacingChanged") == [{"combatant": "voss", "facing": 90}]
     left = of_type(evs, "CloseCombatLeft")[0]
     assert left["combatant"] == "voss" and left["how"] == "evade"
@@ -155,21 +186,48 @@ def test_e3_grapple_to_prisoner():
     w, evs = grapple_e3([[22], [71], [45]])
     r = rolls(evs)
     assert (r[0]["purpose"], r[0]["combatant"], r[0]["total"]) == ("damage evaluation", "voss", 32)
-    assert of_type(evs, "DamageEvaluated")[0] == {"striker": "voss", "target": "hale", "total": 32,
-                                                   "result": "no_effect"}
-    assert (r[1]["purpose"], r[1]["notation"], r[1]["total"], r[1]["outcome"]) == ("one-storey fall", "1d100", 71, "light")
+    assert of_type(evs, "DamageEvaluated")[0] == {
+        "striker": "voss",
+        "target": "hale",
+        "total": 32,
+        "result": "no_effect",
+    }
+    assert (r[1]["purpose"], r[1]["notation"], r[1]["total"], r[1]["outcome"]) == (
+        "one-storey fall",
+        "1d100",
+        71,
+        "light",
+    )
     assert (r[2]["purpose"], r[2]["total"], r[2]["target"], r[2]["outcome"]) == ("morale", 45, 60, "pass")
     assert types(evs)[:3] == ["ActionDeclared", "Moved", "CloseCombatJoined"]
     assert types(evs)[3:] == [
-        "DieRolled", "DamageEvaluated",
-        "PostureChanged", "DieRolled", "WoundLevelChanged", "Wounded", "ItemDropped", "ItemDropped",
-        "DieRolled", "PostureChanged", "PinApplied", "ConditionChanged", "PrisonerTaken", "ItemDropped",
-        "CloseCombatJoined", "HandToHandEnded", "ActionSpent"]
-    assert of_type(evs, "PostureChanged") == [{"combatant": "voss", "posture": "on_back"},
-                                              {"combatant": "hale", "posture": "on_stomach"}]
-    assert of_type(evs, "ItemDropped") == [{"combatant": "voss", "item": "rifle", "at": [0, 0]},
-                                           {"combatant": "voss", "item": "grenade", "at": [0, 0]},
-                                           {"combatant": "hale", "item": "sword", "at": [-100, 0]}]
+        "DieRolled",
+        "DamageEvaluated",
+        "PostureChanged",
+        "DieRolled",
+        "WoundLevelChanged",
+        "Wounded",
+        "ItemDropped",
+        "ItemDropped",
+        "DieRolled",
+        "PostureChanged",
+        "PinApplied",
+        "ConditionChanged",
+        "PrisonerTaken",
+        "ItemDropped",
+        "CloseCombatJoined",
+        "HandToHandEnded",
+        "ActionSpent",
+    ]
+    assert of_type(evs, "PostureChanged") == [
+        {"combatant": "voss", "posture": "on_back"},
+        {"combatant": "hale", "posture": "on_stomach"},
+    ]
+    assert of_type(evs, "ItemDropped") == [
+        {"combatant": "voss", "item": "rifle", "at": [0, 0]},
+        {"combatant": "voss", "item": "grenade", "at": [0, 0]},
+        {"combatant": "hale", "item": "sword", "at": [-100, 0]},
+    ]
     assert of_type(evs, "PinApplied") == [{"holder": "hale", "pinned": "voss", "turn": 0}]
     assert of_type(evs, "ConditionChanged") == [{"combatant": "voss", "condition": "prisoner", "on": True}]
     assert of_type(evs, "PrisonerTaken") == [{"prisoner": "voss", "captor": "hale"}]
@@ -193,8 +251,16 @@ def test_e3_step4_voss_card_is_skipped():
 
 def test_e3_step5_a_blow_on_the_held_prisoner_is_accepted():
     w, _ = grapple_e3([[22], [71], [45]])
-    w.add({"id": "kurt", "name": "Cpl Kurt", "side": "a", "position": [0, 100], "facing": 270,
-           "stats": {"hth_weapon": "other"}})
+    w.add(
+        {
+            "id": "kurt",
+            "name": "Cpl Kurt",
+            "side": "a",
+            "position": [0, 100],
+            "facing": 270,
+            "stats": {"hth_weapon": "other"},
+        }
+    )
     w.send("start_turn")
     w.draw_card_of("kurt")
     evs = w.send("skirmish.strike", combatant="kurt", target="voss", dice=[[40]])

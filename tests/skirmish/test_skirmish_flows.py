@@ -19,12 +19,21 @@ from skirmish_world import (
 
 def test_cards_in_join_order_one_turn_per_pass():
     w = hale_and_voss()
-    assert w.rules["deck"] == [{"card": "hale", "combatants": ["hale"]}, {"card": "voss", "combatants": ["voss"]}]
+    assert w.rules["deck"] == [
+        {"card": "hale", "combatants": ["hale"]},
+        {"card": "voss", "combatants": ["voss"]},
+    ]
     evs = w.draw(2)
     roll = rolls(evs)[0]
-    assert (roll["purpose"], roll["notation"], roll["faces"], roll["source"]) == ("card draw", "1d2", [2], "manual")
-    assert of_type(evs, "CardDrawn") == [{"card": "voss", "combatant": "voss", "combatants": ["voss"],
-                                          "undrawn_left": 1}]
+    assert (roll["purpose"], roll["notation"], roll["faces"], roll["source"]) == (
+        "card draw",
+        "1d2",
+        [2],
+        "manual",
+    )
+    assert of_type(evs, "CardDrawn") == [
+        {"card": "voss", "combatant": "voss", "combatants": ["voss"], "undrawn_left": 1}
+    ]
     assert w.rules["holders"] == ["voss"] and w.rules["undrawn"] == ["hale"]
     evs = w.draw(1)
     assert of_type(evs, "ActionSpent") == [{"combatant": "voss", "turn": 0, "why": "activation ended"}]
@@ -35,7 +44,9 @@ def test_cards_in_join_order_one_turn_per_pass():
 
 
 def test_team_card_activates_every_figure_listed():
-    w = World(deck=[{"card": "Germans", "combatants": ["voss"]}, {"card": "Squad", "combatants": ["hale", "kurt"]}])
+    w = World(
+        deck=[{"card": "Germans", "combatants": ["voss"]}, {"card": "Squad", "combatants": ["hale", "kurt"]}]
+    )
     for fig in (HALE, VOSS, KURT):
         w.add(fig)
     evs = w.draw(2)
@@ -53,7 +64,9 @@ def test_unconscious_figure_is_skipped_and_accepts_blows():
     w.draw_card_of("hale")
     evs = w.send("skirmish.strike", combatant="hale", target="voss", dice=[[90]])
     assert of_type(evs, "BlowAccepted")[0]["why"] == "unconscious"
-    assert of_type(evs, "DamageEvaluated")[0]["total"] == 120 and w.rules["wound_levels"]["voss"] == "critical"
+    assert (
+        of_type(evs, "DamageEvaluated")[0]["total"] == 120 and w.rules["wound_levels"]["voss"] == "critical"
+    )
 
 
 def test_a_down_defender_may_only_parry_and_it_is_applied_at_once():
@@ -61,8 +74,12 @@ def test_a_down_defender_may_only_parry_and_it_is_applied_at_once():
     w.send("ruling", text="prone", overrides={"combatants": {"voss": {"posture": "prone"}}})
     w.draw_card_of("hale")
     evs = w.send("skirmish.strike", combatant="hale", target="voss", dice=[[50], [50], [10]])
-    assert of_type(evs, "ActionDeclared")[1] == {"combatant": "voss", "action": "parry", "targets": ["hale"],
-                                                 "params": {"forced": True}}
+    assert of_type(evs, "ActionDeclared")[1] == {
+        "combatant": "voss",
+        "action": "parry",
+        "targets": ["hale"],
+        "params": {"forced": True},
+    }
     r = rolls(evs)
     # Hale: +10 street fighter, +20 Voss is down and Hale is not; Voss: -20 facing the wrong way.
     assert [m["reason"] for m in r[0]["modifiers"]] == ["street fighter", "opponent is down and you are not"]
@@ -88,7 +105,10 @@ def test_kneeling_and_wound_modifiers_in_the_parry():
     evs = w.send("respond", reaction=w.pending("hth_defence")["id"], choice="parry", dice=[[90], [10], [50]])
     r = rolls(evs)
     assert [(m["value"], m["reason"]) for m in r[0]["modifiers"]] == [
-        (10, "street fighter"), (10, "opponent is kneeling and you are standing"), (-50, "mortally wounded")]
+        (10, "street fighter"),
+        (10, "opponent is kneeling and you are standing"),
+        (-50, "mortally wounded"),
+    ]
     assert [(m["value"], m["reason"]) for m in r[1]["modifiers"]] == [(-35, "critically wounded")]
 
 
@@ -101,8 +121,11 @@ def test_damage_modifiers_for_wounds():
     evs = w.send("respond", reaction=w.pending("hth_defence")["id"], choice="evade", dice=[[90], [10], [50]])
     dmg = rolls(evs)[2]
     assert [(m["value"], m["reason"]) for m in dmg["modifiers"]] == [
-        (10, "street fighter"), (20, "armed with a sword"), (20, "opponent seriously wounded or worse"),
-        (-20, "seriously wounded or worse")]
+        (10, "street fighter"),
+        (20, "armed with a sword"),
+        (20, "opponent seriously wounded or worse"),
+        (-20, "seriously wounded or worse"),
+    ]
     assert dmg["total"] == 80
 
 
@@ -114,12 +137,25 @@ def test_grapple_with_every_result_owed_by_the_gm():
     req = w.pending("damage_result")
     assert req["resume"]["after"] == "defender_blow" and req["allows"] == ["skirmish.record_damage_result"]
     evs = w.send("respond", reaction=req["id"], choice="no_effect", dice=[[71]])
-    assert types(evs) == ["ReactionAnswered", "PostureChanged", "DieRolled", "FallResultAwaited", "ReactionRequested"]
+    assert types(evs) == [
+        "ReactionAnswered",
+        "PostureChanged",
+        "DieRolled",
+        "FallResultAwaited",
+        "ReactionRequested",
+    ]
     assert of_type(evs, "FallResultAwaited") == [{"combatant": "voss", "total": 71}]
     assert w.rules["exchange"]["step"] == "awaiting_gm_result"
     evs = w.send("skirmish.record_fall", result="light")
-    assert types(evs) == ["ReactionAnswered", "WoundLevelChanged", "Wounded", "ItemDropped", "ItemDropped",
-                          "MoraleAwaited", "ReactionRequested"]
+    assert types(evs) == [
+        "ReactionAnswered",
+        "WoundLevelChanged",
+        "Wounded",
+        "ItemDropped",
+        "ItemDropped",
+        "MoraleAwaited",
+        "ReactionRequested",
+    ]
     assert w.rules["exchange"]["step"] == "morale"
     evs = w.send("skirmish.record_morale", **{"pass": True})
     assert "PrisonerTaken" in types(evs) and types(evs)[-1] == "ActionSpent"
@@ -200,11 +236,19 @@ def test_captor_keeps_holding():
 def test_captor_stands_and_pulls_his_prisoner():
     w = _prisoner_taken()
     evs = w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
-    assert types(evs) == ["ActionDeclared", "PinReleased", "PostureChanged", "PostureChanged", "Moved", "Moved"]
+    assert types(evs) == [
+        "ActionDeclared",
+        "PinReleased",
+        "PostureChanged",
+        "PostureChanged",
+        "Moved",
+        "Moved",
+    ]
     assert of_type(evs, "PinReleased") == [{"pinned": "voss", "holder": "hale", "why": "captor stood"}]
     assert of_type(evs, "Moved") == [
         {"combatant": "hale", "to": [-100, 400], "reason": "move", "facing": None, "from": [-100, 0]},
-        {"combatant": "voss", "to": [0, 400], "reason": "pulled", "facing": None, "from": [0, 0]}]
+        {"combatant": "voss", "to": [0, 400], "reason": "pulled", "facing": None, "from": [0, 0]},
+    ]
     assert w.state["pins"] == [] and "prisoner" in w.combatant("voss")["conditions"]
     assert w.rules["prisoners"] == [{"prisoner": "voss", "captor": "hale"}]
     assert w.replayed() == w.state
@@ -239,9 +283,17 @@ def test_prisoner_freed_automatically_when_the_captor_falls():
     w.draw_card_of("fritz")
     w.send("skirmish.strike", combatant="fritz", target="hale", dice=[[99], [1], [99]])
     evs = w.send("skirmish.record_damage_result", result="unconscious")
-    assert types(evs) == ["ReactionAnswered", "ConditionChanged", "PinReleased", "ConditionChanged",
-                          "PrisonerLiberated", "HandToHandEnded"]
-    assert of_type(evs, "PrisonerLiberated") == [{"prisoner": "voss", "captor": "hale", "how": "captor unconscious"}]
+    assert types(evs) == [
+        "ReactionAnswered",
+        "ConditionChanged",
+        "PinReleased",
+        "ConditionChanged",
+        "PrisonerLiberated",
+        "HandToHandEnded",
+    ]
+    assert of_type(evs, "PrisonerLiberated") == [
+        {"prisoner": "voss", "captor": "hale", "how": "captor unconscious"}
+    ]
     assert of_type(evs, "PinReleased") == [{"pinned": "voss", "holder": "hale", "why": "captor unconscious"}]
 
 
@@ -266,9 +318,18 @@ def test_without_positions_the_claims_stand():
     w.add(VOSS, position=None, facing=None)
     w.draw_card_of("hale")
     evs = w.send("skirmish.strike", combatant="hale", target="voss", facing_wrong_way=["voss"])
-    assert types(evs) == ["ActionDeclared", "CloseCombatJoined", "SkirmishDefenceAwaited", "ReactionRequested"]
-    evs = w.send("respond", reaction=w.pending("hth_defence")["id"], choice="parry",
-                 dice=[[35], [88], [70], [58], [48]])
+    assert types(evs) == [
+        "ActionDeclared",
+        "CloseCombatJoined",
+        "SkirmishDefenceAwaited",
+        "ReactionRequested",
+    ]
+    evs = w.send(
+        "respond",
+        reaction=w.pending("hth_defence")["id"],
+        choice="parry",
+        dice=[[35], [88], [70], [58], [48]],
+    )
     assert [m["reason"] for m in rolls(evs)[1]["modifiers"]] == ["facing the wrong way"]
     assert of_type(evs, "DamageEvaluated")[0]["total"] == 58
 

@@ -9,7 +9,9 @@ from skirmish_world import HALE, KURT, TEST_CHARTS, VOSS
 
 
 async def _encounter(tussle, *, charts: bool = True, **options: Any):
-    enc = await tussle.create("skirmish", options={**(TEST_CHARTS if charts else {}), **options}, dice="manual")
+    enc = await tussle.create(
+        "skirmish", options={**(TEST_CHARTS if charts else {}), **options}, dice="manual"
+    )
     await enc.add(HALE)
     await enc.add(VOSS)
     await enc.ok("start_turn")
@@ -75,7 +77,9 @@ async def test_e2_evade_over_http(tussle):
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", token=tok, reaction=rid, choice="evade", to=[400, 300], facing=90)
     assert r.status == 422 and r.body["error"]["code"] == "dice_needed", r.body
-    r = await enc.command("respond", reaction=rid, choice="evade", to=[400, 300], facing=90, dice=[[44], [37]])
+    r = await enc.command(
+        "respond", reaction=rid, choice="evade", to=[400, 300], facing=90, dice=[[44], [37]]
+    )
     assert r.status == 201, r.body
     assert _data(r.body, "Moved")[0]["to"] == [400, 300]
     assert _data(r.body, "FacingChanged") == [{"combatant": "voss", "facing": 90}]
@@ -89,8 +93,12 @@ async def test_e2a_e2b_over_http(tussle):
     enc = await _encounter(tussle)
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", reaction=rid, choice="evade", dice=[[44], [30], [62]])
-    assert _data(r.body, "DamageEvaluated")[0] == {"striker": "hale", "target": "voss", "total": 92,
-                                                   "result": "serious"}
+    assert _data(r.body, "DamageEvaluated")[0] == {
+        "striker": "hale",
+        "target": "voss",
+        "total": 92,
+        "result": "serious",
+    }
     await enc.replay_matches_live()
 
     enc = await _encounter(tussle)
@@ -107,11 +115,16 @@ async def test_e3_grapple_to_prisoner_over_http(tussle):
     assert [d["item"] for d in _data(body, "ItemDropped")] == ["rifle", "grenade", "sword"]
     assert _data(body, "PrisonerTaken") == [{"prisoner": "voss", "captor": "hale"}]
     st = await enc.state()
-    assert st["combatants"]["voss"]["posture"] == "on_back" and st["combatants"]["hale"]["posture"] == "on_stomach"
+    assert (
+        st["combatants"]["voss"]["posture"] == "on_back"
+        and st["combatants"]["hale"]["posture"] == "on_stomach"
+    )
     assert "prisoner" in st["combatants"]["voss"]["conditions"]
     assert st["pins"][0]["holder"] == "hale" and st["pins"][0]["pinned"] == "voss"
-    assert {i["id"]: i["state"] for i in st["combatants"]["voss"]["items"]} == {"rifle": "dropped",
-                                                                               "grenade": "dropped"}
+    assert {i["id"]: i["state"] for i in st["combatants"]["voss"]["items"]} == {
+        "rifle": "dropped",
+        "grenade": "dropped",
+    }
     body = await enc.ok("skirmish.draw_card", dice=[[1]])
     assert _data(body, "ActivationSkipped") == [{"combatant": "voss", "why": "prisoner"}]
     # Step 5: another figure's blow on the held prisoner is accepted.
@@ -161,8 +174,9 @@ async def test_refusals_over_http(tussle):
     assert r.status == 422 and "not anyone's prisoner" in r.body["error"]["message"]
     r = await enc.command("skirmish.record_fall", result="light")
     assert r.status == 422
-    r = await tussle.request("POST", "/encounters", {"name": "x", "ruleset": "skirmish",
-                                                     "options": {"fall_roll": "lots"}})
+    r = await tussle.request(
+        "POST", "/encounters", {"name": "x", "ruleset": "skirmish", "options": {"fall_roll": "lots"}}
+    )
     assert r.status == 400
     await enc.replay_matches_live()
 
@@ -187,7 +201,9 @@ async def test_voss_player_answers_his_own_defence(tussle):
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", token=hale_tok, reaction=rid, choice="evade", dice=[[44], [37]])
     assert r.status == 403, r.body
-    r = await enc.command("respond", token=tok, reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
+    r = await enc.command(
+        "respond", token=tok, reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]]
+    )
     assert r.status == 201, r.body
     answered = r.body["events"][0]
     assert answered["type"] == "ReactionAnswered" and answered["actor"].startswith("seat:")
@@ -217,12 +233,30 @@ async def test_server_dice_run_the_whole_flow(tussle):
 async def test_rulesets_lists_skirmish(tussle):
     r = await tussle.request("GET", "/rulesets")
     assert r.status == 200
-    sk = next(x for x in r.body if x["id"] == "skirmish") if isinstance(r.body, list) else \
-        next(x for x in r.body["rulesets"] if x["id"] == "skirmish")
+    sk = (
+        next(x for x in r.body if x["id"] == "skirmish")
+        if isinstance(r.body, list)
+        else next(x for x in r.body["rulesets"] if x["id"] == "skirmish")
+    )
     assert sk["geometry"]["kind"] == "plane" and sk["geometry"]["unit"] == "0.01in"
     names = {o["name"] for o in sk["options"]}
-    assert {"deck", "damage_chart", "fall_roll", "fall_chart", "morale_mode", "wound_update",
-            "attacker_drops_weapons", "hold_counts_as_pinned"} <= names
+    assert {
+        "deck",
+        "damage_chart",
+        "fall_roll",
+        "fall_chart",
+        "morale_mode",
+        "wound_update",
+        "attacker_drops_weapons",
+        "hold_counts_as_pinned",
+    } <= names
     assert {c["type"] for c in sk["commands"]} == {
-        "skirmish.draw_card", "skirmish.strike", "skirmish.grapple", "skirmish.record_damage_result",
-        "skirmish.record_fall", "skirmish.record_morale", "skirmish.captor_acts", "skirmish.liberate"}
+        "skirmish.draw_card",
+        "skirmish.strike",
+        "skirmish.grapple",
+        "skirmish.record_damage_result",
+        "skirmish.record_fall",
+        "skirmish.record_morale",
+        "skirmish.captor_acts",
+        "skirmish.liberate",
+    }

@@ -47,10 +47,14 @@ async def test_a_tied_counterstrike_is_no_win_and_the_hand_to_hand_ends(tussle):
     body = await strike_and_answer(enc, "parry", [[35], [88], [68], [58]])
     counter = data(body, "ExchangeResolved")[1]
     assert (counter["attacker_total"], counter["defender_total"], counter["winner"]) == (68, 68, "hale")
-    assert data(body, "HandToHandEnded") == [{"attacker": "hale", "defender": "voss", "why": "counterstrike failed"}]
+    assert data(body, "HandToHandEnded") == [
+        {"attacker": "hale", "defender": "voss", "why": "counterstrike failed"}
+    ]
     assert "DamageEvaluated" not in types(body)
     st = await enc.state()
-    assert st["combatants"]["hale"]["group"] == st["combatants"]["voss"]["group"] is not None  # still in contact
+    assert (
+        st["combatants"]["hale"]["group"] == st["combatants"]["voss"]["group"] is not None
+    )  # still in contact
     await enc.replay_matches_live()
 
 
@@ -58,15 +62,24 @@ async def test_a_parry_the_attacker_wins_goes_to_his_damage_evaluation(tussle):
     enc = await encounter(tussle)
     body = await strike_and_answer(enc, "parry", [[90], [50], [40]])
     assert data(body, "ExchangeResolved")[0]["winner"] == "hale"
-    assert data(body, "DamageEvaluated") == [{"striker": "hale", "target": "voss", "total": 70, "result": "light"}]
+    assert data(body, "DamageEvaluated") == [
+        {"striker": "hale", "target": "voss", "total": 70, "result": "light"}
+    ]
     await enc.replay_matches_live()
 
 
 # ---- the parry (and counterstrike) modifiers, spec 4.4 ------------------------------------------------------
 
-@pytest.mark.parametrize(("level", "modifier"), [
-    ("light", []), ("serious", [(-20, "seriously wounded")]), ("critical", [(-35, "critically wounded")]),
-    ("mortal", [(-50, "mortally wounded")])])
+
+@pytest.mark.parametrize(
+    ("level", "modifier"),
+    [
+        ("light", []),
+        ("serious", [(-20, "seriously wounded")]),
+        ("critical", [(-35, "critically wounded")]),
+        ("mortal", [(-50, "mortally wounded")]),
+    ],
+)
 async def test_parry_wound_modifiers_count_only_the_current_level(tussle, level, modifier):
     hale = {**HALE, "stats": {**HALE["stats"], "wound_level": level}}
     enc = await encounter(tussle, figures=(hale, VOSS_FACING_HALE))
@@ -84,9 +97,16 @@ async def test_parry_opponent_down_and_you_are_not(tussle):
     await draw(enc, "hale")
     # Down, Voss may only parry: it is applied at once, so the strike carries the dice.
     body = await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[50], [50], [30]])
-    assert data(body, "ActionDeclared")[1] == {"combatant": "voss", "action": "parry", "targets": ["hale"],
-                                              "params": {"forced": True}}
-    assert mods(rolls(body, "parry (attacker)")[0]) == [(10, "street fighter"), (20, "opponent is down and you are not")]
+    assert data(body, "ActionDeclared")[1] == {
+        "combatant": "voss",
+        "action": "parry",
+        "targets": ["hale"],
+        "params": {"forced": True},
+    }
+    assert mods(rolls(body, "parry (attacker)")[0]) == [
+        (10, "street fighter"),
+        (20, "opponent is down and you are not"),
+    ]
     assert mods(rolls(body, "parry (defender)")[0]) == []
     await enc.replay_matches_live()
 
@@ -107,7 +127,9 @@ async def test_parry_opponent_kneeling_and_you_standing(tussle):
     body = await strike_and_answer(enc, "parry", [[50], [50], [10], [90]])
     assert mods(rolls(body, "parry (attacker)")[0]) == [(10, "street fighter")]
     assert mods(rolls(body, "parry (defender)")[0]) == [(10, "opponent is kneeling and you are standing")]
-    assert mods(rolls(body, "counterstrike (counterstriker)")[0]) == [(10, "opponent is kneeling and you are standing")]
+    assert mods(rolls(body, "counterstrike (counterstriker)")[0]) == [
+        (10, "opponent is kneeling and you are standing")
+    ]
     await enc.replay_matches_live()
 
 
@@ -125,6 +147,7 @@ async def test_facing_the_wrong_way_is_claimed_where_facing_is_not_recorded(tuss
 
 # ---- the evade, spec 4.6 ------------------------------------------------------------------------------------
 
+
 async def test_evade_only_the_defender_counts_speedy_and_wounds_do_not_count(tussle):
     hale = {**HALE, "stats": {**HALE["stats"], "speedy": True, "wound_level": "mortal"}}
     voss = {**VOSS_FACING_HALE, "stats": {**VOSS["stats"], "wound_level": "critical"}}
@@ -140,8 +163,13 @@ async def test_evade_without_a_point_moves_one_move_straight_away_facing_the_att
     enc = await encounter(tussle)
     body = await strike_and_answer(enc, "evade", [[10], [50]])
     # Hale stops 1" west of Voss; Voss retreats 6" east and turns round to face him.
-    assert data(body, "Moved")[-1] == {"combatant": "voss", "to": [600, 0], "reason": "evade", "facing": None,
-                                      "from": [0, 0]}
+    assert data(body, "Moved")[-1] == {
+        "combatant": "voss",
+        "to": [600, 0],
+        "reason": "evade",
+        "facing": None,
+        "from": [0, 0],
+    }
     assert data(body, "FacingChanged") == [{"combatant": "voss", "facing": 180}]
     assert data(body, "HandToHandEnded")[0]["why"] == "evaded"
     await enc.replay_matches_live()
@@ -149,21 +177,32 @@ async def test_evade_without_a_point_moves_one_move_straight_away_facing_the_att
 
 # ---- the damage evaluation modifiers, spec 4.7 --------------------------------------------------------------
 
+
 async def test_damage_wound_rows_for_both_sides(tussle):
     hale = {**HALE, "stats": {**HALE["stats"], "wound_level": "serious"}}
     voss = {**VOSS_FACING_HALE, "stats": {**VOSS["stats"], "wound_level": "critical"}}
     enc = await encounter(tussle, figures=(hale, voss))
     body = await strike_and_answer(enc, "parry", [[90], [10], [40]])
     damage = rolls(body, "damage evaluation")[0]
-    assert mods(damage) == [(10, "street fighter"), (20, "armed with a sword"),
-                            (20, "opponent seriously wounded or worse"), (-20, "seriously wounded or worse")]
+    assert mods(damage) == [
+        (10, "street fighter"),
+        (20, "armed with a sword"),
+        (20, "opponent seriously wounded or worse"),
+        (-20, "seriously wounded or worse"),
+    ]
     assert damage["total"] == 70
     await enc.replay_matches_live()
 
 
-@pytest.mark.parametrize(("weapon", "row"), [("sword", [(20, "armed with a sword")]),
-                                             ("rifle_bayonet", [(10, "armed with a rifle and bayonet")]),
-                                             ("other", []), ("none", [])])
+@pytest.mark.parametrize(
+    ("weapon", "row"),
+    [
+        ("sword", [(20, "armed with a sword")]),
+        ("rifle_bayonet", [(10, "armed with a rifle and bayonet")]),
+        ("other", []),
+        ("none", []),
+    ],
+)
 async def test_damage_only_the_strikers_own_weapon_row_counts(tussle, weapon, row):
     kurt = {**KURT, "position": [0, 300], "facing": 270, "stats": {**KURT["stats"], "hth_weapon": weapon}}
     enc = await encounter(tussle, figures=(kurt, VOSS_FACING_HALE))
@@ -176,9 +215,12 @@ async def test_damage_only_the_strikers_own_weapon_row_counts(tussle, weapon, ro
 
 # ---- the defender-options table, spec 4.2 -------------------------------------------------------------------
 
+
 async def test_an_unconscious_defender_accepts_the_blow(tussle):
     enc = await encounter(tussle)
-    await enc.ok("ruling", text="Voss is out cold", overrides={"combatants": {"voss": {"conditions": ["unconscious"]}}})
+    await enc.ok(
+        "ruling", text="Voss is out cold", overrides={"combatants": {"voss": {"conditions": ["unconscious"]}}}
+    )
     body = await strike(enc, dice=[[40]])
     assert data(body, "BlowAccepted") == [{"attacker": "hale", "defender": "voss", "why": "unconscious"}]
     assert [d["purpose"] for d in data(body, "DieRolled")] == ["damage evaluation"]
@@ -188,7 +230,9 @@ async def test_an_unconscious_defender_accepts_the_blow(tussle):
 
 async def test_a_pinned_standing_defender_may_only_evade(tussle):
     enc = await encounter(tussle)
-    await enc.ok("ruling", text="Voss is pinned", overrides={"combatants": {"voss": {"conditions": ["pinned"]}}})
+    await enc.ok(
+        "ruling", text="Voss is pinned", overrides={"combatants": {"voss": {"conditions": ["pinned"]}}}
+    )
     body = await strike(enc, dice=[[10], [50]])
     assert data(body, "ActionDeclared")[1]["action"] == "evade"
     assert data(body, "ActionDeclared")[1]["params"] == {"forced": True}
@@ -198,8 +242,11 @@ async def test_a_pinned_standing_defender_may_only_evade(tussle):
 
 async def test_pinned_and_down_accepts_the_blow(tussle):
     enc = await encounter(tussle)
-    await enc.ok("ruling", text="Voss is pinned and prone",
-                 overrides={"combatants": {"voss": {"conditions": ["pinned"], "posture": "prone"}}})
+    await enc.ok(
+        "ruling",
+        text="Voss is pinned and prone",
+        overrides={"combatants": {"voss": {"conditions": ["pinned"], "posture": "prone"}}},
+    )
     body = await strike(enc, dice=[[40]])
     assert data(body, "BlowAccepted")[0]["why"] == "pinned and down"
     await enc.replay_matches_live()
@@ -209,8 +256,9 @@ async def test_out_of_reach_no_hand_to_hand_occurs(tussle):
     enc = await encounter(tussle, figures=(HALE, {**VOSS, "position": [1000, 0]}))
     body = await strike(enc)
     # 15" apart, touching at 1": 14" to go and one move is 6".
-    assert data(body, "HandToHandImpossible") == [{"attacker": "hale", "defender": "voss", "why": "out of reach",
-                                                   "distance": 1400, "reach": 600}]
+    assert data(body, "HandToHandImpossible") == [
+        {"attacker": "hale", "defender": "voss", "why": "out of reach", "distance": 1400, "reach": 600}
+    ]
     assert types(body) == ["HandToHandImpossible"]
     st = await enc.state()
     assert st["rules"]["exchange"] is None and "hale" not in st["rules"]["fought"]
@@ -223,12 +271,15 @@ async def test_out_of_reach_no_hand_to_hand_occurs(tussle):
 
 # ---- the grapple, spec 4.8 ----------------------------------------------------------------------------------
 
+
 async def test_grapple_aborted_when_the_free_blow_knocks_the_grappler_out(tussle):
     chart = [{"max": 30, "result": "no_effect"}, {"min": 31, "result": "unconscious"}]
     enc = await encounter(tussle, damage_chart=chart)
     await draw(enc, "hale")
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[40]])
-    assert data(body, "GrappleAborted") == [{"attacker": "hale", "defender": "voss", "why": "the grappler is unconscious"}]
+    assert data(body, "GrappleAborted") == [
+        {"attacker": "hale", "defender": "voss", "why": "the grappler is unconscious"}
+    ]
     assert "PostureChanged" not in types(body) and "PrisonerTaken" not in types(body)
     st = await enc.state()
     assert "unconscious" in st["combatants"]["hale"]["conditions"] and st["rules"]["exchange"] is None
@@ -237,7 +288,9 @@ async def test_grapple_aborted_when_the_free_blow_knocks_the_grappler_out(tussle
 
 async def test_an_unconscious_defender_gets_no_free_blow(tussle):
     enc = await encounter(tussle)
-    await enc.ok("ruling", text="Voss is out cold", overrides={"combatants": {"voss": {"conditions": ["unconscious"]}}})
+    await enc.ok(
+        "ruling", text="Voss is out cold", overrides={"combatants": {"voss": {"conditions": ["unconscious"]}}}
+    )
     await draw(enc, "hale")
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[10], [45]])
     assert [d["purpose"] for d in data(body, "DieRolled")] == ["one-storey fall", "morale"]
@@ -250,13 +303,27 @@ async def test_e3_the_whole_grapple_sequence_of_events(tussle):
     await draw(enc, "hale")
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     assert types(body) == [
-        "ActionDeclared", "Moved", "CloseCombatJoined",
-        "DieRolled", "DamageEvaluated",                                    # 1. Voss's free blow: no effect
-        "PostureChanged", "DieRolled", "WoundLevelChanged", "Wounded",     # 2. Voss falls: fall 71 is light
-        "ItemDropped", "ItemDropped",                                      #    rifle and grenade
-        "DieRolled", "PostureChanged", "PinApplied", "ConditionChanged",   # 3. morale 45 <= 60
-        "PrisonerTaken", "ItemDropped",                                    #    Hale drops his sword
-        "CloseCombatJoined", "HandToHandEnded", "ActionSpent"]             # 4.
+        "ActionDeclared",
+        "Moved",
+        "CloseCombatJoined",
+        "DieRolled",
+        "DamageEvaluated",  # 1. Voss's free blow: no effect
+        "PostureChanged",
+        "DieRolled",
+        "WoundLevelChanged",
+        "Wounded",  # 2. Voss falls: fall 71 is light
+        "ItemDropped",
+        "ItemDropped",  #    rifle and grenade
+        "DieRolled",
+        "PostureChanged",
+        "PinApplied",
+        "ConditionChanged",  # 3. morale 45 <= 60
+        "PrisonerTaken",
+        "ItemDropped",  #    Hale drops his sword
+        "CloseCombatJoined",
+        "HandToHandEnded",
+        "ActionSpent",
+    ]  # 4.
     morale = rolls(body, "morale")[0]
     assert (morale["total"], morale["target"], morale["outcome"]) == (45, 60, "pass")
     assert data(body, "ItemDropped")[0]["at"] == [0, 0]
@@ -266,6 +333,7 @@ async def test_e3_the_whole_grapple_sequence_of_events(tussle):
 
 
 # ---- a prisoner moves on his captor's card, until liberated (spec 4.9) --------------------------------------
+
 
 async def _e3(enc) -> None:
     await draw(enc, "hale")
@@ -288,16 +356,27 @@ async def test_a_prisoner_moves_on_his_captors_card_until_liberated(tussle):
     await enc.ok("start_turn")
     await draw(enc, "hale")
     # ... and on a later card he stands and walks off, dragging Voss along.
-    r = await enc.command("skirmish.captor_acts", token=hale, combatant="hale", stand_up=True,
-                          path=[[-100, 300], [-100, 500]])
+    r = await enc.command(
+        "skirmish.captor_acts", token=hale, combatant="hale", stand_up=True, path=[[-100, 300], [-100, 500]]
+    )
     assert r.status == 201, r.body
-    assert types(r.body) == ["ActionDeclared", "PinReleased", "PostureChanged", "PostureChanged", "Moved", "Moved"]
+    assert types(r.body) == [
+        "ActionDeclared",
+        "PinReleased",
+        "PostureChanged",
+        "PostureChanged",
+        "Moved",
+        "Moved",
+    ]
     assert data(r.body, "PinReleased") == [{"pinned": "voss", "holder": "hale", "why": "captor stood"}]
     hale_at = (await enc.state(at=r.body["events"][0]["seq"] - 1))["combatants"]["hale"]["position"]
     moved = data(r.body, "Moved")
     assert moved[0]["combatant"] == "hale" and moved[0]["to"] == [-100, 500]
     assert moved[1]["combatant"] == "voss" and moved[1]["reason"] == "pulled"
-    assert moved[1]["to"] == [0 + (-100 - hale_at[0]), 0 + (500 - hale_at[1])]  # he keeps his place beside Hale
+    assert moved[1]["to"] == [
+        0 + (-100 - hale_at[0]),
+        0 + (500 - hale_at[1]),
+    ]  # he keeps his place beside Hale
     st = await enc.state()
     assert "prisoner" in st["combatants"]["voss"]["conditions"]
     assert st["combatants"]["voss"]["posture"] == st["combatants"]["hale"]["posture"] == "standing"
@@ -307,7 +386,9 @@ async def test_a_prisoner_moves_on_his_captors_card_until_liberated(tussle):
     assert data(body, "ActivationSkipped")[0]["why"] == "prisoner"
     body = await enc.ok("skirmish.liberate", target="voss", how="Kurt cuts him loose")
     assert types(body) == ["RulingMade", "ConditionChanged", "PrisonerLiberated"]
-    assert data(body, "PrisonerLiberated") == [{"prisoner": "voss", "captor": "hale", "how": "Kurt cuts him loose"}]
+    assert data(body, "PrisonerLiberated") == [
+        {"prisoner": "voss", "captor": "hale", "how": "Kurt cuts him loose"}
+    ]
     st = await enc.state()
     assert "prisoner" not in st["combatants"]["voss"]["conditions"] and st["rules"]["prisoners"] == []
     await enc.replay_matches_live()
@@ -316,8 +397,11 @@ async def test_a_prisoner_moves_on_his_captors_card_until_liberated(tussle):
 async def test_a_captor_knocked_out_frees_his_prisoner(tussle):
     enc = await encounter(tussle)
     await _e3(enc)
-    body = await enc.ok("ruling", text="a shell knocks Hale out",
-                        overrides={"combatants": {"hale": {"conditions": ["unconscious"]}}})
+    body = await enc.ok(
+        "ruling",
+        text="a shell knocks Hale out",
+        overrides={"combatants": {"hale": {"conditions": ["unconscious"]}}},
+    )
     assert types(body)[1:] == ["PinReleased", "ConditionChanged", "PrisonerLiberated"]
     assert data(body, "PrisonerLiberated")[0]["how"] == "captor unconscious"
     assert (await enc.state())["pins"] == []
@@ -325,6 +409,7 @@ async def test_a_captor_knocked_out_frees_his_prisoner(tussle):
 
 
 # ---- the GM's results: Record* commands and respond, spec 4.7-4.8 ------------------------------------------
+
 
 async def test_a_grapple_with_every_result_owed_by_the_gm(tussle):
     enc = await encounter(tussle, charts=False, morale_mode="gm")
@@ -338,9 +423,12 @@ async def test_a_grapple_with_every_result_owed_by_the_gm(tussle):
     assert (await enc.state())["rules"]["exchange"]["step"] == "awaiting_gm_result"
     # ... and the fall and the morale test with the spec's commands.
     body = await enc.ok("skirmish.record_fall", result="serious")
-    assert data(body, "WoundLevelChanged") == [{"combatant": "voss", "from": "none", "to": "serious",
-                                                "source": "one-storey fall"}]
-    assert data(body, "MoraleAwaited") == [{"combatant": "hale"}]  # morale_mode gm, although Hale has morale 60
+    assert data(body, "WoundLevelChanged") == [
+        {"combatant": "voss", "from": "none", "to": "serious", "source": "one-storey fall"}
+    ]
+    assert data(body, "MoraleAwaited") == [
+        {"combatant": "hale"}
+    ]  # morale_mode gm, although Hale has morale 60
     assert (await enc.state())["rules"]["exchange"]["step"] == "morale"
     body = await enc.ok("skirmish.record_morale", **{"pass": False})
     assert types(body)[:2] == ["ReactionAnswered", "PostureChanged"]
@@ -371,9 +459,15 @@ async def test_a_figure_without_a_morale_stat_is_tested_by_the_gm(tussle):
     await enc.replay_matches_live()
 
 
-@pytest.mark.parametrize(("result", "events"), [
-    ("unconscious", ["ConditionChanged"]), ("dead", ["ConditionChanged"]), ("no_effect", []),
-    ("mortal", ["WoundLevelChanged", "Wounded"])])
+@pytest.mark.parametrize(
+    ("result", "events"),
+    [
+        ("unconscious", ["ConditionChanged"]),
+        ("dead", ["ConditionChanged"]),
+        ("no_effect", []),
+        ("mortal", ["WoundLevelChanged", "Wounded"]),
+    ],
+)
 async def test_every_damage_result_the_gm_may_record(tussle, result, events):
     enc = await encounter(tussle, charts=False)
     await strike_and_answer(enc, "parry", [[35], [88], [70], [58], [48]])

@@ -59,8 +59,15 @@ async def test_log_of_a_parry_counterstrike_and_a_gm_result(tussle):
     ]:
         assert sentence in texts, (sentence, texts)
     entries = await _entries(enc)
-    assert {"CardDrawn", "SkirmishDefenceAwaited", "ExchangeResolved", "DamageEvaluated", "DamageResultAwaited",
-            "WoundLevelChanged", "HandToHandEnded"} <= _no_generic_sentence(entries)
+    assert {
+        "CardDrawn",
+        "SkirmishDefenceAwaited",
+        "ExchangeResolved",
+        "DamageEvaluated",
+        "DamageResultAwaited",
+        "WoundLevelChanged",
+        "HandToHandEnded",
+    } <= _no_generic_sentence(entries)
     await enc.replay_matches_live()
 
 
@@ -72,7 +79,7 @@ async def test_log_of_an_evade(tussle):
         "Pvt Voss chooses to evade.",
         "Pvt Voss rolls 1d100 for the evade (physical dice): [37] +10 speedy = 47: evade: wins" + MANUAL,
         "Evade: Sgt Hale 44 against Pvt Voss 47: Pvt Voss slips away.",
-        "Pvt Voss slips away to (4.00\", 3.00\").",
+        'Pvt Voss slips away to (4.00", 3.00").',
         "Pvt Voss turns to face 90.",
         "Pvt Voss leaves the close combat (evade).",
         "The hand to hand between Sgt Hale and Pvt Voss ends: the defender evaded.",
@@ -87,8 +94,9 @@ async def test_log_of_an_evade(tussle):
 
 
 async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
-    enc = await encounter(tussle, figures=(HALE, VOSS, {**KURT, "position": [0, 100]}), fall_chart=None,
-                          morale_mode="gm")
+    enc = await encounter(
+        tussle, figures=(HALE, VOSS, {**KURT, "position": [0, 100]}), fall_chart=None, morale_mode="gm"
+    )
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71]])
     await enc.ok("skirmish.record_fall", result="light")
@@ -126,15 +134,21 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
         "Sgt Hale keeps his hold on Pvt Voss.",
         "Sgt Hale stands up and moves, pulling his prisoner along.",
         "Sgt Hale lets go of Pvt Voss to stand up.",
-        "Pvt Voss is dragged along by his captor to (0.00\", -3.00\").",
+        'Pvt Voss is dragged along by his captor to (0.00", -3.00").',
         "GM ruling: Pvt Voss is liberated from Sgt Hale: Kurt cuts him loose",
         "Pvt Voss is no longer a prisoner.",
         "Pvt Voss is no longer Sgt Hale's prisoner (Kurt cuts him loose).",
     ]:
         assert sentence in texts, (sentence, texts)
     seen = _no_generic_sentence(await _entries(enc))
-    assert {"FallResultAwaited", "MoraleAwaited", "PrisonerTaken", "ActivationSkipped", "BlowAccepted",
-            "PrisonerLiberated"} <= seen
+    assert {
+        "FallResultAwaited",
+        "MoraleAwaited",
+        "PrisonerTaken",
+        "ActivationSkipped",
+        "BlowAccepted",
+        "PrisonerLiberated",
+    } <= seen
     await enc.replay_matches_live()
 
 
@@ -142,8 +156,9 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
     enc = await encounter(tussle, figures=(HALE, {**VOSS, "position": [1000, 0]}))
     await strike(enc)
     texts = await log_texts(enc)
-    assert ("Sgt Hale cannot reach Pvt Voss: 14.00\" to go and one move is 6.00\". No hand to hand occurs."
-            in texts)
+    assert (
+        'Sgt Hale cannot reach Pvt Voss: 14.00" to go and one move is 6.00". No hand to hand occurs.' in texts
+    )
     enc = await encounter(tussle, damage_chart=[{"min": 31, "result": "unconscious"}])
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[40]])
@@ -156,32 +171,39 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
 
 async def test_every_skirmish_event_type_has_a_sentence_in_the_log(tussle):
     """One encounter that appends each of the 15 skirmish event types, read back through /log."""
-    enc = await encounter(tussle, charts=False, figures=(HALE, VOSS, {**KURT, "position": [3000, 0]}),
-                          fall_chart=None, morale_mode="gm")
+    enc = await encounter(
+        tussle,
+        charts=False,
+        figures=(HALE, VOSS, {**KURT, "position": [3000, 0]}),
+        fall_chart=None,
+        morale_mode="gm",
+    )
     await draw(enc, "kurt")
-    await enc.ok("skirmish.strike", combatant="kurt", target="voss")                   # HandToHandImpossible
+    await enc.ok("skirmish.strike", combatant="kurt", target="voss")  # HandToHandImpossible
     await draw(enc, "hale")
-    body = await enc.ok("skirmish.strike", combatant="hale", target="voss")            # SkirmishDefenceAwaited
+    body = await enc.ok("skirmish.strike", combatant="hale", target="voss")  # SkirmishDefenceAwaited
     rid = data(body, "ReactionRequested")[0]["id"]
     await enc.ok("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
-    await enc.ok("skirmish.record_damage_result", result="light")                      # WoundLevelChanged
+    await enc.ok("skirmish.record_damage_result", result="light")  # WoundLevelChanged
     await enc.ok("start_turn")
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22]])
     await enc.ok("skirmish.record_damage_result", result="no_effect", dice=[[71]])
-    await enc.ok("skirmish.record_fall", result="no_effect")                          # FallResultAwaited
-    await enc.ok("skirmish.record_morale", **{"pass": True})                          # PrisonerTaken
-    await draw(enc, "voss")                                                            # ActivationSkipped
-    await enc.ok("ruling", text="Kurt comes closer", overrides={"combatants": {"kurt": {"position": [0, 300]}}})
+    await enc.ok("skirmish.record_fall", result="no_effect")  # FallResultAwaited
+    await enc.ok("skirmish.record_morale", **{"pass": True})  # PrisonerTaken
+    await draw(enc, "voss")  # ActivationSkipped
+    await enc.ok(
+        "ruling", text="Kurt comes closer", overrides={"combatants": {"kurt": {"position": [0, 300]}}}
+    )
     await enc.ok("start_turn")
     await draw(enc, "kurt")
-    await enc.ok("skirmish.strike", combatant="kurt", target="voss", dice=[[40]])     # BlowAccepted
+    await enc.ok("skirmish.strike", combatant="kurt", target="voss", dice=[[40]])  # BlowAccepted
     await enc.ok("skirmish.record_damage_result", result="no_effect")
-    await enc.ok("skirmish.liberate", target="voss", how="a GM ruling")               # PrisonerLiberated
+    await enc.ok("skirmish.liberate", target="voss", how="a GM ruling")  # PrisonerLiberated
     await enc.ok("ruling", text="Voss stands", overrides={"combatants": {"voss": {"posture": "standing"}}})
     await draw(enc, "voss")
     await enc.ok("skirmish.grapple", combatant="voss", target="kurt", dice=[[95]])
-    await enc.ok("skirmish.record_damage_result", result="dead")                      # GrappleAborted
+    await enc.ok("skirmish.record_damage_result", result="dead")  # GrappleAborted
     seen = _no_generic_sentence(await _entries(enc))
     assert seen == SKIRMISH_EVENT_TYPES, SKIRMISH_EVENT_TYPES - seen
     await enc.replay_matches_live()
@@ -204,10 +226,29 @@ async def test_rulesets_lists_every_skirmish_command_with_its_fields(tussle):
     }
     assert all(c["doc"] for c in sk["commands"])
     options = {o["name"]: o["default"] for o in sk["options"]}
-    assert {k: options[k] for k in ("deck", "damage_chart", "fall_roll", "fall_chart", "morale_mode", "wound_update",
-                                    "attacker_drops_weapons", "hold_counts_as_pinned", "contact_distance")} == {
-        "deck": None, "damage_chart": None, "fall_roll": "1d100", "fall_chart": None,
-        "morale_mode": "d100_under_stat", "wound_update": "worse_of", "attacker_drops_weapons": "always",
-        "hold_counts_as_pinned": True, "contact_distance": 100}
+    assert {
+        k: options[k]
+        for k in (
+            "deck",
+            "damage_chart",
+            "fall_roll",
+            "fall_chart",
+            "morale_mode",
+            "wound_update",
+            "attacker_drops_weapons",
+            "hold_counts_as_pinned",
+            "contact_distance",
+        )
+    } == {
+        "deck": None,
+        "damage_chart": None,
+        "fall_roll": "1d100",
+        "fall_chart": None,
+        "morale_mode": "d100_under_stat",
+        "wound_update": "worse_of",
+        "attacker_drops_weapons": "always",
+        "hold_counts_as_pinned": True,
+        "contact_distance": 100,
+    }
     # The spec's ChooseDefence is the common respond; the plain move is open to players here.
     assert {"respond", "move"} <= {c["type"] if isinstance(c, dict) else c for c in sk["common_commands"]}

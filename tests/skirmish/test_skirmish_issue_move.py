@@ -43,8 +43,9 @@ async def test_a_player_may_not_move_before_any_card_is_drawn(tussle):
     hale = await enc.seat("Hale's player", ["hale"])
     r = await enc.command("move", token=hale, combatant="hale", to=[-800, 0])
     assert r.status == 422 and r.body["error"]["code"] == "rule_violation", r.body
-    assert _error(r) == ("Sgt Hale cannot move now: no card has been drawn yet (the GM draws with "
-                         "skirmish.draw_card).")
+    assert _error(r) == (
+        "Sgt Hale cannot move now: no card has been drawn yet (the GM draws with skirmish.draw_card)."
+    )
     me = (await enc.get("/me", token=hale)).body
     assert "move" not in me["legal_actions"]["hale"]
 
@@ -55,8 +56,10 @@ async def test_a_player_may_not_move_a_figure_whose_card_is_not_held(tussle):
     await enc.ok("skirmish.draw_card", dice=[[1]])  # Hale's card, not Voss's
     r = await enc.command("move", token=voss, combatant="voss", to=[300, 0])
     assert r.status == 422, r.body
-    assert _error(r) == ("Pvt Voss cannot move now: his card is not the one drawn (the card drawn now is hale, "
-                         "held by Sgt Hale).")
+    assert _error(r) == (
+        "Pvt Voss cannot move now: his card is not the one drawn (the card drawn now is hale, "
+        "held by Sgt Hale)."
+    )
     # Nor someone else's figure, even on that figure's card.
     r = await enc.command("move", token=voss, combatant="hale", to=[-800, 0])
     assert r.status == 403, r.body
@@ -94,11 +97,14 @@ async def test_after_his_hand_to_hand_he_waits_for_his_next_card(tussle):
     hale = await enc.seat("Hale's player", ["hale"])
     await enc.ok("skirmish.draw_card", dice=[[1]])
     await enc.ok("set_standing_orders", combatant="voss", reactions={"hth_defence": "evade"})
-    await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[44], [30], [20]])  # Hale wins the evade
+    await enc.ok(
+        "skirmish.strike", combatant="hale", target="voss", dice=[[44], [30], [20]]
+    )  # Hale wins the evade
     r = await enc.command("move", token=hale, combatant="hale", to=[-800, 0])
     assert r.status == 422, r.body
-    assert _error(r) == ("Sgt Hale cannot move now: he has fought hand to hand on this card and waits for his next "
-                         "card.")
+    assert _error(r) == (
+        "Sgt Hale cannot move now: he has fought hand to hand on this card and waits for his next card."
+    )
     await enc.replay_matches_live()
 
 

@@ -13,8 +13,9 @@ async def test_deck_a_team_card_activates_every_figure_listed(tussle):
     st = await enc.state()
     assert st["rules"]["deck"] == deck and st["rules"]["undrawn"] == ["Allies", "Axis"]
     body = await enc.ok("skirmish.draw_card", dice=[[1]])
-    assert data(body, "CardDrawn") == [{"card": "Allies", "combatant": "hale", "combatants": ["hale", "kurt"],
-                                        "undrawn_left": 1}]
+    assert data(body, "CardDrawn") == [
+        {"card": "Allies", "combatant": "hale", "combatants": ["hale", "kurt"], "undrawn_left": 1}
+    ]
     drawn = data(body, "DieRolled")[0]
     assert (drawn["notation"], drawn["purpose"], drawn["source"]) == ("1d2", "card draw", "manual")
     # Both figures of the card fight on it.
@@ -50,14 +51,21 @@ async def test_damage_chart_none_asks_the_gm_and_a_chart_answers_itself(tussle):
 
 
 async def test_fall_roll_takes_any_dice_and_fall_chart_reads_the_total(tussle):
-    enc = await encounter(tussle, fall_roll="2d6", fall_chart=[{"max": 9, "result": "no_effect"},
-                                                               {"min": 10, "result": "serious"}])
+    enc = await encounter(
+        tussle,
+        fall_roll="2d6",
+        fall_chart=[{"max": 9, "result": "no_effect"}, {"min": 10, "result": "serious"}],
+    )
     await draw(enc, "hale")
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [5, 6], [45]])
     fall = next(d for d in data(body, "DieRolled") if d["purpose"] == "one-storey fall")
     assert (fall["notation"], fall["faces"], fall["total"], fall["outcome"]) == ("2d6", [5, 6], 11, "serious")
-    assert data(body, "WoundLevelChanged")[0] == {"combatant": "voss", "from": "none", "to": "serious",
-                                                  "source": "one-storey fall"}
+    assert data(body, "WoundLevelChanged")[0] == {
+        "combatant": "voss",
+        "from": "none",
+        "to": "serious",
+        "source": "one-storey fall",
+    }
     await enc.replay_matches_live()
 
 
@@ -85,8 +93,9 @@ async def test_wound_update_step_up_moves_one_level_per_wounding_result(tussle):
     hale = {**HALE, "stats": {**HALE["stats"], "wound_level": "serious"}}
     enc = await encounter(tussle, figures=(hale, VOSS), wound_update="step_up")
     body = await strike_and_answer(enc, "parry", [[35], [88], [70], [58], [48]])  # a light result
-    assert data(body, "WoundLevelChanged") == [{"combatant": "hale", "from": "serious", "to": "critical",
-                                                "source": "voss"}]
+    assert data(body, "WoundLevelChanged") == [
+        {"combatant": "hale", "from": "serious", "to": "critical", "source": "voss"}
+    ]
     # worse_of (the default) keeps serious for a light result.
     enc = await encounter(tussle, figures=(hale, VOSS))
     body = await strike_and_answer(enc, "parry", [[35], [88], [70], [58], [48]])
@@ -116,8 +125,12 @@ async def test_hold_counts_as_pinned_false_lets_a_held_prisoner_parry(tussle):
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     await draw(enc, "kurt")
     body = await enc.ok("skirmish.strike", combatant="kurt", target="voss", dice=[[50], [50], [10]])
-    assert data(body, "ActionDeclared")[1] == {"combatant": "voss", "action": "parry", "targets": ["kurt"],
-                                              "params": {"forced": True}}
+    assert data(body, "ActionDeclared")[1] == {
+        "combatant": "voss",
+        "action": "parry",
+        "targets": ["kurt"],
+        "params": {"forced": True},
+    }
     await enc.replay_matches_live()
 
 

@@ -28,8 +28,11 @@ async def test_strike_refusals_name_each_condition(tussle):
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
     _refused(r, 422, "Sgt Hale cannot strike Pvt Voss: he does not hold the card.")
     await draw(enc, "hale")
-    await enc.ok("ruling", text="Voss is dead and Hale out cold", overrides={"combatants": {
-        "voss": {"conditions": ["dead"]}, "hale": {"conditions": ["unconscious"]}}})
+    await enc.ok(
+        "ruling",
+        text="Voss is dead and Hale out cold",
+        overrides={"combatants": {"voss": {"conditions": ["dead"]}, "hale": {"conditions": ["unconscious"]}}},
+    )
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
     _refused(r, 422, "Sgt Hale cannot strike Pvt Voss: he is unconscious; Pvt Voss is dead.")
@@ -74,7 +77,9 @@ async def test_a_prisoner_and_a_captor_holding_him_may_not_start_a_hand_to_hand(
     before = await enc.state()
     for verb in ("skirmish.strike", "skirmish.grapple"):
         r = await enc.command(verb, combatant="hale", target="kurt")
-        _refused(r, 422, "he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)")
+        _refused(
+            r, 422, "he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)"
+        )
     r = await enc.command("skirmish.grapple", combatant="hale", target="kurt")
     _refused(r, 422, "only a standing man may grapple, and he is on stomach")
     await _unchanged(enc, before)
@@ -90,14 +95,17 @@ async def test_a_kneeling_or_fallen_man_may_not_grapple(tussle):
     await _unchanged(enc, before)
 
 
-@pytest.mark.parametrize(("fields", "field"), [
-    ({"target": "hale"}, "target"),
-    ({"target": "voss", "facing_wrong_way": ["kurt"]}, "facing_wrong_way"),
-    ({"target": "voss", "path": "north"}, None),
-    ({"target": "voss", "path": []}, "path"),
-    ({"target": "voss", "path": [[1.5, 0]]}, None),
-    ({"target": "voss", "unknown": 1}, None),
-])
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"target": "hale"}, "target"),
+        ({"target": "voss", "facing_wrong_way": ["kurt"]}, "facing_wrong_way"),
+        ({"target": "voss", "path": "north"}, None),
+        ({"target": "voss", "path": []}, "path"),
+        ({"target": "voss", "path": [[1.5, 0]]}, None),
+        ({"target": "voss", "unknown": 1}, None),
+    ],
+)
 async def test_strike_fields_that_make_no_sense_are_400(tussle, fields, field):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     await draw(enc, "hale")
@@ -125,7 +133,9 @@ async def test_a_path_must_end_touching_the_defender(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss", path=[[-300, 0]])
-    _refused(r, 422, "the path must end touching Pvt Voss: its last point is 3.00\" from him (contact is 1.00\")")
+    _refused(
+        r, 422, 'the path must end touching Pvt Voss: its last point is 3.00" from him (contact is 1.00")'
+    )
     await _unchanged(enc, before)
 
 
@@ -135,8 +145,12 @@ async def test_evade_answers_that_are_refused(tussle):
     rid = data(body, "ReactionRequested")[0]["id"]
     before = await enc.state()
     r = await enc.command("respond", reaction=rid, choice="evade", to=[0, 700], dice=[[1], [99]])
-    _refused(r, 422, "that evade move is not allowed: Pvt Voss can evade at most one move (6.00\"), and that point "
-                     "is 7.00\" away.")
+    _refused(
+        r,
+        422,
+        'that evade move is not allowed: Pvt Voss can evade at most one move (6.00"), and that point '
+        'is 7.00" away.',
+    )
     r = await enc.command("respond", reaction=rid, choice="evade", to=[600, 0], dice=[[1], [99]])
     _refused(r, 422, "the straight line to that point passes through another figure")
     r = await enc.command("respond", reaction=rid, choice="evade", to="east", dice=[[1], [99]])
@@ -151,9 +165,11 @@ async def test_evade_answers_that_are_refused(tussle):
 async def test_gm_results_only_when_awaited_and_only_listed_ones(tussle):
     enc = await encounter(tussle, charts=False)
     before = await enc.state()
-    for verb, fields, what in (("skirmish.record_damage_result", {"result": "light"}, "damage result"),
-                               ("skirmish.record_fall", {"result": "light"}, "fall result"),
-                               ("skirmish.record_morale", {"pass": True}, "morale")):
+    for verb, fields, what in (
+        ("skirmish.record_damage_result", {"result": "light"}, "damage result"),
+        ("skirmish.record_fall", {"result": "light"}, "fall result"),
+        ("skirmish.record_morale", {"pass": True}, "morale"),
+    ):
         r = await enc.command(verb, **fields)
         _refused(r, 422, f"no {what} is awaited from the GM now.")
     r = await enc.command("skirmish.record_damage_result", result="grazed")
@@ -174,9 +190,13 @@ async def test_gm_results_only_when_awaited_and_only_listed_ones(tussle):
 async def test_gm_only_commands_are_403_for_a_seat(tussle):
     enc = await encounter(tussle)
     tok = await enc.seat("Hale's player", ["hale", "voss"])
-    for verb, fields in (("skirmish.draw_card", {}), ("skirmish.record_damage_result", {"result": "light"}),
-                         ("skirmish.record_fall", {"result": "light"}), ("skirmish.record_morale", {"pass": True}),
-                         ("skirmish.liberate", {"target": "voss", "how": "x"})):
+    for verb, fields in (
+        ("skirmish.draw_card", {}),
+        ("skirmish.record_damage_result", {"result": "light"}),
+        ("skirmish.record_fall", {"result": "light"}),
+        ("skirmish.record_morale", {"pass": True}),
+        ("skirmish.liberate", {"target": "voss", "how": "x"}),
+    ):
         r = await enc.command(verb, token=tok, **fields)
         assert r.status == 403 and r.body["error"]["code"] == "forbidden", (verb, r.body)
 
@@ -195,7 +215,9 @@ async def test_a_seat_acts_only_for_its_own_figures(tussle):
 async def test_captor_acts_refusals(tussle):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     r = await enc.command("skirmish.captor_acts", combatant="hale")
-    _refused(r, 422, "Sgt Hale cannot act as a captor: Sgt Hale does not hold the card; Sgt Hale has no prisoner.")
+    _refused(
+        r, 422, "Sgt Hale cannot act as a captor: Sgt Hale does not hold the card; Sgt Hale has no prisoner."
+    )
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     await enc.ok("start_turn")
@@ -204,7 +226,7 @@ async def test_captor_acts_refusals(tussle):
     r = await enc.command("skirmish.captor_acts", combatant="hale", path=[[-100, 300]])
     _refused(r, 422, "Sgt Hale must stand up to move (he is on stomach)")
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 900]])
-    _refused(r, 422, "Sgt Hale can move at most 6\" in one move; that path is 9.00\" long.")
+    _refused(r, 422, 'Sgt Hale can move at most 6" in one move; that path is 9.00" long.')
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "path", r.body
     await _unchanged(enc, before)
@@ -224,35 +246,54 @@ async def test_the_deck_runs_out(tussle):
     await enc.ok("skirmish.draw_card", dice=[[1]])
     before = await enc.state()
     r = await enc.command("skirmish.draw_card", dice=[[1]])
-    _refused(r, 422, "every card has been drawn this turn: start the next turn (start_turn) to gather the deck again.")
+    _refused(
+        r,
+        422,
+        "every card has been drawn this turn: start the next turn (start_turn) to gather the deck again.",
+    )
     await _unchanged(enc, before)
 
 
-@pytest.mark.parametrize("options", [
-    {"fall_roll": "lots"}, {"fall_roll": "d0"}, {"contact_distance": -1}, {"morale_mode": "dice"},
-    {"wound_update": "double"}, {"attacker_drops_weapons": "never"}, {"hold_counts_as_pinned": "yes"},
-    {"damage_chart": [{"min": 90, "max": 10, "result": "light"}]}, {"damage_chart": [{"result": "grazed"}]},
-    {"fall_chart": [{"min": 1, "result": "light", "extra": 1}]}, {"deck": [{"card": "A"}]}, {"initiative": "cards"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"fall_roll": "lots"},
+        {"fall_roll": "d0"},
+        {"contact_distance": -1},
+        {"morale_mode": "dice"},
+        {"wound_update": "double"},
+        {"attacker_drops_weapons": "never"},
+        {"hold_counts_as_pinned": "yes"},
+        {"damage_chart": [{"min": 90, "max": 10, "result": "light"}]},
+        {"damage_chart": [{"result": "grazed"}]},
+        {"fall_chart": [{"min": 1, "result": "light", "extra": 1}]},
+        {"deck": [{"card": "A"}]},
+        {"initiative": "cards"},
+    ],
+)
 async def test_bad_options_are_400(tussle, options):
     r = await tussle.request("POST", "/encounters", {"name": "x", "ruleset": "skirmish", "options": options})
     assert r.status == 400, r.body
 
 
-@pytest.mark.parametrize(("stats", "items", "field"), [
-    ({"wound_level": "grazed"}, [], "combatant.stats.wound_level"),
-    ({"hth_weapon": "club"}, [], "combatant.stats.hth_weapon"),
-    ({"morale": 0}, [], "combatant.stats.morale"),
-    ({"morale": 101}, [], "combatant.stats.morale"),
-    ({"morale": True}, [], "combatant.stats.morale"),
-    ({"move_in": -1}, [], "combatant.stats.move_in"),
-    ({"move_in": "6"}, [], "combatant.stats.move_in"),
-    ({"street_fighter": "yes"}, [], "combatant.stats.street_fighter"),
-    ({"speedy": 1}, [], "combatant.stats.speedy"),
-    ({}, [{"id": "x", "kind": 3}], "combatant.items[0].kind"),
-])
+@pytest.mark.parametrize(
+    ("stats", "items", "field"),
+    [
+        ({"wound_level": "grazed"}, [], "combatant.stats.wound_level"),
+        ({"hth_weapon": "club"}, [], "combatant.stats.hth_weapon"),
+        ({"morale": 0}, [], "combatant.stats.morale"),
+        ({"morale": 101}, [], "combatant.stats.morale"),
+        ({"morale": True}, [], "combatant.stats.morale"),
+        ({"move_in": -1}, [], "combatant.stats.move_in"),
+        ({"move_in": "6"}, [], "combatant.stats.move_in"),
+        ({"street_fighter": "yes"}, [], "combatant.stats.street_fighter"),
+        ({"speedy": 1}, [], "combatant.stats.speedy"),
+        ({}, [{"id": "x", "kind": 3}], "combatant.items[0].kind"),
+    ],
+)
 async def test_bad_stats_are_400(tussle, stats, items, field):
     enc = await tussle.create("skirmish", dice="manual")
-    r = await enc.command("add_combatant", combatant={"id": "x", "name": "X", "side": "a", "stats": stats,
-                                                      "items": items})
+    r = await enc.command(
+        "add_combatant", combatant={"id": "x", "name": "X", "side": "a", "stats": stats, "items": items}
+    )
     assert r.status == 400 and r.body["error"]["details"]["field"] == field, r.body

@@ -46,8 +46,11 @@ def test_nothing_else_while_the_defender_chooses():
 
 def test_each_failing_condition_is_named():
     w = hale_and_voss()
-    w.send("ruling", text="Hale is knocked out",
-           overrides={"combatants": {"hale": {"conditions": ["unconscious"], "posture": "kneeling"}}})
+    w.send(
+        "ruling",
+        text="Hale is knocked out",
+        overrides={"combatants": {"hale": {"conditions": ["unconscious"], "posture": "kneeling"}}},
+    )
     with pytest.raises(RuleError) as err:
         w.send("skirmish.grapple", combatant="hale", target="voss")
     msg = err.value.message
@@ -93,14 +96,27 @@ def test_a_path_must_be_points_and_end_touching_the_defender():
 
 def test_out_of_reach_is_recorded_not_refused():
     w = World()
-    w.add({"id": "hale", "name": "Sgt Hale", "side": "a", "position": [-1000, 0], "facing": 0,
-           "stats": {"move_in": 6}})
+    w.add(
+        {
+            "id": "hale",
+            "name": "Sgt Hale",
+            "side": "a",
+            "position": [-1000, 0],
+            "facing": 0,
+            "stats": {"move_in": 6},
+        }
+    )
     w.add({"id": "voss", "name": "Pvt Voss", "side": "b", "position": [0, 0], "facing": 0, "stats": {}})
     w.draw_card_of("hale")
     evs = w.send("skirmish.strike", combatant="hale", target="voss")
     assert types(evs) == ["HandToHandImpossible"]
-    assert of_type(evs, "HandToHandImpossible")[0] == {"attacker": "hale", "defender": "voss", "why": "out of reach",
-                                                       "distance": 900, "reach": 600}
+    assert of_type(evs, "HandToHandImpossible")[0] == {
+        "attacker": "hale",
+        "defender": "voss",
+        "why": "out of reach",
+        "distance": 900,
+        "reach": 600,
+    }
     assert w.rules["exchange"] is None
     evs = w.send("skirmish.strike", combatant="hale", target="voss", path=[[-400, 300], [-100, 0]])
     assert types(evs) == ["HandToHandImpossible"]  # 600 + 424 = 1024 > 600
@@ -149,8 +165,10 @@ def test_gm_results_only_when_awaited():
 def test_gm_only_commands_are_forbidden_to_a_player_seat():
     w = hale_and_voss()
     w.send("ruling", text="seat", overrides={})
-    w.state = {**w.state, "seats": {"alice": {"seat": "alice", "name": "Alice", "combatants": ["hale"],
-                                              "revoked": False}}}
+    w.state = {
+        **w.state,
+        "seats": {"alice": {"seat": "alice", "name": "Alice", "combatants": ["hale"], "revoked": False}},
+    }
     with pytest.raises(Forbidden):
         w.send("skirmish.draw_card", actor="seat:alice", dice=[[1]])
     with pytest.raises(Forbidden):
