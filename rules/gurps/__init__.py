@@ -1,9 +1,9 @@
 """The `gurps` ruleset: GURPS 4th edition close combat (spec rules/gurps.md, seed 003 "Close Combat").
 
 Modules, one idea each: `success_rolls` (3d6, margins, Quick Contests), `hexes` (geometry),
-`tracking` (evolve), `hex_sharing` (who shares which half), `maneuvers`, `entering`, `leaving`,
+`state` (evolve), `hex_sharing` (who shares which half), `maneuvers`, `entering`, `leaving`,
 `evading`, `weapons`, `attacks`, `defence`, `readying`, `shields`, `adjacent`, `teamwork`,
-`grappling`, `describing`, `legal`.
+`grappling`, `describe`, `legal`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rules.gurps.adjacent import decide_declare
 from rules.gurps.attacks import decide_attack, decide_grapple
 from rules.gurps.combatant_stats import completed_combatant
 from rules.gurps.defence import resume_defence
-from rules.gurps.describing import describe_event
+from rules.gurps.describe import describe_event
 from rules.gurps.entering import decide_move
 from rules.gurps.evading import decide_evade, resume_evade
 from rules.gurps.events import GURPS_EVENTS
@@ -41,7 +41,7 @@ from rules.gurps.maneuvers import choose, turn_start_extras
 from rules.gurps.options import GurpsOptions, option
 from rules.gurps.readying import decide_ready
 from rules.gurps.shields import decide_drop_shield
-from rules.gurps.tracking import evolve_rules, initial_rules_state
+from rules.gurps.state import evolve_rules, initial_rules_state
 from rules.interface import Answer, BadCommand, Command, Ruleset, combatant_or_error, geometry_hex
 
 

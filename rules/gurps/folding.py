@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
-from rules.gurps.tracking import evolve_rules
+from rules.gurps.state import evolve_rules
 from rules.state import evolve
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.gurps.hexes import Hex, as_hex, foe_side_directions, hex_key, neighbour, own_side_directions
-from rules.gurps.tracking import hex_of
+from rules.gurps.state import hex_of
 
 
 def rules_of(state: dict[str, Any]) -> dict[str, Any]:

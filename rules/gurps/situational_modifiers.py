@@ -34,7 +34,7 @@ def pins_on(state: dict[str, Any], cid: str) -> list[dict[str, Any]]:
 
 def fighter(state: dict[str, Any], cid: str) -> dict[str, Any]:
     """His gurps bookkeeping (spec section 3), with defaults for a figure never seen."""
-    from rules.gurps.tracking import new_fighter
+    from rules.gurps.state import new_fighter
 
     return rules_of(state).get("fighters", {}).get(cid) or new_fighter()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.gurps.describing import ROLL_PURPOSES
+from rules.gurps.describe import ROLL_PURPOSES
 from rules.gurps.events import GURPS_EVENTS
 from tests.gurps.gurps_http_scenes import (
     encounter,
