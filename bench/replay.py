@@ -30,13 +30,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from events.common import ConditionChanged, Moved, NotePosted, PostureChanged, TurnStarted, Wounded  # noqa: E402
 from events.dice import DieRolled, Modifier  # noqa: E402
 from events.gc_pause import gc_paused  # noqa: E402
-from events.sqlite_store import SqliteStore  # noqa: E402
-from events.store import Append  # noqa: E402
+from events.store.port import Append  # noqa: E402
+from events.store.sqlite import SqliteStore  # noqa: E402
 from rules.pipeline import to_new_event  # noqa: E402
 from rules.registry import Registry  # noqa: E402
 from rules.state import replay  # noqa: E402
-from server.auth import Principal  # noqa: E402
-from server.encounters import Encounters  # noqa: E402
+from server.service import Encounters  # noqa: E402
+from server.tokens import Principal  # noqa: E402
 
 COMBATANTS = ["ann", "bob", "cid", "dee"]
 POSTURES = ["standing", "kneeling", "prone", "standing"]

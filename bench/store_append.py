@@ -24,9 +24,9 @@ import asyncpg
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from events.envelope import NewEvent  # noqa: E402
-from events.postgres_store import PostgresStore  # noqa: E402
-from events.sqlite_store import SqliteStore  # noqa: E402
-from events.store import Append, StreamInfo  # noqa: E402
+from events.store.port import Append, StreamInfo  # noqa: E402
+from events.store.postgres import PostgresStore  # noqa: E402
+from events.store.sqlite import SqliteStore  # noqa: E402
 
 
 async def run(store, writers: int, seconds: float) -> tuple[int, float]:

@@ -8,18 +8,14 @@ from typing import Any
 
 from aiohttp import web
 
-from events.store import Store
+from events.store.port import Store
 from rules.registry import Registry
-from server import live, operations, webhooks
-from server import web as pages
+from server import webhooks
 from server.acting import asked_now, reaction_deadlines, with_deadlines
 from server.describing import describe_rulesets
-from server.encounters import ApiError, Encounters
-from server.errors import errors_middleware
 from server.exporting import ndjson_lines
-from server.forwarded import forwarded_middleware, trusted_networks
-from server.input_checks import nul_in_url_middleware, read_json
-from server.request_context import (
+from server.http import web as pages
+from server.http.context import (
     ENCOUNTERS,
     SETTINGS,
     actor,
@@ -30,6 +26,12 @@ from server.request_context import (
     principal,
     reader,
 )
+from server.http.errors import errors_middleware
+from server.http.input_checks import nul_in_url_middleware, read_json
+from server.live import routes as live
+from server.ops import setup as operations
+from server.ops.forwarded import forwarded_middleware, trusted_networks
+from server.service import ApiError, Encounters
 
 # ---- handlers ---------------------------------------------------------------------------------
 

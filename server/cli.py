@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from server.forwarded import trusted_networks
+from server.ops.forwarded import trusted_networks
 
 # The GIL switch interval of `tussle serve` on SQLite (see _serve).
 SWITCH_INTERVAL_S = 0.001
@@ -63,10 +63,10 @@ def _listen_or_say_why(host: str, port: int) -> socket.socket | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from events.migrations import SchemaMismatch
-    from events.sqlite_store import DatabaseLocked, ExclusiveLock, SqliteStore
+    from events.store.migrations import SchemaMismatch
+    from events.store.sqlite import DatabaseLocked, ExclusiveLock, SqliteStore
     from server.app import make_app
-    from server.logging import configure_logging
+    from server.ops.logging import configure_logging
 
     configure_logging()
     admin = args.admin_token or os.environ.get("TUSSLE_ADMIN_TOKEN") or None
@@ -122,10 +122,10 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
     import asyncpg
 
-    from events.migrations import SchemaMismatch
-    from events.postgres_store import NoSchema, PostgresStore
-    from server import pg_listener
+    from events.store.migrations import SchemaMismatch
+    from events.store.postgres import NoSchema, PostgresStore
     from server.app import make_app
+    from server.live import pg_listener
 
     sock = _listen_or_say_why(host, args.port)
     if sock is None:
@@ -144,12 +144,12 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
 
 
 async def _export(args: argparse.Namespace) -> int:
-    from events.sqlite_store import SqliteStore
+    from events.store.sqlite import SqliteStore
     from server.exporting import ndjson_lines
 
     pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
     if pg_dsn:
-        from events.postgres_store import PostgresStore
+        from events.store.postgres import PostgresStore
 
         store: Any = PostgresStore(pg_dsn, max_size=2)
     else:

@@ -80,10 +80,10 @@ async def demo_over_http(base: str, *, public: bool = True, admin_token: str | N
 
 
 async def demo_in_database(db: str, base: str, *, public: bool = True) -> int:
-    from events.sqlite_store import DatabaseLocked, SqliteStore
+    from events.store.sqlite import DatabaseLocked, SqliteStore
     from rules.registry import Registry
-    from server.auth import Principal
-    from server.encounters import Encounters
+    from server.service import Encounters
+    from server.tokens import Principal
 
     store = SqliteStore(db)
     try:

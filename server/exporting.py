@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import msgspec
 
 from events.envelope import timestamp
-from events.store import Store
+from events.store.port import Store
 
 _enc = msgspec.json.Encoder()
 PAGE = 5000

@@ -1,6 +1,6 @@
 """Reaction deadlines (`reaction_timeout_s`): which a command sets and clears, and the default answer's id.
 
-A deadline is a store row (events/store.py `DeadlineRow`) written in the transaction of the
+A deadline is a store row (events/store/port.py `DeadlineRow`) written in the transaction of the
 ReactionRequested that starts the wait and deleted in the one that ends it (its answer, its
 cancellation, a void of the request, or the close), so it survives restarts and cache evictions.
 Every server process polls the due ones (`Encounters.answer_overdue`); the default answer's
@@ -15,7 +15,7 @@ import hashlib
 from typing import Any
 
 from events.envelope import NewEvent, timestamp
-from events.store import DeadlineRow
+from events.store.port import DeadlineRow
 
 _ENDS = ("ReactionAnswered", "ReactionCancelled")
 

@@ -9,8 +9,7 @@ import asyncio
 from typing import Any
 
 from events.envelope import NewEvent, first_broken_link
-from events.sqlite_store import SqliteStore
-from events.store import (
+from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
@@ -19,6 +18,7 @@ from events.store import (
     TokenRevocation,
     TokenRow,
 )
+from events.store.sqlite import SqliteStore
 
 
 def creation(stream: str, tokens: list[TokenRow] | None = None) -> Append:
@@ -210,7 +210,7 @@ async def test_resends_racing_new_commands_on_one_encounter(tussle):
 
 
 async def test_the_writer_thread_runs_calls_in_order_and_hands_back_errors():
-    from events.writer_thread import WriterThread
+    from events.store.writer_thread import WriterThread
 
     thread = WriterThread("test-writer")
     try:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from events.envelope import Event, NewEvent
-from events.sqlite_store import SqliteStore
-from events.store import Append
+from events.store.port import Append
+from events.store.sqlite import SqliteStore
 from projections.log import build_log
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay

@@ -17,8 +17,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from events.store import Store
-from server.request_context import ENCOUNTERS
+from events.store.port import Store
+from server.http.context import ENCOUNTERS
 from tests.support.client import Encounter, Resp, RunningServer, TussleClient
 from tests.support.ws import connect, frame
 from tests.test_pg_processes import InProcessServer

@@ -7,7 +7,7 @@ import asyncio
 import aiohttp
 import pytest
 
-from server.websocket import WS_HUBS
+from server.live.websocket import WS_HUBS
 from tests.support.client import RunningServer, TussleClient
 from tests.support.ws import connect, events_until_seq, frame, subscribe, until
 

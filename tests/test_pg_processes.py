@@ -23,13 +23,13 @@ from aiohttp import web
 
 from events.dice import derive_face
 from events.envelope import Event, first_broken_link
-from events.postgres_store import PostgresStore
-from events.store import Append
+from events.store.port import Append
+from events.store.postgres import PostgresStore
 from rules.registry import Registry
-from server import pg_listener
 from server.app import ENCOUNTERS, make_app
-from server.live_feed import LiveFeed
-from server.pg_listener import PgFeedListener
+from server.feed import LiveFeed
+from server.live import pg_listener
+from server.live.pg_listener import PgFeedListener
 from tests.support import serving
 from tests.support.client import Encounter, TussleClient, listen
 from tests.support.postgres import with_search_path

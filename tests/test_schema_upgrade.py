@@ -21,7 +21,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from events.migrations import MIGRATIONS, VERSION_TABLE, Migration
+from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration
 from tests.support.client import Encounter, RunningServer, TussleClient
 
 DATA = os.path.join(os.path.dirname(__file__), "data")

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from events.envelope import ZERO_HASH, NewEvent, event_hash, first_broken_link
-from events.outbox import (
+from events.store.outbox import (
     ACTIVE,
     CANCELLED,
     DELIVERED,
@@ -27,9 +27,7 @@ from events.outbox import (
     WebhookChange,
     WebhookRow,
 )
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
-from events.store import (
+from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
@@ -43,6 +41,8 @@ from events.store import (
     TokenRevocation,
     TokenRow,
 )
+from events.store.postgres import PostgresStore
+from events.store.sqlite import SqliteStore
 
 
 @dataclass
@@ -390,7 +390,7 @@ async def test_an_append_with_no_events_stores_no_command(store: Store):
     assert info.seq == 1 and info.hash == (await store.read("quiet"))[0].hash != ZERO_HASH
 
 
-# ---- webhooks and their outbox (events/outbox.py) ------------------------------------------------
+# ---- webhooks and their outbox (events/store/outbox.py) ------------------------------------------------
 
 
 def hook(stream: str, wid: str, seat: str | None = None) -> WebhookRow:

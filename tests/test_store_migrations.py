@@ -15,10 +15,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from events.migrations import MIGRATIONS, Migration, SchemaMismatch
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
-from events.store import Store
+from events.store.migrations import MIGRATIONS, Migration, SchemaMismatch
+from events.store.port import Store
+from events.store.postgres import PostgresStore
+from events.store.sqlite import SqliteStore
 from tests.test_store_contract import command, created
 
 # A later release's migrations, as another engineer would append them.

@@ -9,7 +9,7 @@ import sys
 import aiohttp
 import pytest
 
-from server.forwarded import client_address, trusted_networks
+from server.ops.forwarded import client_address, trusted_networks
 from tests.support.client import RunningServer, TussleClient
 
 PROXY = trusted_networks(["10.0.0.0/8", "127.0.0.1"])

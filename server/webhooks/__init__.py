@@ -17,11 +17,11 @@ from aiohttp import web
 
 from events.common import WebhookDisabled
 from events.envelope import NewEvent
-from events.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
-from server.auth import Principal
-from server.encounters import ApiError
-from server.metrics import METRICS
-from server.request_context import ENCOUNTERS, SETTINGS
+from events.store.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
+from server.http.context import ENCOUNTERS, SETTINGS
+from server.ops.metrics import METRICS
+from server.service import ApiError
+from server.tokens import Principal
 from server.webhooks.dispatcher import Dispatcher, Settings
 from server.webhooks.outbox import outbox_rows
 from server.webhooks.subscriptions import routes

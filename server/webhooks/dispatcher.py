@@ -23,9 +23,9 @@ import msgspec
 import structlog
 
 from events.envelope import Event
-from events.outbox import Attempt, Delivery, WebhookRow
-from events.store import Store
-from server.metrics import Histogram
+from events.store.outbox import Attempt, Delivery, WebhookRow
+from events.store.port import Store
+from server.ops.metrics import Histogram
 from server.webhooks import signing
 from server.webhooks.discord import LIMIT
 from server.webhooks.safety import CheckingResolver, UnsafeUrl, check_literal, parse_url

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event, NewEvent
-from events.outbox import OutboxRow
+from events.store.outbox import OutboxRow
 from projections.log import sentence
 from rules.state import evolve
 from server.webhooks.discord import log_line, split_content

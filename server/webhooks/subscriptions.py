@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
-from events.outbox import DELETED, Delivery, WebhookChange, WebhookRow
+from events.store.outbox import DELETED, Delivery, WebhookChange, WebhookRow
 from rules.pipeline import ID_PATTERN
-from server.auth import Principal
-from server.encounters import ApiError, bad_request
-from server.input_checks import read_json
-from server.request_context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
+from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
+from server.http.input_checks import read_json
+from server.service import ApiError, bad_request
+from server.tokens import Principal
 from server.webhooks import signing
 from server.webhooks.safety import UnsafeUrl, check_reachable
 

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from events.sqlite_store import SqliteStore
+from events.store.sqlite import SqliteStore
 from rules.registry import Registry
 from server.app import make_app
 

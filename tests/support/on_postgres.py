@@ -16,10 +16,10 @@ import secrets
 import asyncpg
 from aiohttp import web
 
-from events.postgres_store import PostgresStore
+from events.store.postgres import PostgresStore
 from rules.registry import Registry
-from server import pg_listener
 from server.app import make_app
+from server.live import pg_listener
 from tests.support import client
 from tests.support.postgres import base_dsn, with_search_path
 

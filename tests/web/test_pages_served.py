@@ -9,7 +9,7 @@ import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-from server.web import STATIC_DIR
+from server.http.web import STATIC_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

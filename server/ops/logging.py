@@ -2,7 +2,7 @@
 
 The standard library's loggers (aiohttp's server errors, asyncio) are rendered as the same JSON lines,
 so an operator's log shipper sees one format; aiohttp's access log is off (the server passes
-`access_log=None`, and `server/request_log.py` logs each request by its path only).
+`access_log=None`, and `server/ops/request_log.py` logs each request by its path only).
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from events.envelope import Event
 from projections.audit import audit, commitment_timeline
 from projections.forum_export import forum_posts, forum_text
 from projections.log import build_log, group_by_turn
-from server import websocket
-from server.asyncapi import asyncapi_document
-from server.encounters import bad_request
-from server.request_context import ENCOUNTERS, int_query, json_response, reader
+from server.http.asyncapi import asyncapi_document
+from server.http.context import ENCOUNTERS, int_query, json_response, reader
+from server.live import websocket
+from server.service import bad_request
 from server.verifying import Problem, verify_events
 
 PAGE = 10_000

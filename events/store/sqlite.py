@@ -20,10 +20,8 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
 from events.gc_pause import gc_paused
-from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
-from events.sqlite_bulk_append import append_batch, creation_taken, write_side_rows
-from events.sqlite_webhooks import SqliteWebhooks
-from events.store import (
+from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
+from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
@@ -37,7 +35,9 @@ from events.store import (
     StreamInfo,
     TokenRow,
 )
-from events.writer_thread import WriterThread
+from events.store.sqlite_bulk_append import append_batch, creation_taken, write_side_rows
+from events.store.sqlite_webhooks import SqliteWebhooks
+from events.store.writer_thread import WriterThread
 
 # How long a connection waits for a lock another connection holds.
 BUSY_TIMEOUT_MS = 5000
@@ -124,7 +124,7 @@ class SqliteStore(SqliteWebhooks, Store):
 
     Writes go through their own connection. Appends that arrive while a transaction is being written
     wait and then share the next one (group commit): the batch is checked in Python and written in
-    bulk (events/sqlite_bulk_append.py), each command succeeding or failing alone, and many commands
+    bulk (events/store/sqlite_bulk_append.py), each command succeeding or failing alone, and many commands
     share one fsync. A sole writer writes the batch on the event loop and hands only the commit to
     its writer thread; a store beside another writer runs the whole transaction on that thread, where
     it may wait for the other's lock. Reads use the aiosqlite connection, one hop each.
@@ -172,7 +172,7 @@ class SqliteStore(SqliteWebhooks, Store):
             raise
 
     def _migrate(self) -> None:
-        """On the writer thread: run the migrations this database lacks (events/migrations.py), all in
+        """On the writer thread: run the migrations this database lacks (events/store/migrations.py), all in
         one transaction with their `schema_migrations` rows, read under the write lock so that two
         handles opening at once do not both run them."""
         db = self._writer
@@ -329,7 +329,7 @@ class SqliteStore(SqliteWebhooks, Store):
         self._writer.execute(sql, args)
 
     def _write_batch(self, requests: list[Append], commit: bool) -> list[AppendResult | Exception]:
-        """One transaction for the batch, written in bulk (events/sqlite_bulk_append.py); committed when
+        """One transaction for the batch, written in bulk (events/store/sqlite_bulk_append.py); committed when
         `commit`. Should the bulk write meet a constraint its checks did not foresee, the batch is
         written again command by command, each in its own savepoint, so that only the command at fault
         fails."""

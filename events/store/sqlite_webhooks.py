@@ -1,6 +1,6 @@
-"""Webhooks and their outbox in SQLite (the port: events/outbox.py).
+"""Webhooks and their outbox in SQLite (the port: events/store/outbox.py).
 
-The tables are the migration "webhooks" (events/migrations.py).
+The tables are the migration "webhooks" (events/store/migrations.py).
 Writes outside an append (a delivery's outcome, a lease) are short transactions on the store's
 writer connection, taking turns with the appends.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from events.outbox import (
+from events.store.outbox import (
     ACTIVE,
     CANCELLED,
     DELIVERED,
@@ -28,7 +28,7 @@ from events.outbox import (
 )
 
 if TYPE_CHECKING:
-    from events.store import Append
+    from events.store.port import Append
 
 
 

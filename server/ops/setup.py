@@ -4,7 +4,7 @@ Middlewares, outermost first:
 
     observe      times the request; one log line and the metrics, whatever happened inside
     cors         answers preflights from allowed origins
-    errors       (server/errors.py) every error in the one shape
+    errors       (server/http/errors.py) every error in the one shape
     rate limits  429 before any work is done
     caps         the per-request roll caps (--max-dice, --max-sides)
 
@@ -22,13 +22,13 @@ from aiohttp import web
 
 from events.dice_expressions import MAX_DICE, MAX_SIDES, RollLimits, roll_limits
 from events.envelope import Event
-from server.cors import CORS, CorsPolicy, add_cors_headers, cors_preflight_middleware
-from server.errors import errors_middleware
-from server.metrics import METRICS, Metrics, metrics_handler
-from server.openapi import build_openapi
-from server.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limits_from
-from server.request_context import ENCOUNTERS, SETTINGS, json_response
-from server.request_log import COMMANDS_ROUTE, facts_of, log_request
+from server.http.context import ENCOUNTERS, SETTINGS, json_response
+from server.http.errors import errors_middleware
+from server.http.openapi import build_openapi
+from server.ops.cors import CORS, CorsPolicy, add_cors_headers, cors_preflight_middleware
+from server.ops.metrics import METRICS, Metrics, metrics_handler
+from server.ops.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limits_from
+from server.ops.request_log import COMMANDS_ROUTE, facts_of, log_request
 
 OPENAPI = web.AppKey("openapi", dict)
 ROLL_LIMITS = web.AppKey("roll_limits", RollLimits)

@@ -17,10 +17,10 @@ from typing import Any
 
 from aiohttp import web
 
-from server.auth import token_hash
-from server.encounters import ApiError
-from server.errors import error_response
-from server.request_log import PRINCIPAL
+from server.http.errors import error_response
+from server.ops.request_log import PRINCIPAL
+from server.service import ApiError
+from server.tokens import token_hash
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UNLIMITED_PATHS = frozenset({"/healthz", "/metrics"})

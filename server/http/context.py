@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from server.auth import Principal, same_secret, token_hash
-from server.encounters import ApiError, Encounters, bad_request
-from server.request_log import PRINCIPAL
+from server.ops.request_log import PRINCIPAL
+from server.service import ApiError, Encounters, bad_request
+from server.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)

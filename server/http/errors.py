@@ -9,8 +9,8 @@ import structlog
 from aiohttp import web
 
 from rules.state import EventNotFoldable
-from server.encounters import ApiError
-from server.request_context import ENCOUNTERS
+from server.http.context import ENCOUNTERS
+from server.service import ApiError
 
 log = structlog.get_logger("tussle.errors")
 

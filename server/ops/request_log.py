@@ -12,7 +12,7 @@ import msgspec
 import structlog
 from aiohttp import web
 
-from server.auth import Principal
+from server.tokens import Principal
 
 log = structlog.get_logger("tussle.request")
 

@@ -1,4 +1,4 @@
-"""Webhooks and their outbox in PostgreSQL (the port: events/outbox.py).
+"""Webhooks and their outbox in PostgreSQL (the port: events/store/outbox.py).
 
 Several server processes dispatch from one database: `claim_endpoints` leases endpoints with
 `FOR UPDATE SKIP LOCKED`, so two processes claiming at once take different endpoints and neither
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 import msgspec
 
-from events.outbox import (
+from events.store.outbox import (
     ACTIVE,
     CANCELLED,
     DELIVERED,
@@ -29,7 +29,7 @@ from events.outbox import (
 )
 
 if TYPE_CHECKING:
-    from events.store import Append
+    from events.store.port import Append
 
 
 

@@ -110,7 +110,7 @@ CREATE INDEX IF NOT EXISTS tokens_by_stream ON tokens (stream, role, seat);
 """,
         stream_tables=("events", "commands", "dice_seeds", "tokens"),
     ),
-    # 2: webhooks and the outbox of their deliveries (events/outbox.py).
+    # 2: webhooks and the outbox of their deliveries (events/store/outbox.py).
     Migration(
         "webhooks",
         sqlite="""

@@ -4,7 +4,7 @@ A few counters, gauges and one histogram are all Tussle needs, so they are writt
 through a client library: one `Metrics` per app, no process-wide registry (the tests run several
 servers in one process).
 
-Websocket API (for `server/websocket.py`):
+Websocket API (for `server/live/websocket.py`):
 
     key = ws_key(request, token)        # per token; per IP when anonymous
     if not ws_allowed(request.app, key): refuse with 429 rate_limited before the upgrade
@@ -22,8 +22,8 @@ from typing import Any
 
 from aiohttp import web
 
-from server.auth import token_hash
-from server.request_context import ENCOUNTERS, SETTINGS
+from server.http.context import ENCOUNTERS, SETTINGS
+from server.tokens import token_hash
 
 # Seconds; commands are fsynced appends, so the interesting range is sub-millisecond to a second.
 APPEND_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)

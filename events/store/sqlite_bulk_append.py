@@ -28,8 +28,8 @@ import msgspec
 
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
-from events.sqlite_webhooks import write_webhook_rows
-from events.store import Append, AppendResult, CommandIdReused, CreationExists, SeqConflict, StreamExists
+from events.store.port import Append, AppendResult, CommandIdReused, CreationExists, SeqConflict, StreamExists
+from events.store.sqlite_webhooks import write_webhook_rows
 
 EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 

@@ -1,6 +1,6 @@
 """`GET /openapi.json`: the HTTP contract as OpenAPI 3.1, generated from msgspec types.
 
-Bodies come from `server/api_types.py`; commands come from the installed rulesets (the registry the
+Bodies come from `server/http/api_types.py`; commands come from the installed rulesets (the registry the
 app was built with), so a new ruleset appears here without an edit. Every error is the one shape of
 API.md; each status lists the codes it can carry, with their `details` where the code has them.
 """
@@ -14,7 +14,7 @@ import msgspec
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
 from rules.registry import Registry
-from server import api_types as t
+from server.http import api_types as t
 
 REF = "#/components/schemas/{name}"
 
@@ -50,7 +50,7 @@ READ, WRITE = "read", "write"
 # What the server refuses that a bare msgspec schema allows (issue 12 item 6), said in the document.
 ID = "^[A-Za-z0-9_.:-]{1,64}$"  # command ids, seat ids (rules.common.deciding.ID_PATTERN)
 ENTROPY = "^[A-Za-z0-9_.:=+/-]{0,128}$"  # events.dice.ENTROPY_PATTERN
-NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/input_checks.py)
+NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/http/input_checks.py)
 NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only spaces, no NUL
 PATH_SCHEMAS = {"seat": {"type": "string", "pattern": ID}, "id": {"type": "string", "pattern": NO_NUL},
                 "token_id": {"type": "string", "pattern": NO_NUL}, "path": {"type": "string", "pattern": NO_NUL}}

@@ -32,11 +32,11 @@ from events.envelope import ZERO_HASH, Event
 from projections.log import NarrativeLog, build_log
 from projections.view import state_view
 from server.acting import reaction_deadlines
-from server.auth import Principal, token_hash
-from server.encounters import ApiError
-from server.input_checks import decode_json
-from server.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
-from server.request_context import ENCOUNTERS, SETTINGS, bearer, principal, reader
+from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
+from server.http.input_checks import decode_json
+from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
+from server.service import ApiError
+from server.tokens import Principal, token_hash
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.

@@ -7,7 +7,7 @@ this process's LiveFeed (and so its websocket subscribers) once, in commit order
   delivered: anything committed before the LISTEN is found by the catch-up, anything after it wakes it.
 - It also polls every `poll_s` as a backstop, so a lost notification (or a half-open connection)
   delays an event but never drops it; the poll also pings the LISTEN connection.
-- Positions are dense and commit-ordered (events/postgres_store.py), so "everything after my last
+- Positions are dense and commit-ordered (events/store/postgres.py), so "everything after my last
   position" is exactly what is new: nothing committed later can appear below the bookmark.
 
 Why the listener is the only publisher on PostgreSQL (`Encounters.publish_appends = False`): this
@@ -32,9 +32,9 @@ import structlog
 from aiohttp import web
 
 from events.envelope import Event
-from events.postgres_store import PostgresStore
-from server.live_feed import LiveFeed
-from server.request_context import ENCOUNTERS
+from events.store.postgres import PostgresStore
+from server.feed import LiveFeed
+from server.http.context import ENCOUNTERS
 
 log = structlog.get_logger("tussle.pg_listener")
 

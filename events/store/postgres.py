@@ -10,9 +10,9 @@ Same semantics as the SQLite store, over asyncpg:
 - Global positions come from one counter row (see `_allocate_positions`): dense and commit-ordered.
 - Every append transaction NOTIFYs `channel` with "stream X has events up to seq N (position P)"; the
   notification is only a wake-up for other processes' feed listeners, which read the events from the
-  table (server/pg_listener.py).
+  table (server/live/pg_listener.py).
 
-The tables are made on open by the migrations the database lacks (events/migrations.py), in the
+The tables are made on open by the migrations the database lacks (events/store/migrations.py), in the
 connection's current schema: the first entry of `search_path`, which a DSN may set
 (`postgresql://host/db?search_path=tussle`); a schema named there that does not exist yet is created.
 """
@@ -29,9 +29,8 @@ import msgspec
 
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, seal, timestamp
-from events.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
-from events.postgres_webhooks import PostgresWebhooks, write_webhook_rows
-from events.store import (
+from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
+from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
@@ -45,6 +44,7 @@ from events.store import (
     StreamInfo,
     TokenRow,
 )
+from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
 
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
 # is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
@@ -138,7 +138,7 @@ class PostgresStore(PostgresWebhooks, Store):
 
     async def _migrate(self, conn: asyncpg.Connection) -> None:
         """Inside open's transaction, under the advisory lock: run the migrations this schema lacks
-        (events/migrations.py) with their `schema_migrations` rows; a process that waited for the lock
+        (events/store/migrations.py) with their `schema_migrations` rows; a process that waited for the lock
         finds them applied and runs none."""
         await conn.execute(VERSION_TABLE["postgres"])
         applied = [(r["version"], r["name"])

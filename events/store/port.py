@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event, NewEvent, timestamp
-from events.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
+from events.store.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
 
 
 class SeqConflict(Exception):
@@ -121,7 +121,7 @@ class Append(msgspec.Struct):
     create: StreamInfo | None = None  # the first append of a new encounter
     create_key: str | None = None  # the client's command_id of that creation, unique in the store
     closes: bool = False
-    webhooks: list[WebhookRow] = []  # subscriptions created (events/outbox.py)
+    webhooks: list[WebhookRow] = []  # subscriptions created (events/store/outbox.py)
     webhook_changes: list[WebhookChange] = []
     outbox: list[OutboxRow] = []  # deliveries these events cause
     deadlines: list[DeadlineRow] = []  # reactions this command leaves waiting with a timeout

@@ -30,7 +30,7 @@ from events.common import (
 )
 from events.dice import BadDice, Dice, DiceNeeded, commitment_of, valid_entropy
 from events.envelope import Event, NewEvent
-from events.store import (
+from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
@@ -49,12 +49,12 @@ from rules.interface import BadCommand, Forbidden, RuleError, command_type
 from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
-from server.auth import Principal, new_token, token_hash
 from server.dice_wanted import dice_wanted
+from server.feed import LiveFeed
 from server.ids import RandomIds
 from server.in_flight import DecidedAhead, InFlight
-from server.live_feed import LiveFeed
 from server.reaction_deadlines import deadline_changes, timeout_command_id
+from server.tokens import Principal, new_token, token_hash
 
 DICE_MODES = ("server", "manual", "mixed")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-STATIC_DIR = Path(__file__).with_name("static")
+STATIC_DIR = Path(__file__).parent.parent / "static"
 
 # 'self' covers the same-origin websocket too (CSP level 3), which Chromium and Firefox follow.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -1,0 +1,1 @@
+"""The event stores: the port, the one sealing plan and group commit, and one module per backend."""

@@ -1,0 +1,1 @@
+"""HTTP: routes, the error contract, request auth, OpenAPI, AsyncAPI, the pages, input checks."""

@@ -1,0 +1,1 @@
+"""Live feeds: in-process fan-out, the websocket and its hubs, the PostgreSQL listener."""

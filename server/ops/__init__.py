@@ -1,0 +1,1 @@
+"""Operations: metrics, logging, rate limits, CORS, the request log."""
