@@ -12,12 +12,13 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from server.ops.request_log import PRINCIPAL
 from server.service import ApiError, Encounters, bad_request
 from server.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)
+# Who the request acted as, set by the auth helpers below (the request log keeps the role only).
+PRINCIPAL: Any = web.RequestKey("principal", Principal) if hasattr(web, "RequestKey") else "principal"
 
 _json = msgspec.json.Encoder()
 

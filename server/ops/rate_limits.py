@@ -17,8 +17,8 @@ from typing import Any
 
 from aiohttp import web
 
+from server.http.context import PRINCIPAL
 from server.http.errors import error_response
-from server.ops.request_log import PRINCIPAL
 from server.service import ApiError
 from server.tokens import token_hash
 

@@ -12,12 +12,10 @@ import msgspec
 import structlog
 from aiohttp import web
 
-from server.tokens import Principal
+from server.http.context import PRINCIPAL
 
 log = structlog.get_logger("tussle.request")
 
-# Who the request acted as, set by the auth helpers of server/app.py (the log keeps the role only).
-PRINCIPAL: Any = web.RequestKey("principal", Principal) if hasattr(web, "RequestKey") else "principal"
 
 COMMANDS_ROUTE = "/encounters/{id}/commands"
 
