@@ -3,7 +3,7 @@
 Spec: shared/rules/rogue-trader.md (seed 004). One module per idea: charges (`charging`), attack
 allocation and to-hit modifiers (`allocation`), one blow (`attacks`), the round (`combat_round`),
 push-backs and follow-ups (`aftermath`), breaking off (`breaking_off`), coherency (`coherency`),
-the common commands (`turn_sequence`), the state (`reducer`) and the log (`describe`).
+the common commands (`turn_sequence`), the fold (`state`) and the log (`describe`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from rules.rogue_trader.describe import describe_event
 from rules.rogue_trader.events import RT_EVENTS
 from rules.rogue_trader.models import active_side, unit_members
 from rules.rogue_trader.options import RogueTraderOptions
-from rules.rogue_trader.reducer import evolve_rules, initial_rules_state
+from rules.rogue_trader.state import evolve_rules, initial_rules_state
 from rules.rogue_trader.turn_sequence import on_common as common_hook
 
 
