@@ -136,7 +136,7 @@ class Ruleset:
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
         """The events of one of this ruleset's commands, or a RuleError."""
-        raise RuleError(f"{self.title} has no command {type(command).__name__}")
+        raise unknown_command(self, command)
 
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
@@ -190,3 +190,9 @@ def combatant_or_error(state: dict[str, Any], combatant_id: str, role: str = "co
 def command_type(command: Command) -> str:
     """The `type` tag of a command Struct (e.g. "tft.enter_hth", "start_turn")."""
     return type(command).__struct_config__.tag  # type: ignore[return-value]
+
+
+def unknown_command(ruleset: Ruleset, command: Command) -> BadCommand:
+    """The 400 for a command `ruleset` does not take (API.md: an unknown command is `bad_request`, in
+    every ruleset). The registry's decoder refuses it before decide; this is the same answer after."""
+    return BadCommand(f"{ruleset.title} has no command {command_type(command)}", "type")

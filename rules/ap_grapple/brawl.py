@@ -13,12 +13,13 @@ from rules.ap_grapple.close_combat import group_id_for, leaving
 from rules.ap_grapple.combatants import name_of, occupants, position, stat
 from rules.ap_grapple.commands import Brawl
 from rules.ap_grapple.events import BrawlTakedown, WeightRatio
-from rules.ap_grapple.hexes import Hex, as_hex, as_list, distance
 from rules.ap_grapple.options import option
 from rules.ap_grapple.tables import AP_PER_HEX, ratio_row, ratio_text
 from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
-from rules.interface import BadCommand, RuleError, combatant_or_error
+from rules.hexes import Hex, as_hex, as_list, distance
+from rules.interface import BadCommand, combatant_or_error
+from rules.refusals import refuse
 
 BRAWL_TO_HIT = "brawl to-hit (d20 + mods >= target)"
 
@@ -85,8 +86,7 @@ def decide_brawl(state: dict[str, Any], cmd: Brawl, dice: Dice) -> list[msgspec.
     path = _path_hexes(cmd.path)
     check_gm_target_field(state, cmd.to_hit_target)
     problems = brawl_problems(state, a, d, path)
-    if problems:
-        raise RuleError(f"{name_of(state, a)} cannot brawl: " + "; ".join(problems), {"problems": problems})
+    refuse(problems, f"{name_of(state, a)} cannot brawl")
     ac, dc = state["combatants"][a], state["combatants"][d]
     start = position(ac)
     d_hex = position(dc)

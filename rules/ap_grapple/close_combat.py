@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from events.common import CloseCombatLeft
-from rules.ap_grapple.hexes import Hex, as_hex
+from rules.hexes import Hex, as_hex
 
 
 def group_of(state: dict[str, Any], cid: str) -> dict[str, Any] | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.ap_grapple.hexes import Hex, as_hex
 from rules.ap_grapple.state import DEFAULT_AP_PER_ROUND
+from rules.hexes import Hex, as_hex
 from rules.interface import BadCommand
 
 # Section 2: exceptional strength such as 18/50 is entered as an integer, by default 18.

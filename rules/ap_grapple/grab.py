@@ -13,13 +13,14 @@ from rules.ap_grapple.action_points import actor_problems, ap_left, spend
 from rules.ap_grapple.combatants import name_of, position, stat, stun_until
 from rules.ap_grapple.commands import MakeAGrab, SwingTarget
 from rules.ap_grapple.events import GripLost, GripTaken, PullChance, PulledOffBalance
-from rules.ap_grapple.hexes import distance
 from rules.ap_grapple.options import option
 from rules.ap_grapple.swing import DEFAULT_SWING, SWING_REACTION, destinations
 from rules.ap_grapple.tables import GRAB_COST, STRENGTH_LB
 from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
-from rules.interface import RuleError, combatant_or_error
+from rules.hexes import distance
+from rules.interface import combatant_or_error
+from rules.refusals import refuse
 
 GRAB_TO_HIT = "grab to-hit (d20 + mods >= target)"
 PULL_OFF_BALANCE = "pull off balance (d100 <= target)"
@@ -68,9 +69,7 @@ def decide_grab(state: dict[str, Any], cmd: MakeAGrab, dice: Dice) -> list[msgsp
     combatant_or_error(state, d, "target")
     check_gm_target_field(state, cmd.to_hit_target)
     problems = grab_problems(state, a, d)
-    if problems:
-        raise RuleError(f"{name_of(state, a)} cannot make a grab: " + "; ".join(problems),
-                        {"problems": problems})
+    refuse(problems, f"{name_of(state, a)} cannot make a grab")
     events: list[msgspec.Struct] = [ActionDeclared(a, "make_a_grab", [d])]
     events += spend(state, a, GRAB_COST, "grab", all_spent_why="all AP spent")
     target = to_hit_target(state, a, d, cmd.to_hit_target)

@@ -7,8 +7,8 @@ from typing import Any
 from rules.ap_grapple.action_points import actor_problems, ap_left, ap_per_round, pending_swing
 from rules.ap_grapple.combatants import is_stunned, position
 from rules.ap_grapple.commands import Brawl, MakeAGrab, Pass, SwingTarget
-from rules.ap_grapple.hexes import distance
 from rules.ap_grapple.tables import AP_PER_HEX, GRAB_COST
+from rules.hexes import distance
 
 
 def _tag(command: type) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from rules.options import reader
 
 
 class ApGrappleOptions(msgspec.Struct, forbid_unknown_fields=True):
@@ -29,9 +31,5 @@ class ApGrappleOptions(msgspec.Struct, forbid_unknown_fields=True):
     auto_start_round: Annotated[bool, msgspec.Meta(description='The server starts the next round once everyone has spent its AP or passed (off: the GM starts each round).')] = True
 
 
-_DEFAULTS = msgspec.to_builtins(ApGrappleOptions())
-
-
-def option(state: dict[str, Any], name: str) -> Any:
-    """The option's value in this encounter: the stored value, else the spec's default."""
-    return (state.get("options") or {}).get(name, _DEFAULTS[name])
+# The encounter's value of an option (rules/options.py: a stored value, else the default).
+option = reader(ApGrappleOptions)

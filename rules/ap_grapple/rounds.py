@@ -9,7 +9,8 @@ import msgspec
 from events.common import ConditionChanged, TurnStarted
 from rules.ap_grapple.action_points import OUT_OF_ACTION
 from rules.ap_grapple.options import option
-from rules.ap_grapple.state import Rules, rules_after
+from rules.ap_grapple.state import Rules, evolve_rules
+from rules.working import folded
 
 
 def stuns_ending(rules: Rules, turn: int) -> list[msgspec.Struct]:
@@ -44,7 +45,8 @@ def with_next_round_if_done(state: dict[str, Any], events: list[msgspec.Struct])
     passed or is stunned, and no swing is pending (spec 4.1, OPTION auto_start_round)."""
     if not option(state, "auto_start_round"):
         return events
-    after = rules_after(state["rules"], events)
+    # Only the ruleset's part is read after the events; who is out of action is judged as before them.
+    after = folded(state, events, evolve_rules)["rules"]
     if after.get("pending_swings") or not _everyone_done(state, after):
         return events
     turn = state.get("turn", 0) + 1

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from events.envelope import Event
 
 DEFAULT_AP_PER_ROUND = 5
@@ -216,15 +214,3 @@ _HANDLERS = {
     "RulingMade": _ruling_made,
 }
 
-
-def as_event(struct: msgspec.Struct) -> Event:
-    """An event Struct in an envelope, for folding not-yet-appended events (seq 0, no hashes)."""
-    return Event(stream="", seq=0, type=type(struct).__name__, data=msgspec.to_builtins(struct), actor="",
-                 command_id="", ts="", prev_hash="", hash="")
-
-
-def rules_after(rules: Rules, events: list[msgspec.Struct]) -> Rules:
-    """The ruleset state once `events` (decided, not yet appended) are applied."""
-    for e in events:
-        rules = evolve_rules(rules, as_event(e))
-    return rules

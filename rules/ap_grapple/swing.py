@@ -11,10 +11,10 @@ from events.dice import Dice
 from rules.ap_grapple.close_combat import group_id_for, leaving
 from rules.ap_grapple.combatants import name_of, occupants, position
 from rules.ap_grapple.events import GripReleased
-from rules.ap_grapple.hexes import Hex, as_hex, as_list, direction_to, neighbour
 from rules.ap_grapple.options import option
 from rules.ap_grapple.tables import BARRIER_DAMAGE_DIE
-from rules.interface import RuleError
+from rules.hexes import Hex, as_hex, as_list, direction_to, neighbour
+from rules.refusals import refuse
 
 SWING_REACTION = "swing_target"
 DEFAULT_SWING = "own_hex"  # always open: the attacker's own hex
@@ -69,9 +69,8 @@ def resolve_swing(state: dict[str, Any], attacker: str, defender: str, to: str, 
     """The swing's events (4.3), or a RuleError naming why this destination is not allowed."""
     current = destinations(state, attacker, defender) or {}
     problems = choice_problems(state, attacker, defender, to, barrier, current)
-    if problems:
-        raise RuleError(f"{name_of(state, attacker)} cannot swing {name_of(state, defender)} there: "
-                        + "; ".join(problems), {"to": to, "destinations": current})
+    refuse(problems, f"{name_of(state, attacker)} cannot swing {name_of(state, defender)} there",
+           {"to": to, "destinations": current})
     a = position(state["combatants"][attacker])
     d_hex = position(state["combatants"][defender])
     dest = as_hex(current[to])

@@ -35,13 +35,13 @@ from rules.gurps.grappling import (
     resume_gm_ruling,
 )
 from rules.gurps.hex_sharing import shared_hex
-from rules.gurps.hexes import as_hex, hex_key
 from rules.gurps.legal import legal_actions
 from rules.gurps.maneuvers import choose, turn_start_extras
 from rules.gurps.options import GurpsOptions, option
 from rules.gurps.readying import decide_ready
 from rules.gurps.shields import decide_drop_shield
 from rules.gurps.state import evolve_rules, initial_rules_state
+from rules.hexes import as_hex, label
 from rules.interface import Answer, BadCommand, Command, Ruleset, combatant_or_error, geometry_hex
 
 
@@ -114,8 +114,8 @@ class Gurps(Ruleset):
             # The common move is a GM's position correction: it takes the figure out of his shared hex.
             c = state["combatants"].get(command.combatant)
             h = shared_hex(state, command.combatant) if c else None
-            if c and h and hex_key(command.to) != hex_key(h["at"]):
-                gid = c.get("group") or f"cc:{hex_key(as_hex(h['at']))}"
+            if c and h and label(command.to) != label(h["at"]):
+                gid = c.get("group") or f"cc:{label(as_hex(h['at']))}"
                 return [*events, CloseCombatLeft(gid, command.combatant, "moved")]
         return events
 

@@ -12,10 +12,10 @@ from events.common import CloseCombatJoined
 from rules.gurps.commands import DeclareCloseCombat
 from rules.gurps.events import HalfHexTaken
 from rules.gurps.hex_sharing import group_id_for, group_members, in_close_combat_with, shared_hex
-from rules.gurps.hexes import as_hex, direction_to
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
-from rules.interface import RuleError
+from rules.hexes import as_hex, direction_to
+from rules.refusals import refuse
 
 
 def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat) -> list[msgspec.Struct]:
@@ -37,8 +37,7 @@ def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat) -> list[msgsp
         problems.append(f"{c['name']} is already in close combat with {t['name']}")
     elif shared_hex(state, cid) is not None:
         problems.append(f"{c['name']} is in another close combat")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": target})
+    refuse(problems, details={"combatant": cid, "target": target})
     assert edge is not None
     at = as_hex(t["position"])
     gid = group_id_for(state, target, at)

@@ -37,7 +37,7 @@ from rules.gurps.weapons import (
     usable_in_close_combat,
     weapon_skill,
 )
-from rules.interface import RuleError
+from rules.refusals import refuse
 
 
 def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str, allowed: frozenset[str] | None) -> list[str]:
@@ -95,8 +95,7 @@ def decide_attack(state: dict[str, Any], cmd: CloseCombatAttack, dice: Dice) -> 
                         "lacks C (only reach-C melee weapons, empty hands or ranged weapons)")
     elif not weapon_is_ready(c, w):
         problems.append(f"{c['name']}'s {w['name']} is not ready (gurps.ready_item)")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": target, "weapon": cmd.weapon})
+    refuse(problems, details={"combatant": cid, "target": target, "weapon": cmd.weapon})
     assert w is not None
     skill, level = weapon_skill(c, w)
     mods = bulk_modifiers(w) + shield_attack_modifiers(state, cid) + grappled_modifiers(state, cid) + list(cmd.modifiers)
@@ -124,8 +123,7 @@ def grapple_check(state: dict[str, Any], cmd: Grapple) -> None:
         problems.append(f"{c['name']} has no empty hand")
     if target in grappled_by_me(state, cid):
         problems.append(f"{c['name']} already grapples {state['combatants'][target]['name']}")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": target})
+    refuse(problems, details={"combatant": cid, "target": target})
 
 
 def grapple_roll(state: dict[str, Any], cmd: Grapple, dice: Dice) -> SuccessRoll:

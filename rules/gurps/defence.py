@@ -13,13 +13,14 @@ from events.dice import Dice, Modifier
 from rules.gurps.combatant_stats import is_unarmed, stats, weapon_named, weapons, worn_shield
 from rules.gurps.events import Grappled
 from rules.gurps.hex_sharing import rules_of, seat_of, shared_hex
-from rules.gurps.hexes import as_hex, direction_to, hex_key
 from rules.gurps.leaving import exits_for, releases_on_leaving
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import fighter, is_grappled
 from rules.gurps.success_rolls import success_roll
 from rules.gurps.weapons import damage_roll, may_parry_with, reach_words
+from rules.hexes import as_hex, direction_to, label
 from rules.interface import Answer, BadCommand, RuleError
+from rules.refusals import refuse
 
 DEFENCE_PARAMS = frozenset({"weapon", "retreat", "to"})
 
@@ -61,11 +62,10 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
             problems.append(f"{list(dest)} is not one of the three hexes on {t['name']}'s side ({sides})")
     elif t.get("position") is None or direction_to(t["position"], dest) is None:
         problems.append(f"{list(dest)} is not next to {t['name']}")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid})
+    refuse(problems, details={"combatant": cid})
     events: list[msgspec.Struct] = [*releases_on_leaving(state, cid), Moved(cid, list(dest), "disengage", None, list(t["position"]))]
     if shared_hex(state, cid) is not None:
-        events.append(CloseCombatLeft(t.get("group") or f"cc:{hex_key(t['position'])}", cid, "retreat"))
+        events.append(CloseCombatLeft(t.get("group") or f"cc:{label(t['position'])}", cid, "retreat"))
     return events
 
 

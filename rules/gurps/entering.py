@@ -11,12 +11,13 @@ from events.common import CloseCombatJoined, FacingChanged, Moved
 from rules.gurps.commands import GurpsMove
 from rules.gurps.events import GurpsMovementUsed, HalfHexTaken
 from rules.gurps.hex_sharing import foes_in_hex, group_id_for, group_members, hex_occupants, shared_hex
-from rules.gurps.hexes import Hex, direction_to
 from rules.gurps.leaving import leaving_events
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.paths import checked_path, movement_cost_error
 from rules.gurps.situational_modifiers import fighter, pins_on
+from rules.hexes import Hex, direction_to
 from rules.interface import RuleError
+from rules.refusals import refuse
 
 
 def entry_events(state: dict[str, Any], cid: str, came_from: Hex, foe_hex: Hex) -> list[msgspec.Struct]:
@@ -62,8 +63,7 @@ def decide_move(state: dict[str, Any], cmd: GurpsMove) -> list[msgspec.Struct]:
         problems.append("extra_cost cannot be negative")
     if cmd.facing is not None and not 0 <= cmd.facing <= 5:
         problems.append("facing must be 0-5")
-    if problems:
-        raise RuleError("; ".join(problems))
+    refuse(problems)
     path = checked_path(c, cmd.path)
     left = int(fighter(state, cid)["movement_left"])
     hexes_moved = len(path)

@@ -23,16 +23,31 @@ from rules.gurps.events import (
     GurpsMovementUsed,
     QuickContestResolved,
 )
-from rules.gurps.folding import folded
 from rules.gurps.hex_sharing import foe_side_hexes, foes_in_hex, in_close_combat_with, seat_of, shared_hex
-from rules.gurps.hexes import Hex, arc_of, as_hex, direction_to, hex_key
 from rules.gurps.leaving import leaving_problems, releases_on_leaving
 from rules.gurps.maneuvers import MANEUVERS, own_turn_or_error
 from rules.gurps.options import option
 from rules.gurps.paths import checked_path, movement_cost_error
 from rules.gurps.situational_modifiers import dx_modifiers, fighter, is_grappled, pins_on, shield_dx_modifiers
+from rules.gurps.state import evolve_rules
 from rules.gurps.success_rolls import contest_side, quick_contest, success_roll
+from rules.hexes import Hex, as_hex, direction_to, label
 from rules.interface import Answer, BadCommand, RuleError
+from rules.refusals import refuse
+from rules.working import folded
+
+# Where a neighbour lies relative to a figure's facing: (direction - facing) mod 6 -> arc.
+# Spec section 1 and section 6 #5 (front-left and front-right count as front).
+ARC_BY_OFFSET: dict[int, str] = {0: "front", 1: "front", 5: "front", 2: "left", 4: "right", 3: "back"}
+
+
+def arc_of(facing: int | None, direction: int) -> str:
+    """Whether the neighbour across `direction` is in the front, left, right or back of a figure.
+
+    A figure without a facing is approached from the front (nothing better is known)."""
+    if facing is None:
+        return "front"
+    return ARC_BY_OFFSET[(direction - facing) % 6]
 
 # §Evading, literal: the mover's DX modifier by the foe's posture. Postures the seed does not name
 # (crouching, sitting, crawling) give 0 (spec section 6 #5).
@@ -98,8 +113,7 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         problems.append(f"{c['name']} has neither Flight nor Super Jump to go over {foe['name']}")
     if foe.get("position") is None:
         problems.append(f"{foe['name']} has no position")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": foe_id})
+    refuse(problems, details={"combatant": cid, "target": foe_id})
     path = checked_path(c, cmd.path)
     left = int(fighter(state, cid)["movement_left"])
     if len(path) > left:
@@ -143,8 +157,7 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         if blockers:
             problems.append(f"the path also crosses {name(state, blockers[0])}'s hex at {list(h)}: "
                             "evade one foe per command")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": foe_id})
+    refuse(problems, details={"combatant": cid, "target": foe_id})
 
     approach = arc_of(foe.get("facing"), entry_edge)
     start = as_hex(c["position"])
@@ -153,7 +166,7 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         # Spec section 4.2: over the foe's reach, automatically; DECISION: no close combat at all.
         if leaving:
             events += releases_on_leaving(state, cid)
-            events.append(CloseCombatLeft(c.get("group") or f"cc:{hex_key(foe_hex)}", cid, "evade"))
+            events.append(CloseCombatLeft(c.get("group") or f"cc:{label(foe_hex)}", cid, "evade"))
         events.append(Moved(cid, list(path[-1]), "evade", None, list(start)))
         events.append(GurpsMovementUsed(cid, len(path), 0, left - len(path)))
         return events
@@ -171,7 +184,7 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
     who = asked_of(state, foe_id)
     if option(state, "assume_foes_stop") and who == "gm":
         # Section 4.2 OPTION: the GM's foes always stop, without being asked.
-        return events + resolve_evade(folded(state, events), resume, True, dice)
+        return events + resolve_evade(folded(state, events, evolve_rules), resume, True, dice)
     events.append(ReactionRequested(
         id="", kind="evade_stop", combatant=foe_id, asked_of=who, options=["stop", "let_pass"], default="stop",
         resume=resume,
@@ -218,7 +231,7 @@ def _passes(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Stru
     c = state["combatants"][mover]
     onward = [as_hex(h) for h in payload["onward"]]
     at = as_hex(payload["at"])
-    group = c.get("group") or f"cc:{hex_key(at)}"
+    group = c.get("group") or f"cc:{label(at)}"
     events: list[msgspec.Struct] = [*releases_on_leaving(state, mover), Moved(mover, list(onward[0]), "evade", None, list(at)),
                                     CloseCombatLeft(group, mover, "evade")]
     if len(onward) > 1:
@@ -237,7 +250,7 @@ def _stopped(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Str
         events.append(GurpsMovementUsed(mover, 0, 0, 0, stopped=True))
         return events
     if option(state, "failed_evade_stop") == "adjacent":
-        group = state["combatants"][mover].get("group") or f"cc:{hex_key(at)}"
+        group = state["combatants"][mover].get("group") or f"cc:{label(at)}"
         events += [Moved(mover, list(came_from), "disengage", None, list(at)),
                    CloseCombatLeft(group, mover, "stopped")]
     else:

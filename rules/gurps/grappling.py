@@ -26,13 +26,14 @@ from rules.gurps.combatant_stats import is_lying, name
 from rules.gurps.commands import BreakFree, Grapple, Pin, Takedown
 from rules.gurps.events import Grappled, GrappleReleased, QuickContestResolved
 from rules.gurps.hex_sharing import group_members, hex_occupants
-from rules.gurps.hexes import as_hex, distance, hex_key, neighbours
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import grappled_by_me, grapplers_of, pins_on
 from rules.gurps.success_rolls import SuccessRoll, contest_side, quick_contest, success_roll
 from rules.gurps.teamwork import assist_events, helper_problems, score, team_of
+from rules.hexes import as_hex, distance, label, neighbours
 from rules.interface import Answer, BadCommand, RuleError
+from rules.refusals import refuse
 
 GM_CONTEST_OPTIONS = ["win", "loss", "tie"]
 
@@ -96,8 +97,7 @@ def _team_checks(state: dict[str, Any], cmd: Takedown | Pin, kind: str) -> None:
     participants = [cid, *cmd.helpers]
     if not any(g in participants for g in grapplers_of(state, target)):
         problems.append(f"nobody taking part grapples {t['name']} (grapple him first)")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": target})
+    refuse(problems, details={"combatant": cid, "target": target})
 
 
 def takedown_win(state: dict[str, Any], lead: str, target: str, participants: list[str], to: Any) -> list[msgspec.Struct]:
@@ -124,7 +124,7 @@ def _thrown(state: dict[str, Any], cid: str, at: tuple[int, int], to: tuple[int,
 
 
 def _landing_options(state: dict[str, Any], at: tuple[int, int]) -> list[str]:
-    return [hex_key(at)] + [hex_key(h) for h in neighbours(at) if not hex_occupants(state, h)]
+    return [label(at)] + [label(h) for h in neighbours(at) if not hex_occupants(state, h)]
 
 
 def takedown_loss(state: dict[str, Any], lead: str, target: str) -> list[msgspec.Struct]:
@@ -212,8 +212,7 @@ def decide_break_free(state: dict[str, Any], cmd: BreakFree, dice: Dice) -> list
     held_by = grapplers_of(state, cid) + [p["holder"] for p in pins_on(state, cid)]
     if holder not in held_by:
         problems.append(f"{name(state, holder)} neither grapples nor pins {c['name']}")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "target": holder})
+    refuse(problems, details={"combatant": cid, "target": holder})
     mine = score(state, cid, use_dx=False)
     theirs = score(state, holder)
     events: list[msgspec.Struct] = [ActionDeclared(cid, "break_free", [holder], {})]

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.gurps.hexes import Hex, as_hex, foe_side_directions, hex_key, neighbour, own_side_directions
 from rules.gurps.state import hex_of
+from rules.hexes import Hex, as_hex, label, neighbour
 
+
+def own_side_directions(entry_edge: int) -> list[int]:
+    """The three edges of a shared hex on the side of a figure who came in through `entry_edge`
+    (spec section 3: e-1, e, e+1)."""
+    return [(entry_edge - 1) % 6, entry_edge % 6, (entry_edge + 1) % 6]
+
+
+def foe_side_directions(entry_edge: int) -> list[int]:
+    """The three edges on the foe's side of a shared hex (spec section 3: e+2, e+3, e+4)."""
+    return [(entry_edge + 2) % 6, (entry_edge + 3) % 6, (entry_edge + 4) % 6]
 
 def rules_of(state: dict[str, Any]) -> dict[str, Any]:
     """The gurps part of the state."""
@@ -61,7 +71,7 @@ def foe_side_hexes(at: list[int] | Hex, entry_edge: int) -> list[Hex]:
 def group_id_for(state: dict[str, Any], foe: str, at: list[int] | Hex) -> str:
     """The close-combat group a newcomer joins: the foe's, or a new one named after the hex."""
     g = state["combatants"][foe].get("group")
-    return g if g else f"cc:{hex_key(at)}"
+    return g if g else f"cc:{label(at)}"
 
 
 def group_members(state: dict[str, Any], gid: str) -> list[str]:

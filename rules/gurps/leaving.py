@@ -10,10 +10,10 @@ import msgspec
 from events.common import CloseCombatLeft, Moved
 from rules.gurps.events import GrappleReleased
 from rules.gurps.hex_sharing import own_side_hexes, seat_of, shared_hex
-from rules.gurps.hexes import Hex, as_hex, hex_key
 from rules.gurps.maneuvers import FULL_MOVE_MANEUVERS
 from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of
-from rules.interface import RuleError
+from rules.hexes import Hex, as_hex, label
+from rules.refusals import refuse
 
 
 def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
@@ -27,7 +27,7 @@ def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
     h = shared_hex(state, cid)
     seat = seat_of(state, cid)
     if h is not None and seat is not None and not seat["declared_adjacent"]:
-        if fighter(state, cid)["began_in_hex"] != hex_key(h["at"]):
+        if fighter(state, cid)["began_in_hex"] != label(h["at"]):
             problems.append(f"{c['name']} did not begin his turn in this close-combat hex")
     return problems
 
@@ -56,10 +56,9 @@ def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> l
         sides = ", ".join(str(list(x)) for x in exits_for(state, cid))
         problems.append(f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
                         "to leave forward through the foe's side he must evade (gurps.evade)")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid})
+    refuse(problems, details={"combatant": cid})
     how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"
-    group = c.get("group") or f"cc:{hex_key(c['position'])}"
+    group = c.get("group") or f"cc:{label(c['position'])}"
     return [*releases_on_leaving(state, cid),
             Moved(cid, list(as_hex(to)), "disengage", None, list(c["position"])),
             CloseCombatLeft(group, cid, how)]

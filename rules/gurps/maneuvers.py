@@ -16,6 +16,7 @@ from rules.gurps.events import ManeuverChosen
 from rules.gurps.hex_sharing import rules_of
 from rules.gurps.situational_modifiers import fighter, pins_on
 from rules.interface import RuleError
+from rules.refusals import refuse
 
 # BASE maneuvers: how far each lets the figure move, and whether it may attack.
 # movement: "full" = Basic Move, "half" = half of it (at least 1), "step" = 1 hex, "none" = 0.
@@ -94,8 +95,7 @@ def choose(state: dict[str, Any], cid: str, maneuver: str) -> list[msgspec.Struc
         problems.append(f"{c['name']} has already chosen {current_maneuver(state, cid)} this turn")
     if pins_on(state, cid) and m != "attack":
         problems.append(f"{c['name']} is pinned: he may only take an Attack to break free (gurps.break_free)")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "maneuver": maneuver})
+    refuse(problems, details={"combatant": cid, "maneuver": maneuver})
     return [*ending_current_turn(state), ManeuverChosen(cid, m, int(state["turn"]), movement_allowance(c, m))]
 
 

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from rules.options import defaults_of, reader
+
 
 def _retreat_bonus() -> dict[str, int]:
     # Spec section 4.5 DECISION (BASE, not confirmed): +3 dodge, +1 parry, +3 fencing/unarmed parry.
@@ -29,10 +31,6 @@ class GurpsOptions(msgspec.Struct, forbid_unknown_fields=True):
     posture_penalty: Annotated[dict[str, int], msgspec.Meta(description='The penalty of a kneeling or lying figure.')] = msgspec.field(default_factory=_posture_penalty)
 
 
-DEFAULTS: dict[str, Any] = msgspec.to_builtins(GurpsOptions())
-
-
-def option(state: dict[str, Any], key: str) -> Any:
-    """The option's value in force (the encounter's, else the default)."""
-    value = (state.get("options") or {}).get(key)
-    return DEFAULTS[key] if value is None else value
+DEFAULTS: dict[str, Any] = defaults_of(GurpsOptions)
+# The encounter's value of an option (rules/options.py: a stored value, else the default).
+option = reader(GurpsOptions)

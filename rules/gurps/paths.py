@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.gurps.hexes import Hex, as_hex, direction_to
+from rules.hexes import Hex, as_hex, direction_to
 from rules.interface import BadCommand, RuleError
 
 

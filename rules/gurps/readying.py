@@ -19,7 +19,7 @@ from rules.gurps.hex_sharing import in_close_combat
 from rules.gurps.maneuvers import choose, current_maneuver
 from rules.gurps.situational_modifiers import dx_modifiers, fighter, pins_on
 from rules.gurps.success_rolls import success_roll
-from rules.interface import RuleError
+from rules.refusals import refuse
 
 
 def _item_problems(c: dict[str, Any], item: str) -> list[str]:
@@ -55,8 +55,7 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
         problems.append(f"readying needs a Ready maneuver, and {c['name']} chose {maneuver}")
     elif maneuver == "ready" and fighter(state, cid)["readied"]:
         problems.append(f"{c['name']} has already readied something this maneuver")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid, "item": item})
+    refuse(problems, details={"combatant": cid, "item": item})
 
     events: list[msgspec.Struct] = []
     ready_maneuver = [] if maneuver == "ready" else choose(state, cid, "ready")

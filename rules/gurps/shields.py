@@ -16,7 +16,7 @@ from rules.gurps.hex_sharing import in_close_combat
 from rules.gurps.maneuvers import choose, current_maneuver
 from rules.gurps.situational_modifiers import dx_modifiers, fighter
 from rules.gurps.success_rolls import success_roll
-from rules.interface import RuleError
+from rules.refusals import refuse
 
 
 def decide_drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[msgspec.Struct]:
@@ -34,8 +34,7 @@ def decide_drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> li
     elif maneuver == "ready" and fighter(state, cid)["readied"]:
         # The one-turn Ready is the whole maneuver: it cannot also have readied something.
         problems.append(f"{c['name']}'s Ready this turn has already readied {', '.join(fighter(state, cid)['readied'])}")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid})
+    refuse(problems, details={"combatant": cid})
     events: list[msgspec.Struct] = [] if maneuver == "ready" else choose(state, cid, "ready")
     roll = success_roll(dice, combatant=cid, purpose="drop_shield", base=int(stats(c)["DX"]), base_name="DX",
                         modifiers=dx_modifiers(state, cid))

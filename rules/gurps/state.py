@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.envelope import Event
-from rules.gurps.hexes import hex_key
+from rules.hexes import label
 from rules.interface import require_present
 
 # Declarations (ActionDeclared.action) that are attacks of the maneuver, for the shield rule.
@@ -123,7 +123,7 @@ def _movement(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
 
 def _half_hex(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     cid = d["combatant"]
-    key = hex_key(d["hex"])
+    key = label(d["hex"])
     if hex_of(rules, cid) != key:
         rules = _leave_hex(rules, cid)
     h = rules["hexes"].get(key) or {"at": list(d["hex"]), "occupants": {}}
@@ -142,7 +142,7 @@ def _moved(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     if key is None:
         return rules
     seat = rules["hexes"][key]["occupants"][cid]
-    if seat["declared_adjacent"] or hex_key(d["to"]) != key:
+    if seat["declared_adjacent"] or label(d["to"]) != key:
         return _leave_hex(rules, cid)
     return rules
 

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from events.dice import Dice
-from rules.interface import Answer, Command, RuleError, Ruleset, geometry_plane
+from rules.interface import Answer, Command, Ruleset, geometry_plane, unknown_command
 from rules.rogue_trader import (
     acting,
     aftermath,
@@ -85,7 +85,7 @@ class RogueTrader(Ruleset):
             return breaking_off.decide_break_off(state, command, dice, self)
         if isinstance(command, SetSituation):
             return situation.decide_situation(state, command)
-        raise RuleError(f"{self.title} has no command {type(command).__name__}")
+        raise unknown_command(self, command)
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
                   dice: Dice) -> list[msgspec.Struct]:

@@ -9,13 +9,13 @@ import msgspec
 from events.common import ActionDeclared, ActionSpent, FollowedUp, Moved, PushedBack
 from events.dice import Dice
 from rules.interface import BadCommand, RuleError
+from rules.plane import centroid, distance, round_half_up, rounded, step_away, step_toward
 from rules.rogue_trader.combat_round import emit_follow_ups, owed_followers
 from rules.rogue_trader.commands import FollowUp, PushBack
 from rules.rogue_trader.contact import join, leave
 from rules.rogue_trader.events import RtHeldGround
-from rules.rogue_trader.geometry import centroid, distance, round_half_up, rounded, step_away, step_toward
 from rules.rogue_trader.models import contacts_of, radius, turn, unit_leadership, unit_members, unit_name
-from rules.rogue_trader.tracker import Tracker
+from rules.working import Working
 
 State = dict[str, Any]
 PUSH_BACK = 200  # 2", §Push-backs
@@ -37,7 +37,7 @@ def decide_push_back(state: State, cmd: PushBack, ruleset: Any) -> list[msgspec.
                 raise BadCommand(f"per_model.{mid}.{key} must be a whole number"
                                  f"{' of at least 1' if key == 'terrain_divisor' else ' (hundredths of an inch)'}",
                                  f"per_model.{mid}.{key}")
-    t = Tracker(state, ruleset)
+    t = Working(state, ruleset.evolve)
     t.emit(ActionDeclared(combatant=None, action="push_back", params={"unit": cmd.unit}))
     s = t.state
     movers = [m for m in owed["models"] if m in s["combatants"] and contacts_of(s, m)]
@@ -74,7 +74,7 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
             raise BadCommand(f"targets names {mid}, who does not follow up", "targets")
         if enemy not in followers[mid]:
             raise RuleError(f"{mid} was not in contact with {enemy} before the push-back", {"target": enemy})
-    t = Tracker(state, ruleset)
+    t = Working(state, ruleset.evolve)
     rnd = turn(state)
     t.emit(ActionDeclared(combatant=None, action=cmd.choice if cmd.choice == "hold" else "follow_up",
                           params={"unit": cmd.unit}))
@@ -103,13 +103,13 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
     return t.events
 
 
-def _hold(t: Tracker, unit: str, rnd: int, tested: bool) -> None:
+def _hold(t: Working, unit: str, rnd: int, tested: bool) -> None:
     t.emit(RtHeldGround(unit=unit, round=rnd, tested=tested))
     for m in unit_members(t.state, unit):
         t.emit(ActionSpent(combatant=m, turn=turn(t.state), why="held_ground"))
 
 
-def _follow(t: Tracker, m: str, enemy: str) -> None:
+def _follow(t: Working, m: str, enemy: str) -> None:
     """Straight toward the enemy until the bases touch again (A12)."""
     c = t.state["combatants"][m]
     e = t.state["combatants"][enemy]

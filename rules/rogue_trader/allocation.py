@@ -7,8 +7,9 @@ from typing import Any
 
 from events.dice import Modifier
 from rules.interface import BadCommand, RuleError
+from rules.plane import Point, relative_bearing
+from rules.refusals import refuse
 from rules.rogue_trader.attacks import Blow, table_to_hit
-from rules.rogue_trader.geometry import arc_of
 from rules.rogue_trader.models import (
     contacts_of,
     disadvantaged,
@@ -23,6 +24,19 @@ from rules.rogue_trader.models import (
 )
 from rules.rogue_trader.options import option
 from rules.rogue_trader.tables import ATTACK_ARCS, SPECIAL_DAMAGE
+
+ANGLE_EPSILON = 1e-6  # the 45° and 135° boundaries belong to the narrower arc (A1)
+
+
+def arc_of(attacker: Point, facing: int, defender: Point) -> str:
+    """Which arc of the attacker the defender stands in: front, left, right or rear (spec §1, A1)."""
+    delta = relative_bearing(attacker, facing, defender)
+    size = abs(delta)
+    if size <= 45.0 + ANGLE_EPSILON:
+        return "front"
+    if size <= 135.0 + ANGLE_EPSILON:
+        return "left" if delta > 0 else "right"
+    return "rear"
 
 State = dict[str, Any]
 ARC_WORDS = {"front": "front", "left": "left side", "right": "right side", "rear": "rear"}
@@ -118,8 +132,7 @@ def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], fac
     held = [held_in(w) for w in used_weapons]
     if len(held) != len(set(held)) or ("both" in held and len(held) > 1):
         problems.append("two weapons cannot be wielded in the same hand")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid})
+    refuse(problems, details={"combatant": cid})
     slots = attack_slots(state, c, used_weapons if used_weapons else None)
     out: list[dict[str, Any]] = []
     remaining = list(slots)
@@ -153,8 +166,7 @@ def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], fac
     if left_over and not problems:
         kinds = ", ".join(sorted({s["attack"] if s["attack"] != "weapon" else str(s["weapon"]) for s in left_over}))
         problems.append(f"every attack must be allocated; {len(left_over)} left ({kinds})")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": cid})
+    refuse(problems, details={"combatant": cid})
     return [{"attack": o["attack"], "weapon": o["weapon"], "hand": o["hand"], "target": o["target"]} for o in out]
 
 

@@ -8,14 +8,16 @@ import msgspec
 
 from events.common import ActionDeclared, ActionSpent, ConditionChanged, Moved
 from events.dice import Dice
-from rules.interface import BadCommand, RuleError
+from rules.interface import BadCommand
+from rules.plane import centroid, rounded, step_away
+from rules.refusals import refuse
 from rules.rogue_trader import allocation
+from rules.rogue_trader.allocation import arc_of
 from rules.rogue_trader.attacks import resolve_blow
 from rules.rogue_trader.charging import double_move
 from rules.rogue_trader.commands import BreakOff
 from rules.rogue_trader.contact import leave, slay
 from rules.rogue_trader.events import RtAttackResolved
-from rules.rogue_trader.geometry import arc_of, centroid, rounded, step_away
 from rules.rogue_trader.models import (
     active_side,
     contacts_of,
@@ -30,7 +32,7 @@ from rules.rogue_trader.models import (
 )
 from rules.rogue_trader.options import option
 from rules.rogue_trader.tables import ATTACK_ARCS
-from rules.rogue_trader.tracker import Tracker
+from rules.working import Working
 
 State = dict[str, Any]
 
@@ -54,9 +56,8 @@ def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> l
     charged = [state["combatants"][m]["name"] for m in engaged if rules_model(state, m).get("charged_turn") == turn(state)]
     if charged:
         problems.append(f"{', '.join(charged)} charged into this combat this turn and so did not begin the turn in it")
-    if problems:
-        raise RuleError("; ".join(problems), {"unit": cmd.unit})
-    t = Tracker(state, ruleset)
+    refuse(problems, details={"unit": cmd.unit})
+    t = Working(state, ruleset.evolve)
     s = t.state
     t.emit(ActionDeclared(combatant=None, action="break_off", targets=sorted({e for m in engaged for e in contacts_of(s, m)}),
                           params={"unit": cmd.unit}))
@@ -91,7 +92,7 @@ def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> l
     return t.events
 
 
-def _free_blow(t: Tracker, dice: Dice, striker: str, breakers: list[str]) -> None:
+def _free_blow(t: Working, dice: Dice, striker: str, breakers: list[str]) -> None:
     """One blow only, one weapon, no multi-weapon -1, the target's WS counting as 1 (A26)."""
     s = t.state
     c = s["combatants"].get(striker)

@@ -19,11 +19,7 @@ from events.common import (
 from events.dice import Dice, Modifier
 from rules.acting import asked_of
 from rules.interface import Answer, BadCommand, RuleError
-from rules.rogue_trader.attacks import Blow, resolve_blow
-from rules.rogue_trader.commands import Charge, Retarget
-from rules.rogue_trader.contact import join, slay
-from rules.rogue_trader.events import RtChargeFailed, RtChargeRetargeted
-from rules.rogue_trader.geometry import (
+from rules.plane import (
     along_path,
     base_gap,
     distance,
@@ -34,6 +30,11 @@ from rules.rogue_trader.geometry import (
     step_away,
     step_toward,
 )
+from rules.refusals import refuse
+from rules.rogue_trader.attacks import Blow, resolve_blow
+from rules.rogue_trader.commands import Charge, Retarget
+from rules.rogue_trader.contact import join, slay
+from rules.rogue_trader.events import RtChargeFailed, RtChargeRetargeted
 from rules.rogue_trader.models import (
     active_side,
     contacts_of,
@@ -53,7 +54,7 @@ from rules.rogue_trader.models import (
     weapons,
 )
 from rules.rogue_trader.options import option
-from rules.rogue_trader.tracker import Tracker
+from rules.working import Working
 
 State = dict[str, Any]
 CHARGE_RESPONSES = ["hold", "stand_and_fire", "run_away"]
@@ -107,8 +108,7 @@ def decide_charge(state: State, cmd: Charge, ruleset: Any) -> list[msgspec.Struc
         problems.append(f"{target['name']} is not an enemy of {c['name']}")
     if state["rules"].get("charge"):
         problems.append("another charge is still being resolved")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": c["id"], "target": target["id"]})
+    refuse(problems, details={"combatant": c["id"], "target": target["id"]})
     reach = double_move(c, div)
     declared = ActionDeclared(
         combatant=c["id"], action="charge", targets=[target["id"]],
@@ -145,7 +145,7 @@ def resume_charged(state: State, pending: dict[str, Any], answer: Answer, dice: 
     if (charge is None or charge.get("charger") != charger_id or charge.get("target") != target_id
             or charger_id not in state["combatants"] or target_id not in state["combatants"]):
         return [ReactionCancelled(id=pending["id"], reason="the charge is no longer under way")]
-    t = Tracker(state, ruleset)
+    t = Working(state, ruleset.evolve)
     charger = state["combatants"][charger_id]
     target = state["combatants"][target_id]
     turn_to_face = params.get("turn_to_face", False)
@@ -202,8 +202,7 @@ def _fire_weapon(state: State, c: dict[str, Any], wid: Any) -> dict[str, Any]:
         problems.append(f"{c['name']} carries a slow weapon and so may not fire")
     if rules_model(state, c["id"]).get("fired_turn") == turn(state):
         problems.append(f"{c['name']} has already stood and fired this turn")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": c["id"]})
+    refuse(problems, details={"combatant": c["id"]})
     return w
 
 
@@ -215,7 +214,7 @@ def shoot_score(state: State, bs: int) -> int:
     return max(2, 7 - bs)
 
 
-def _stand_and_fire(t: Tracker, dice: Dice, firer_id: str, charger_id: str, w: dict[str, Any], mods: list[Modifier]) -> None:
+def _stand_and_fire(t: Working, dice: Dice, firer_id: str, charger_id: str, w: dict[str, Any], mods: list[Modifier]) -> None:
     """A shot at the charger before it moves (-1 hurried); a slain charger never moves."""
     s = t.state
     firer = s["combatants"][firer_id]
@@ -234,7 +233,7 @@ def _option_defaults(state: State) -> dict[str, Any]:
     return {k: option(state, k) for k in ("high_to_hit", "wound_chart", "strength_save_mods")}
 
 
-def _run_away(t: Tracker, runner_id: str, charger_id: str, div: int) -> None:
+def _run_away(t: Working, runner_id: str, charger_id: str, div: int) -> None:
     """Double move directly away from the charger; routed if the charger can still reach it (A16)."""
     s = t.state
     runner = s["combatants"][runner_id]
@@ -273,7 +272,7 @@ def decide_retarget(state: State, cmd: Retarget, ruleset: Any) -> list[msgspec.S
     if charge.get("target") not in charge.get("ran", []):
         raise RuleError(f"{c['name']}'s target has not run away, so the charge cannot change target",
                         {"combatant": c["id"]})
-    t = Tracker(state, ruleset)
+    t = Working(state, ruleset.evolve)
     if cmd.target is None:
         finish_charge(t)
         return t.events
@@ -287,14 +286,13 @@ def decide_retarget(state: State, cmd: Retarget, ruleset: Any) -> list[msgspec.S
     if gap > charge["reach"] + EPS:
         problems.append(f"{target['name']} is {gap / 100:.2f}\" away, beyond the charge reach of "
                         f"{charge['reach'] / 100:.2f}\"")
-    if problems:
-        raise RuleError("; ".join(problems), {"target": target["id"]})
+    refuse(problems, details={"target": target["id"]})
     t.emit(RtChargeRetargeted(charger=c["id"], from_target=charge["target"], to_target=target["id"]))
     t.emit(charged_request(t.state, c, target))
     return t.events
 
 
-def finish_charge(t: Tracker) -> None:
+def finish_charge(t: Working) -> None:
     """The charger moves: into contact if the need is within reach, else its full reach toward the
     target, fails and may do nothing more this turn (4.1, A15, A30)."""
     s = t.state

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.rogue_trader.events import RtCoherencyChecked, RtUnitRejoined, RtUnitSplit
-from rules.rogue_trader.geometry import COHERENCY_GAP
 from rules.rogue_trader.models import contacts_of, effective_move, gap_between, turn, unit_members
-from rules.rogue_trader.tracker import Tracker
+from rules.rogue_trader.tables import COHERENCY_GAP
+from rules.working import Working
 
 State = dict[str, Any]
 EPS = 1e-6
@@ -34,7 +34,7 @@ def _components(state: State, ids: list[str]) -> list[list[str]]:
     return sorted(out, key=lambda g: (-len(g), g))
 
 
-def check_all(t: Tracker) -> None:
+def check_all(t: Working) -> None:
     """Rejoin split-off units that are back within 2", then check every unit of two or more models."""
     units = t.state["rules"].get("units", {})
     for uid in sorted(units):
@@ -52,7 +52,7 @@ def check_all(t: Tracker) -> None:
             _check_unit(t, uid, members)
 
 
-def _check_unit(t: Tracker, uid: str, members: list[str]) -> None:
+def _check_unit(t: Working, uid: str, members: list[str]) -> None:
     """Main body (the leader's group, else the largest; a tie is the GM's call) and the four ordered
     options for each stray."""
     s = t.state

@@ -11,6 +11,8 @@ import msgspec
 from events.common import ActionSpent, CombatantRemoved, ConditionChanged, FacingChanged, InitiativeSet, Moved
 from events.dice import Dice
 from rules.interface import RuleError
+from rules.plane import centroid, facing_toward, rounded, step_away
+from rules.refusals import refuse
 from rules.rogue_trader import allocation
 from rules.rogue_trader.attacks import resolve_blow
 from rules.rogue_trader.authority import gm_only
@@ -24,7 +26,6 @@ from rules.rogue_trader.events import (
     RtPushBackOwed,
     RtStrikeStepStarted,
 )
-from rules.rogue_trader.geometry import centroid, facing_toward, rounded, step_away
 from rules.rogue_trader.models import (
     contacts_of,
     disadvantaged,
@@ -39,7 +40,7 @@ from rules.rogue_trader.models import (
     unit_of,
 )
 from rules.rogue_trader.options import option
-from rules.rogue_trader.tracker import Tracker
+from rules.working import Working
 
 State = dict[str, Any]
 
@@ -56,9 +57,8 @@ def decide_allocate(state: State, cmd: AllocateAttacks, ruleset: Any) -> list[ms
         problems.append(f"{c['name']} is {', '.join(disadvantaged(c))} and makes no attacks")
     if rules_model(state, c["id"]).get("resolved_round") == turn(state):
         problems.append(f"{c['name']}'s combat has already been fought this round")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": c["id"]})
-    t = Tracker(state, ruleset)
+    refuse(problems, details={"combatant": c["id"]})
+    t = Working(state, ruleset.evolve)
     facing = None
     if cmd.turn_to_face is not None:
         enemy = cmd.turn_to_face
@@ -69,8 +69,7 @@ def decide_allocate(state: State, cmd: AllocateAttacks, ruleset: Any) -> list[ms
             why.append(f"{enemy} is not in base contact with {c['name']}")
         if allocation.front_enemies(state, c):
             why.append(f"{c['name']} already has an enemy in its front arc")
-        if why:
-            raise RuleError("; ".join(why), {"combatant": c["id"]})
+        refuse(why, details={"combatant": c["id"]})
         facing = facing_toward(c["position"], state["combatants"][enemy]["position"])
         t.emit(FacingChanged(combatant=c["id"], facing=facing))
     entries = allocation.validate(t.state, t.state["combatants"][c["id"]], cmd.allocations)
@@ -78,7 +77,7 @@ def decide_allocate(state: State, cmd: AllocateAttacks, ruleset: Any) -> list[ms
     return t.events
 
 
-def _round_allocations(t: Tracker, members: list[str], force: bool) -> dict[str, list[dict[str, Any]]]:
+def _round_allocations(t: Working, members: list[str], force: bool) -> dict[str, list[dict[str, Any]]]:
     """Each striker's allocation: its own, else the default (with the free turn to face when that is
     the only way to strike); several legal targets without an allocation block the round."""
     s = t.state
@@ -113,7 +112,7 @@ def _round_allocations(t: Tracker, members: list[str], force: bool) -> dict[str,
     return out
 
 
-def _waves(t: Tracker, dice: Dice, strikers: list[str]) -> tuple[str, list[list[str]]]:
+def _waves(t: Working, dice: Dice, strikers: list[str]) -> tuple[str, list[list[str]]]:
     """§Order of Attack for one initiative step: who strikes first among equals."""
     s = t.state
     sides = sorted({s["combatants"][m]["side"] for m in strikers})
@@ -130,7 +129,7 @@ def _waves(t: Tracker, dice: Dice, strikers: list[str]) -> tuple[str, list[list[
     return "roll_off", [w for w in by_side if w]
 
 
-def _roll_off(t: Tracker, dice: Dice, sides: list[str], reroll: bool = False) -> list[str]:
+def _roll_off(t: Working, dice: Dice, sides: list[str], reroll: bool = False) -> list[str]:
     """Each side rolls a D6 (ascending side id), higher strikes first; equal sides roll again (A4)."""
     rolls = {}
     for side in sides:
@@ -155,13 +154,12 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
         problems.append(f"close combat rounds are fought in the close_combat phase (now: {phase(state) or 'none'})")
     if cmd.group not in groups:
         problems.append(f"there is no combat group {cmd.group!r} (groups: {', '.join(sorted(groups)) or 'none'})")
-    if problems:
-        raise RuleError("; ".join(problems), {"group": cmd.group})
+    refuse(problems, details={"group": cmd.group})
     members = list(groups[cmd.group])
     rnd = turn(state)
     if any(rules_model(state, m).get("resolved_round") == rnd for m in members):
         raise RuleError(f"group {cmd.group} has already fought round {rnd}", {"group": cmd.group})
-    t = Tracker(state, ruleset)
+    t = Working(state, ruleset.evolve)
     alloc = _round_allocations(t, members, cmd.force_defaults)
     s = t.state
     start_contacts = {m: contacts_of(s, m) for m in members}
@@ -192,7 +190,7 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
     return t.events
 
 
-def _strike(t: Tracker, dice: Dice, m: str, entries: list[dict[str, Any]], unit: dict[str, str],
+def _strike(t: Working, dice: Dice, m: str, entries: list[dict[str, Any]], unit: dict[str, str],
             tally: dict[tuple[str, str], int], step_slain: list[str]) -> None:
     """All of one model's attacks, in allocation order (they happen at once, §Order of Attack)."""
     in_use = allocation.weapons_in_use(entries)
@@ -230,7 +228,7 @@ def unit_result(pair_results: list[str]) -> str:
     return "draw"
 
 
-def _tally(t: Tracker, dice: Dice, gid: str, members: list[str], unit: dict[str, str],
+def _tally(t: Working, dice: Dice, gid: str, members: list[str], unit: dict[str, str],
            start_contacts: dict[str, list[str]], tally: dict[tuple[str, str], int], slain: list[str]) -> None:
     """§Close Combat Results per ordered pair of opposing units, then rout tests and what follows."""
     opposing = sorted({(unit[a], unit[b]) for a, es in start_contacts.items() for b in es if b in unit})
@@ -254,7 +252,7 @@ def _tally(t: Tracker, dice: Dice, gid: str, members: list[str], unit: dict[str,
         _after_loss(t, dice, u, results)
 
 
-def _after_loss(t: Tracker, dice: Dice, u: str, results: dict[str, str]) -> None:
+def _after_loss(t: Working, dice: Dice, u: str, results: dict[str, str]) -> None:
     """A8: the losing unit tests for rout first; pass -> push-back owed; fail -> it flees and the
     winners pursue as a follow-up (spec 4.9)."""
     s = t.state
@@ -274,7 +272,7 @@ def _after_loss(t: Tracker, dice: Dice, u: str, results: dict[str, str]) -> None
         t.emit(RtPushBackOwed(unit=u, round=turn(s), models=engaged))
 
 
-def _rout(t: Tracker, u: str, alive: list[str], results: dict[str, str]) -> None:
+def _rout(t: Working, u: str, alive: list[str], results: dict[str, str]) -> None:
     """A failed rout test after a lost round: routed, immediate flight of `rout_flee_in` inches."""
     s = t.state
     contacts = {m: contacts_of(s, m) for m in alive}
@@ -304,7 +302,7 @@ def owed_followers(s: State, contacts: dict[str, list[str]], results: dict[str, 
     return {u: {m: sorted(v) for m, v in sorted(ms.items())} for u, ms in sorted(out.items())}
 
 
-def emit_follow_ups(t: Tracker, followers: dict[str, dict[str, list[str]]]) -> None:
+def emit_follow_ups(t: Working, followers: dict[str, dict[str, list[str]]]) -> None:
     """`RtFollowUpOwed` per winning unit (A13: obstacle or prepared-position holders may hold untested)."""
     for u, ms in followers.items():
         free = all(rules_model(t.state, m).get("behind_obstacle") or rules_model(t.state, m).get("prepared_position")

@@ -6,10 +6,10 @@ from typing import Any
 
 from events.common import CloseCombatJoined, CloseCombatLeft, CombatantRemoved, ConditionChanged
 from rules.rogue_trader.models import common_group, contacts_of
-from rules.rogue_trader.tracker import Tracker
+from rules.working import Working
 
 
-def join(t: Tracker, a: str, b: str) -> None:
+def join(t: Working, a: str, b: str) -> None:
     """`CloseCombatJoined` for a new contact pair; the first two combatants are the pair, any others
     are members of a second engine group merged into this one."""
     s = t.state
@@ -23,7 +23,7 @@ def join(t: Tracker, a: str, b: str) -> None:
     t.emit(CloseCombatJoined(group=gid, combatants=[a, b, *sorted(absorbed)], at=at, standing=True))
 
 
-def leave(t: Tracker, cid: str, how: str) -> None:
+def leave(t: Working, cid: str, how: str) -> None:
     """`CloseCombatLeft` ending every contact of the model (no event if it has none)."""
     s = t.state
     if not contacts_of(s, cid) and not common_group(s, cid):
@@ -31,7 +31,7 @@ def leave(t: Tracker, cid: str, how: str) -> None:
     t.emit(CloseCombatLeft(group=common_group(s, cid) or cid, combatant=cid, how=how))
 
 
-def slay(t: Tracker, cid: str, remove_now: bool) -> None:
+def slay(t: Working, cid: str, remove_now: bool) -> None:
     """Death: `ConditionChanged{dead}`, `CloseCombatLeft{slain}`, and `CombatantRemoved` now or later."""
     t.emit(ConditionChanged(combatant=cid, condition="dead", on=True))
     leave(t, cid, "slain")

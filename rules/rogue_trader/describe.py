@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.rogue_trader.geometry import inches, where
+from rules.plane import inches, where
 from rules.rogue_trader.models import name, unit_name, unit_of
 
 State = dict[str, Any]

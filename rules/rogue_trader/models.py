@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from rules.interface import RuleError, combatant_or_error
-from rules.rogue_trader.geometry import base_gap
+from rules.plane import base_gap
 from rules.rogue_trader.options import option
 
 State = dict[str, Any]

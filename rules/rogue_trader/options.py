@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from rules.options import defaults_of, reader
 from rules.rogue_trader.tables import DEFAULT_HIGH_TO_HIT, DEFAULT_WOUND_CHART
 
 
@@ -60,9 +61,6 @@ def _table_problems(o: RogueTraderOptions) -> list[str]:
     return problems
 
 
-DEFAULTS: dict[str, Any] = msgspec.to_builtins(RogueTraderOptions())
-
-
-def option(state: dict[str, Any], name: str) -> Any:
-    """The encounter's value of an option (the default when the encounter predates it)."""
-    return state.get("options", {}).get(name, DEFAULTS[name])
+DEFAULTS: dict[str, Any] = defaults_of(RogueTraderOptions)
+# The encounter's value of an option (rules/options.py: a stored value, else the default).
+option = reader(RogueTraderOptions)

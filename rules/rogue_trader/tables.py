@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+# Spec §1: base-to-base contact, in hundredths of an inch (0.01").
+CONTACT_TOLERANCE = 1
+# §Unit Coherency During Charges: 2" between models of a unit.
+COHERENCY_GAP = 200
+
 # §Throw to Hit: score needed on a D6; row = attacker WS 1-10, column = defender WS 1-10.
 TO_HIT: tuple[tuple[int, ...], ...] = (
     #  1  2  3  4  5  6  7  8  9 10   <- defender WS

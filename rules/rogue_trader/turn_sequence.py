@@ -10,14 +10,15 @@ import msgspec
 from events.dice import Dice
 from rules.common.commands import AddCombatant, Move, StartPhase, StartTurn
 from rules.interface import RuleError
+from rules.plane import base_gap
+from rules.refusals import refuse
 from rules.rogue_trader.authority import by_gm
 from rules.rogue_trader.charging import turn_flags_problems
 from rules.rogue_trader.coherency import check_all
 from rules.rogue_trader.events import RtCreatureVariantDetermined
-from rules.rogue_trader.geometry import CONTACT_TOLERANCE, base_gap
 from rules.rogue_trader.models import contacts_of, is_enemy, radius, rules_model, turn, unit_name
-from rules.rogue_trader.tables import CATACHAN_DEVIL, DEVIL_FIDDLER_MAX, DEVIL_MALE_MAX
-from rules.rogue_trader.tracker import Tracker
+from rules.rogue_trader.tables import CATACHAN_DEVIL, CONTACT_TOLERANCE, DEVIL_FIDDLER_MAX, DEVIL_MALE_MAX
+from rules.working import Working
 
 State = dict[str, Any]
 PHASES = ("movement", "shooting", "close_combat", "end")
@@ -58,10 +59,9 @@ def _leaving_phase(state: State, ruleset: Any) -> list[msgspec.Struct]:
                     if not any(rules_model(state, m).get("resolved_round") == turn(state) for m in members)]
         if unfought:
             problems.append(f"every combat group fights each turn; not yet resolved: {', '.join(unfought)}")
-    if problems:
-        raise RuleError("; ".join(problems))
+    refuse(problems)
     if current in ("movement", "close_combat") and in_this_turn:
-        t = Tracker(state, ruleset)
+        t = Working(state, ruleset.evolve)
         check_all(t)
         return t.events
     return []
@@ -85,8 +85,7 @@ def _check_move(state: State, cmd: Move) -> None:
     for o in touched:
         problems.append(f"the move ends in base contact with {o['name']}: that must be a declared charge "
                         "(rogue-trader.charge)")
-    if problems:
-        raise RuleError("; ".join(problems), {"combatant": c["id"]})
+    refuse(problems, details={"combatant": c["id"]})
 
 
 def _devil_variant(state: State, events: list[msgspec.Struct], dice: Dice) -> list[msgspec.Struct]:

@@ -34,7 +34,8 @@ from rules.skirmish import (
 from rules.skirmish.commands import GM_ONLY_COMMANDS, SKIRMISH_COMMANDS
 from rules.skirmish.events import SKIRMISH_EVENTS
 from rules.skirmish.options import SkirmishOptions
-from rules.skirmish.working import Decider, Working, decider
+from rules.skirmish.working import Decider, decider, working
+from rules.working import Working
 
 DECIDERS: dict[type[Command], Decider] = {
     c.DrawCard: decider(deck.draw_card),
@@ -102,7 +103,7 @@ class Skirmish(Ruleset):
         fn = RESUMERS.get(pending.get("kind") or "")
         if fn is None:
             return []
-        w = Working(state, dice)
+        w = working(state, dice)
         fn(w, pending, answer)
         return w.events
 

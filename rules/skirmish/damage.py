@@ -13,7 +13,7 @@ from rules.skirmish.options import option
 from rules.skirmish.prisoners import liberate_if_captor_down
 from rules.skirmish.rolling import roller_for
 from rules.skirmish.tables import DAMAGE_MODIFIERS, modifiers_for
-from rules.skirmish.working import Working
+from rules.working import Working
 
 DAMAGE_REACTION = "damage_result"
 

@@ -10,7 +10,7 @@ from rules.interface import RuleError
 from rules.skirmish.commands import DrawCard
 from rules.skirmish.events import ActivationSkipped, CardDrawn
 from rules.skirmish.figures import has
-from rules.skirmish.working import Working
+from rules.working import Working
 
 # Why a drawn figure does not act: the seed's prisoner, and (DECISION) a figure out of the fight.
 SKIP_CONDITIONS: tuple[str, ...] = ("prisoner", "dead", "unconscious")

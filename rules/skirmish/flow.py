@@ -26,6 +26,8 @@ from events.common import (
 )
 from rules.acting import asked_of
 from rules.interface import Answer, BadCommand, RuleError, combatant_or_error
+from rules.plane import angle_between, facing_toward, is_point
+from rules.refusals import refuse
 from rules.skirmish import damage, grapple
 from rules.skirmish.commands import Grapple, Strike
 from rules.skirmish.events import (
@@ -36,12 +38,11 @@ from rules.skirmish.events import (
     SkirmishDefenceAwaited,
 )
 from rules.skirmish.figures import has, held_by_him, holder_of, is_down
-from rules.skirmish.geometry import faces_wrong_way, is_point
 from rules.skirmish.options import option
 from rules.skirmish.reach import approach, evade_destination
 from rules.skirmish.rolling import opposed, roller_for
 from rules.skirmish.tables import EVADE_MODIFIERS, PARRY_MODIFIERS
-from rules.skirmish.working import Working
+from rules.working import Working
 
 DEFENCE_REACTION = "hth_defence"
 DEFENCE_PARAMS = frozenset({"to", "facing"})
@@ -109,10 +110,7 @@ def start(w: Working, cmd: Strike | Grapple) -> None:
     problems = attacker_problems(state, cmd.combatant, mode)
     if has(d, "dead"):
         problems.append(f"{d['name']} is dead")
-    if problems:
-        raise RuleError(
-            f"{a['name']} cannot {mode} {d['name']}: " + "; ".join(problems) + ".", {"problems": problems}
-        )
+    refuse(problems, f"{a['name']} cannot {mode} {d['name']}")
     claims = list(getattr(cmd, "facing_wrong_way", []))
     for cid in claims:
         if cid not in (cmd.combatant, cmd.target):
@@ -210,6 +208,11 @@ def defend(
 
 
 # ---- PARRY and COUNTERSTRIKE (spec 4.4, 4.5) -------------------------------------------------------------
+
+
+def faces_wrong_way(position: list[int], facing: int, opponent: list[int]) -> bool:
+    """Spec 6 row 7: the opponent is outside the front 180 degrees, i.e. more than 90 degrees off the facing."""
+    return angle_between(facing, facing_toward(position, opponent)) > 90
 
 
 def facing_wrong_way(w: Working, x: str, y: str, claims: list[str]) -> bool:

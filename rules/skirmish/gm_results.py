@@ -12,7 +12,7 @@ from rules.skirmish.charts import RESULTS
 from rules.skirmish.commands import RecordDamageResult, RecordFall, RecordMorale
 from rules.skirmish.damage import DAMAGE_REACTION
 from rules.skirmish.events import HandToHandEnded
-from rules.skirmish.working import Working
+from rules.working import Working
 
 GM_RESULT_REACTIONS = (DAMAGE_REACTION, grapple.FALL_REACTION, grapple.MORALE_REACTION)
 

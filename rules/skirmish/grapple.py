@@ -34,7 +34,7 @@ from rules.skirmish.events import (
 )
 from rules.skirmish.figures import has, held_weapons, name_of, stat
 from rules.skirmish.options import FALL_ROLL, option
-from rules.skirmish.working import Working
+from rules.working import Working
 
 FALL_REACTION = "fall_result"
 MORALE_REACTION = "morale"

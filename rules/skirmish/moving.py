@@ -13,9 +13,9 @@ import msgspec
 
 from events.common import CloseCombatLeft
 from rules.common.commands import Move
-from rules.interface import RuleError
+from rules.plane import distance, is_point, round_half_up
+from rules.refusals import refuse
 from rules.skirmish.figures import OUT_OF_ACTION, captor_of, has, held_by_him, holder_of, name_of
-from rules.skirmish.geometry import distance, is_point
 from rules.skirmish.options import option
 
 GM_ACTORS = frozenset({"gm", "system"})
@@ -71,7 +71,7 @@ def _leaving_contact(state: dict[str, Any], cmd: Move) -> list[msgspec.Struct]:
         if m != cmd.combatant and m in state["combatants"]
     ]
     others = [p for p in others if is_point(p)]
-    if not others or any(distance(cmd.to, p) <= option(state, "contact_distance") for p in others):
+    if not others or any(round_half_up(distance(cmd.to, p)) <= option(state, "contact_distance") for p in others):
         return []
     return [CloseCombatLeft(group["group"], cmd.combatant, "moved away")]
 
@@ -82,9 +82,5 @@ def judge_move(state: dict[str, Any], cmd: Move, events: list[msgspec.Struct]) -
     if c is None:
         return events
     if getattr(cmd, "actor", "") not in GM_ACTORS:
-        problems = move_problems(state, cmd.combatant)
-        if problems:
-            raise RuleError(
-                f"{c['name']} cannot move now: " + "; ".join(problems) + ".", {"problems": problems}
-            )
+        refuse(move_problems(state, cmd.combatant), f"{c['name']} cannot move now")
     return [*events, *_leaving_contact(state, cmd)]

@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from rules.options import defaults_of, reader
+
 FALL_ROLL = re.compile(r"^([1-9][0-9]?)?d([1-9][0-9]{0,3})$")
 
 # The results a damage or fall chart may give (spec 4.7).
@@ -100,10 +102,6 @@ class SkirmishOptions(msgspec.Struct, forbid_unknown_fields=True):
                     raise ValueError(f"chart row for {row.result} has min {row.min} above max {row.max}")
 
 
-DEFAULTS = msgspec.to_builtins(SkirmishOptions())
-
-
-def option(state: dict[str, Any], name: str) -> Any:
-    """An option's value from the encounter state, falling back on the default."""
-    options = state.get("options") or {}
-    return options.get(name, DEFAULTS[name])
+DEFAULTS: dict[str, Any] = defaults_of(SkirmishOptions)
+# The encounter's value of an option (rules/options.py: a stored value, else the default).
+option = reader(SkirmishOptions)

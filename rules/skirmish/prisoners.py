@@ -17,12 +17,14 @@ from events.common import (
 )
 from events.dice import Dice
 from rules.interface import RuleError, combatant_or_error
+from rules.plane import is_point, path_length, round_half_up
+from rules.refusals import refuse
 from rules.skirmish.commands import CaptorActs, Liberate
 from rules.skirmish.events import PrisonerLiberated
 from rules.skirmish.figures import captor_of, has, held_by_him, move_reach, name_of, prisoners_of
-from rules.skirmish.geometry import is_point, path_length
 from rules.skirmish.reach import check_path
-from rules.skirmish.working import Working
+from rules.skirmish.working import working
+from rules.working import Working
 
 # DECISION (spec 4.9): liberation is automatic when the captor is out of the fight.
 CAPTOR_DOWN_CONDITIONS: tuple[str, ...] = ("dead", "unconscious", "routed")
@@ -73,10 +75,7 @@ def captor_acts(w: Working, cmd: CaptorActs) -> None:
     captor = combatant_or_error(state, cmd.combatant)
     name = captor["name"]
     problems = captor_acts_problems(state, cmd.combatant, cmd.stand_up, cmd.path is not None)
-    if problems:
-        raise RuleError(
-            f"{name} cannot act as a captor: " + "; ".join(problems) + ".", {"problems": problems}
-        )
+    refuse(problems, f"{name} cannot act as a captor")
     prisoners = prisoners_of(state, cmd.combatant)
     held = held_by_him(state, cmd.combatant)
     w.emit(
@@ -103,10 +102,10 @@ def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) 
     check_path(path)
     start = c.get("position")
     reach = move_reach(c)
-    if is_point(start) and reach is not None and path_length(start, path) > reach:
+    if is_point(start) and reach is not None and round_half_up(path_length([start, *path])) > reach:
         raise RuleError(
             f'{c["name"]} can move at most {reach // 100}" in one move; that path is '
-            f'{path_length(start, path) / 100:.2f}" long.'
+            f'{round_half_up(path_length([start, *path])) / 100:.2f}" long.'
         )
     end = path[-1]
     w.emit(Moved(captor, end, "move", None, start))
@@ -132,7 +131,7 @@ def liberate(w: Working, cmd: Liberate) -> None:
 
 def after_ruling(state: dict[str, Any], events: list[msgspec.Struct], dice: Dice) -> list[msgspec.Struct]:
     """DECISION (spec 4.9): a ruling that knocks out or routs a captor frees his prisoner at once."""
-    w = Working(state, dice)
+    w = working(state, dice)
     w.emit(*[e for e in events if isinstance(e, msgspec.Struct)])
     before = len(w.events)
     liberate_if_captor_down(w)

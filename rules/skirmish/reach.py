@@ -7,17 +7,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.interface import BadCommand, RuleError
-from rules.skirmish.figures import move_reach
-from rules.skirmish.geometry import (
-    bearing,
+from rules.plane import (
     crosses,
     distance,
+    facing_toward,
     is_point,
     path_length,
-    point_away,
-    point_towards,
+    round_half_up,
+    rounded,
+    step_away,
+    step_toward,
 )
+from rules.refusals import refuse
+from rules.skirmish.figures import move_reach
 from rules.skirmish.options import option
+
+
+def _apart(a: list[int], b: list[int]) -> int:
+    """Centre to centre, in whole hundredths: what the reach checks compare and the events carry."""
+    return round_half_up(distance(a, b))
 
 
 def check_path(path: Any, field: str = "path") -> None:
@@ -49,23 +57,23 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
     if path is not None:
         check_path(path)
         end = path[-1]
-        if is_point(target) and distance(end, target) > contact:
+        if is_point(target) and _apart(end, target) > contact:
             raise RuleError(
                 f"the path must end touching {d['name']}: its last point is "
-                f'{distance(end, target) / 100:.2f}" from him (contact is {contact / 100:.2f}")'
+                f'{_apart(end, target) / 100:.2f}" from him (contact is {contact / 100:.2f}")'
             )
-        length = path_length(start, path) if is_point(start) else path_length(path[0], path[1:])
-        facing = bearing(end, target) if is_point(target) else None
+        length = round_half_up(path_length([start, *path] if is_point(start) else path))
+        facing = facing_toward(end, target) if is_point(target) else None
         if reach is not None and length > reach:
             return Approach(False, end, facing, length, reach)
         return Approach(True, end, facing, length, reach)
     if not (is_point(start) and is_point(target)):
         return Approach(True)  # the claim stands
-    gap = max(0, distance(start, target) - contact)
-    facing = bearing(start, target)
+    gap = max(0, _apart(start, target) - contact)
+    facing = facing_toward(start, target)
     if reach is not None and gap > reach:
         return Approach(False, None, facing, gap, reach)
-    to = point_towards(start, target, gap) if gap > 0 else None
+    to = rounded(step_toward(start, target, gap)) if gap > 0 else None
     return Approach(True, to, facing, gap, reach)
 
 
@@ -84,26 +92,26 @@ def evade_destination(
     if to is None:
         if not (is_point(here) and is_point(there)) or reach is None:
             return None, facing
-        to = point_away(here, there, reach)
-        return to, facing if facing is not None else bearing(to, there)
+        # Straight away from the attacker; from the very same point there is no "away": along +x.
+        to = rounded(step_away(here, there, reach)) if here != there else [here[0] + reach, here[1]]
+        return to, facing if facing is not None else facing_toward(to, there)
     if not is_point(to):
         raise BadCommand("to must be a point [x, y] in hundredths of an inch", "to")
     if is_point(here):
         problems = []
-        if reach is not None and distance(here, to) > reach:
+        if reach is not None and _apart(here, to) > reach:
             problems.append(
                 f'{d["name"]} can evade at most one move ({reach / 100:.2f}"), and that point is '
-                f'{distance(here, to) / 100:.2f}" away'
+                f'{_apart(here, to) / 100:.2f}" away'
             )
         others = [
             c["position"]
             for cid, c in state["combatants"].items()
-            if cid != defender and is_point(c.get("position")) and distance(c["position"], here) > 0
+            if cid != defender and is_point(c.get("position")) and _apart(c["position"], here) > 0
         ]
         if crosses(here, to, others, option(state, "contact_distance") // 2):
             problems.append("the straight line to that point passes through another figure")
-        if problems:
-            raise RuleError("that evade move is not allowed: " + "; ".join(problems) + ".")
+        refuse(problems, "that evade move is not allowed")
     if facing is None and is_point(there):
-        facing = bearing(to, there)
+        facing = facing_toward(to, there)
     return to, facing

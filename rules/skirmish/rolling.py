@@ -5,7 +5,7 @@ from __future__ import annotations
 from events.dice import DieRolled, Modifier
 from rules.skirmish.figures import armed_with, stat, wound_level
 from rules.skirmish.tables import Roller, Row, modifiers_for
-from rules.skirmish.working import Working
+from rules.working import Working
 
 
 def roller_for(

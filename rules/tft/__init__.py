@@ -11,7 +11,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.interface import Answer, BadCommand, Command, Ruleset, geometry_hex
+from rules.interface import Answer, Command, Ruleset, geometry_hex, unknown_command
 from rules.tft import acting, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
@@ -89,7 +89,7 @@ class Tft(Ruleset):
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
         fn = DECIDERS.get(type(command))
         if fn is None:
-            raise BadCommand(f"tft has no command {type(command).__name__}", "type")
+            raise unknown_command(self, command)
         return fn(state, command, dice)
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],

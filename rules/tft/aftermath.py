@@ -7,7 +7,8 @@ from typing import Any
 from events.common import CloseCombatLeft, PinReleased
 from rules.tft import figures as F
 from rules.tft.pinned_condition import pin_ended
-from rules.tft.preview import after
+from rules.tft.state import evolve_rules
+from rules.working import folded
 
 
 def _group_has_enemies(state: dict[str, Any], group: dict[str, Any]) -> bool:
@@ -19,7 +20,7 @@ def _group_has_enemies(state: dict[str, Any], group: dict[str, Any]) -> bool:
 def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
     """Events that must follow `events`: a group without two conscious enemies ends; a pin whose holder is
     down or gone ends. Returns only the extra events."""
-    s = after(state, events)
+    s = folded(state, events, evolve_rules)
     extra: list[Any] = []
     for pin in s.get("pins", []):
         holder = s["combatants"].get(pin["holder"])
@@ -34,7 +35,7 @@ def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
         if gid not in s["groups"]:
             extra += [CloseCombatLeft(gid, m, "group_ended") for m in group["combatants"]
                       if (gid, m) not in left and m in s["combatants"]]
-    s2 = after(s, extra)
+    s2 = folded(s, extra, evolve_rules)
     released = {(p.pinned, p.holder) for p in extra if isinstance(p, PinReleased)}
     for pin in s2.get("pins", []):
         if (pin["pinned"], pin["holder"]) in released:

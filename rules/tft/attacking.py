@@ -6,13 +6,14 @@ from typing import Any
 
 from events.common import ActionDeclared, ActionSpent, ItemDropped
 from events.dice import Dice, Modifier
+from rules.hexes import adjacent
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.commands import Defend, HthAttack, ProneUnarmedAttack
 from rules.tft.damage import armor_stops, fist_damage, hth_weapon_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx, hth_dx
-from rules.tft.hexes import adjacent
 from rules.tft.initiative import slot_problems
 from rules.tft.options import option
 from rules.tft.tables import ATTACK_CRITICALS, ATTACK_DICE, DEFENDED_ATTACK_DICE, PRONE_PUNCH_DX
@@ -46,12 +47,12 @@ def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[st
         if item.get("id") == weapon:
             why = _unusable_item(state, c, item)
             if why:
-                F.require([why], f"{c['name']} may not attack with the {item.get('name', weapon)}")
+                refuse([why], f"{c['name']} may not attack with the {item.get('name', weapon)}")
             return {"name": item.get("name", weapon), "damage": hth_weapon_damage(item), "item": item}
     for nat in F.natural_attacks(c):
         if nat.get("name") == weapon:
             if not nat.get("hth"):
-                F.require([f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
+                refuse([f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
                           f"{c['name']} may not attack with his {weapon}")
             return {"name": weapon, "damage": str(nat["damage"]), "item": None}
     raise BadCommand(f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an "
@@ -95,7 +96,7 @@ def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
                         "with him")
     if a["id"] == t["id"]:
         problems.append(f"{a['name']} cannot attack himself")
-    F.require(problems, f"{a['name']} may not attack {t['name']}")
+    refuse(problems, f"{a['name']} may not attack {t['name']}")
     weapon = hth_weapon(state, a, cmd.weapon)
     target, mods = hth_dx(state, a["id"], "attack", weapon["item"])
     events: list[Any] = [ActionDeclared(a["id"], "hth_attack", [t["id"]], {"weapon": cmd.weapon})]
@@ -140,7 +141,7 @@ def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: D
         problems.append(f"{a['name']} has moved this turn")
     if not adjacent(a.get("position"), t.get("position")):
         problems.append(f"{t['name']} is not next to {a['name']}")
-    F.require(problems, f"{a['name']} may not punch from the ground")
+    refuse(problems, f"{a['name']} may not punch from the ground")
     mods = [Modifier(PRONE_PUNCH_DX, "prone unarmed attack (Judo 2)")]
     target = adj_dx(a) + PRONE_PUNCH_DX
     events: list[Any] = [ActionDeclared(a["id"], "prone_unarmed_attack", [t["id"]], {})]
@@ -166,5 +167,5 @@ def defend(state: dict[str, Any], cmd: Defend, dice: Dice) -> list[Any]:
     if F.entry_turn(state, c["id"]):
         # Getting into HTH leaves only the attack for that turn (§Actions-Attack, 4.2).
         problems.append(f"{c['name']} may only attack on the turn he enters HTH")
-    F.require(problems, f"{c['name']} may not defend")
+    refuse(problems, f"{c['name']} may not defend")
     return [ActionDeclared(c["id"], "defend", [], {}), ActionSpent(c["id"], state.get("turn", 0), "defend")]

@@ -6,13 +6,14 @@ from typing import Any
 
 from events.common import ActionDeclared, ActionSpent, CloseCombatLeft, FacingChanged, Moved, PostureChanged
 from events.dice import Dice
+from rules.hexes import adjacent, label
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.attacking import member_problems
 from rules.tft.commands import Disengage
 from rules.tft.dx_in_hth import hth_dx
-from rules.tft.hexes import adjacent, label
 from rules.tft.hth_actions import entry_turn_problems
 from rules.tft.initiative import slot_problems
 
@@ -33,7 +34,7 @@ def disengage(state: dict[str, Any], cmd: Disengage, dice: Dice) -> list[Any]:
             problems.append(f"{label(cmd.to)} is not next to the brawl at {label(group['at'])}")
         elif F.occupants(state, cmd.to):
             problems.append(f"{label(cmd.to)} is not empty")
-    F.require(problems, f"{c['name']} may not disengage")
+    refuse(problems, f"{c['name']} may not disengage")
     target, mods = hth_dx(state, c["id"], "general")
     r = dice.roll(DISENGAGE_DICE, 6, "disengage", c["id"])
     ok = r.sum <= target

@@ -17,7 +17,9 @@ from events.common import (
 )
 from events.dice import Dice, Modifier
 from rules.acting import asked_of
+from rules.hexes import adjacent, label, neighbours, parse_label
 from rules.interface import Answer, BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.commands import DiveForLegs, EnterHth
@@ -25,12 +27,12 @@ from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
 from rules.tft.defense_table import DefenseContext, defense_modifiers, may_throw, result_for
 from rules.tft.entry_conditions import choose_condition, from_rear
 from rules.tft.events import HthEntryResolved, HthFirstTurn
-from rules.tft.hexes import adjacent, label, neighbours, parse_label
 from rules.tft.initiative import reordered, slot_problems
 from rules.tft.options import option
-from rules.tft.preview import after
 from rules.tft.standing import standing_check
+from rules.tft.state import evolve_rules
 from rules.tft.tables import REAR_REROLL_FACE, THROW_BONUS
+from rules.working import folded
 
 WAY_ENTER = "enter_hth"
 WAY_DIVE = "dive_for_legs"
@@ -69,7 +71,7 @@ def _judo2_shift(e: dict[str, Any], shift: int | None) -> int | None:
     """The Judo 2 entrant's extra point (§Judo-2), default in his favour (I7); None for any other entrant."""
     if F.judo(e) < 2:
         if shift not in (None, 0):
-            F.require([f"only a Judo 2 figure may shift the HTH defense roll by an extra point (§Judo-2); "
+            refuse([f"only a Judo 2 figure may shift the HTH defense roll by an extra point (§Judo-2); "
                        f"{e['name']} has Judo {F.judo(e)}"], f"{e['name']} may not use judo2_shift")
         return None
     return -1 if shift is None else shift
@@ -86,7 +88,7 @@ def enter_hth(state: dict[str, Any], cmd: EnterHth, dice: Dice) -> list[Any]:
                         f"({F.half_move(e)})")
     condition, why, failed = choose_condition(state, e, d, e.get("position"), cmd.condition)
     problems += failed
-    F.require(problems, f"{e['name']} may not try to get into HTH with {d['name']}")
+    refuse(problems, f"{e['name']} may not try to get into HTH with {d['name']}")
     return _attempt(state, e, d, WAY_ENTER, condition or "", why, shift, dice)
 
 
@@ -118,7 +120,7 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
     else:
         condition, why, failed = choose_condition(state, e, d, e.get("position"), cmd.condition)
         problems += failed
-    F.require(problems, f"{e['name']} may not dive for {d['name']}'s legs")
+    refuse(problems, f"{e['name']} may not dive for {d['name']}'s legs")
     return _attempt(state, e, d, WAY_DIVE, condition, why, shift, dice)
 
 
@@ -144,29 +146,29 @@ def _attempt(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], way: s
         mods = defense_modifiers(ctx)
         total = roll.sum + sum(m.value for m in mods)
         result = result_for(total)
-        throw = may_throw(total, e, d) and bool(_empty_hexes(after(state, events), at))
+        throw = may_throw(total, e, d) and bool(_empty_hexes(folded(state, events, evolve_rules), at))
         events.append(roll.event(modifiers=mods, total=total, target=None,
                                  outcome="judo_throw_or_free_hit" if throw else result))
         break
     base = {"engine": "tft", "entrant": e["id"], "defender": d["id"], "way": way, "from": from_hex,
             "at": at, "total": total}
     if throw:
-        s = after(state, events)
+        s = folded(state, events, evolve_rules)
         options = [label(h) for h in _empty_hexes(s, at)] + ["no_throw"]
         return events + [ReactionRequested(
             "", "judo_throw", d["id"], asked_of(state, d["id"]), options, "no_throw", [],
             {**base, "step": "judo_throw"},
             f"{d['name']} may throw {e['name']} into an empty hex next to {label(at)}, or not")]
     if result.startswith("knocked_back"):
-        return events + knockback_events(after(state, events), base, result, dice)
+        return events + knockback_events(folded(state, events, evolve_rules), base, result, dice)
     events.append(HthEntryResolved(e["id"], d["id"], way, total, result))
     if pulls_down(state, e, d):
-        events += pull_group_down(after(state, events), e["id"], d["id"], at)
+        events += pull_group_down(folded(state, events, evolve_rules), e["id"], d["id"], at)
     else:
         standing = (option(state, "standing_in_hth") and not dive and e.get("posture") == "standing"
                     and d.get("posture") == "standing")
-        events += join_new_group(after(state, events), [e["id"], d["id"]], at, standing, dice)
-    s = after(state, events)
+        events += join_new_group(folded(state, events, evolve_rules), [e["id"], d["id"]], at, standing, dice)
+    s = folded(state, events, evolve_rules)
     order = reordered(s)
     if order:
         events.append(order)
@@ -203,7 +205,7 @@ def join_new_group(state: dict[str, Any], members: list[str], at: Any, standing:
         events += [PostureChanged(m, "prone") for m in members if state["combatants"][m].get("posture") != "prone"]
     events.append(HthFirstTurn(members[0], state.get("turn", 0)))
     if standing:
-        events += standing_check(after(state, events), gid, dice)
+        events += standing_check(folded(state, events, evolve_rules), gid, dice)
     return events
 
 
@@ -278,7 +280,7 @@ def _resume_dagger(state: dict[str, Any], p: dict[str, Any], answer: Answer) -> 
         return []
     events: list[Any] = [ItemReadied(d["id"], daggers[0]["id"])]
     # A ready dirk or poniard changes the defender's HTH attack DX, so his place in the order (4.0).
-    order = reordered(after(state, events))
+    order = reordered(folded(state, events, evolve_rules))
     return events + ([order] if order else [])
 
 

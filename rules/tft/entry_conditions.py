@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from rules.hexes import as_list, label, neighbour
 from rules.tft import figures as F
-from rules.tft.hexes import label, rear_hex
+
+
+def rear_hex(pos: list[int], facing: int) -> list[int]:
+    """The one rear hex of a figure at `pos` facing `facing` (direction facing+3)."""
+    return as_list(neighbour(pos, facing + 3))
 
 
 class Check(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.interface import RuleError, combatant_or_error
+from rules.interface import combatant_or_error
 from rules.tft.options import option
 from rules.tft.state import figure as rules_figure
 
@@ -152,8 +152,3 @@ def entry_turn(state: dict[str, Any], cid: str) -> bool:
 def action_spent(state: dict[str, Any], cid: str) -> bool:
     return cid in state.get("actions_spent", {})
 
-
-def require(problems: list[str], what: str) -> None:
-    """Raise one rule error naming every failed condition, or return."""
-    if problems:
-        raise RuleError(f"{what}: " + "; ".join(problems) + ".", {"failed": problems})

@@ -7,10 +7,11 @@ from typing import Any
 
 from events.common import ActionDeclared, ActionSpent, ItemPickedUp, ItemReadied, PostureChanged
 from events.dice import Dice
+from rules.hexes import adjacent, label
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.commands import PickUp, StandUp
-from rules.tft.hexes import adjacent, label
 from rules.tft.initiative import slot_problems
 
 
@@ -29,7 +30,7 @@ def stand_up(state: dict[str, Any], cmd: StandUp, dice: Dice) -> list[Any]:
     problems = _out_of_hth_problems(state, c, cmd.actor)
     if not F.is_down(c):
         problems.append(f"{c['name']} is already standing")
-    F.require(problems, f"{c['name']} may not stand up now")
+    refuse(problems, f"{c['name']} may not stand up now")
     turn = state.get("turn", 0)
     return [ActionDeclared(c["id"], "stand_up", [], {}), PostureChanged(c["id"], "standing"),
             ActionSpent(c["id"], turn, "stand_up")]
@@ -67,7 +68,7 @@ def pick_up(state: dict[str, Any], cmd: PickUp, dice: Dice) -> list[Any]:
         problems.append(f"the {name} lies at {label(at)}, not in or next to {c['name']}'s hex")
     elif _in_brawl(state, at):
         problems.append(f"the {name} lies under the brawl at {label(at)}, out of reach while it lasts")
-    F.require(problems, f"{c['name']} may not pick up the {name}")
+    refuse(problems, f"{c['name']} may not pick up the {name}")
     events: list[Any] = [ActionDeclared(c["id"], "pick_up", [], {"item": cmd.item}), ItemPickedUp(c["id"], cmd.item)]
     if item.get("kind") == "weapon" and not F.ready_weapons(c):
         events.append(ItemReadied(c["id"], cmd.item))

@@ -7,6 +7,7 @@ from typing import Any
 from events.common import ActionDeclared, ActionSpent, ItemDropped, ItemReadied
 from events.dice import Dice, Modifier
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.attacking import member_problems
 from rules.tft.commands import CastSpellInHth, DrawDagger, DropShield
@@ -41,7 +42,7 @@ def cast_spell_in_hth(state: dict[str, Any], cmd: CastSpellInHth, dice: Dice) ->
         problems.append(f"{c['name']} is pinned and may cast only a spell without hand motions (motion: false)")
     if F.pin_holding(state, c["id"]):
         problems.append(f"{c['name']} is holding a pin (release it first)")
-    F.require(problems, f"{c['name']} may not cast a spell")
+    refuse(problems, f"{c['name']} may not cast a spell")
     target, mods = hth_dx(state, c["id"], "spell")
     given = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target += sum(m.value for m in given)
@@ -62,7 +63,7 @@ def draw_dagger(state: dict[str, Any], cmd: DrawDagger, dice: Dice) -> list[Any]
         problems.append(f"{c['name']} carries no dagger-list weapon" + (f" {cmd.item!r}" if cmd.item else ""))
     if any(F.hth_usable(w) for w in F.ready_weapons(c)):
         problems.append(f"{c['name']} already has a weapon ready for HTH")
-    F.require(problems, f"{c['name']} may not draw a dagger")
+    refuse(problems, f"{c['name']} may not draw a dagger")
     target, mods = hth_dx(state, c["id"], "draw")
     ev, ok = _three_vs(dice, c["id"], "draw_dagger", target, mods)
     events: list[Any] = [ActionDeclared(c["id"], "draw_dagger", [], {"item": daggers[0]["id"]}), ev]
@@ -80,7 +81,7 @@ def drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[Any]
         raise BadCommand(f"{c['name']}'s worn shield is {shield['id']!r}, not {cmd.item!r}", "item")
     if shield is None:
         problems.append(f"{c['name']} wears no shield")
-    F.require(problems, f"{c['name']} may not drop a shield")
+    refuse(problems, f"{c['name']} may not drop a shield")
     target, mods = hth_dx(state, c["id"], "general")
     ev, ok = _three_vs(dice, c["id"], "drop_shield", target, mods)
     group = F.group_of(state, c["id"])

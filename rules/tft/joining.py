@@ -6,14 +6,16 @@ from typing import Any
 
 from events.common import ActionDeclared, CloseCombatJoined, Moved, PostureChanged
 from events.dice import Dice
+from rules.hexes import adjacent
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.commands import JoinHth
 from rules.tft.entering import dropped_on_entry
 from rules.tft.events import HthFirstTurn
-from rules.tft.hexes import adjacent
 from rules.tft.initiative import reordered, slot_problems
 from rules.tft.movement import ways_in
-from rules.tft.preview import after
+from rules.tft.state import evolve_rules
+from rules.working import folded
 
 
 def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
@@ -48,7 +50,7 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
         if rec["hexes_moved"] > F.half_move(j):
             problems.append(f"{j['name']} moved {rec['hexes_moved']} hexes, more than half his MA "
                             f"({F.half_move(j)})")
-    F.require(problems, f"{j['name']} may not join the brawl")
+    refuse(problems, f"{j['name']} may not join the brawl")
     at = list(group["at"])
     events: list[Any] = [ActionDeclared(j["id"], "join_hth", [t["id"]], {"group": group["group"]}),
                          Moved(j["id"], at, "charge", None, list(j["position"]))]
@@ -58,5 +60,5 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
     if not standing and j.get("posture") != "prone":
         events.append(PostureChanged(j["id"], "prone"))
     events.append(HthFirstTurn(j["id"], state.get("turn", 0)))
-    order = reordered(after(state, events))
+    order = reordered(folded(state, events, evolve_rules))
     return events + ([order] if order else [])

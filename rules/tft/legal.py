@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.hexes import adjacent, distance
 from rules.interface import RuleError
 from rules.tft import figures as F
 from rules.tft.entering import common_entry_problems
 from rules.tft.entry_conditions import choose_condition
 from rules.tft.getting_up import within_reach
-from rules.tft.hexes import adjacent, distance
 from rules.tft.initiative import slot_problems
 from rules.tft.movement import move_limit
 from rules.tft.options import option

@@ -6,11 +6,12 @@ from typing import Any
 
 from events.common import FacingChanged, Moved
 from events.dice import Dice
+from rules.hexes import adjacent, label
 from rules.interface import BadCommand, RuleError
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.commands import TftMove
 from rules.tft.events import TftMoveCounted
-from rules.tft.hexes import adjacent, label
 from rules.tft.options import option
 
 JUDO2_CRAWL_HEXES = 3  # §Judo-2: prone people with Judo 2 crawl 3 hexes
@@ -90,7 +91,7 @@ def tft_move(state: dict[str, Any], cmd: TftMove, dice: Dice) -> list[Any]:
             problems.append(why)
             break
         here = step
-    F.require(problems, f"{c['name']} may not move so")
+    refuse(problems, f"{c['name']} may not move so")
     events: list[Any] = []
     here = c.get("position")
     for step in cmd.path:

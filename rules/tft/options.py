@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+
+from rules.options import defaults_of, reader
 
 
 def _about(text: str) -> msgspec.Meta:
@@ -45,9 +47,6 @@ class TftOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         "Hexes a prone figure may crawl in its move (Judo 2 crawls 3).")] = 1
 
 
-DEFAULTS: dict = msgspec.to_builtins(TftOptions())
-
-
-def option(state: dict, name: str):
-    """The encounter's value of a tft option (the default when the encounter predates it)."""
-    return state.get("options", {}).get(name, DEFAULTS[name])
+DEFAULTS: dict[str, Any] = defaults_of(TftOptions)
+# The encounter's value of an option (rules/options.py: a stored value, else the default).
+option = reader(TftOptions)

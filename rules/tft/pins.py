@@ -15,6 +15,7 @@ from events.common import (
 )
 from events.dice import Dice, Modifier
 from rules.interface import Answer
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.attacking import member_problems
 from rules.tft.commands import BreakPin, Pin, ReleasePin
@@ -51,7 +52,7 @@ def pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[Any]:
         problems.append(f"{t['name']} is not in HTH with {c['name']}")
     elif F.pin_on(state, t["id"]):
         problems.append(f"{t['name']} is already pinned")
-    F.require(problems, f"{c['name']} may not pin {t['name']}")
+    refuse(problems, f"{c['name']} may not pin {t['name']}")
     events: list[Any] = [ActionDeclared(c["id"], "pin", [t["id"]], {})]
     if option(state, "pin_resolution") == "gm":
         return events + [ReactionRequested(
@@ -102,7 +103,7 @@ def release_pin(state: dict[str, Any], cmd: ReleasePin, dice: Dice) -> list[Any]
     """The holder lets go, free, at any time."""
     c = F.get(state, cmd.combatant)
     p = F.pin_holding(state, c["id"])
-    F.require([] if p else [f"{c['name']} is not holding anyone in a pin"], f"{c['name']} may not release a pin")
+    refuse([] if p else [f"{c['name']} is not holding anyone in a pin"], f"{c['name']} may not release a pin")
     return pin_ended(PinReleased(p["pinned"], c["id"]))
 
 
@@ -123,7 +124,7 @@ def break_pin(state: dict[str, Any], cmd: BreakPin, dice: Dice) -> list[Any]:
         if mine < theirs:
             problems.append(f"{c['name']}'s ST in HTH ({mine}) is less than {holder['name']}'s ({theirs}): only "
                             "an equal or stronger figure can break a pin")
-    F.require(problems, f"{c['name']} may not break the pin")
+    refuse(problems, f"{c['name']} may not break the pin")
     mods = [Modifier(4 * F.judo(c), f"Judo {F.judo(c)} (ST in HTH)")] if F.judo(c) else []
     target = F.hth_st(state, c)
     r = dice.roll(BREAK_PIN_DICE, 6, "break_pin", c["id"])

@@ -7,6 +7,7 @@ from typing import Any
 from events.common import RulingMade, StandingOrdersSet
 from events.dice import Dice
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.commands import ConsentHth, SetBackToWall, SetHthPreferences
 from rules.tft.events import HthConsentGiven, HthPreferencesSet
@@ -21,7 +22,7 @@ STANDING_ORDER_OF: dict[str, dict[str, str | None]] = {
 def consent_hth(state: dict[str, Any], cmd: ConsentHth, dice: Dice) -> list[Any]:
     """The defender lets this entrant try to enter HTH this turn (C4); he still rolls the die."""
     d, e = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    F.require([] if d["id"] != e["id"] else [f"{d['name']} cannot consent to himself"],
+    refuse([] if d["id"] != e["id"] else [f"{d['name']} cannot consent to himself"],
               f"{d['name']} may not give consent")
     return [HthConsentGiven(d["id"], e["id"], state.get("turn", 0))]
 

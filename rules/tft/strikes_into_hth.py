@@ -6,14 +6,15 @@ from typing import Any
 
 from events.common import ActionDeclared, ActionSpent
 from events.dice import Dice, Modifier
+from rules.hexes import distance
 from rules.interface import BadCommand
+from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
 from rules.tft.attacking import attack_roll, fumble_events
 from rules.tft.commands import MissileIntoHthFar, StrikeIntoHth
 from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx
-from rules.tft.hexes import distance
 from rules.tft.initiative import slot_problems
 
 NEAR_MISSILE_HEXES = 3  # thrown or missile weapons from 3 hexes or less count as striking in (§Multiple)
@@ -26,7 +27,7 @@ def _weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str,
     for item in c.get("items", []):
         if item.get("id") == weapon:
             if item.get("state") != "ready":
-                F.require([f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
+                refuse([f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
                            f"{item.get('state')}"], f"{c['name']} may not strike with the {item.get('name', weapon)}")
             return item.get("name", weapon), str(item.get("damage", "1d6"))
     for nat in F.natural_attacks(c):
@@ -71,7 +72,7 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
         problems.append(f"{c['name']} is not next to the brawl (a melee strike needs an adjacent hex)")
     if cmd.attack != "melee" and d > NEAR_MISSILE_HEXES:
         problems.append(f"the brawl is {d} hexes away: from more than {NEAR_MISSILE_HEXES} use missile_into_hth_far")
-    F.require(problems, f"{c['name']} may not strike into the brawl")
+    refuse(problems, f"{c['name']} may not strike into the brawl")
     weapon = _weapon(state, c, cmd.weapon)
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target = adj_dx(c) + sum(m.value for m in mods)
@@ -116,7 +117,7 @@ def missile_into_hth_far(state: dict[str, Any], cmd: MissileIntoHthFar, dice: Di
     d = distance(c["position"], t["position"]) if c.get("position") and t.get("position") else 0
     if d <= NEAR_MISSILE_HEXES:
         problems.append(f"the brawl is only {d} hexes away: use strike_into_hth")
-    F.require(problems, f"{c['name']} may not shoot into the brawl")
+    refuse(problems, f"{c['name']} may not shoot into the brawl")
     weapon = _weapon(state, c, cmd.weapon)
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target = adj_dx(c) + sum(m.value for m in mods)

@@ -7,7 +7,7 @@ import pytest
 from events.common import ActionSpent
 from rules.common import commands as common
 from rules.gurps.commands import ChooseManeuver, Evade, Grapple, GurpsMove
-from rules.gurps.hexes import neighbour
+from rules.hexes import neighbour
 from rules.interface import RuleError
 from tests.gurps.gurps_world import HAND, World, fig, of_type, one, types
 

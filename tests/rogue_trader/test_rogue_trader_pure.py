@@ -9,10 +9,9 @@ import pytest
 from events.dice import Dice, Modifier
 from events.envelope import Event
 from rules.rogue_trader import ruleset
-from rules.rogue_trader.allocation import build_blow
+from rules.rogue_trader.allocation import arc_of, build_blow
 from rules.rogue_trader.attacks import Blow, resolve_blow, roll_to_hit, table_to_hit, wound_score
 from rules.rogue_trader.combat_round import unit_result
-from rules.rogue_trader.geometry import arc_of
 from rules.rogue_trader.options import DEFAULTS
 from rules.rogue_trader.tables import DEFAULT_HIGH_TO_HIT, DEFAULT_WOUND_CHART, TO_HIT
 from rules.state import initial_state

@@ -5,9 +5,10 @@ from __future__ import annotations
 from skirmish_world import TEST_CHARTS, World, hale_and_voss
 
 from events.envelope import Event
+from rules.plane import facing_toward, path_length, rounded, step_away
 from rules.skirmish import ruleset
 from rules.skirmish.events import SKIRMISH_EVENTS
-from rules.skirmish.geometry import bearing, faces_wrong_way, path_length, point_away
+from rules.skirmish.flow import faces_wrong_way
 
 
 def _e1() -> World:
@@ -148,13 +149,13 @@ def test_replay_equals_live_after_every_scenario():
 
 def test_plane_geometry_in_whole_units():
     assert (
-        bearing([0, 0], [100, 0]) == 0 and bearing([0, 0], [0, 100]) == 90 and bearing([0, 0], [-1, 0]) == 180
+        facing_toward([0, 0], [100, 0]) == 0 and facing_toward([0, 0], [0, 100]) == 90 and facing_toward([0, 0], [-1, 0]) == 180
     )
-    assert bearing([0, 0], [0, -100]) == 270
+    assert facing_toward([0, 0], [0, -100]) == 270
     assert faces_wrong_way([0, 0], 0, [-100, 0]) and not faces_wrong_way([0, 0], 0, [0, 100])
     assert faces_wrong_way([0, 0], 0, [-100, 99])  # just over 90 degrees off
-    assert path_length([0, 0], [[300, 400], [300, 500]]) == 600
-    assert point_away([0, 0], [-100, 0], 600) == [600, 0]
+    assert path_length([[0, 0], [300, 400], [300, 500]]) == 600
+    assert rounded(step_away([0, 0], [-100, 0], 600)) == [600, 0]
 
 
 def test_common_events_in_the_game_s_words():
