@@ -42,7 +42,9 @@ class Registry:
                 commands[tag] = rs.id
             for ev in rs.events:
                 if ev.__name__ in event_names and ev is not DieRolled and ev not in COMMON_EVENTS:
-                    raise RegistryError(f"event type {ev.__name__!r} of {rs.id} is also defined by {event_names[ev.__name__]}")
+                    raise RegistryError(
+                        f"event type {ev.__name__!r} of {rs.id} is also defined by {event_names[ev.__name__]}"
+                    )
                 event_names[ev.__name__] = rs.id
             self.rulesets[rs.id] = rs
         self.command_owner = commands
