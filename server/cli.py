@@ -1,4 +1,4 @@
-"""The `tussle` command line: serve, export."""
+"""The `tussle` command line: serve, export, import, verify, demo."""
 
 from __future__ import annotations
 
@@ -143,29 +143,65 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     return 0
 
 
-async def _export(args: argparse.Namespace) -> int:
-    from events.store.sqlite import SqliteStore
-    from server.exporting import ndjson_lines
-
+def _store_of(args: argparse.Namespace, *, lock: bool) -> tuple[Any, str]:
+    """The store named by --pg (or TUSSLE_PG_DSN), else --db; and where it is, for messages."""
     pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
     if pg_dsn:
         from events.store.postgres import PostgresStore
 
-        store: Any = PostgresStore(pg_dsn, max_size=2)
-    else:
-        store = SqliteStore(args.db, lock=False)
+        return PostgresStore(pg_dsn, max_size=2), "the PostgreSQL database"
+    from events.store.sqlite import SqliteStore
+
+    return SqliteStore(args.db, lock=lock), args.db
+
+
+async def _export(args: argparse.Namespace) -> int:
+    from server.exporting import ndjson_lines
+    from server.importing import secrets_line
+
+    store, where = _store_of(args, lock=False)
     await store.open()
     try:
         if await store.stream_info(args.id) is None:
-            where = "the PostgreSQL database" if pg_dsn else args.db
             print(f"tussle: there is no encounter {args.id!r} in {where}", file=sys.stderr)
             return 1
         out = sys.stdout.buffer
         async for line in ndjson_lines(store, args.id):
             out.write(line)
+        if args.with_secrets:
+            out.write(await secrets_line(store, args.id, await store.read(args.id)))
         out.flush()
     finally:
         await store.close()
+    return 0
+
+
+async def _import(args: argparse.Namespace) -> int:
+    from server.importing import ImportRefused, import_stream
+
+    try:
+        with open(args.file, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        print(f"tussle: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    store, where = _store_of(args, lock=True)
+    try:
+        await store.open()
+    except Exception as exc:  # noqa: BLE001 - a locked or unusable database is said in one line
+        print(f"tussle: cannot open {where}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        done = await import_stream(store, raw)
+    except ImportRefused as exc:
+        print(f"tussle: {args.file}: not imported: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    secrets = (f"{done['seeds']} seed(s) and {done['tokens']} token(s) restored" if done["tokens"] or done["seeds"]
+               else "no secrets")
+    print(f"tussle: imported encounter {done['stream']} into {where}: head {done['head_seq']} "
+          f"{done['head_hash']}, {secrets}")
     return 0
 
 
@@ -221,6 +257,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
     export.add_argument("--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)")
+    export.add_argument("--with-secrets", action="store_true", help="add a last line with the unrevealed seeds and "
+                        "token hashes, for `tussle import` on another server (keep the file as secret as the database)")
+    imp = sub.add_parser("import", help="restore an exported encounter into this server's database",
+                         description="Verify an export, then write its events exactly as they were (same seqs and "
+                         "hashes) into the database; a live encounter needs an export made --with-secrets.")
+    imp.add_argument("file", help="the exported JSONL file")
+    imp.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db; stop its "
+                     "server first)")
+    imp.add_argument("--pg", default=None, metavar="DSN", help="write to PostgreSQL instead (or TUSSLE_PG_DSN)")
     verify = sub.add_parser("verify", help="verify an exported stream offline",
                             description="Recompute the hash chain and every server die of an exported stream "
                             "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.")
@@ -274,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         return _serve(args)
     if args.command == "export":
         return asyncio.run(_export(args))
+    if args.command == "import":
+        return asyncio.run(_import(args))
     if args.command == "verify":
         return _verify(args)
     if args.command == "demo":

@@ -130,6 +130,8 @@ def parse_export(raw: bytes) -> tuple[list[Event], dict[str, Any] | None, list[P
         if isinstance(obj, dict) and set(obj) == {"trailer"}:
             trailer = obj["trailer"]
             continue
+        if isinstance(obj, dict) and set(obj) == {"secrets"}:
+            continue  # `tussle export --with-secrets`: seeds and token hashes for `tussle import`, not the record
         try:
             events.append(msgspec.convert(obj, Event, strict=True))
         except msgspec.ValidationError as exc:

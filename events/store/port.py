@@ -206,6 +206,10 @@ class Store(WebhookStore, abc.ABC):
         """(stream, row) of a live token; the admin token is not stored."""
 
     @abc.abstractmethod
+    async def stream_tokens(self, stream: str) -> list[TokenRow]:
+        """The live tokens of one encounter (what `tussle export --with-secrets` carries to a new server)."""
+
+    @abc.abstractmethod
     async def find_creation(self, command_id: str) -> Creation | None:
         """What the creation sent with this command_id created, if any."""
 

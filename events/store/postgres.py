@@ -500,6 +500,12 @@ class PostgresStore(PostgresWebhooks, Store):
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked", token_hash)
         return (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"])) if r else None
 
+    async def stream_tokens(self, stream: str) -> list[TokenRow]:
+        rows = await self._pool.fetch(
+            "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = $1 AND NOT revoked"
+            ' ORDER BY token_hash COLLATE "C"', stream)
+        return [TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]) for r in rows]
+
     async def find_creation(self, command_id: str) -> Creation | None:
         r = await self._pool.fetchrow("SELECT stream, identity FROM creations WHERE command_id = $1", command_id)
         return Creation(r["stream"], r["identity"]) if r else None

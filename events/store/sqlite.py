@@ -525,6 +525,12 @@ class SqliteStore(SqliteWebhooks, Store):
             self._tokens[token_hash] = found
         return found
 
+    async def stream_tokens(self, stream: str) -> list[TokenRow]:
+        rows = await self._rows(
+            "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = ? AND revoked = 0 ORDER BY token_hash",
+            (stream,))
+        return [TokenRow(*row) for row in rows]
+
     async def find_creation(self, command_id: str) -> Creation | None:
         rows = await self._rows("SELECT stream, identity FROM creations WHERE command_id = ?", (command_id,))
         return Creation(*rows[0]) if rows else None
