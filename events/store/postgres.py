@@ -178,7 +178,10 @@ class PostgresStore(PostgresWebhooks, Store):
         return lambda: self._commit_listeners.remove(listener)
 
     def unavailable(self, exc: BaseException) -> str | None:
-        if isinstance(exc, _UNAVAILABLE) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)):
+        # A connection the server dropped mid-command can be left "in another operation" when asyncpg
+        # is asked to reset it (seen under load when the database goes away): the database, not us.
+        if isinstance(exc, _UNAVAILABLE) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)) or (
+                isinstance(exc, asyncpg.InternalClientError) and "another operation" in str(exc)):
             return f"the PostgreSQL database cannot be reached or written now ({type(exc).__name__})"
         return None
 
