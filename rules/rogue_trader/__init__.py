@@ -2,29 +2,25 @@
 
 Spec: shared/rules/rogue-trader.md (seed 004). One module per idea: charges (`charging`), attack
 allocation and to-hit modifiers (`allocation`), one blow (`attacks`), the round (`combat_round`),
-push-backs and follow-ups (`aftermath`), breaking off (`breaking_off`), coherency (`coherency`),
-the common commands (`turn_sequence`), the fold (`state`) and the log (`describe`).
+ordinary moves (`movement`), push-backs and follow-ups (`aftermath`), breaking off (`breaking_off`),
+coherency (`coherency`), the common commands (`turn_sequence`), the fold (`state`) and the log (`describe`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from events.dice import Dice
 from rules.interface import Answer, Command, Ruleset, geometry_plane, unknown_command
-from rules.rogue_trader import (
-    acting,
-    aftermath,
-    breaking_off,
-    charging,
-    combat_round,
-    legal,
-    playing,
-    roster,
-    situation,
-)
+from rules.rogue_trader import acting, legal, playing, roster
+from rules.rogue_trader.aftermath import decide_follow_up, decide_push_back
+from rules.rogue_trader.authority import command_actors
+from rules.rogue_trader.breaking_off import decide_break_off
+from rules.rogue_trader.charging import decide_charge, decide_retarget, resume_charged
+from rules.rogue_trader.combat_round import decide_allocate, decide_resolve
 from rules.rogue_trader.commands import (
     RT_COMMANDS,
     AllocateAttacks,
@@ -38,16 +34,31 @@ from rules.rogue_trader.commands import (
 )
 from rules.rogue_trader.describe import describe_event
 from rules.rogue_trader.events import RT_EVENTS
-from rules.rogue_trader.models import active_side, unit_members
 from rules.rogue_trader.options import RogueTraderOptions
+from rules.rogue_trader.situation import decide_situation
 from rules.rogue_trader.state import evolve_rules, initial_rules_state
 from rules.rogue_trader.turn_sequence import on_common as common_hook
+
+# Each command's decider: (state, command, dice, ruleset) -> events, or a RuleError saying which rule.
+DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice, Any], list[msgspec.Struct]]] = {
+    Charge: decide_charge,
+    Retarget: decide_retarget,
+    AllocateAttacks: decide_allocate,
+    ResolveRound: decide_resolve,
+    PushBack: decide_push_back,
+    FollowUp: decide_follow_up,
+    BreakOff: decide_break_off,
+    SetSituation: decide_situation,
+}
+
+# What a `resume` continues, by the pending reaction's kind.
+RESUMERS = {"charged": resume_charged}
 
 
 class RogueTrader(Ruleset):
     id = "rogue-trader"
     title = "Rogue Trader (1987) hand-to-hand combat"
-    version = "1"
+    version = "2"
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS
@@ -69,23 +80,10 @@ class RogueTrader(Ruleset):
         return roster.complete(state, combatant)
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        if isinstance(command, Charge):
-            return charging.decide_charge(state, command, self)
-        if isinstance(command, Retarget):
-            return charging.decide_retarget(state, command, self)
-        if isinstance(command, AllocateAttacks):
-            return combat_round.decide_allocate(state, command, self)
-        if isinstance(command, ResolveRound):
-            return combat_round.decide_resolve(state, command, dice, self)
-        if isinstance(command, PushBack):
-            return aftermath.decide_push_back(state, command, self)
-        if isinstance(command, FollowUp):
-            return aftermath.decide_follow_up(state, command, dice, self)
-        if isinstance(command, BreakOff):
-            return breaking_off.decide_break_off(state, command, dice, self)
-        if isinstance(command, SetSituation):
-            return situation.decide_situation(state, command)
-        raise unknown_command(self, command)
+        fn = DECIDERS.get(type(command))
+        if fn is None:
+            raise unknown_command(self, command)
+        return fn(state, command, dice, self)
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
                   dice: Dice) -> list[msgspec.Struct]:
@@ -93,9 +91,8 @@ class RogueTrader(Ruleset):
 
     def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
                dice: Dice) -> list[msgspec.Struct]:
-        if pending.get("kind") == "charged":
-            return charging.resume_charged(state, pending, answer, dice, self)
-        return []
+        fn = RESUMERS.get(pending.get("kind"))
+        return fn(state, pending, answer, dice, self) if fn else []
 
     def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
         return evolve_rules(rules_state, event)
@@ -113,15 +110,8 @@ class RogueTrader(Ruleset):
         return describe_event(state_before, event)
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
-        """Unit commands need every model of the unit (DECISION, spec §4); a round, the active side's
-        models in the group (forcing defaults is the GM's: `combat_round.decide_resolve`)."""
-        if isinstance(command, (PushBack, FollowUp, BreakOff)):
-            return unit_members(state, command.unit)
-        if isinstance(command, ResolveRound):
-            members = state.get("rules", {}).get("groups", {}).get(command.group, [])
-            side = active_side(state)
-            return [m for m in members if state["combatants"].get(m, {}).get("side") == side]
-        return super().actors(state, command)
+        needed = command_actors(state, command)
+        return super().actors(state, command) if needed is None else needed
 
     # 4.14 "Situation (GM)": only the GM sets a model's situation (players get 403).
     gm_commands = frozenset({SetSituation.__struct_config__.tag})

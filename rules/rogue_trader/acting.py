@@ -1,5 +1,5 @@
-"""Whose turn it is (spec §1, seed turn sequence): the side whose player turn it is charges and breaks off in
-its movement phase; every model in contact fights in the close combat phase, whichever side owns the turn;
+"""Whose turn it is (spec §1, seed turn sequence): the side whose player turn it is moves, charges and breaks
+off in its movement phase; every model in contact fights in the close combat phase, whichever side owns the turn;
 what is owed (a retarget, a push-back, a follow-up) comes first. Read from `legal_actions`, so the two agree."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ OWED = {
 OWED_UNTIL = until("action", "until it is done: the phase cannot end before")
 GM_STEPS = {
     None: "the GM starts the movement phase (start_phase movement)",
-    "movement": "no model of side {side} may charge or break off now: the GM moves the rest and starts the "
-                "shooting phase (start_phase shooting)",
+    "movement": "no model of side {side} may move, charge or break off now: the GM starts the shooting phase "
+                "(start_phase shooting)",
     "shooting": "shooting is outside this chapter: the GM resolves it and starts the close combat phase "
                 "(start_phase close_combat)",
     "close_combat": "every combat group has fought this round: the GM starts the end phase (start_phase end)",
@@ -79,6 +79,6 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
               f"{who} fights in any close combat phase while in base contact")
     own = _next_own_turn(state, c["side"])
     if c["side"] == active_side(state) and state.get("phase") in (None, "movement"):
-        return f"{who} may not charge or break off now; {fights}{wait}"
+        return f"{who} may not move, charge or break off now; {fights}{wait}"
     when = f"side {c['side']}'s next movement phase is in turn {own}" if own else f"side {c['side']} has no turn"
     return f"{fights}; {when}{wait}"

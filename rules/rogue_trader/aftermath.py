@@ -14,19 +14,28 @@ from rules.rogue_trader.combat_round import emit_follow_ups, owed_followers
 from rules.rogue_trader.commands import FollowUp, PushBack
 from rules.rogue_trader.contact import join, leave
 from rules.rogue_trader.events import RtHeldGround
-from rules.rogue_trader.models import contacts_of, radius, turn, unit_leadership, unit_members, unit_name
+from rules.rogue_trader.models import (
+    contacts_of,
+    radius,
+    turn,
+    unit_leadership,
+    unit_members,
+    unit_name,
+    unit_named,
+)
 from rules.working import Working
 
 State = dict[str, Any]
 PUSH_BACK = 200  # 2", §Push-backs
 
 
-def decide_push_back(state: State, cmd: PushBack, ruleset: Any) -> list[msgspec.Struct]:
+def decide_push_back(state: State, cmd: PushBack, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """Each owed model moves 2" straight away from its contacted enemies, facing unchanged; a building
     or model behind it (`stop_after`) halts it short, still pushed back (A10, A11)."""
-    owed = state["rules"]["owed"]["push_back"].get(cmd.unit)
+    uid = unit_named(state, cmd.unit)
+    owed = state["rules"]["owed"]["push_back"].get(uid)
     if not owed:
-        raise RuleError(f"{unit_name(state, cmd.unit)} owes no push-back now", {"unit": cmd.unit})
+        raise RuleError(f"{unit_name(state, uid)} owes no push-back now", {"unit": cmd.unit})
     for mid, params in cmd.per_model.items():
         if mid not in owed["models"]:
             raise BadCommand(f"per_model names {mid}, who is not being pushed back", "per_model")
@@ -38,7 +47,7 @@ def decide_push_back(state: State, cmd: PushBack, ruleset: Any) -> list[msgspec.
                                  f"{' of at least 1' if key == 'terrain_divisor' else ' (hundredths of an inch)'}",
                                  f"per_model.{mid}.{key}")
     t = Working(state, ruleset.evolve)
-    t.emit(ActionDeclared(combatant=None, action="push_back", params={"unit": cmd.unit}))
+    t.emit(ActionDeclared(combatant=None, action="push_back", params={"unit": uid}))
     s = t.state
     movers = [m for m in owed["models"] if m in s["combatants"] and contacts_of(s, m)]
     contacts = {m: contacts_of(s, m) for m in movers}
@@ -63,9 +72,10 @@ def decide_push_back(state: State, cmd: PushBack, ruleset: Any) -> list[msgspec.
 def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """Follow (free, straight, back into contact) or try to hold: untested behind an obstacle or in a
     prepared position, else 2D6 <= Ld; a failed test means following after all (§Follow-Ups)."""
-    owed = state["rules"]["owed"]["follow_up"].get(cmd.unit)
+    uid = unit_named(state, cmd.unit)
+    owed = state["rules"]["owed"]["follow_up"].get(uid)
     if not owed:
-        raise RuleError(f"{unit_name(state, cmd.unit)} owes no follow-up now", {"unit": cmd.unit})
+        raise RuleError(f"{unit_name(state, uid)} owes no follow-up now", {"unit": cmd.unit})
     if cmd.choice not in ("follow", "hold"):
         raise BadCommand("choice must be follow or hold", "choice")
     followers: dict[str, list[str]] = owed["followers"]
@@ -77,20 +87,20 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
     t = Working(state, ruleset.evolve)
     rnd = turn(state)
     t.emit(ActionDeclared(combatant=None, action=cmd.choice if cmd.choice == "hold" else "follow_up",
-                          params={"unit": cmd.unit}))
+                          params={"unit": uid}))
     if cmd.choice == "hold":
         if owed["may_hold_without_test"]:
-            _hold(t, cmd.unit, rnd, tested=False)
+            _hold(t, uid, rnd, tested=False)
             return t.events
-        ld = unit_leadership(state, cmd.unit)
-        members = unit_members(state, cmd.unit)
+        ld = unit_leadership(state, uid)
+        members = unit_members(state, uid)
         roll = dice.roll(2, 6, "follow_up_hold", members[0] if members else None)
         held = roll.sum <= ld
         t.emit(roll.event(target=ld, outcome="hold" if held else "must_follow"))
         if held:
-            _hold(t, cmd.unit, rnd, tested=True)
+            _hold(t, uid, rnd, tested=True)
             return t.events
-        t.emit(ActionDeclared(combatant=None, action="follow_up", params={"unit": cmd.unit, "forced": True}))
+        t.emit(ActionDeclared(combatant=None, action="follow_up", params={"unit": uid, "forced": True}))
     for m in sorted(followers):
         if m not in t.state["combatants"]:
             continue

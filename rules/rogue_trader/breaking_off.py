@@ -28,6 +28,7 @@ from rules.rogue_trader.models import (
     turn,
     unit_leadership,
     unit_name,
+    unit_named,
     unit_or_error,
 )
 from rules.rogue_trader.options import option
@@ -40,7 +41,8 @@ State = dict[str, Any]
 def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """Declare, rout test, each opponent's one free blow (target WS 1), then a double-pace retreat
     (or a rout), and nothing else this turn for either side (A25-A27)."""
-    members = unit_or_error(state, cmd.unit)
+    uid = unit_named(state, cmd.unit)
+    members = unit_or_error(state, uid)
     if cmd.terrain_divisor < 1:
         raise BadCommand("terrain_divisor must be at least 1", "terrain_divisor")
     if cmd.distance is not None and cmd.distance < 0:
@@ -52,16 +54,16 @@ def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> l
         problems.append(f"a unit breaks off only in its own movement phase (now: {active_side(state) or 'no'} "
                         f"side's {phase(state) or 'no'} phase)")
     if not engaged:
-        problems.append(f"{unit_name(state, cmd.unit)} is not in close combat")
+        problems.append(f"{unit_name(state, uid)} is not in close combat")
     charged = [state["combatants"][m]["name"] for m in engaged if rules_model(state, m).get("charged_turn") == turn(state)]
     if charged:
         problems.append(f"{', '.join(charged)} charged into this combat this turn and so did not begin the turn in it")
-    refuse(problems, details={"unit": cmd.unit})
+    refuse(problems, details={"unit": uid})
     t = Working(state, ruleset.evolve)
     s = t.state
     t.emit(ActionDeclared(combatant=None, action="break_off", targets=sorted({e for m in engaged for e in contacts_of(s, m)}),
-                          params={"unit": cmd.unit}))
-    ld = unit_leadership(s, cmd.unit)
+                          params={"unit": uid}))
+    ld = unit_leadership(s, uid)
     roll = dice.roll(2, 6, "rout_test", members[0])
     passed = roll.sum <= ld
     t.emit(roll.event(target=ld, outcome="pass" if passed else "fail"))

@@ -36,7 +36,6 @@ from rules.rogue_trader.commands import Charge, Retarget
 from rules.rogue_trader.contact import join, slay
 from rules.rogue_trader.events import RtChargeFailed, RtChargeRetargeted
 from rules.rogue_trader.models import (
-    active_side,
     contacts_of,
     disadvantaged,
     effective_move,
@@ -44,7 +43,6 @@ from rules.rogue_trader.models import (
     is_dead,
     is_enemy,
     model,
-    phase,
     radius,
     require_alive,
     rules_model,
@@ -53,6 +51,7 @@ from rules.rogue_trader.models import (
     weapon_by_id,
     weapons,
 )
+from rules.rogue_trader.movement import turn_flags_problems, whose_phase_problems
 from rules.rogue_trader.options import option
 from rules.working import Working
 
@@ -72,21 +71,7 @@ def _divisor(value: Any, field: str) -> int:
     return value
 
 
-def turn_flags_problems(state: State, c: dict[str, Any]) -> list[str]:
-    """Why the model may not start a move this turn (moved, ran, broke off, failed a charge...)."""
-    rm = rules_model(state, c["id"])
-    t = turn(state)
-    n = c["name"]
-    problems = []
-    for flag, words in (("moved_turn", "has already moved"), ("ran_away_turn", "ran away"),
-                        ("broke_off_turn", "broke off from combat"), ("failed_charge_turn", "failed a charge"),
-                        ("charged_turn", "already charged"), ("stationary_turn", "must remain stationary")):
-        if rm.get(flag) == t:
-            problems.append(f"{n} {words} this turn")
-    return problems
-
-
-def decide_charge(state: State, cmd: Charge, ruleset: Any) -> list[msgspec.Struct]:
+def decide_charge(state: State, cmd: Charge, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """4.1: declare; the target's answer (a `charged` reaction) comes before the charger moves."""
     c = require_alive(state, cmd.combatant)
     target = require_alive(state, cmd.target, "target")
@@ -95,10 +80,7 @@ def decide_charge(state: State, cmd: Charge, ruleset: Any) -> list[msgspec.Struc
         if len(p) != 2:
             raise BadCommand(f"path[{i}] must be [x, y] in hundredths of an inch", f"path[{i}]")
     problems = []
-    side = active_side(state)
-    if phase(state) != "movement" or c["side"] != side:
-        problems.append(f"charges are declared in the owner's movement phase (now: {side or 'no'} side's "
-                        f"{phase(state) or 'no'} phase)")
+    problems += whose_phase_problems(state, c, "charges")
     if contacts_of(state, c["id"]):
         problems.append(f"{c['name']} is in close combat and may leave it only by breaking off")
     problems += turn_flags_problems(state, c)
@@ -263,7 +245,7 @@ def retarget_candidates(state: State) -> list[str]:
     return out
 
 
-def decide_retarget(state: State, cmd: Retarget, ruleset: Any) -> list[msgspec.Struct]:
+def decide_retarget(state: State, cmd: Retarget, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """4.3: name another enemy within reach of the charger's start, or none (the charge goes on)."""
     charge = state["rules"].get("charge")
     c = model(state, cmd.combatant)

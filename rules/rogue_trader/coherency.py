@@ -71,10 +71,12 @@ def _check_unit(t: Working, uid: str, members: list[str]) -> None:
             continue
         c = s["combatants"][m]
         nearest = min(gap_between(c, s["combatants"][o]) for o in main)
-        if nearest - COHERENCY_GAP <= effective_move(c) * 100 + EPS:
-            status = "stray_rejoin"
-        elif contacts_of(s, m):
+        # Option 2 before option 1: a stray in base contact may not move away (it must break off), so
+        # whether one move would bring it back is asked only once the combat is resolved.
+        if contacts_of(s, m):
             status = "stray_in_combat"
+        elif nearest - COHERENCY_GAP <= effective_move(c) * 100 + EPS:
+            status = "stray_rejoin"
         else:
             status = "split"
             split.append(m)

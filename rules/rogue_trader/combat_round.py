@@ -29,6 +29,7 @@ from rules.rogue_trader.events import (
 from rules.rogue_trader.models import (
     contacts_of,
     disadvantaged,
+    group_named,
     is_dead,
     model,
     phase,
@@ -45,7 +46,7 @@ from rules.working import Working
 State = dict[str, Any]
 
 
-def decide_allocate(state: State, cmd: AllocateAttacks, ruleset: Any) -> list[msgspec.Struct]:
+def decide_allocate(state: State, cmd: AllocateAttacks, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """4.4: the model's attacks this round, after an optional free turn to face (A20)."""
     c = model(state, cmd.combatant)
     problems = []
@@ -149,16 +150,19 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
         # 4.4: a missing allocation blocks the round "until the GM forces the default".
         gm_only(cmd, "force default allocations (force_defaults)")
     groups = state["rules"].get("groups", {})
+    gid = group_named(state, cmd.group)
     problems = []
     if phase(state) != "close_combat":
         problems.append(f"close combat rounds are fought in the close_combat phase (now: {phase(state) or 'none'})")
-    if cmd.group not in groups:
-        problems.append(f"there is no combat group {cmd.group!r} (groups: {', '.join(sorted(groups)) or 'none'})")
+    if gid is None:
+        problems.append(f"{cmd.group!r} is neither a combat group nor a model in one (groups: "
+                        f"{'; '.join(', '.join(ms) for _, ms in sorted(groups.items())) or 'none'})")
     refuse(problems, details={"group": cmd.group})
-    members = list(groups[cmd.group])
+    assert gid is not None  # refused above otherwise
+    members = list(groups[gid])
     rnd = turn(state)
     if any(rules_model(state, m).get("resolved_round") == rnd for m in members):
-        raise RuleError(f"group {cmd.group} has already fought round {rnd}", {"group": cmd.group})
+        raise RuleError(f"the combat of {', '.join(members)} has already fought round {rnd}", {"group": cmd.group})
     t = Working(state, ruleset.evolve)
     alloc = _round_allocations(t, members, cmd.force_defaults)
     s = t.state
@@ -174,7 +178,7 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
         if not step:
             continue
         basis, waves = _waves(t, dice, step)
-        t.emit(RtStrikeStepStarted(round=rnd, group=cmd.group, initiative=ini,
+        t.emit(RtStrikeStepStarted(round=rnd, group=gid, initiative=ini,
                                    strikers=[m for w in waves for m in w], basis=basis, waves=waves))
         step_slain: list[str] = []
         for wave in waves:
@@ -186,7 +190,7 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
         for m in step_slain:
             t.emit(CombatantRemoved(combatant=m))
         slain += step_slain
-    _tally(t, dice, cmd.group, members, unit, start_contacts, tally, slain)
+    _tally(t, dice, gid, members, unit, start_contacts, tally, slain)
     return t.events
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.rogue_trader.charging import turn_flags_problems
 from rules.rogue_trader.models import (
     active_side,
     contacts_of,
@@ -14,6 +13,7 @@ from rules.rogue_trader.models import (
     turn,
     unit_of,
 )
+from rules.rogue_trader.movement import move_problems, turn_flags_problems
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
@@ -38,16 +38,14 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
     own = c["side"] == active_side(state)
     engaged = bool(contacts_of(state, cid))
     if state.get("phase") == "movement" and own and not charge:
+        if not move_problems(state, c):
+            out.append("move")
         if engaged and rules_model(state, cid).get("charged_turn") != turn(state):
             out.append("rogue-trader.break_off")
-        elif not engaged and not turn_flags_problems(state, cid_model(state, cid)) and not disadvantaged(c):
+        elif not engaged and not turn_flags_problems(state, c) and not disadvantaged(c):
             out.append("rogue-trader.charge")
     if state.get("phase") == "close_combat" and engaged and rules_model(state, cid).get("resolved_round") != turn(state):
         if not disadvantaged(c):
             out.append("rogue-trader.allocate_attacks")
         out.append("rogue-trader.resolve_round")
     return out
-
-
-def cid_model(state: dict[str, Any], cid: str) -> dict[str, Any]:
-    return state["combatants"][cid]

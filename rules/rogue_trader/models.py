@@ -74,6 +74,14 @@ def unit_of(state: State, cid: str) -> str:
     return rules_model(state, cid).get("unit") or cid
 
 
+def unit_named(state: State, name_or_member: str) -> str:
+    """The unit a command names: by its id, or by any model in it (a split unit's id is made up by the rules)."""
+    r = state.get("rules", {})
+    if name_or_member in r.get("units", {}):
+        return name_or_member
+    return (r.get("models", {}).get(name_or_member) or {}).get("unit") or name_or_member
+
+
 def unit_members(state: State, uid: str) -> list[str]:
     """The unit's models still in the encounter, in id order."""
     unit = state.get("rules", {}).get("units", {}).get(uid)
@@ -124,6 +132,12 @@ def group_of(state: State, cid: str) -> str | None:
         if cid in members:
             return gid
     return None
+
+
+def group_named(state: State, name_or_member: str) -> str | None:
+    """The combat group a command names: by its id, or by any model in it (ids are the smallest member's)."""
+    groups = state.get("rules", {}).get("groups", {})
+    return name_or_member if name_or_member in groups else group_of(state, name_or_member)
 
 
 def common_group(state: State, cid: str) -> str | None:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from rules.interface import BadCommand, RuleError
-from rules.rogue_trader.tables import CATACHAN_DEVIL, SPECIAL_KINDS
+from rules.rogue_trader.tables import CATACHAN_DEVIL, DEVIL_VARIANTS, SPECIAL_KINDS
 
 PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Int", "Cl", "WP")
 REQUIRED = ("M", "WS", "S", "T", "W", "I", "A", "Ld")  # what hand-to-hand uses (spec §1)
@@ -70,6 +70,9 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
         stats.setdefault("base_radius", 100)
         if size == "large" and "variant" not in stats:
             stats.setdefault("variant_roll", "catachan_devil")
+        if "variant" in stats and (size != "large" or stats["variant"] not in DEVIL_VARIANTS):
+            raise BadCommand("stats.variant is a large Catachan Devil's: female, male (2 more claws) or fiddler "
+                             "(a D6 claw and a D4 claw); leave it out to roll it", "stats.variant")
     missing = [k for k in REQUIRED if k not in stats]
     if missing:
         raise BadCommand(f"stats lacks {', '.join(missing)} (profile M WS BS S T W I A Ld)", "stats")

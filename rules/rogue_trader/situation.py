@@ -7,12 +7,13 @@ from typing import Any
 import msgspec
 
 from events.common import ConditionChanged
+from events.dice import Dice
 from rules.rogue_trader.commands import SetSituation
 from rules.rogue_trader.events import RtSituationSet
 from rules.rogue_trader.models import living, model, rules_model
 
 
-def decide_situation(state: dict[str, Any], cmd: SetSituation) -> list[msgspec.Struct]:
+def decide_situation(state: dict[str, Any], cmd: SetSituation, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
     """`RtSituationSet` with every field (omitted ones keep their value); `frenzied` is a condition."""
     c = model(state, cmd.combatant)
     rm = rules_model(state, c["id"])

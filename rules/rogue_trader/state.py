@@ -1,10 +1,13 @@
-"""`evolve`: the ruleset's part of the state (spec §3). Pure and total: copies what it changes, never
-raises, and records only what events say (outcomes were judged in `decide`)."""
+"""`evolve`: the ruleset's part of the state (spec §3). Pure: copies what it changes and records only what
+events say (outcomes were judged in `decide`). An event naming a model a `void` removed raises `SubjectGone`
+(the common fold lists it in `inconsistencies`); an event it handles but cannot apply raises (a bug, loud)."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+from rules.interface import require_present
 
 State = dict[str, Any]
 
@@ -61,8 +64,9 @@ def _model(r: State, cid: str) -> dict[str, Any] | None:
 
 
 def _update_model(r: State, cid: str, **changes: Any) -> None:
-    if cid in r["models"]:  # a model slain earlier in the same round is named by the round's summary
-        r["models"] = {**r["models"], cid: {**r["models"][cid], **changes}}
+    """Record facts about a model the event names; a model a `void` removed is `SubjectGone`."""
+    require_present(r["models"], cid, "model")
+    r["models"] = {**r["models"], cid: {**r["models"][cid], **changes}}
 
 
 def _joined(r: State, d: dict[str, Any]) -> None:
@@ -161,7 +165,9 @@ def _action_spent(r: State, d: dict[str, Any]) -> None:
 
 def _round_resolved(r: State, d: dict[str, Any]) -> None:
     for cid in d.get("models", []):
-        _update_model(r, cid, resolved_round=d["round"])
+        # The round's summary names every model that fought, those slain in it (already removed) too.
+        if cid in r["models"]:
+            _update_model(r, cid, resolved_round=d["round"])
     results = dict(r["results"])
     for uid, result in (d.get("results") or {}).items():
         results[uid] = {"round": d["round"], "result": result, "group": d.get("group")}

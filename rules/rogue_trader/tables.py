@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 # Spec §1: base-to-base contact, in hundredths of an inch (0.01").
 CONTACT_TOLERANCE = 1
 # §Unit Coherency During Charges: 2" between models of a unit.
@@ -82,3 +84,12 @@ CATACHAN_DEVIL: dict[str, dict] = {
 # d100 <= 10 (one claw does D6).
 DEVIL_MALE_MAX = 50
 DEVIL_FIDDLER_MAX = 10
+
+# §Special Attack Arcs: "an adult male with 2 additional claw attacks", "a fiddler with a more powerful
+# claw" ("Claw attacks cause D4 points of damage (D6 for fiddlers)"); a large devil that is not male has none.
+DEVIL_VARIANT_CLAWS: dict[str, list[dict[str, Any]]] = {
+    "female": [],
+    "male": [{"kind": "claw", "count": 2, "damage": "D4"}],
+    "fiddler": [{"kind": "claw", "count": 1, "damage": "D6"}, {"kind": "claw", "count": 1, "damage": "D4"}],
+}
+DEVIL_VARIANTS: tuple[str, ...] = tuple(DEVIL_VARIANT_CLAWS)

@@ -10,14 +10,12 @@ import msgspec
 from events.dice import Dice
 from rules.common.commands import AddCombatant, Move, StartPhase, StartTurn
 from rules.interface import RuleError
-from rules.plane import base_gap
 from rules.refusals import refuse
-from rules.rogue_trader.authority import by_gm
-from rules.rogue_trader.charging import turn_flags_problems
 from rules.rogue_trader.coherency import check_all
 from rules.rogue_trader.events import RtCreatureVariantDetermined
-from rules.rogue_trader.models import contacts_of, is_enemy, radius, rules_model, turn, unit_name
-from rules.rogue_trader.tables import CATACHAN_DEVIL, CONTACT_TOLERANCE, DEVIL_FIDDLER_MAX, DEVIL_MALE_MAX
+from rules.rogue_trader.models import rules_model, turn, unit_name
+from rules.rogue_trader.movement import check_move
+from rules.rogue_trader.tables import CATACHAN_DEVIL, DEVIL_FIDDLER_MAX, DEVIL_MALE_MAX, DEVIL_VARIANT_CLAWS
 from rules.working import Working
 
 State = dict[str, Any]
@@ -34,7 +32,7 @@ def on_common(state: State, command: Any, events: list[msgspec.Struct], dice: Di
     if isinstance(command, StartTurn):
         return _leaving_phase(state, ruleset) + list(events)
     if isinstance(command, Move):
-        _check_move(state, command)
+        check_move(state, command)
         return events
     if isinstance(command, AddCombatant):
         return _devil_variant(state, events, dice)
@@ -67,33 +65,15 @@ def _leaving_phase(state: State, ruleset: Any) -> list[msgspec.Struct]:
     return []
 
 
-def _check_move(state: State, cmd: Move) -> None:
-    """An ordinary move may not start in combat, follow a spent action, or end in contact (4.1). The GM may
-    place a model in base contact with an ordinary move (a table correction): that alone makes no contact
-    in the rules' sense, which only a charge (or a follow-up) makes."""
-    c = state["combatants"].get(cmd.combatant)
-    if c is None:
-        return
-    problems = []
-    if contacts_of(state, c["id"]):
-        problems.append(f"{c['name']} is in close combat and may leave it only by breaking off (rogue-trader.break_off)")
-    problems += [p for p in turn_flags_problems(state, c) if "has already moved" not in p]
-    # Players must declare a charge to reach contact; the GM's ordinary move may end there.
-    touched = [] if by_gm(cmd) else [
-        o for oid, o in sorted(state["combatants"].items())
-        if oid != c["id"] and is_enemy(c, o) and base_gap(cmd.to, radius(c), o["position"], radius(o)) <= CONTACT_TOLERANCE]
-    for o in touched:
-        problems.append(f"the move ends in base contact with {o['name']}: that must be a declared charge "
-                        "(rogue-trader.charge)")
-    refuse(problems, details={"combatant": c["id"]})
-
-
 def _devil_variant(state: State, events: list[msgspec.Struct], dice: Dice) -> list[msgspec.Struct]:
     """A large Catachan Devil: d100 <= 50 adult male (+2 claws), then d100 <= 10 fiddler (one claw D6)."""
     out = list(events)
     for ev in events:
         stats = getattr(ev, "stats", None)
-        if not isinstance(stats, dict) or stats.get("variant_roll") != "catachan_devil":
+        # A large devil's variant: rolled (`variant_roll`), or entered by the GM (`variant`), which gives
+        # the same claws without dice.
+        if not isinstance(stats, dict) or not (stats.get("variant_roll") == "catachan_devil" or (
+                stats.get("creature") == "catachan_devil" and stats.get("size") == "large" and "variant" in stats)):
             continue
         base = [dict(a) for a in (stats.get("special_attacks") or CATACHAN_DEVIL["large"]["special_attacks"])]
         variant = stats.get("variant")
@@ -107,11 +87,7 @@ def _devil_variant(state: State, events: list[msgspec.Struct], dice: Dice) -> li
                 fiddler = fiddler_roll.faces[0] <= DEVIL_FIDDLER_MAX
                 out.append(fiddler_roll.event(target=DEVIL_FIDDLER_MAX, outcome="fiddler" if fiddler else "not a fiddler"))
                 variant = "fiddler" if fiddler else "male"
-        attacks = base
-        if variant == "male":
-            attacks = base + [{"kind": "claw", "count": 2, "damage": "D4"}]
-        elif variant == "fiddler":
-            attacks = base + [{"kind": "claw", "count": 1, "damage": "D6"}, {"kind": "claw", "count": 1, "damage": "D4"}]
+        attacks = base + [dict(a) for a in DEVIL_VARIANT_CLAWS[variant]]
         out.append(RtCreatureVariantDetermined(combatant=ev.id, variant=variant, attacks=attacks))
     return out
 

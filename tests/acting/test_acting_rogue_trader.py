@@ -26,7 +26,7 @@ async def test_rogue_trader_the_active_side_charges_and_everyone_in_contact_figh
     await enc.ok("start_turn", turn=1)
     await enc.ok("start_phase", phase="movement")
     [charger] = await acting(enc)
-    assert charger["combatant"] == "m1" and charger["why"] == "M1 may charge: it is side red's movement phase"
+    assert charger["combatant"] == "m1" and charger["why"] == "M1 may move or charge: it is side red's movement phase"
     assert charger["until"] == {"kind": "phase", "text": "until the GM starts the shooting phase"}
     assert (await me(enc, red))["your_turn"] is True
     other = await me(enc, blue)

@@ -215,9 +215,9 @@ async def test_turn_to_face_during_the_round(tussle):
 
 async def test_the_gm_may_move_a_model_into_contact(tussle):
     """4.1 binds the players' ordinary moves; the GM's is a table correction and makes no contact by itself."""
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0)])
+    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), marine("m3", 1, -2), cultist("c1", 5, 0)])
     # Players move their own models with the plain `move`; into contact it must be a declared charge.
-    red = await enc.seat("Red", ["m1", "m2"])
+    red = await enc.seat("Red", ["m1", "m2", "m3"])
     r = await enc.command("move", combatant="m1", to=at(4, 0), token=red)
     assert r.status == 422, r.body
     assert "the move ends in base contact with C1: that must be a declared charge" in r.body["error"]["message"]
@@ -225,11 +225,10 @@ async def test_the_gm_may_move_a_model_into_contact(tussle):
     assert r.status == 403, "a player moves only the models of their seat"
     body = await enc.ok("move", combatant="m1", to=at(2, 0), token=red)
     assert body["events"][0]["actor"] == "seat:seat-1"
-    await enc.ok("move", combatant="m1", to=at(0, 0))
-    body = await enc.ok("move", combatant="m1", to=at(4, 0))
+    body = await enc.ok("move", combatant="m3", to=at(4, 0))
     assert [e["type"] for e in body["events"]] == ["Moved"] and body["events"][0]["actor"] == "gm"
     st = await enc.state()
-    assert st["combatants"]["m1"]["position"] == at(4, 0)
+    assert st["combatants"]["m3"]["position"] == at(4, 0)
     assert st["rules"]["contacts"] == [] and st["rules"]["groups"] == {}
     # The GM is still held to the other conditions of an ordinary move (here: m2 charged into combat).
     await enc.ok("rogue-trader.charge", combatant="m2", target="c1")

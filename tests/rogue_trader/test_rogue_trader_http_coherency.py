@@ -9,9 +9,9 @@ from rules.rogue_trader import ruleset
 
 
 async def test_coherency_stray_and_split(tussle):
-    # Unit R: leader m1 near (0,0); m2 3.4" away can close up with one move; m3 15" away cannot.
+    # Unit R: leader m1 near (0,0); m2 3.4" away can close up with one move; m3 8" away cannot.
     enc = await encounter(tussle, [marine("m1", 0, 0, unit="R", leader=True), marine("m2", 4.4, 0, unit="R"),
-                                   marine("m3", 16, 0, unit="R"), cultist("c1", 30, 30)])
+                                   marine("m3", -9, 0, unit="R"), cultist("c1", 30, 30)])
     body = await enc.ok("start_phase", phase="shooting")
     coh = of_type(body["events"], "RtCoherencyChecked", unit="R")[0]["data"]
     assert coh["main_body"] == ["m1"]
@@ -23,10 +23,14 @@ async def test_coherency_stray_and_split(tussle):
     assert st["rules"]["units"][new_unit]["orders"] == "none"
     assert st["rules"]["units"][new_unit]["split_from"] == "R"
     assert st["rules"]["models"]["m2"]["coherency"] == "stray_rejoin"
-    # Next turn m3 walks back within 2" and rejoins at the check.
+    # Over its next two turns m3 walks back (4" a move) within 2" and rejoins at the check.
     await enc.ok("start_turn", turn=3)
     await enc.ok("start_phase", phase="movement")
-    await enc.ok("move", combatant="m3", to=at(6, 0))
+    await enc.ok("move", combatant="m3", to=at(-5, 0))
+    await enc.ok("start_phase", phase="shooting")
+    await enc.ok("start_turn", turn=5)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("move", combatant="m3", to=at(-2.5, 0))
     body = await enc.ok("start_phase", phase="shooting")
     assert of_type(body["events"], "RtUnitRejoined", unit=new_unit, into="R")
     st = await enc.state()

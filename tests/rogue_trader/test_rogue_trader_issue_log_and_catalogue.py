@@ -77,13 +77,15 @@ async def _devils(tussle) -> Any:
 
 
 async def _split_and_rejoin(tussle) -> Any:
-    enc = await encounter(tussle, [marine("m1", 0, 0, unit="R", leader=True), marine("m3", 16, 0, unit="R"),
+    # m3 is 8" from m1's base: too far to close up in one 4" move (split); two moves bring it back.
+    enc = await encounter(tussle, [marine("m1", 0, 0, unit="R", leader=True), marine("m3", 9, 0, unit="R"),
                                    cultist("c1", 30, 30)])
     await enc.ok("start_phase", phase="shooting")
-    await enc.ok("start_turn", turn=3)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("move", combatant="m3", to=at(2, 0))
-    await enc.ok("start_phase", phase="shooting")
+    for turn, x in ((3, 5), (5, 2)):
+        await enc.ok("start_turn", turn=turn)
+        await enc.ok("start_phase", phase="movement")
+        await enc.ok("move", combatant="m3", to=at(x, 0))
+        await enc.ok("start_phase", phase="shooting")
     return enc
 
 
