@@ -244,12 +244,15 @@ def build_blow(
     if slot["attack"] == "tail" and not living(state, target):
         damage = str(option(state, "nonliving_tail_damage"))
     defender_ws = 1 if (disadvantaged(target) or target_turned_away) else stat(target, "WS")
+    why_one = (f" ({', '.join(disadvantaged(target))}: cannot fight back)" if disadvantaged(target)
+               else " (back turned)" if target_turned_away else "")
     return Blow(
         attacker=attacker["id"], target=target["id"], kind=slot["attack"], strength=strength,
         save_mod=int(slot.get("save_mod", 0)), damage=damage,
         table=table_to_hit(stat(attacker, "WS"), defender_ws),
         modifiers=to_hit_modifiers(state, attacker, target, slot, weapons_in_use=weapons_in_use, in_round=in_round),
         weapon=slot.get("weapon"),
+        table_from=f"WS {stat(attacker, 'WS')} against WS {defender_ws}{why_one}",
     )
 
 

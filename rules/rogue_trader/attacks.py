@@ -51,6 +51,7 @@ class Blow:
     table: int  # the chart's to-hit score
     modifiers: list[Modifier]
     weapon: str | None = None
+    table_from: str = ""  # how the chart's score was reached: "WS 4 against WS 3"
 
 
 @dataclass
@@ -58,6 +59,7 @@ class BlowResult:
     outcome: str  # impossible, miss, no_effect, no_wound, saved, wounded
     wounds: int = 0
     events: list[msgspec.Struct] = field(default_factory=list)
+    wound_from: str | None = None  # "S 4 against T 3", once the blow hit
 
 
 def roll_to_hit(
@@ -119,6 +121,7 @@ def resolve_blow(
     if outcome != "hit":
         return result
     score = wound_score(options["wound_chart"], blow.strength, stat(target, "T"))
+    result.wound_from = f"S {blow.strength} against T {stat(target, 'T')}"
     if score is None:
         result.outcome = "no_effect"
         return result

@@ -114,7 +114,8 @@ def _free_blow(t: Working, dice: Dice, striker: str, breakers: list[str]) -> Non
         result = resolve_blow(dice, blow, target, opts, "free_blow_")
         t.extend(result.events)
         t.emit(RtAttackResolved(attacker=striker, target=target_id, attack=0, kind=slot["attack"],
-                                outcome=result.outcome, wounds=result.wounds, weapon=slot.get("weapon")))
+                                outcome=result.outcome, wounds=result.wounds, weapon=slot.get("weapon"),
+                                hit_from=blow.table_from, wound_from=result.wound_from))
         if result.wounds and is_dead(t.state["combatants"][target_id]):
             slay(t, target_id, remove_now=True)
         return

@@ -215,7 +215,8 @@ def _strike(t: Working, dice: Dice, m: str, entries: list[dict[str, Any]], unit:
         counted = result.wounds if option(s, "count_overkill") else min(result.wounds, remaining)
         tally[(unit[m], unit.get(e["target"], e["target"]))] += counted
         t.emit(RtAttackResolved(attacker=m, target=e["target"], attack=i, kind=e["attack"], outcome=result.outcome,
-                                wounds=result.wounds, weapon=e.get("weapon"), counted=counted))
+                                wounds=result.wounds, weapon=e.get("weapon"), counted=counted,
+                                hit_from=blow.table_from, wound_from=result.wound_from))
         if result.wounds and is_dead(t.state["combatants"][e["target"]]) and e["target"] not in step_slain:
             step_slain.append(e["target"])
             slay(t, e["target"], remove_now=False)

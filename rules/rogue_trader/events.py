@@ -58,6 +58,9 @@ class RtAttackResolved(msgspec.Struct, frozen=True):
     wounds: int
     weapon: str | None = None
     counted: int = 0
+    # How the needs were reached, for the log (version 2): "WS 4 against WS 3", "S 4 against T 3".
+    hit_from: str | None = None
+    wound_from: str | None = None
 
 
 class RtCombatRoundResolved(msgspec.Struct, frozen=True):

@@ -138,23 +138,42 @@ async def test_log_reads_like_the_gm_expects(tussle):
     enc = await _results_and_hold(tussle)
     texts = [e["text"] for e in await _log(enc)]
     expected = [
-        'M1 charges C1 (8.0" reach).',
-        "M1 rolls to hit: 4 +1 (charging) = 5 vs 4 — hit (manual dice, not verifiable).",
-        "M1 rolls to wound: 3 vs 3+ — wound (manual dice, not verifiable).",
+        'M1 declares a charge at C1 (reach 8.0").',
+        "C1 is charged and may hold, stand and fire or run away; the GM answers (default: hold).",
+        'M1 charges 2.0" from (8, 10) to (10, 10).',
+        "M1 is in base contact with C1: both fight in the close combat phase.",
+        "M1 rolls to hit: 4 +1 (charging) = 5, needs 4 — hit (manual dice, not verifiable).",
+        "M1 rolls to wound: 3, needs 3 — wound (manual dice, not verifiable).",
+        "M1's chainsword hits C1 (WS 4 against WS 3) and wounds (S 4 against T 3): 1 wound.",
         "C1 is slain.",
-        "Round 3: Blue caused 0 vs Red (1 received); Red caused 1 vs Blue (0 received) — Blue lost, Red won.",
-        "Blue take a rout test: 2+3 = 5 ≤ Ld 7 — pass (manual dice, not verifiable).",
+        "Round 3, initiative 4: M1 and M2 strike.",
+        "Round 3, initiative 3: C2 strikes.",
+        "Round 3: Red caused 1 wound and took 0; Blue caused 0 wounds and took 1 — Red wins the round; Blue loses it "
+        "and must take a rout test.",
+        "M1 has no opponent left and stays put for the rest of the turn.",
+        "Blue takes a rout test: 2+3 = 5 ≤ Ld 7 — passes: no rout (manual dice, not verifiable).",
         'C2 is pushed back 2.0" to (13, 12), still facing the same way.',
-        "Red test to hold instead of following up: 3+4 = 7 ≤ Ld 7 — hold (manual dice, not verifiable).",
-        "Red hold their ground and stay where they are.",
+        "Red must follow up (M2), unless it passes a Ld test to hold.",
+        "Red tests to hold instead of following up: 3+4 = 7 ≤ Ld 7 — holds: it stays where it is (manual dice, "
+        "not verifiable).",
+        "Red holds ground and stays put for the rest of the turn.",
+        "The close combat phase begins.",
     ]
     for line in expected:
         assert line in texts, (line, texts)
     enc = await _break_off_and_roll_off(tussle)
     texts = [e["text"] for e in await _log(enc)]
-    assert "B2 break off." in texts
-    assert any(t.startswith("Free blow: M5 rolls to hit: 6 (no modifiers) vs 5 — hit") for t in texts), texts
-    assert any(t.startswith('C5 breaks off and retreats from (21, 10) to (29, 10)') for t in texts), texts
+    assert "Unit B2 breaks off." in texts
+    assert "Unit B2 takes a rout test: 2+4 = 6 ≤ Ld 7 — passes: it retreats at double pace (manual dice, not " \
+        "verifiable)." in texts
+    assert any(t.startswith("Free blow: M5 rolls to hit: 6 (no modifiers), needs 5 — hit") for t in texts), texts
+    assert "M5's chainsword hits C5 (WS 1 against WS 1 (back turned)) but does not wound (S 4 against T 3)." in texts
+    assert any(t.startswith('C5 breaks off and retreats 8.0" from (21, 10) to (29, 10)') for t in texts), texts
+    assert "Round 5, initiative 4: the roll-off winners strike first (C5), then M5." in texts
+    # No guessed pronoun, no internal name of a command, a reaction or a phase.
+    for t in texts:
+        assert not re.search(r"\b(he|she|his|her|its)\b", t), t
+        assert not re.search(r"rogue-trader\.|stand_and_fire|close_combat|turn_to_face", t), t
 
 
 async def test_rulesets_lists_every_rogue_trader_command_with_its_fields(tussle):

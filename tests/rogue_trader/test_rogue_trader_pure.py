@@ -147,8 +147,9 @@ def test_describe_sentences():
     ev = Event("s", 1, "DieRolled", msgspec.to_builtins(roll_to_hit(dice([3]), 4, [CHARGING], HIGH, "to_hit", "m1")[1][0]),
                "gm", "c", "", "", "")
     state = {**initial_state(), "combatants": {"m1": {"name": "Sgt Varro"}}}
-    assert ruleset.describe(state, ev) == "Sgt Varro rolls to hit: 3 +1 (charging) = 4 vs 4 — hit."
+    assert ruleset.describe(state, ev) == "Sgt Varro rolls to hit: 3 +1 (charging) = 4, needs 4 — hit."
     rr = RtCombatRoundResolved(3, "g", [], [{"unit": "R", "vs": "B", "caused": 1, "received": 0, "result": "win"}],
                                {"R": "won", "B": "lost"})
     sentence = ruleset.describe(state, Event("s", 2, "RtCombatRoundResolved", msgspec.to_builtins(rr), "gm", "c", "", "", ""))
-    assert sentence.startswith("Round 3: R caused 1 vs B") and "R won" in sentence and "B lost" in sentence
+    assert sentence == ("Round 3: unit R caused 1 wound and took 0; unit B caused 0 wounds and took 0 — unit R wins the "
+                        "round; unit B loses it and must take a rout test.")
