@@ -150,6 +150,11 @@ class Ruleset:
         """Continue a resolution after its reaction was answered; re-check, or ReactionCancelled."""
         return []
 
+    def refused_choice(self, state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
+        """Why `choice`, not among a reaction's options, is closed (the rule and the reason); None: say only
+        which options are open."""
+        return None
+
     def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
         """The ruleset's own state after `event` (an `events.envelope.Event`, common ones included)."""
         return rules_state

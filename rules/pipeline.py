@@ -246,6 +246,9 @@ def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Any, 
         raise Forbidden(f"this reaction is asked of {pending['asked_of']}, not of your seat")
     choice = pending["default"] if cmd.choice == "default" else cmd.choice
     if choice not in pending["options"]:
+        why = ruleset.refused_choice(state, pending, choice) if ruleset is not None else None
+        if why:
+            raise RuleError(why)
         raise RuleError(f"{cmd.choice!r} is not an answer to this {pending['kind']} question "
                         f"(choose one of {', '.join(pending['options'])})")
     answered = ReactionAnswered(pending["id"], choice, dict(cmd.params), ctx.actor)
