@@ -18,6 +18,7 @@ from rules.interface import Answer, BadCommand, Command, Ruleset, command_type, 
 from rules.skirmish import (
     acting,
     deck,
+    defence,
     describe,
     figures,
     flow,
@@ -26,6 +27,7 @@ from rules.skirmish import (
     moving,
     playing,
     prisoners,
+    rulings,
 )
 from rules.skirmish import commands as c
 from rules.skirmish import (
@@ -58,7 +60,7 @@ RESUMERS: dict[str, Callable[[Working, dict[str, Any], Answer], None]] = {
 ON_COMMON: dict[
     type[Command], Callable[[dict[str, Any], Any, list[msgspec.Struct], Dice], list[msgspec.Struct]]
 ] = {
-    common.Ruling: lambda s, cmd, events, dice: prisoners.after_ruling(s, events, dice),
+    common.Ruling: rulings.judge_ruling,
     common.Move: lambda s, cmd, events, dice: moving.judge_move(s, cmd, events),
     common.RemoveCombatant: lambda s, cmd, events, dice: [
         *prisoners.captor_removed(s, cmd.combatant),
@@ -70,7 +72,7 @@ ON_COMMON: dict[
 class Skirmish(Ruleset):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
-    version = "1"
+    version = "2"
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS
     events = SKIRMISH_EVENTS
@@ -106,6 +108,11 @@ class Skirmish(Ruleset):
         w = working(state, dice)
         fn(w, pending, answer)
         return w.events
+
+    def refused_choice(self, state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
+        if pending.get("kind") != flow.DEFENCE_REACTION or choice not in defence.DEFENCES:
+            return None
+        return defence.refusal(state, pending["combatant"], choice)
 
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice

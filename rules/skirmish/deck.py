@@ -22,7 +22,8 @@ def draw_card(w: Working, command: DrawCard | None = None) -> None:
     undrawn = list(rules.get("undrawn", []))
     if not undrawn:
         raise RuleError(
-            "every card has been drawn this turn: start the next turn (start_turn) to gather the deck again."
+            "every card has been drawn this turn (a pass through the deck is one turn): start the next turn "
+            "(start_turn) to gather the deck again."
         )
     spent = w.state.get("actions_spent", {})
     for holder in rules.get("holders", []):

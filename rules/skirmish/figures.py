@@ -9,6 +9,13 @@ from rules.interface import BadCommand
 WOUND_LEVELS: tuple[str, ...] = ("none", "light", "serious", "critical", "mortal")
 SERIOUS_OR_WORSE = frozenset({"serious", "critical", "mortal"})
 HTH_WEAPONS: tuple[str, ...] = ("sword", "rifle_bayonet", "other", "none")
+# The name of the weapon item a figure joining with only an `hth_weapon` is given (it can be dropped).
+WEAPON_NAMES = {
+    "sword": "sword",
+    "rifle_bayonet": "rifle and bayonet",
+    "other": "hand weapon",
+    "none": "none",
+}
 ITEM_KINDS_DROPPED_IN_A_GRAPPLE = frozenset({"regular_weapon", "grenade", "special"})
 # DECISION (spec 6 row 8): every lying posture counts as "prone"; kneeling is its own row.
 DOWN_POSTURES = frozenset({"prone", "on_back", "on_stomach"})
@@ -24,6 +31,27 @@ def name_of(state: State, cid: str | None) -> str:
         return "nobody"
     c = state.get("combatants", {}).get(cid)
     return c.get("name", cid) if c else cid
+
+
+def card_label(state: State, card: str) -> str:
+    """A default card is named by its figure's id: "Sgt Hale's card"; a GM's card keeps its name."""
+    if card in state.get("combatants", {}):
+        return f"{name_of(state, card)}'s card"
+    return f"card {card}"
+
+
+# The log's words for a figure (issue 18: never a guessed "he"): the `pronoun` stat if given, else "they".
+PRONOUNS: dict[str, tuple[str, str, str]] = {
+    "he": ("he", "his", "him"),
+    "she": ("she", "her", "her"),
+    "they": ("they", "their", "them"),
+}
+
+
+def pronoun(state: State, cid: str | None) -> tuple[str, str, str]:
+    """(subject, possessive, object) for this figure."""
+    c = state.get("combatants", {}).get(cid or "") or {}
+    return PRONOUNS.get(stat(c, "pronoun", "they"), PRONOUNS["they"])
 
 
 def stat(c: Combatant, key: str, default: Any = None) -> Any:
@@ -119,6 +147,10 @@ def validate(combatant: Combatant) -> Combatant:
             "stats.morale must be a whole number from 1 to 100, or absent (the GM tests)",
             "combatant.stats.morale",
         )
+    if stats.get("pronoun", "they") not in PRONOUNS:
+        raise BadCommand(
+            "stats.pronoun must be he, she or they (the log's word for the figure)", "combatant.stats.pronoun"
+        )
     move = stats.get("move_in")
     if move is not None and (not isinstance(move, int) or isinstance(move, bool) or move < 0):
         raise BadCommand("stats.move_in must be a whole number of inches per move", "combatant.stats.move_in")
@@ -135,7 +167,7 @@ def validate(combatant: Combatant) -> Combatant:
             {
                 "id": stats["hth_weapon"],
                 "kind": "regular_weapon",
-                "name": stats["hth_weapon"].replace("_", " and "),
+                "name": WEAPON_NAMES[stats["hth_weapon"]],
             }
         )
     return {**combatant, "stats": stats, "items": items}

@@ -30,6 +30,7 @@ from rules.plane import angle_between, facing_toward, is_point
 from rules.refusals import refuse
 from rules.skirmish import damage, grapple
 from rules.skirmish.commands import Grapple, Strike
+from rules.skirmish.defence import defence_problems, defender_options, refusal
 from rules.skirmish.events import (
     BlowAccepted,
     ExchangeResolved,
@@ -37,8 +38,7 @@ from rules.skirmish.events import (
     HandToHandImpossible,
     SkirmishDefenceAwaited,
 )
-from rules.skirmish.figures import has, held_by_him, holder_of, is_down
-from rules.skirmish.options import option
+from rules.skirmish.figures import captor_of, has, held_by_him, holder_of, is_down, name_of
 from rules.skirmish.reach import approach, evade_destination
 from rules.skirmish.rolling import opposed, roller_for
 from rules.skirmish.tables import EVADE_MODIFIERS, PARRY_MODIFIERS
@@ -52,51 +52,51 @@ DEFENCE_PARAMS = frozenset({"to", "facing"})
 
 
 def attacker_problems(state: dict[str, Any], attacker: str, mode: str) -> list[str]:
-    """Each reason the figure may not start a hand to hand now, in plain words (empty: he may)."""
+    """Each reason the figure may not start a hand to hand now, with the rule that says so (empty: he may)."""
     c = state["combatants"][attacker]
+    who = name_of(state, attacker)
     rules = state.get("rules", {})
     problems = []
     if attacker not in rules.get("holders", []):
-        problems.append("he does not hold the card")
+        problems.append(
+            f"{who} does not hold the card drawn (§Flow: the man that has the card starts as the attacker)"
+        )
     elif attacker in rules.get("fought", []):
-        problems.append("he has already fought hand to hand on this card")
+        problems.append(
+            f"{who} has already fought hand to hand on this card (§COUNTERSTRIKE: the two men wait for the next "
+            "card)"
+        )
     if rules.get("exchange"):
         ex = rules["exchange"]
         problems.append(
-            f"the hand to hand between {state['combatants'].get(ex['attacker'], {}).get('name', ex['attacker'])} "
-            f"and {state['combatants'].get(ex['defender'], {}).get('name', ex['defender'])} is still open"
+            f"the hand to hand between {name_of(state, ex['attacker'])} and {name_of(state, ex['defender'])} is "
+            "still open (one hand to hand at a time)"
         )
-    for condition in ("dead", "unconscious", "prisoner"):
+    for condition in ("dead", "unconscious"):
         if has(c, condition):
-            problems.append(f"he is {'a prisoner' if condition == 'prisoner' else condition}")
+            problems.append(f"{who} is {condition} (out of the fight)")
+    captor = captor_of(state, attacker)
+    if captor or has(c, "prisoner"):
+        whose = f"{name_of(state, captor)}'s" if captor else "a"
+        problems.append(
+            f"{who} is {whose} prisoner (§GRAPPLING: a prisoner moves on his captor's cards till liberated)"
+        )
     if holder_of(state, attacker):
-        problems.append(f"he is held by {state['combatants'][holder_of(state, attacker)]['name']}")
+        problems.append(
+            f"{who} is held by {name_of(state, holder_of(state, attacker))} (§GRAPPLING: the hold prevents any "
+            "movement)"
+        )
     if held_by_him(state, attacker):
         problems.append(
-            "he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)"
+            f"{who} is holding a prisoner on the ground and must stand up first (skirmish.captor_acts with "
+            "stand_up)"
         )
     if mode == "grapple" and c.get("posture") != "standing":
         problems.append(
-            f"only a standing man may grapple, and he is {str(c.get('posture')).replace('_', ' ')}"
+            f"{who} is {str(c.get('posture')).replace('_', ' ')} (§GRAPPLING: the attacker may grapple if he is "
+            "standing)"
         )
     return problems
-
-
-def defender_options(state: dict[str, Any], defender: str) -> tuple[list[str], str]:
-    """The defender-options table of spec 4.2: which of parry and evade he may choose, and, when neither, why."""
-    d = state["combatants"][defender]
-    if has(d, "unconscious"):
-        return [], "unconscious"
-    held = holder_of(state, defender) is not None
-    pinned = has(d, "pinned") or (held and option(state, "hold_counts_as_pinned"))
-    down = is_down(d)
-    options = []
-    if not pinned:
-        options.append("parry")
-    if not down and not held:
-        options.append("evade")
-    why = "held and down" if held else "pinned and down"
-    return options, why
 
 
 def start(w: Working, cmd: Strike | Grapple) -> None:
@@ -106,7 +106,7 @@ def start(w: Working, cmd: Strike | Grapple) -> None:
     a = combatant_or_error(state, cmd.combatant)
     d = combatant_or_error(state, cmd.target, "target")
     if cmd.combatant == cmd.target:
-        raise BadCommand("a figure cannot fight himself: target must be another combatant", "target")
+        raise BadCommand("a figure cannot fight itself: target must be another combatant", "target")
     problems = attacker_problems(state, cmd.combatant, mode)
     if has(d, "dead"):
         problems.append(f"{d['name']} is dead")
@@ -144,11 +144,13 @@ def strike(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
         w.emit(BlowAccepted(attacker, defender, why))
         hit(w, attacker, defender, attacker, defender)
         return
-    if len(options) == 1:
-        # DECISION (spec 4.2): with one legal option there is nothing to ask.
-        w.emit(ActionDeclared(defender, options[0], [attacker], {"forced": True}))
-        defend(w, attacker, defender, options[0], claims, None, None)
+    if options == ["parry"]:
+        # DECISION (spec 4.2): a parry is a parry; with no other defence there is nothing to ask.
+        w.emit(ActionDeclared(defender, "parry", [attacker], {"forced": True}))
+        defend(w, attacker, defender, "parry", claims, None, None)
         return
+    # An evade, even the only one open (a pinned man "may only evade"), is asked: §EVADE "he is moved one move
+    # away in any direction. He may face any direction he wishes" -- where to and which way are his to say.
     w.emit(SkirmishDefenceAwaited(attacker, defender, options))
     w.emit(
         ReactionRequested(
@@ -157,12 +159,21 @@ def strike(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
             combatant=defender,
             asked_of=asked_of(w.state, defender),
             options=options,
-            default="parry",
+            default=options[0],
             allows=[],
             resume={"flow": "strike", "attacker": attacker, "defender": defender, "claims": claims},
-            question=f"{w.combatant(attacker)['name']} strikes at {w.combatant(defender)['name']}: parry or evade?",
+            question=_question(w.state, attacker, defender, options),
         )
     )
+
+
+def _question(state: dict[str, Any], attacker: str, defender: str, options: list[str]) -> str:
+    a, d = name_of(state, attacker), name_of(state, defender)
+    where = "if the evade is won, name where to (to, within one move) and which way to face (facing, degrees)"
+    if options == ["evade"]:
+        why = "; ".join(defence_problems(state, defender)["parry"])
+        return f"{a} strikes at {d}, who may only evade ({why}): {where}."
+    return f"{a} strikes at {d}: parry or evade? For an evade, {where}."
 
 
 def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
@@ -188,8 +199,7 @@ def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
     options, _ = defender_options(w.state, defender)
     if answer.choice not in options:
         raise RuleError(
-            f"{w.combatant(defender)['name']} can no longer {answer.choice} "
-            f"(he may: {', '.join(options) or 'nothing'})."
+            refusal(w.state, defender, answer.choice), {"problems": defence_problems(w.state, defender)}
         )
     to, facing = answer.params.get("to"), answer.params.get("facing")
     if answer.choice == "evade":

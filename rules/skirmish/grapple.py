@@ -80,7 +80,7 @@ def _step_defender_falls(w: Working, g: Grapple) -> str:
                 default="no_effect",
                 allows=["skirmish.record_fall"],
                 resume={**_plain(g), "after": "defender_falls", "total": roll.sum},
-                question=f"{name_of(w.state, d)} falls on his back; the one-storey fall roll is {roll.sum}: what is the "
+                question=f"{name_of(w.state, d)} falls backwards; the one-storey fall roll is {roll.sum}: what is the "
                 "result?",
             )
         )
@@ -119,7 +119,7 @@ def _step_morale(w: Working, g: Grapple) -> str:
             default="pass",
             allows=["skirmish.record_morale"],
             resume={**_plain(g), "after": "morale"},
-            question=f"{a['name']} grapples {name_of(w.state, g['defender'])}: does he pass his morale test?",
+            question=f"{a['name']} grapples {name_of(w.state, g['defender'])}: is the morale test passed?",
         )
     )
     return PAUSE

@@ -13,7 +13,11 @@ PHASES: tuple[str, ...] = ()
 STATS: dict[str, str] = {
     "street_fighter": "true or false: +10 to parry, counterstrike and damage evaluation",
     "speedy": "true or false: +10 to evade",
-    "wound_level": "none, light, serious, critical or mortal: parry modifiers",
+    "wound_level": (
+        "none, light, serious, critical or mortal: the level the figure joins with. The level now, which the "
+        "parry and damage modifiers read and every wound changes, is rules.wound_levels.<id> (rule on that)"
+    ),
+    "pronoun": "he, she or they (default they): how the log refers to the figure",
     "hth_weapon": "sword, rifle_bayonet, other or none: damage evaluation",
     "morale": "1-100 (absent: the GM tests): the attacker's morale in a grapple",
     "move_in": "inches per move: the reach check and evade distance",

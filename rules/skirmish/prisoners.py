@@ -17,11 +17,12 @@ from events.common import (
 )
 from events.dice import Dice
 from rules.interface import RuleError, combatant_or_error
-from rules.plane import is_point, path_length, round_half_up
+from rules.plane import distance, is_point, path_length, round_half_up, rounded, step_toward
 from rules.refusals import refuse
 from rules.skirmish.commands import CaptorActs, Liberate
 from rules.skirmish.events import PrisonerLiberated
 from rules.skirmish.figures import captor_of, has, held_by_him, move_reach, name_of, prisoners_of
+from rules.skirmish.options import option
 from rules.skirmish.reach import check_path
 from rules.skirmish.working import working
 from rules.working import Working
@@ -58,12 +59,14 @@ def captor_acts_problems(
     name = captor["name"]
     problems = []
     if cid not in state["rules"].get("holders", []):
-        problems.append(f"{name} does not hold the card")
+        problems.append(
+            f"{name} does not hold the card drawn (§GRAPPLING: the prisoner moves on the captor's cards)"
+        )
     if not prisoners_of(state, cid):
         problems.append(f"{name} has no prisoner")
     if moves and not (stand_up or captor.get("posture") == "standing"):
         problems.append(
-            f"{name} must stand up to move (he is {captor.get('posture', 'down').replace('_', ' ')})"
+            f"{name} is {captor.get('posture', 'down').replace('_', ' ')} and must stand up to move (stand_up: true)"
         )
     return problems
 
@@ -104,19 +107,25 @@ def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) 
     reach = move_reach(c)
     if is_point(start) and reach is not None and round_half_up(path_length([start, *path])) > reach:
         raise RuleError(
-            f'{c["name"]} can move at most {reach // 100}" in one move; that path is '
+            f'{c["name"]} can move at most one move ({reach / 100:.2f}") with a prisoner in tow; that path is '
             f'{round_half_up(path_length([start, *path])) / 100:.2f}" long.'
         )
     end = path[-1]
     w.emit(Moved(captor, end, "move", None, start))
+    contact = option(w.state, "contact_distance")
     for p in prisoners:
         pos = w.combatant(p).get("position")
-        to = (
-            [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]]
-            if is_point(pos) and is_point(start)
-            else list(end)
-        )
-        w.emit(Moved(p, to, "pulled", None, pos))
+        w.emit(Moved(p, _in_tow(start, end, pos, contact), "pulled", None, pos))
+
+
+def _in_tow(start: Any, end: list[int], pos: Any, contact: int) -> list[int]:
+    """Where a pulled prisoner ends: at his offset from the captor while that is within touch, else drawn in to
+    touching distance on the same side (spec 4.9 "stays in contact"; DECISION, NOTES.md)."""
+    if not (is_point(pos) and is_point(start)):
+        return list(end)
+    if round_half_up(distance(start, pos)) <= contact:
+        return [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]]
+    return rounded(step_toward(end, [end[0] + pos[0] - start[0], end[1] + pos[1] - start[1]], contact))
 
 
 def liberate(w: Working, cmd: Liberate) -> None:

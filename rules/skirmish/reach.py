@@ -59,8 +59,9 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
         end = path[-1]
         if is_point(target) and _apart(end, target) > contact:
             raise RuleError(
-                f"the path must end touching {d['name']}: its last point is "
-                f'{_apart(end, target) / 100:.2f}" from him (contact is {contact / 100:.2f}")'
+                f"the path must end touching {d['name']} (§Flow: the attacker moves to touch the defender): its "
+                f'last point is {_apart(end, target) / 100:.2f}" from {d["name"]} (touch is '
+                f'{contact / 100:.2f}" between centres: option contact_distance)'
             )
         length = round_half_up(path_length([start, *path] if is_point(start) else path))
         facing = facing_toward(end, target) if is_point(target) else None
@@ -101,8 +102,8 @@ def evade_destination(
         problems = []
         if reach is not None and _apart(here, to) > reach:
             problems.append(
-                f'{d["name"]} can evade at most one move ({reach / 100:.2f}"), and that point is '
-                f'{_apart(here, to) / 100:.2f}" away'
+                f'{d["name"]} can evade at most one move ({reach / 100:.2f}"; §EVADE: he is moved one move away), '
+                f'and that point is {_apart(here, to) / 100:.2f}" away'
             )
         others = [
             c["position"]
@@ -110,7 +111,10 @@ def evade_destination(
             if cid != defender and is_point(c.get("position")) and _apart(c["position"], here) > 0
         ]
         if crosses(here, to, others, option(state, "contact_distance") // 2):
-            problems.append("the straight line to that point passes through another figure")
+            problems.append(
+                "the straight line to that point passes through another figure (an evade goes round figures, "
+                "not through them: NOTES.md)"
+            )
         refuse(problems, "that evade move is not allowed")
     if facing is None and is_point(there):
         facing = facing_toward(to, there)

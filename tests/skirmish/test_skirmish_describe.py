@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skirmish_world import TEST_CHARTS, World, hale_and_voss
+from skirmish_world import HALE, TEST_CHARTS, VOSS, World, hale_and_voss
 
 from events.envelope import Event
 from rules.plane import facing_toward, path_length, rounded, step_away
@@ -27,24 +27,26 @@ def _e1() -> World:
 def test_e1_reads_like_the_gm_expects():
     w = _e1()
     text = [s for s in w.describe_all() if s]
-    assert "Sgt Hale's card is drawn (1 card(s) left this turn)." in text
-    assert "Sgt Hale closes with Pvt Voss and strikes." in text
-    assert "Sgt Hale strikes at Pvt Voss. Pvt Voss must choose: parry or evade." in text
+    assert "Sgt Hale's card is drawn (1 card left this turn): Sgt Hale acts." in text
+    assert "Sgt Hale closes with Pvt Voss to strike a blow." in text
+    assert "Sgt Hale strikes at Pvt Voss." in text
+    assert "Pvt Voss must choose: parry or evade (asked of the GM; default parry)." in text
     assert (
-        "Sgt Hale rolls 1d100 for the parry, as attacker (physical dice): [35] +10 street fighter = 45: "
-        "parry: loses."
+        "Sgt Hale rolls 1d100 for the parry, as attacker: [35] +10 street fighter = 45: loses the parry."
+        in text
+    )
+    assert (
+        "Pvt Voss rolls 1d100 for the parry, as defender: [88] -20 facing the wrong way = 68: wins the parry."
     ) in text
     assert (
-        "Pvt Voss rolls 1d100 for the parry, as defender (physical dice): [88] -20 facing the wrong way = 68: "
-        "parry: wins."
+        "Parry: Sgt Hale 45 against Pvt Voss 68. Pvt Voss wins: the blow does no damage, and Pvt Voss "
+        "counterstrikes."
     ) in text
-    assert "Parry: Sgt Hale 45 against Pvt Voss 68: parried; Pvt Voss counterstrikes." in text
+    assert "Pvt Voss rolls 1d100 for the counterstrike: [70] = 70: wins the counterstrike." in text
     assert (
-        "Pvt Voss rolls 1d100 for the counterstrike (physical dice): [70] (no modifiers) = 70: "
-        "counterstrike: wins."
+        "Counterstrike: Pvt Voss 70 against Sgt Hale 68. Pvt Voss wins and strikes home: damage evaluation follows."
     ) in text
-    assert "Counterstrike: Pvt Voss 70 against Sgt Hale 68: Pvt Voss wins and strikes home." in text
-    assert "Damage: Pvt Voss against Sgt Hale, total 58: a light wound." in text
+    assert "Damage: Pvt Voss's blow on Sgt Hale totals 58: a light wound." in text
     assert "Sgt Hale is now lightly wounded (was unwounded)." in text
     assert "The hand to hand between Sgt Hale and Pvt Voss ends: after the damage evaluation." in text
 
@@ -55,15 +57,14 @@ def test_e3_sentences():
     w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     w.draw_card_of("voss")
     text = [s for s in w.describe_all() if s]
-    assert "Sgt Hale closes with Pvt Voss and grapples him." in text
+    assert "Sgt Hale closes with Pvt Voss to grapple instead of striking." in text
+    assert "Pvt Voss rolls 1d100 for a one-storey fall: [71] = 71: a light wound." in text
+    assert "Sgt Hale rolls 1d100 for morale: [45] = 45 against morale 60: passed." in text
     assert (
-        "Pvt Voss rolls 1d100 for a one-storey fall (physical dice): [71] (no modifiers) = 71: light." in text
-    )
-    assert (
-        "Sgt Hale rolls 1d100 for morale (physical dice): [45] (no modifiers) = 45 against 60: pass." in text
-    )
-    assert "Sgt Hale pins Pvt Voss, who is now his prisoner." in text
-    assert "Pvt Voss is a prisoner and does not act." in text
+        "The grapple succeeds: Pvt Voss is Sgt Hale's prisoner, and moves on Sgt Hale's cards till liberated."
+    ) in text
+    assert "Pvt Voss's card is drawn (the turn's last card)." in text
+    assert "Pvt Voss is a prisoner, moving only on the captor's cards, and does not act on this card." in text
 
 
 def test_every_skirmish_event_type_has_a_sentence():
@@ -149,7 +150,9 @@ def test_replay_equals_live_after_every_scenario():
 
 def test_plane_geometry_in_whole_units():
     assert (
-        facing_toward([0, 0], [100, 0]) == 0 and facing_toward([0, 0], [0, 100]) == 90 and facing_toward([0, 0], [-1, 0]) == 180
+        facing_toward([0, 0], [100, 0]) == 0
+        and facing_toward([0, 0], [0, 100]) == 90
+        and facing_toward([0, 0], [-1, 0]) == 180
     )
     assert facing_toward([0, 0], [0, -100]) == 270
     assert faces_wrong_way([0, 0], 0, [-100, 0]) and not faces_wrong_way([0, 0], 0, [0, 100])
@@ -159,18 +162,22 @@ def test_plane_geometry_in_whole_units():
 
 
 def test_common_events_in_the_game_s_words():
-    w = hale_and_voss(**TEST_CHARTS)
+    """Names, and "they" unless the figure's pronoun stat says otherwise (issue 18: never a guessed "he")."""
+    w = World(**TEST_CHARTS)
+    w.add(HALE, stats={**HALE["stats"], "pronoun": "he"})
+    w.add(VOSS)
     w.draw_card_of("hale")
     w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     text = [s for s in w.describe_all() if s]
-    assert "Pvt Voss falls on his back." in text
-    assert "Pvt Voss drops his grenade." in text and "Sgt Hale drops his sword." in text
+    assert "Pvt Voss falls on their back." in text and "Sgt Hale falls on his stomach." in text
+    assert "Pvt Voss drops their grenade." in text and "Sgt Hale drops his sword." in text
     w.send("start_turn")
     w.draw_card_of("hale")
     w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
     text = [s for s in w.describe_all() if s]
-    assert "Sgt Hale lets go of Pvt Voss to stand up." in text and "Pvt Voss stands up." in text
-    assert 'Pvt Voss is dragged along by his captor to (0.00", 4.00").' in text
+    assert "Sgt Hale lets go of Pvt Voss to stand up; Pvt Voss is still a prisoner." in text
+    assert "Pvt Voss stands up." in text
+    assert 'Pvt Voss is dragged along by the captor to (0.00", 4.00").' in text
 
 
 def test_a_released_hold_says_why():

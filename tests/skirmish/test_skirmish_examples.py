@@ -283,5 +283,5 @@ def test_e3b_a_kneeling_hale_may_not_grapple():
     w = hale_and_voss(**TEST_CHARTS)
     w.send("ruling", text="Hale kneels", overrides={"combatants": {"hale": {"posture": "kneeling"}}})
     w.draw_card_of("hale")
-    with pytest.raises(RuleError, match="only a standing man may grapple, and he is kneeling"):
+    with pytest.raises(RuleError, match="Sgt Hale is kneeling"):
         w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])

@@ -91,9 +91,12 @@ def test_a_pinned_standing_defender_may_only_evade():
     w = hale_and_voss(**TEST_CHARTS)
     w.send("ruling", text="pinned", overrides={"combatants": {"voss": {"conditions": ["pinned"]}}})
     w.draw_card_of("hale")
-    evs = w.send("skirmish.strike", combatant="hale", target="voss", dice=[[10], [50]])
-    assert of_type(evs, "ActionDeclared")[1]["action"] == "evade"
-    assert of_type(evs, "Moved")[-1]["reason"] == "evade"
+    w.send("skirmish.strike", combatant="hale", target="voss")
+    asked = w.pending("hth_defence")
+    assert asked["options"] == ["evade"] and asked["default"] == "evade"
+    evs = w.send("respond", reaction=asked["id"], choice="evade", to=[0, 500], facing=90, dice=[[10], [50]])
+    assert of_type(evs, "Moved")[-1]["reason"] == "evade" and of_type(evs, "Moved")[-1]["to"] == [0, 500]
+    assert of_type(evs, "FacingChanged")[-1]["facing"] == 90
 
 
 def test_kneeling_and_wound_modifiers_in_the_parry():

@@ -54,7 +54,7 @@ async def test_e1_parry_and_counterstrike_over_http(tussle):
     log = await enc.get("/log?format=json")
     assert log.status == 200, log.body
     text = str(log.body)
-    assert "Parry: Sgt Hale 45 against Pvt Voss 68: parried; Pvt Voss counterstrikes." in text
+    assert "Parry: Sgt Hale 45 against Pvt Voss 68. Pvt Voss wins: the blow does no damage" in text
     assert "Sgt Hale is now lightly wounded (was unwounded)." in text
 
 
@@ -150,7 +150,7 @@ async def test_e3a_and_e3b_over_http(tussle):
     await enc.ok("skirmish.draw_card", dice=[[1]])
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     assert r.status == 422 and r.body["error"]["code"] == "rule_violation"
-    assert "only a standing man may grapple" in r.body["error"]["message"]
+    assert "the attacker may grapple if he is standing" in r.body["error"]["message"]
     await enc.replay_matches_live()
 
 

@@ -228,15 +228,22 @@ async def test_an_unconscious_defender_accepts_the_blow(tussle):
     await enc.replay_matches_live()
 
 
-async def test_a_pinned_standing_defender_may_only_evade(tussle):
+async def test_a_pinned_man_cannot_parry_may_only_evade_and_is_asked_where_to(tussle):
+    """§PARRY "a pinned man cannot parry, may only evade"; §EVADE "He is moved one move away in any direction.
+    He may face any direction he wishes": the only defence is still his to shape."""
     enc = await encounter(tussle)
     await enc.ok(
         "ruling", text="Voss is pinned", overrides={"combatants": {"voss": {"conditions": ["pinned"]}}}
     )
-    body = await strike(enc, dice=[[10], [50]])
-    assert data(body, "ActionDeclared")[1]["action"] == "evade"
-    assert data(body, "ActionDeclared")[1]["params"] == {"forced": True}
-    assert "ReactionRequested" not in types(body)
+    body = await strike(enc)
+    asked = data(body, "ReactionRequested")[0]
+    assert asked["options"] == ["evade"] and asked["combatant"] == "voss"
+    assert "pinned" in asked["question"] and "facing" in asked["question"]
+    answer = await enc.ok(
+        "respond", reaction=asked["id"], choice="evade", to=[0, 600], facing=270, dice=[[10], [50]]
+    )
+    assert data(answer, "Moved")[-1]["to"] == [0, 600]
+    assert data(answer, "FacingChanged")[-1]["facing"] == 270
     await enc.replay_matches_live()
 
 

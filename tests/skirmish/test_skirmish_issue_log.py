@@ -34,27 +34,33 @@ async def test_log_of_a_parry_counterstrike_and_a_gm_result(tussle):
     await enc.ok("skirmish.record_damage_result", result="light")
     texts = await log_texts(enc)
     for sentence in [
-        "The deck: 1d2 over 2 undrawn card(s) gives [1]: Sgt Hale's card" + MANUAL,
-        "Sgt Hale's card is drawn (1 card(s) left this turn).",
-        "Sgt Hale closes with Pvt Voss and strikes.",
-        "Sgt Hale strikes at Pvt Voss. Pvt Voss must choose: parry or evade.",
+        "The deck: 1d2 over 2 undrawn cards gives [1]: Sgt Hale's card" + MANUAL,
+        "Sgt Hale's card is drawn (1 card left this turn): Sgt Hale acts.",
+        "Sgt Hale closes with Pvt Voss to strike a blow.",
+        'Sgt Hale moves 4.00" to touch Pvt Voss, at (-1.00", 0.00").',
+        "Sgt Hale strikes at Pvt Voss.",
+        "Pvt Voss must choose: parry or evade (asked of the GM; default parry).",
+        "The GM answers for the defender: parry.",
         "Pvt Voss chooses to parry.",
-        "Sgt Hale rolls 1d100 for the parry, as attacker (physical dice): [35] +10 street fighter = 45: parry: loses"
+        "Sgt Hale rolls 1d100 for the parry, as attacker: [35] +10 street fighter = 45: loses the parry"
         + MANUAL,
-        "Pvt Voss rolls 1d100 for the parry, as defender (physical dice): [88] -20 facing the wrong way = 68: parry: "
-        "wins" + MANUAL,
-        "Parry: Sgt Hale 45 against Pvt Voss 68: parried; Pvt Voss counterstrikes.",
-        "Pvt Voss rolls 1d100 for the counterstrike (physical dice): [70] (no modifiers) = 70: counterstrike: wins"
+        "Pvt Voss rolls 1d100 for the parry, as defender: [88] -20 facing the wrong way = 68: wins the parry"
         + MANUAL,
-        "Sgt Hale rolls 1d100 for the counterstrike, against it (physical dice): [58] +10 street fighter = 68: "
-        "counterstrike: loses" + MANUAL,
-        "Counterstrike: Pvt Voss 70 against Sgt Hale 68: Pvt Voss wins and strikes home.",
-        "Pvt Voss rolls 1d100 for damage evaluation (physical dice): [48] +10 armed with a rifle and bayonet = 58: "
-        "awaiting the GM's chart result" + MANUAL,
-        "Damage: Pvt Voss against Sgt Hale, total 58: awaiting the GM's chart result.",
+        "Parry: Sgt Hale 45 against Pvt Voss 68. Pvt Voss wins: the blow does no damage, and Pvt Voss "
+        "counterstrikes.",
+        "Pvt Voss rolls 1d100 for the counterstrike: [70] = 70: wins the counterstrike" + MANUAL,
+        "Sgt Hale rolls 1d100 for the counterstrike, against it: [58] +10 street fighter = 68: loses the "
+        "counterstrike" + MANUAL,
+        "Counterstrike: Pvt Voss 70 against Sgt Hale 68. Pvt Voss wins and strikes home: damage evaluation follows.",
+        "Pvt Voss rolls 1d100 for damage evaluation: [48] +10 armed with a rifle and bayonet = 58: awaiting the "
+        "GM's chart result" + MANUAL,
+        "Damage: Pvt Voss's blow on Sgt Hale totals 58: the GM reads the chart.",
         "The GM is asked what 58 gives on the damage chart for Pvt Voss's blow on Sgt Hale.",
+        "(The GM's choices: no effect, a light wound, a serious wound, a critical wound, a mortal wound, knocked "
+        "unconscious, killed; default no effect.)",
+        "The GM gives the damage chart result: a light wound.",
         "Sgt Hale is now lightly wounded (was unwounded).",
-        "Sgt Hale takes 1 wound level from Pvt Voss.",
+        "(1 wound level for Sgt Hale, from Pvt Voss's blow.)",
         "The hand to hand between Sgt Hale and Pvt Voss ends: after the damage evaluation.",
     ]:
         assert sentence in texts, (sentence, texts)
@@ -76,20 +82,23 @@ async def test_log_of_an_evade(tussle):
     await strike_and_answer(enc, "evade", [[44], [37]], to=[400, 300], facing=90)
     texts = await log_texts(enc)
     for sentence in [
-        "Pvt Voss chooses to evade.",
-        "Pvt Voss rolls 1d100 for the evade (physical dice): [37] +10 speedy = 47: evade: wins" + MANUAL,
-        "Evade: Sgt Hale 44 against Pvt Voss 47: Pvt Voss slips away.",
+        'Pvt Voss chooses to evade, naming (4.00", 3.00") to go to.',
+        "Pvt Voss rolls 1d100 for the evade: [37] +10 speedy = 47: wins the evade" + MANUAL,
+        "Evade: Sgt Hale 44 against Pvt Voss 47. Pvt Voss wins and slips one move away.",
         'Pvt Voss slips away to (4.00", 3.00").',
-        "Pvt Voss turns to face 90.",
+        "Pvt Voss turns to face 90° (0° = +x, counter-clockwise).",
         "Pvt Voss leaves the close combat (evade).",
-        "The hand to hand between Sgt Hale and Pvt Voss ends: the defender evaded.",
+        "The hand to hand between Sgt Hale and Pvt Voss ends: the defender got away.",
     ]:
         assert sentence in texts, (sentence, texts)
     enc = await encounter(tussle)
     await strike_and_answer(enc, "evade", [[44], [30], [62]])
     texts = await log_texts(enc)
-    assert "Evade: Sgt Hale 44 against Pvt Voss 40: Sgt Hale catches Pvt Voss, and his blow lands." in texts
-    assert "Damage: Sgt Hale against Pvt Voss, total 92: a serious wound." in texts
+    assert (
+        "Evade: Sgt Hale 44 against Pvt Voss 40. Sgt Hale wins, catches Pvt Voss, and the blow goes to damage "
+        "evaluation." in texts
+    )
+    assert "Damage: Sgt Hale's blow on Pvt Voss totals 92: a serious wound." in texts
     await enc.replay_matches_live()
 
 
@@ -111,30 +120,35 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
     await enc.ok("skirmish.liberate", target="voss", how="Kurt cuts him loose")
     texts = await log_texts(enc)
     for sentence in [
-        "Sgt Hale closes with Pvt Voss and grapples him.",
-        "Damage: Pvt Voss against Sgt Hale, total 32: no effect.",
-        "Pvt Voss falls on his back.",
-        "Pvt Voss rolls 1d100 for a one-storey fall (physical dice): [71] (no modifiers) = 71: awaiting the GM's fall "
-        "result" + MANUAL,
+        "Sgt Hale closes with Pvt Voss to grapple instead of striking.",
+        "Pvt Voss rolls 1d100 for the free blow against the grappler (damage evaluation): [22] +10 armed with a "
+        "rifle and bayonet = 32: no effect" + MANUAL,
+        "Damage: Pvt Voss's blow on Sgt Hale totals 32: no effect.",
+        "Pvt Voss falls on their back.",
+        "Pvt Voss rolls 1d100 for a one-storey fall: [71] = 71: awaiting the GM's fall result" + MANUAL,
         "The GM is asked what a fall roll of 71 does to Pvt Voss.",
+        "The GM gives the fall result: a light wound.",
         "Pvt Voss is now lightly wounded (was unwounded).",
-        "Pvt Voss takes 1 wound level from a one-storey fall.",
-        "Pvt Voss drops his rifle and bayonet.",
-        "Pvt Voss drops his grenade.",
-        "The GM is asked whether Sgt Hale passes his morale test.",
-        "Sgt Hale falls on his stomach.",
+        "(1 wound level for Pvt Voss, from a one-storey fall.)",
+        "Pvt Voss drops their rifle and bayonet.",
+        "Pvt Voss drops their grenade.",
+        "The GM is asked whether Sgt Hale passes the morale test.",
+        "The GM gives the morale test result: passed.",
+        "Sgt Hale falls on their stomach.",
+        "Sgt Hale falls holding Pvt Voss, preventing any movement.",
         "Pvt Voss is taken prisoner.",
-        "Sgt Hale pins Pvt Voss, who is now his prisoner.",
-        "Sgt Hale drops his sword.",
-        "The hand to hand between Sgt Hale and Pvt Voss ends: both men are down.",
-        "Pvt Voss's card is drawn (1 card(s) left this turn).",
-        "Pvt Voss is a prisoner and does not act.",
-        "Pvt Voss is held and down and must accept Cpl Kurt's blow.",
-        "Sgt Hale keeps his hold.",
-        "Sgt Hale keeps his hold on Pvt Voss.",
-        "Sgt Hale stands up and moves, pulling his prisoner along.",
-        "Sgt Hale lets go of Pvt Voss to stand up.",
-        'Pvt Voss is dragged along by his captor to (0.00", -3.00").',
+        "The grapple succeeds: Pvt Voss is Sgt Hale's prisoner, and moves on Sgt Hale's cards till liberated.",
+        "Sgt Hale drops their sword.",
+        "The hand to hand between Sgt Hale and Pvt Voss ends: both are down.",
+        "Sgt Hale's activation ends with the grapple.",
+        "Pvt Voss's card is drawn (1 card left this turn).",
+        "Pvt Voss is a prisoner, moving only on the captor's cards, and does not act on this card.",
+        "Pvt Voss is held and down and must accept Cpl Kurt's blow: it goes to damage evaluation.",
+        "Sgt Hale, as captor, stays down, holding the prisoner.",
+        "Sgt Hale keeps the hold on Pvt Voss.",
+        "Sgt Hale, as captor, gets up to move, pulling the prisoner along.",
+        "Sgt Hale lets go of Pvt Voss to stand up; Pvt Voss is still a prisoner.",
+        'Pvt Voss is dragged along by the captor to (0.00", -3.00").',
         "GM ruling: Pvt Voss is liberated from Sgt Hale: Kurt cuts him loose",
         "Pvt Voss is no longer a prisoner.",
         "Pvt Voss is no longer Sgt Hale's prisoner (Kurt cuts him loose).",
@@ -157,14 +171,15 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
     await strike(enc)
     texts = await log_texts(enc)
     assert (
-        'Sgt Hale cannot reach Pvt Voss: 14.00" to go and one move is 6.00". No hand to hand occurs.' in texts
+        'Sgt Hale cannot reach Pvt Voss: 14.00" to go, and one move is 6.00". No hand to hand occurs.'
+        in texts
     )
     enc = await encounter(tussle, damage_chart=[{"min": 31, "result": "unconscious"}])
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[40]])
     texts = await log_texts(enc)
-    assert "Damage: Pvt Voss against Sgt Hale, total 50: knocked unconscious." in texts
-    assert "Sgt Hale's grapple on Pvt Voss is aborted: the grappler is unconscious." in texts
+    assert "Damage: Pvt Voss's blow on Sgt Hale totals 50: knocked unconscious." in texts
+    assert "Sgt Hale's grapple on Pvt Voss is over before it began: the grappler is unconscious." in texts
     assert "GrappleAborted" in _no_generic_sentence(await _entries(enc))
     await enc.replay_matches_live()
 

@@ -57,8 +57,8 @@ async def test_a_player_may_not_move_a_figure_whose_card_is_not_held(tussle):
     r = await enc.command("move", token=voss, combatant="voss", to=[300, 0])
     assert r.status == 422, r.body
     assert _error(r) == (
-        "Pvt Voss cannot move now: his card is not the one drawn (the card drawn now is hale, "
-        "held by Sgt Hale)."
+        "Pvt Voss cannot move now: the card drawn now is Sgt Hale's card, not Pvt Voss's (a figure moves on his "
+        "own card: §Flow, the man that has the card)."
     )
     # Nor someone else's figure, even on that figure's card.
     r = await enc.command("move", token=voss, combatant="hale", to=[-800, 0])
@@ -103,7 +103,8 @@ async def test_after_his_hand_to_hand_he_waits_for_his_next_card(tussle):
     r = await enc.command("move", token=hale, combatant="hale", to=[-800, 0])
     assert r.status == 422, r.body
     assert _error(r) == (
-        "Sgt Hale cannot move now: he has fought hand to hand on this card and waits for his next card."
+        "Sgt Hale cannot move now: Sgt Hale has fought hand to hand on this card (§COUNTERSTRIKE: two sweaty, "
+        "slippery men wait for the next card)."
     )
     await enc.replay_matches_live()
 
@@ -123,13 +124,13 @@ async def test_a_prisoner_moves_only_with_his_captor(tussle):
     assert "ActivationSkipped" in _types(body)
     r = await enc.command("move", token=voss, combatant="voss", to=[500, 0])
     assert r.status == 422, r.body
-    assert "he is Sgt Hale's prisoner and moves only with his captor" in _error(r)
+    assert "Pvt Voss is Sgt Hale's prisoner and does not act on it" in _error(r)
     # The captor's next card: a plain move would leave the prisoner behind, so it is refused, naming captor_acts.
     await enc.ok("start_turn")
     await enc.ok("skirmish.draw_card", dice=[[1]])
     r = await enc.command("move", token=hale, combatant="hale", to=[-900, 0])
     assert r.status == 422, r.body
-    assert "he is holding Pvt Voss: a captor moves with skirmish.captor_acts" in _error(r)
+    assert "Sgt Hale is holding Pvt Voss: a captor moves with skirmish.captor_acts" in _error(r)
     r = await enc.command("move", token=voss, combatant="voss", to=[500, 0])
     assert r.status == 422 and "prisoner" in _error(r)
     await enc.replay_matches_live()

@@ -26,7 +26,12 @@ async def test_strike_refusals_name_each_condition(tussle):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
-    _refused(r, 422, "Sgt Hale cannot strike Pvt Voss: he does not hold the card.")
+    _refused(
+        r,
+        422,
+        "Sgt Hale cannot strike Pvt Voss: Sgt Hale does not hold the card drawn (§Flow: the man that has the "
+        "card starts as the attacker).",
+    )
     await draw(enc, "hale")
     await enc.ok(
         "ruling",
@@ -35,8 +40,15 @@ async def test_strike_refusals_name_each_condition(tussle):
     )
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
-    _refused(r, 422, "Sgt Hale cannot strike Pvt Voss: he is unconscious; Pvt Voss is dead.")
-    assert r.body["error"]["details"]["problems"] == ["he is unconscious", "Pvt Voss is dead"]
+    _refused(
+        r,
+        422,
+        "Sgt Hale cannot strike Pvt Voss: Sgt Hale is unconscious (out of the fight); Pvt Voss is dead.",
+    )
+    assert r.body["error"]["details"]["problems"] == [
+        "Sgt Hale is unconscious (out of the fight)",
+        "Pvt Voss is dead",
+    ]
     await _unchanged(enc, before)
 
 
@@ -47,7 +59,7 @@ async def test_one_hand_to_hand_per_card(tussle):
     await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[35], [88], [70], [58], [48]])
     before = await enc.state()
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss")
-    _refused(r, 422, "he has already fought hand to hand on this card")
+    _refused(r, 422, "Sgt Hale has already fought hand to hand on this card (§COUNTERSTRIKE")
     await _unchanged(enc, before)
 
 
@@ -71,17 +83,25 @@ async def test_a_prisoner_and_a_captor_holding_him_may_not_start_a_hand_to_hand(
     await draw(enc, "voss")  # team card B: Voss is skipped, Kurt acts
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="voss", target="kurt")
-    _refused(r, 422, "he does not hold the card", "he is a prisoner", "he is held by Sgt Hale")
+    _refused(
+        r,
+        422,
+        "Pvt Voss does not hold the card",
+        "Pvt Voss is Sgt Hale's prisoner",
+        "Pvt Voss is held by Sgt Hale",
+    )
     await enc.ok("start_turn")
     await draw(enc, "hale")
     before = await enc.state()
     for verb in ("skirmish.strike", "skirmish.grapple"):
         r = await enc.command(verb, combatant="hale", target="kurt")
         _refused(
-            r, 422, "he is holding a prisoner and must stand up first (skirmish.captor_acts with stand_up)"
+            r,
+            422,
+            "Sgt Hale is holding a prisoner on the ground and must stand up first (skirmish.captor_acts with stand_up)",
         )
     r = await enc.command("skirmish.grapple", combatant="hale", target="kurt")
-    _refused(r, 422, "only a standing man may grapple, and he is on stomach")
+    _refused(r, 422, "Sgt Hale is on stomach (§GRAPPLING: the attacker may grapple if he is standing)")
     await _unchanged(enc, before)
 
 
@@ -91,7 +111,11 @@ async def test_a_kneeling_or_fallen_man_may_not_grapple(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
-    _refused(r, 422, "Sgt Hale cannot grapple Pvt Voss: only a standing man may grapple, and he is prone.")
+    _refused(
+        r,
+        422,
+        "Sgt Hale cannot grapple Pvt Voss: Sgt Hale is prone (§GRAPPLING: the attacker may grapple if he is standing).",
+    )
     await _unchanged(enc, before)
 
 
@@ -134,7 +158,10 @@ async def test_a_path_must_end_touching_the_defender(tussle):
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss", path=[[-300, 0]])
     _refused(
-        r, 422, 'the path must end touching Pvt Voss: its last point is 3.00" from him (contact is 1.00")'
+        r,
+        422,
+        "the path must end touching Pvt Voss (§Flow: the attacker moves to touch the defender): its last point is "
+        '3.00" from Pvt Voss (touch is 1.00" between centres: option contact_distance)',
     )
     await _unchanged(enc, before)
 
@@ -148,7 +175,8 @@ async def test_evade_answers_that_are_refused(tussle):
     _refused(
         r,
         422,
-        'that evade move is not allowed: Pvt Voss can evade at most one move (6.00"), and that point '
+        'that evade move is not allowed: Pvt Voss can evade at most one move (6.00"; §EVADE: he is moved one move '
+        "away), and that point "
         'is 7.00" away.',
     )
     r = await enc.command("respond", reaction=rid, choice="evade", to=[600, 0], dice=[[1], [99]])
@@ -216,7 +244,10 @@ async def test_captor_acts_refusals(tussle):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     r = await enc.command("skirmish.captor_acts", combatant="hale")
     _refused(
-        r, 422, "Sgt Hale cannot act as a captor: Sgt Hale does not hold the card; Sgt Hale has no prisoner."
+        r,
+        422,
+        "Sgt Hale cannot act as a captor: Sgt Hale does not hold the card drawn (§GRAPPLING: the prisoner moves on "
+        "the captor's cards); Sgt Hale has no prisoner.",
     )
     await draw(enc, "hale")
     await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
@@ -224,9 +255,11 @@ async def test_captor_acts_refusals(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.captor_acts", combatant="hale", path=[[-100, 300]])
-    _refused(r, 422, "Sgt Hale must stand up to move (he is on stomach)")
+    _refused(r, 422, "Sgt Hale is on stomach and must stand up to move (stand_up: true)")
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 900]])
-    _refused(r, 422, 'Sgt Hale can move at most 6" in one move; that path is 9.00" long.')
+    _refused(
+        r, 422, 'Sgt Hale can move at most one move (6.00") with a prisoner in tow; that path is 9.00" long.'
+    )
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "path", r.body
     await _unchanged(enc, before)
@@ -249,7 +282,8 @@ async def test_the_deck_runs_out(tussle):
     _refused(
         r,
         422,
-        "every card has been drawn this turn: start the next turn (start_turn) to gather the deck again.",
+        "every card has been drawn this turn (a pass through the deck is one turn): start the next turn "
+        "(start_turn) to gather the deck again.",
     )
     await _unchanged(enc, before)
 

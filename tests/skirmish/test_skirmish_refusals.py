@@ -18,7 +18,9 @@ def test_no_card_left_to_draw():
 
 def test_strike_without_the_card():
     w = hale_and_voss()
-    with pytest.raises(RuleError, match="Sgt Hale cannot strike Pvt Voss: he does not hold the card"):
+    with pytest.raises(
+        RuleError, match="Sgt Hale cannot strike Pvt Voss: Sgt Hale does not hold the card drawn"
+    ):
         w.send("skirmish.strike", combatant="hale", target="voss")
     w.draw_card_of("voss")
     with pytest.raises(RuleError, match="does not hold the card"):
@@ -54,8 +56,8 @@ def test_each_failing_condition_is_named():
     with pytest.raises(RuleError) as err:
         w.send("skirmish.grapple", combatant="hale", target="voss")
     msg = err.value.message
-    assert "he does not hold the card" in msg and "he is unconscious" in msg
-    assert "only a standing man may grapple, and he is kneeling" in msg
+    assert "Sgt Hale does not hold the card" in msg and "Sgt Hale is unconscious" in msg
+    assert "Sgt Hale is kneeling (§GRAPPLING: the attacker may grapple if he is standing)" in msg
 
 
 def test_a_prisoner_or_a_captor_holding_him_may_not_strike():
@@ -65,12 +67,17 @@ def test_a_prisoner_or_a_captor_holding_him_may_not_strike():
     w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
     w.send("start_turn")
     w.draw_card_of("hale")
-    with pytest.raises(RuleError, match="he is holding a prisoner and must stand up first"):
+    with pytest.raises(
+        RuleError, match="Sgt Hale is holding a prisoner on the ground and must stand up first"
+    ):
         w.send("skirmish.strike", combatant="hale", target="kurt")
     w.send("ruling", text="test", overrides={"rules": {"holders": ["voss"]}})
     with pytest.raises(RuleError) as err:
         w.send("skirmish.strike", combatant="voss", target="kurt")
-    assert "he is a prisoner" in err.value.message and "he is held by Sgt Hale" in err.value.message
+    assert (
+        "Pvt Voss is Sgt Hale's prisoner" in err.value.message
+        and "Pvt Voss is held by Sgt Hale" in err.value.message
+    )
 
 
 def test_no_blows_on_the_dead_or_on_oneself_or_on_nobody():
@@ -79,7 +86,7 @@ def test_no_blows_on_the_dead_or_on_oneself_or_on_nobody():
     w.send("ruling", text="Voss died", overrides={"combatants": {"voss": {"conditions": ["dead"]}}})
     with pytest.raises(RuleError, match="Pvt Voss is dead"):
         w.send("skirmish.strike", combatant="hale", target="voss")
-    with pytest.raises(BadCommand, match="cannot fight himself"):
+    with pytest.raises(BadCommand, match="cannot fight itself"):
         w.send("skirmish.strike", combatant="hale", target="hale")
     with pytest.raises(RuleError, match="there is no combatant 'ghost'"):
         w.send("skirmish.strike", combatant="hale", target="ghost")
