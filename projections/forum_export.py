@@ -107,7 +107,8 @@ def forum_posts(entries: list[Entry], *, name: str, commitments: list[dict[str, 
     is taken at, named in the last post's footer.
     """
     f = FLAVOURS[flavour]
-    groups = group_by_turn(entries)
+    # Bookkeeping a ruleset marks as an aside is said by the action's own sentence: a post leaves it out.
+    groups = group_by_turn([e for e in entries if not e.get("aside")])
     chunks: list[tuple[int, list[Entry]]] = []
     for g in groups:
         chunks += [(g["turn"], part) for part in _split(f, name, g, commitments, head, max_chars)]

@@ -296,6 +296,9 @@ class NarrativeLog:
         self.state = evolve(before, e, self.ruleset)
         entry = {"seq": e.seq, "turn": self.state["turn"], "type": e.type, "actor": e.actor, "ts": e.ts,
                  "hash": e.hash, "text": text}
+        aside = getattr(self.ruleset, "aside", None)
+        if aside is not None and e.type != "EventVoided" and aside(before, e):
+            entry["aside"] = True  # bookkeeping another sentence already says: forum exports leave it out
         self.entries.append(entry)
         return entry
 

@@ -177,6 +177,11 @@ class Ruleset:
         """The log sentence for one of this ruleset's events (None: the engine's generic sentence)."""
         return None
 
+    def aside(self, state_before: dict[str, Any], event: Any) -> bool:
+        """Whether the event's log entry is bookkeeping another sentence already says (a forum export
+        leaves it out; the log keeps it, marked `aside`). Default: never."""
+        return False
+
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Combatants the command acts as, each of which a player's seat must control (403 otherwise;
         default: its `combatant`). A `target` it acts on is not one of them."""

@@ -8,17 +8,16 @@ from typing import Any
 
 import msgspec
 
-from events.common import CloseCombatJoined
+from rules.gurps.close_combat import declaration_events
 from rules.gurps.commands import DeclareCloseCombat
-from rules.gurps.events import HalfHexTaken
-from rules.gurps.hex_sharing import group_id_for, group_members, in_close_combat_with, shared_hex
+from rules.gurps.hex_sharing import in_close_combat_with, shared_hex
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
-from rules.hexes import as_hex, direction_to
+from rules.hexes import direction_to
 from rules.refusals import refuse
 
 
-def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat) -> list[msgspec.Struct]:
+def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat, dice: Any = None) -> list[msgspec.Struct]:
     """`gurps.declare_close_combat`."""
     cid, target = cmd.combatant, cmd.target
     c, t = state["combatants"][cid], state["combatants"][target]
@@ -39,13 +38,4 @@ def decide_declare(state: dict[str, Any], cmd: DeclareCloseCombat) -> list[msgsp
         problems.append(f"{c['name']} is in another close combat")
     refuse(problems, details={"combatant": cid, "target": target})
     assert edge is not None
-    at = as_hex(t["position"])
-    gid = group_id_for(state, target, at)
-    members = [m for m in group_members(state, gid) if m != cid] or [target]
-    everyone = [*members, cid]
-    standing = all(state["combatants"][m].get("posture") == "standing" for m in everyone)
-    events: list[msgspec.Struct] = [CloseCombatJoined(gid, everyone, list(at), standing)]
-    if shared_hex(state, target) is None:
-        events.append(HalfHexTaken(target, list(at), (edge + 3) % 6))
-    events.append(HalfHexTaken(cid, list(at), edge, moved_in=False, declared_adjacent=True))
-    return events
+    return declaration_events(state, cid, target, edge)

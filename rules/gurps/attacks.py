@@ -13,15 +13,16 @@ from rules.acting import asked_of
 from rules.gurps.combatant_stats import (
     best_grappling_skill,
     has_empty_hand,
+    not_ready_reason,
     stats,
     weapon_is_ready,
     weapon_named,
-    weapons,
 )
 from rules.gurps.commands import CloseCombatAttack, Grapple
 from rules.gurps.events import GurpsDefenceAwaited
-from rules.gurps.hex_sharing import in_close_combat_with
-from rules.gurps.maneuvers import GRAPPLE_MANEUVERS, MANEUVERS, own_turn_or_error
+from rules.gurps.hex_sharing import in_close_combat, in_close_combat_with
+from rules.gurps.maneuvers import own_turn_or_error
+from rules.gurps.parry import defence_options, no_parry_reason
 from rules.gurps.situational_modifiers import (
     fighter,
     grappled_by_me,
@@ -30,9 +31,9 @@ from rules.gurps.situational_modifiers import (
     shield_attack_modifiers,
 )
 from rules.gurps.success_rolls import SuccessRoll, success_roll
+from rules.gurps.tables import GRAPPLE_MANEUVERS, MANEUVERS
 from rules.gurps.weapons import (
     bulk_modifiers,
-    may_parry_with,
     reach_words,
     usable_in_close_combat,
     weapon_skill,
@@ -52,22 +53,17 @@ def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str,
     if fighter(state, cid)["attacks_this_maneuver"] >= 1:
         problems.append(f"{c['name']} has already attacked this maneuver")
     if pins_on(state, cid):
-        problems.append(f"{c['name']} is pinned: he may only try to break free")
+        problems.append(f"{c['name']} is pinned: only breaking free is allowed")
     if not in_close_combat_with(state, cid, target):
-        problems.append(f"{c['name']} is not in close combat with {t['name']} (enter his hex first)")
+        problems.append(f"{c['name']} is not in close combat with {t['name']} (enter that hex first)")
     return problems
-
-
-def defence_options(t: dict[str, Any]) -> list[str]:
-    """What the target may do in close combat: dodge; parry with an empty hand or reach-C weapon."""
-    return ["dodge", "parry"] if any(may_parry_with(w) for w in weapons(t)) else ["dodge"]
 
 
 def defence_request(state: dict[str, Any], attacker: str, target: str, attack: str, weapon: dict[str, Any] | None,
                     roll: SuccessRoll) -> list[msgspec.Struct]:
     """GurpsDefenceAwaited and the `defence` reaction of the target's controller."""
     t = state["combatants"][target]
-    options = defence_options(t)
+    options = defence_options(state, target)
     wname = weapon["name"] if weapon else "grapple"
     return [
         GurpsDefenceAwaited(attacker, target, attack, wname, options),
@@ -77,7 +73,9 @@ def defence_request(state: dict[str, Any], attacker: str, target: str, attack: s
             resume={"attacker": attacker, "target": target, "attack": attack, "weapon": wname,
                     "damage": (weapon or {}).get("damage"), "attack_margin": roll.margin},
             question=f"{state['combatants'][attacker]['name']} hits {t['name']} with a {wname if weapon else 'grapple'}: "
-                     "dodge or parry (no block in close combat), with retreat: true and to: [q, r] to retreat?"),
+                     f"{' or '.join(options)}{' (no block in close combat)' if in_close_combat(state, target) else ''}, "
+                     "with retreat: true and to: [q, r] to retreat?"
+                     + ("" if "parry" in options else f" No parry: {no_parry_reason(state, target)}.")),
     ]
 
 
@@ -86,16 +84,9 @@ def decide_attack(state: dict[str, Any], cmd: CloseCombatAttack, dice: Dice) -> 
     cid, target = cmd.combatant, cmd.target
     c = state["combatants"][cid]
     maneuver = own_turn_or_error(state, cid, "with an attack maneuver")
-    problems = attack_problems(state, cid, target, maneuver, None)
-    w = weapon_named(c, cmd.weapon)
-    if w is None:
-        problems.append(f"{c['name']} has no weapon named {cmd.weapon!r}")
-    elif not usable_in_close_combat(w):
-        problems.append(f"{c['name']} cannot attack with the {w['name']} in close combat: its {reach_words(w)} "
-                        "lacks C (only reach-C melee weapons, empty hands or ranged weapons)")
-    elif not weapon_is_ready(c, w):
-        problems.append(f"{c['name']}'s {w['name']} is not ready (gurps.ready_item)")
+    problems = strike_problems(state, cid, target, cmd.weapon, maneuver)
     refuse(problems, details={"combatant": cid, "target": target, "weapon": cmd.weapon})
+    w = weapon_named(c, cmd.weapon)
     assert w is not None
     skill, level = weapon_skill(c, w)
     mods = bulk_modifiers(w) + shield_attack_modifiers(state, cid) + grappled_modifiers(state, cid) + list(cmd.modifiers)
@@ -113,17 +104,37 @@ def grapple_skill(c: dict[str, Any]) -> tuple[str, int]:
     return best if best is not None and best[1] > dx else ("DX", dx)
 
 
-def grapple_check(state: dict[str, Any], cmd: Grapple) -> None:
-    """Refuse a grapple that breaks a condition of section 4.9."""
-    cid, target = cmd.combatant, cmd.target
+def grapple_problems(state: dict[str, Any], cid: str, target: str, maneuver: str) -> list[str]:
+    """Why `cid` may not grapple `target` now (section 4.9; empty when he may)."""
     c = state["combatants"][cid]
-    maneuver = own_turn_or_error(state, cid, "with Attack, All-Out Attack or Move and Attack")
     problems = attack_problems(state, cid, target, maneuver, GRAPPLE_MANEUVERS)
     if not has_empty_hand(c):
         problems.append(f"{c['name']} has no empty hand")
     if target in grappled_by_me(state, cid):
         problems.append(f"{c['name']} already grapples {state['combatants'][target]['name']}")
-    refuse(problems, details={"combatant": cid, "target": target})
+    return problems
+
+
+def strike_problems(state: dict[str, Any], cid: str, target: str, weapon: str, maneuver: str) -> list[str]:
+    """Why `cid` may not strike `target` with `weapon` in close combat now (4.4; empty when he may)."""
+    c = state["combatants"][cid]
+    problems = attack_problems(state, cid, target, maneuver, None)
+    w = weapon_named(c, weapon)
+    if w is None:
+        problems.append(f"{c['name']} has no weapon named {weapon!r}")
+    elif not usable_in_close_combat(w):
+        problems.append(f"{c['name']} cannot attack with the {w['name']} in close combat: its {reach_words(w)} "
+                        "lacks C (only reach-C melee weapons, empty hands or ranged weapons)")
+    elif not weapon_is_ready(c, w):
+        problems.append(not_ready_reason(c, w))
+    return problems
+
+
+def grapple_check(state: dict[str, Any], cmd: Grapple) -> None:
+    """Refuse a grapple that breaks a condition of section 4.9."""
+    maneuver = own_turn_or_error(state, cmd.combatant, "with Attack, All-Out Attack or Move and Attack")
+    problems = grapple_problems(state, cmd.combatant, cmd.target, maneuver)
+    refuse(problems, details={"combatant": cmd.combatant, "target": cmd.target})
 
 
 def grapple_roll(state: dict[str, Any], cmd: Grapple, dice: Dice) -> SuccessRoll:

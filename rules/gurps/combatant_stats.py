@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.interface import BadCommand, RuleError
-
-# BASE list of grappling skills (spec section 2).
-GRAPPLING_SKILLS = ("Wrestling", "Judo", "Sumo Wrestling")
-
-# Spec section 2 DECISION: "lying down" is any of these postures.
-LYING_POSTURES = frozenset({"prone", "on_back", "on_stomach"})
-POSTURES = frozenset({"standing", "kneeling", "crouching", "sitting", "crawling"}) | LYING_POSTURES
+from rules.gurps.tables import GRAPPLING_SKILLS, LYING_POSTURES, POSTURES
+from rules.interface import BadCommand, RuleError, combatant_or_error
 
 REQUIRED_INTEGER_STATS = ("ST", "DX", "basic_move", "dodge")
 
@@ -27,6 +21,16 @@ def name(state: dict[str, Any], cid: str | None) -> str:
         return "someone"
     c = state.get("combatants", {}).get(cid)
     return c["name"] if c else cid
+
+
+def subjects_or_error(state: dict[str, Any], command: Any) -> None:
+    """A RuleError naming an unknown combatant, target or helper of a command."""
+    for role in ("combatant", "target"):
+        cid = getattr(command, role, None)
+        if isinstance(cid, str):
+            combatant_or_error(state, cid, role)
+    for h in getattr(command, "helpers", []) or []:
+        combatant_or_error(state, h, "helpers")
 
 
 def is_lying(c: dict[str, Any]) -> bool:
@@ -72,8 +76,26 @@ def item_state(c: dict[str, Any], item_id: str) -> str | None:
 
 
 def weapon_is_ready(c: dict[str, Any], weapon: dict[str, Any]) -> bool:
-    """Empty hands are always ready; a weapon is ready when its item is."""
-    return is_unarmed(weapon) or item_state(c, weapon["name"]) in ("ready", None)
+    """An empty hand is ready while he has one; a weapon is ready when its item is."""
+    if is_unarmed(weapon):
+        return has_empty_hand(c)
+    return item_state(c, weapon["name"]) in ("ready", None)
+
+
+def hands_full(c: dict[str, Any]) -> list[str]:
+    """What fills his hands: each ready weapon (not an empty hand) and a worn shield."""
+    held = [str(w["name"]) for w in weapons(c) if not is_unarmed(w) and item_state(c, w["name"]) == "ready"]
+    shield = worn_shield(c)
+    return held + ([str(shield.get("name", "shield"))] if shield else [])
+
+
+def not_ready_reason(c: dict[str, Any], weapon: dict[str, Any]) -> str:
+    """Why a weapon he names cannot be used now (for refusals)."""
+    if is_unarmed(weapon):
+        return (f"{c['name']} has no empty hand: the {' and the '.join(hands_full(c))} fill his "
+                f"{int(stats(c).get('hands', 2))} hands")
+    state = item_state(c, weapon["name"]) or "not ready"
+    return f"{c['name']}'s {weapon['name']} is {state}, not ready (gurps.ready_item first)"
 
 
 def worn_shield(c: dict[str, Any]) -> dict[str, Any] | None:
@@ -87,9 +109,7 @@ def worn_shield(c: dict[str, Any]) -> dict[str, Any] | None:
 def has_empty_hand(c: dict[str, Any]) -> bool:
     """DECISION: each ready weapon (not an empty hand) and a worn shield fill one of his `hands`
     (default 2); a hand is empty while fewer are filled."""
-    filled = sum(1 for w in weapons(c) if not is_unarmed(w) and item_state(c, w["name"]) == "ready")
-    filled += 1 if worn_shield(c) else 0
-    return filled < int(stats(c).get("hands", 2))
+    return len(hands_full(c)) < int(stats(c).get("hands", 2))
 
 
 def completed_combatant(combatant: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,16 @@ class CloseCombatAttack(Command, tag="gurps.close_combat_attack"):
     modifiers: list[Modifier] = []
 
 
+class StepOutAttack(Command, tag="gurps.step_out_attack"):
+    """Step out of the close-combat hex to `to` (a hex on his side), then attack `target` next to him with a one-hex-reach weapon (§Leaving a Foe's Hex)."""
+
+    combatant: str
+    to: list[int]
+    target: str
+    weapon: str
+    modifiers: list[Modifier] = []
+
+
 class ReadyItem(Command, tag="gurps.ready_item"):
     """Ready an item; in close combat a DX roll, and with `fast_draw` a Fast-Draw roll before the maneuver (4.6)."""
 
@@ -108,6 +118,6 @@ class RecordInjury(Command, tag="gurps.record_injury"):
 
 
 GURPS_COMMANDS: tuple[type[Command], ...] = (
-    ChooseManeuver, GurpsMove, Evade, CloseCombatAttack, ReadyItem, DropShield, DeclareCloseCombat,
+    ChooseManeuver, GurpsMove, Evade, CloseCombatAttack, StepOutAttack, ReadyItem, DropShield, DeclareCloseCombat,
     Grapple, Takedown, Pin, BreakFree, RecordInjury,
 )

@@ -8,40 +8,25 @@ from typing import Any
 
 import msgspec
 
-from events.common import CloseCombatLeft, Moved, ReactionCancelled
+from events.common import Moved, ReactionCancelled
 from events.dice import Dice, Modifier
-from rules.gurps.combatant_stats import is_unarmed, stats, weapon_named, weapons, worn_shield
+from rules.gurps.close_combat import arrival
+from rules.gurps.combatant_stats import is_unarmed, stats, weapon_named, worn_shield
 from rules.gurps.events import Grappled
-from rules.gurps.hex_sharing import rules_of, seat_of, shared_hex
+from rules.gurps.hex_sharing import rules_of, seat_of
 from rules.gurps.leaving import exits_for, releases_on_leaving
 from rules.gurps.options import option
+from rules.gurps.parry import block_problems, parry_weapon
 from rules.gurps.situational_modifiers import fighter, is_grappled
+from rules.gurps.state import evolve_rules
 from rules.gurps.success_rolls import success_roll
-from rules.gurps.weapons import damage_roll, may_parry_with, reach_words
-from rules.hexes import as_hex, direction_to, label
+from rules.gurps.weapons import damage_roll
+from rules.hexes import as_hex, direction_to
 from rules.interface import Answer, BadCommand, RuleError
 from rules.refusals import refuse
+from rules.working import folded
 
 DEFENCE_PARAMS = frozenset({"weapon", "retreat", "to"})
-
-
-def parry_weapon(t: dict[str, Any], wanted: Any) -> dict[str, Any]:
-    """The weapon he parries with: the one named, else his best legal parry."""
-    if wanted is not None:
-        if not isinstance(wanted, str):
-            raise BadCommand("weapon must be the name of one of his weapons", "weapon")
-        w = weapon_named(t, wanted)
-        if w is None:
-            raise RuleError(f"{t['name']} has no weapon named {wanted!r}")
-        if not may_parry_with(w):
-            why = "it has no parry value" if w.get("parry") is None else f"its {reach_words(w)} lacks C"
-            raise RuleError(f"{t['name']} cannot parry with the {w['name']} in close combat: {why}. "
-                            "He may dodge, or parry with an empty hand or a reach-C weapon")
-        return w
-    legal = [w for w in weapons(t) if may_parry_with(w)]
-    if not legal:
-        raise RuleError(f"{t['name']} has no empty hand or reach-C weapon to parry with: he may only dodge")
-    return max(legal, key=lambda w: int(w["parry"]))
 
 
 def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Struct]:
@@ -49,11 +34,11 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
     t = state["combatants"][cid]
     problems = []
     if is_grappled(state, cid):
-        problems.append(f"{t['name']} cannot retreat while he is grappled")
+        problems.append(f"{t['name']} cannot retreat while grappled")
     if fighter(state, cid)["retreat_turn"] == rules_of(state).get("turn"):
         problems.append(f"{t['name']} has already retreated this turn")
     if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int) for v in to)):
-        raise BadCommand("a retreat needs to: [q, r], a hex on his side of the close-combat hex", "to")
+        raise BadCommand("a retreat needs to: [q, r], a hex on the retreating figure's side of the close-combat hex", "to")
     dest = as_hex(to)
     seat = seat_of(state, cid)
     if seat is not None and not seat["declared_adjacent"]:
@@ -63,10 +48,10 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
     elif t.get("position") is None or direction_to(t["position"], dest) is None:
         problems.append(f"{list(dest)} is not next to {t['name']}")
     refuse(problems, details={"combatant": cid})
-    events: list[msgspec.Struct] = [*releases_on_leaving(state, cid), Moved(cid, list(dest), "disengage", None, list(t["position"]))]
-    if shared_hex(state, cid) is not None:
-        events.append(CloseCombatLeft(t.get("group") or f"cc:{label(t['position'])}", cid, "retreat"))
-    return events
+    releases = releases_on_leaving(state, cid)
+    # A retreat into a hex holding another foe is close combat with him there (close_combat).
+    return [*releases, *arrival(folded(state, releases, evolve_rules), Moved(cid, list(dest), "disengage", None,
+                                                              list(t["position"])), "retreat")]
 
 
 def resume_defence(state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
@@ -76,10 +61,8 @@ def resume_defence(state: dict[str, Any], pending: dict[str, Any], answer: Answe
     if unknown:
         raise BadCommand(f"a defence takes weapon, retreat and to, not {sorted(unknown)}", sorted(unknown)[0])
     choice = answer.choice
-    if choice == "block":
-        raise RuleError("no block in close combat: dodge, or parry with an empty hand or a reach-C weapon")
-    if choice not in ("dodge", "parry"):
-        raise RuleError(f"{choice!r} is not a defence: dodge or parry")
+    if choice not in ("dodge", "parry", "block"):
+        raise RuleError(f"{choice!r} is not a defence: dodge, parry or block")
     attacker, target = p["attacker"], p["target"]
     if attacker not in state["combatants"] or target not in state["combatants"]:
         return [ReactionCancelled(pending["id"], "a figure of the attack is gone")]
@@ -87,11 +70,16 @@ def resume_defence(state: dict[str, Any], pending: dict[str, Any], answer: Answe
     retreat = bool(answer.params.get("retreat"))
     mods: list[Modifier] = []
     events: list[msgspec.Struct] = []
+    weapon = None
     if choice == "dodge":
         base, base_name = int(stats(t)["dodge"]), "Dodge"
-        weapon = None
+    elif choice == "block":
+        problems = block_problems(state, target)
+        if problems:
+            raise RuleError(f"{t['name']} cannot block: {'; '.join(problems)}")
+        base, base_name = int(stats(t)["block"]), "Block"
     else:
-        weapon = parry_weapon(t, answer.params.get("weapon"))
+        weapon = parry_weapon(state, target, answer.params.get("weapon"))
         base, base_name = int(weapon["parry"]), f"Parry ({weapon['name']})"
     shield = worn_shield(t)
     if shield:

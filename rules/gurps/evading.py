@@ -10,10 +10,11 @@ from typing import Any
 
 import msgspec
 
-from events.common import CloseCombatLeft, Moved, ReactionCancelled, ReactionRequested
+from events.common import Moved, ReactionCancelled, ReactionRequested
 from events.dice import Dice, Modifier
 from rules.acting import asked_of
-from rules.gurps.combatant_stats import LYING_POSTURES, name, stats
+from rules.gurps.close_combat import arrival, arrivals, in_close_combat_at
+from rules.gurps.combatant_stats import name, stats
 from rules.gurps.commands import Evade
 from rules.gurps.entering import entry_events, stop_facing_foe
 from rules.gurps.events import (
@@ -23,22 +24,26 @@ from rules.gurps.events import (
     GurpsMovementUsed,
     QuickContestResolved,
 )
-from rules.gurps.hex_sharing import foe_side_hexes, foes_in_hex, in_close_combat_with, seat_of, shared_hex
+from rules.gurps.hex_sharing import foe_side_hexes, in_close_combat_with, seat_of, shared_hex
 from rules.gurps.leaving import leaving_problems, releases_on_leaving
-from rules.gurps.maneuvers import MANEUVERS, own_turn_or_error
+from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
 from rules.gurps.paths import checked_path, movement_cost_error
 from rules.gurps.situational_modifiers import dx_modifiers, fighter, is_grappled, pins_on, shield_dx_modifiers
 from rules.gurps.state import evolve_rules
 from rules.gurps.success_rolls import contest_side, quick_contest, success_roll
-from rules.hexes import Hex, as_hex, direction_to, label
+from rules.gurps.tables import (
+    ARC_BY_OFFSET,
+    AUTOMATIC_EVADE_TRAITS,
+    EVADE_APPROACH_MODIFIERS,
+    EVADE_POSTURE_MODIFIERS,
+    LYING_POSTURES,
+    MANEUVERS,
+)
+from rules.hexes import Hex, as_hex, direction_to
 from rules.interface import Answer, BadCommand, RuleError
 from rules.refusals import refuse
 from rules.working import folded
-
-# Where a neighbour lies relative to a figure's facing: (direction - facing) mod 6 -> arc.
-# Spec section 1 and section 6 #5 (front-left and front-right count as front).
-ARC_BY_OFFSET: dict[int, str] = {0: "front", 1: "front", 5: "front", 2: "left", 4: "right", 3: "back"}
 
 
 def arc_of(facing: int | None, direction: int) -> str:
@@ -48,24 +53,6 @@ def arc_of(facing: int | None, direction: int) -> str:
     if facing is None:
         return "front"
     return ARC_BY_OFFSET[(direction - facing) % 6]
-
-# §Evading, literal: the mover's DX modifier by the foe's posture. Postures the seed does not name
-# (crouching, sitting, crawling) give 0 (spec section 6 #5).
-EVADE_POSTURE_MODIFIERS: dict[str, tuple[int, str]] = {
-    "standing": (-5, "foe standing"),
-    "kneeling": (-2, "foe kneeling"),
-    "lying": (+5, "foe lying down"),
-}
-
-# §Evading, literal: the mover's DX modifier by where he approaches from (the foe's arc).
-EVADE_APPROACH_MODIFIERS: dict[str, tuple[int, str]] = {
-    "front": (0, "from the front"),
-    "left": (+2, "from his left side"),
-    "right": (+2, "from his right side"),
-    "back": (+5, "from behind"),
-}
-
-AUTOMATIC_EVADE_TRAITS = ("flight", "super_jump")
 
 
 def posture_key(posture: str | None) -> str | None:
@@ -103,12 +90,12 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
     if foe["side"] == c["side"]:
         problems.append(f"{foe['name']} is on {c['name']}'s side, not a foe")
     if is_grappled(state, cid):
-        problems.append(f"{c['name']} cannot evade anyone while he is being grappled")
+        problems.append(f"{c['name']} cannot evade anyone while being grappled")
     if pins_on(state, cid):
         problems.append(f"{c['name']} is pinned")
     if MANEUVERS[maneuver]["movement"] in ("step", "none"):
-        problems.append(f"{maneuver} allows at most a step, and a step never carries him past a foe "
-                        "(he must have movement left after entering the hex)")
+        problems.append(f"{maneuver} allows at most a step, and a step never carries a figure past a foe "
+                        "(movement must be left after entering the hex)")
     if cmd.over and not has_automatic_evade(c):
         problems.append(f"{c['name']} has neither Flight nor Super Jump to go over {foe['name']}")
     if foe.get("position") is None:
@@ -141,46 +128,55 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         i = path.index(foe_hex)
         if i == len(path) - 1:
             raise RuleError(f"the path ends in {foe['name']}'s hex: to stop there use gurps.move; "
-                            "to evade, the path must go on past him")
+                            "to evade, the path must go on past")
         came_from = path[i - 1] if i > 0 else as_hex(c["position"])
         entry_edge = direction_to(foe_hex, came_from)  # type: ignore[assignment]
         before, onward = path[:i], path[i + 1:]
         if onward[0] not in foe_side_hexes(foe_hex, entry_edge):
             problems.append(f"{list(onward[0])} is on {c['name']}'s own side of {foe['name']}'s hex: "
                             "evading means going on through the far side")
-        others = [f for f in foes_in_hex(state, foe_hex, c["side"]) if f != foe_id]
-        if others:
-            problems.append(f"{foe['name']}'s hex also holds {', '.join(name(state, o) for o in others)}: "
-                            "evade one foe at a time (GM ruling)")
+    # DECISION (the seed is silent): two foes fill a hex, so by default there is no way past them.
+    others = [f for f in in_close_combat_at(state, foe_hex, c["side"]) if f != foe_id]
+    if others and option(state, "crowded_evade") == "refuse":
+        problems.append(f"{foe['name']}'s hex also holds {', '.join(name(state, o) for o in others)}: two foes "
+                        "fill the hex, so there is no way past them (the GM may allow it: option crowded_evade)")
     for h in [*before, *onward]:
-        blockers = foes_in_hex(state, h, c["side"])
+        blockers = in_close_combat_at(state, h, c["side"])
         if blockers:
             problems.append(f"the path also crosses {name(state, blockers[0])}'s hex at {list(h)}: "
                             "evade one foe per command")
     refuse(problems, details={"combatant": cid, "target": foe_id})
 
-    approach = arc_of(foe.get("facing"), entry_edge)
     start = as_hex(c["position"])
     events: list[msgspec.Struct] = []
     if cmd.over:
         # Spec section 4.2: over the foe's reach, automatically; DECISION: no close combat at all.
-        if leaving:
-            events += releases_on_leaving(state, cid)
-            events.append(CloseCombatLeft(c.get("group") or f"cc:{label(foe_hex)}", cid, "evade"))
-        events.append(Moved(cid, list(path[-1]), "evade", None, list(start)))
+        events += releases_on_leaving(state, cid) if leaving else []
+        events += arrival(folded(state, events, evolve_rules), Moved(cid, list(path[-1]), "evade", None, list(start)), "evade")
         events.append(GurpsMovementUsed(cid, len(path), 0, left - len(path)))
         return events
     if not leaving:
         if before:
-            events.append(Moved(cid, list(came_from), "move", None, list(start)))
-        events += entry_events(state, cid, came_from, foe_hex)
-    events.append(EvadeChallenged(cid, foe_id, list(foe_hex), approach))
+            events += arrival(state, Moved(cid, list(came_from), "move", None, list(start)), "move")
+        events += entry_events(folded(state, events, evolve_rules), cid, came_from, foe_hex)
     resume = {
         "mover": cid, "foe": foe_id, "at": list(foe_hex), "came_from": list(came_from),
-        "onward": [list(h) for h in onward], "approach": approach, "entry_edge": entry_edge,
+        "onward": [list(h) for h in onward], "approach": "", "entry_edge": entry_edge,
         "leaving": leaving, "hexes": len(path), "left_after": left - len(path),
         "modifiers": [msgspec.to_builtins(m) for m in cmd.modifiers],
     }
+    if others:
+        resume["then"] = others  # crowded_evade each_foe: every foe in the hex is asked in turn
+    return events + challenge(folded(state, events, evolve_rules), resume, foe_id, dice)
+
+
+def challenge(state: dict[str, Any], resume: dict[str, Any], foe_id: str, dice: Dice) -> list[msgspec.Struct]:
+    """Ask `foe_id` whether he tries to stop the mover (the GM's foes stop at once under assume_foes_stop)."""
+    c = state["combatants"][resume["mover"]]
+    foe = state["combatants"][foe_id]
+    approach = arc_of(foe.get("facing"), resume["entry_edge"])
+    resume = {**resume, "foe": foe_id, "approach": approach}
+    events: list[msgspec.Struct] = [EvadeChallenged(resume["mover"], foe_id, resume["at"], approach)]
     who = asked_of(state, foe_id)
     if option(state, "assume_foes_stop") and who == "gm":
         # Section 4.2 OPTION: the GM's foes always stop, without being asked.
@@ -209,7 +205,7 @@ def resolve_evade(state: dict[str, Any], payload: dict[str, Any], stop: bool, di
         return [ReactionCancelled(reaction_id or "", reason)] if reaction_id else []
     events: list[msgspec.Struct] = [EvadeAnswered(foe_id, mover, stop)]
     if not stop:
-        return events + _passes(state, payload)
+        return events + _past(state, payload, dice)
     c = state["combatants"][mover]
     foe = state["combatants"][foe_id]
     gm_mods = [Modifier(int(m["value"]), str(m["reason"])) for m in payload.get("modifiers", [])]
@@ -222,20 +218,27 @@ def resolve_evade(state: dict[str, Any], payload: dict[str, Any], stop: bool, di
                QuickContestResolved("evade", [contest_side(mover_roll), contest_side(foe_roll)],
                                     contest.winner, contest.margin_of_victory)]
     if contest.winner == mover:
-        return events + _passes(state, payload)
+        return events + _past(state, payload, dice)
     return events + _stopped(state, payload)
+
+
+def _past(state: dict[str, Any], payload: dict[str, Any], dice: Dice) -> list[msgspec.Struct]:
+    """Past this foe: on to the next one in a crowded hex, or out through the far side."""
+    then = [f for f in payload.get("then", []) if f in state["combatants"]]
+    if then:
+        return challenge(state, {**payload, "then": then[1:]}, then[0], dice)
+    return _passes(state, payload)
 
 
 def _passes(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Struct]:
     mover = payload["mover"]
-    c = state["combatants"][mover]
     onward = [as_hex(h) for h in payload["onward"]]
     at = as_hex(payload["at"])
-    group = c.get("group") or f"cc:{label(at)}"
-    events: list[msgspec.Struct] = [*releases_on_leaving(state, mover), Moved(mover, list(onward[0]), "evade", None, list(at)),
-                                    CloseCombatLeft(group, mover, "evade")]
+    events: list[msgspec.Struct] = releases_on_leaving(state, mover)
+    steps = [(Moved(mover, list(onward[0]), "evade", None, list(at)), "evade")]
     if len(onward) > 1:
-        events.append(Moved(mover, list(onward[-1]), "move", None, list(onward[0])))
+        steps.append((Moved(mover, list(onward[-1]), "move", None, list(onward[0])), "move"))
+    events += arrivals(folded(state, events, evolve_rules), steps)
     events.append(GurpsMovementUsed(mover, payload["hexes"], 0, payload["left_after"]))
     return events
 
@@ -250,9 +253,7 @@ def _stopped(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Str
         events.append(GurpsMovementUsed(mover, 0, 0, 0, stopped=True))
         return events
     if option(state, "failed_evade_stop") == "adjacent":
-        group = state["combatants"][mover].get("group") or f"cc:{label(at)}"
-        events += [Moved(mover, list(came_from), "disengage", None, list(at)),
-                   CloseCombatLeft(group, mover, "stopped")]
+        events += arrival(state, Moved(mover, list(came_from), "disengage", None, list(at)), "stopped")
     else:
         events.append(stop_facing_foe(mover, came_from, at))
     entered = payload["hexes"] - len(payload["onward"])

@@ -1,6 +1,7 @@
 """The gurps ruleset's own events (spec section 4, "Ruleset events").
 
-`DefenceAwaited` is also named by the skirmish spec, so ours is `GurpsDefenceAwaited`;
+Renamed from the spec (the guide lists it under the spec's name, from the docstring): `DefenceAwaited`
+is also named by the skirmish spec, so ours is `GurpsDefenceAwaited`;
 `GurpsMovementUsed` records the movement points a figure has left (the spec is silent on an event
 for it, and evolve must not re-judge paths).
 """
@@ -13,6 +14,8 @@ import msgspec
 
 
 class ManeuverChosen(msgspec.Struct, frozen=True):
+    """A figure began his own turn with a maneuver, and the hexes of movement it gives him (spec section 1)."""
+
     combatant: str
     maneuver: str
     turn: int
@@ -20,6 +23,8 @@ class ManeuverChosen(msgspec.Struct, frozen=True):
 
 
 class GurpsMovementUsed(msgspec.Struct, frozen=True):
+    """Not in the spec (it names no event for it): movement points a move used and how many are left; `stopped` when entering a foe's hex ended the movement."""
+
     combatant: str
     hexes: int
     extra_cost: int
@@ -28,6 +33,8 @@ class GurpsMovementUsed(msgspec.Struct, frozen=True):
 
 
 class QuickContestResolved(msgspec.Struct, frozen=True):
+    """A Quick Contest judged from the two success rolls before it: each side's margin, the winner (null on a tie) and the margin of victory."""
+
     kind: str
     sides: list[dict[str, Any]]
     winner: str | None
@@ -35,6 +42,8 @@ class QuickContestResolved(msgspec.Struct, frozen=True):
 
 
 class HalfHexTaken(msgspec.Struct, frozen=True):
+    """A figure holds the half of a close-combat hex on the side he came in through (`entry_edge`); `declared_adjacent` when he declared himself in from the next hex (4.8)."""
+
     combatant: str
     hex: list[int]
     entry_edge: int
@@ -43,6 +52,8 @@ class HalfHexTaken(msgspec.Struct, frozen=True):
 
 
 class EvadeChallenged(msgspec.Struct, frozen=True):
+    """A mover tries to go through a foe's hex past him; `approach` is the foe's arc he comes from (front, left, right, back)."""
+
     mover: str
     foe: str
     at: list[int]
@@ -50,18 +61,24 @@ class EvadeChallenged(msgspec.Struct, frozen=True):
 
 
 class EvadeAnswered(msgspec.Struct, frozen=True):
+    """The foe's answer to an evade: tries to stop the mover (a Quick Contest of DX) or lets him pass."""
+
     foe: str
     mover: str
     stop: bool
 
 
 class EvadeStopped(msgspec.Struct, frozen=True):
+    """The foe won or tied the evade contest: the mover is stopped (in the foe's hex, unless option failed_evade_stop is adjacent)."""
+
     mover: str
     foe: str
     at: list[int]
 
 
 class GurpsDefenceAwaited(msgspec.Struct, frozen=True):
+    """The spec's `DefenceAwaited` (renamed: the skirmish ruleset has a `DefenceAwaited` of its own): a close-combat attack hit, and the target's defences (`options`) are asked next."""
+
     attacker: str
     target: str
     attack: str
@@ -70,17 +87,23 @@ class GurpsDefenceAwaited(msgspec.Struct, frozen=True):
 
 
 class Grappled(msgspec.Struct, frozen=True):
+    """A grapple took hold: the target has -4 DX and cannot leave the hex until he breaks free."""
+
     grappler: str
     target: str
 
 
 class GrappleReleased(msgspec.Struct, frozen=True):
+    """A grapple ended (broken free, thrown, the grappler left the hex ...), and why."""
+
     grappler: str
     target: str
     why: str = ""
 
 
 class AssistCommitted(msgspec.Struct, frozen=True):
+    """A helper joined a takedown or pin; `owed_turn` is the own turn it costs him (null with option helper_cost none)."""
+
     helper: str
     lead: str
     target: str

@@ -10,7 +10,6 @@ import msgspec
 from events.common import (
     ActionDeclared,
     CloseCombatJoined,
-    CloseCombatLeft,
     Moved,
     PinApplied,
     PinBroken,
@@ -21,7 +20,8 @@ from events.common import (
 )
 from events.dice import Dice, Modifier
 from rules.acting import asked_of
-from rules.gurps.attacks import attack_problems, grapple_check, grapple_roll
+from rules.gurps.attacks import attack_problems, decide_grapple, grapple_check, grapple_roll
+from rules.gurps.close_combat import arrival
 from rules.gurps.combatant_stats import is_lying, name
 from rules.gurps.commands import BreakFree, Grapple, Pin, Takedown
 from rules.gurps.events import Grappled, GrappleReleased, QuickContestResolved
@@ -29,11 +29,13 @@ from rules.gurps.hex_sharing import group_members, hex_occupants
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import grappled_by_me, grapplers_of, pins_on
+from rules.gurps.state import evolve_rules
 from rules.gurps.success_rolls import SuccessRoll, contest_side, quick_contest, success_roll
 from rules.gurps.teamwork import assist_events, helper_problems, score, team_of
 from rules.hexes import as_hex, distance, label, neighbours
 from rules.interface import Answer, BadCommand, RuleError
 from rules.refusals import refuse
+from rules.working import folded
 
 GM_CONTEST_OPTIONS = ["win", "loss", "tie"]
 
@@ -96,7 +98,7 @@ def _team_checks(state: dict[str, Any], cmd: Takedown | Pin, kind: str) -> None:
         problems.append(f"{t['name']} is not lying down ({t.get('posture')}): a pin needs a target on the ground")
     participants = [cid, *cmd.helpers]
     if not any(g in participants for g in grapplers_of(state, target)):
-        problems.append(f"nobody taking part grapples {t['name']} (grapple him first)")
+        problems.append(f"nobody taking part grapples {t['name']} (a grapple first)")
     refuse(problems, details={"combatant": cid, "target": target})
 
 
@@ -104,7 +106,7 @@ def takedown_win(state: dict[str, Any], lead: str, target: str, participants: li
     """The target falls where the lead chose, losing his grip on the attackers."""
     at = as_hex(state["combatants"][lead]["position"])
     events: list[msgspec.Struct] = [PostureChanged(target, "prone")]
-    events += [GrappleReleased(target, p, "he was taken down") for p in grappled_by_me(state, target) if p in participants]
+    events += [GrappleReleased(target, p, "taken down") for p in grappled_by_me(state, target) if p in participants]
     if to is not None and as_hex(to) != at:
         events += _thrown(state, target, at, as_hex(to))
     else:
@@ -116,11 +118,7 @@ def _thrown(state: dict[str, Any], cid: str, at: tuple[int, int], to: tuple[int,
     """He lands in a neighbouring hex: out of the close combat, and nobody holds him across hexes."""
     events: list[msgspec.Struct] = [GrappleReleased(g, cid, "thrown out of the hex") for g in grapplers_of(state, cid)]
     events += [GrappleReleased(cid, g, "thrown out of the hex") for g in grappled_by_me(state, cid)]
-    events.append(Moved(cid, list(to), "thrown", None, list(at)))
-    gid = state["combatants"][cid].get("group")
-    if gid:
-        events.append(CloseCombatLeft(gid, cid, "thrown"))
-    return events
+    return events + arrival(folded(state, events, evolve_rules), Moved(cid, list(to), "thrown", None, list(at)), "thrown")
 
 
 def _landing_options(state: dict[str, Any], at: tuple[int, int]) -> list[str]:
@@ -131,13 +129,13 @@ def takedown_loss(state: dict[str, Any], lead: str, target: str) -> list[msgspec
     """The lead falls and loses his grip; the target places him (reaction `fall_hex`)."""
     at = as_hex(state["combatants"][lead]["position"])
     events: list[msgspec.Struct] = [PostureChanged(lead, "prone")]
-    events += [GrappleReleased(lead, target, "his takedown failed")] if target in grappled_by_me(state, lead) else []
+    events += [GrappleReleased(lead, target, "the takedown failed")] if target in grappled_by_me(state, lead) else []
     events += _standing_update(state, lead, [lead])
     options = _landing_options(state, at)
     events.append(ReactionRequested(
         id="", kind="fall_hex", combatant=target, asked_of=asked_of(state, target), options=options,
         default=options[0], resume={"fallen": lead, "at": list(at)},
-        question=f"{name(state, lead)}'s takedown failed and he falls: where does {name(state, target)} put him?"))
+        question=f"{name(state, lead)}'s takedown failed and {name(state, lead)} falls: where does {name(state, target)} put {name(state, lead)}?"))
     return events
 
 
@@ -228,6 +226,13 @@ def decide_break_free(state: dict[str, Any], cmd: BreakFree, dice: Dice) -> list
     if winner == cid:
         events += break_free_outcome(state, cid, holder)
     return events
+
+
+def decide_grapple_command(state: dict[str, Any], cmd: Grapple, dice: Dice) -> list[msgspec.Struct]:
+    """`gurps.grapple`: the minimal rules, or the GM rules the outcome (OPTION base_grapple_mode)."""
+    if option(state, "base_grapple_mode") == "gm":
+        return decide_gm_grapple(state, cmd, dice)
+    return decide_grapple(state, cmd, dice)
 
 
 def decide_gm_grapple(state: dict[str, Any], cmd: Grapple, dice: Dice) -> list[msgspec.Struct]:

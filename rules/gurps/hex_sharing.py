@@ -18,6 +18,7 @@ def foe_side_directions(entry_edge: int) -> list[int]:
     """The three edges on the foe's side of a shared hex (spec section 3: e+2, e+3, e+4)."""
     return [(entry_edge + 2) % 6, (entry_edge + 3) % 6, (entry_edge + 4) % 6]
 
+
 def rules_of(state: dict[str, Any]) -> dict[str, Any]:
     """The gurps part of the state."""
     return state.get("rules") or {}

@@ -7,13 +7,16 @@ from typing import Any
 
 import msgspec
 
-from events.common import CloseCombatLeft, Moved
+from events.common import Moved
+from rules.gurps.close_combat import arrival
 from rules.gurps.events import GrappleReleased
 from rules.gurps.hex_sharing import own_side_hexes, seat_of, shared_hex
-from rules.gurps.maneuvers import FULL_MOVE_MANEUVERS
 from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of
+from rules.gurps.state import evolve_rules
+from rules.gurps.tables import FULL_MOVE_MANEUVERS
 from rules.hexes import Hex, as_hex, label
 from rules.refusals import refuse
+from rules.working import folded
 
 
 def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
@@ -28,13 +31,13 @@ def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
     seat = seat_of(state, cid)
     if h is not None and seat is not None and not seat["declared_adjacent"]:
         if fighter(state, cid)["began_in_hex"] != label(h["at"]):
-            problems.append(f"{c['name']} did not begin his turn in this close-combat hex")
+            problems.append(f"{c['name']} did not begin this turn in the close-combat hex")
     return problems
 
 
 def releases_on_leaving(state: dict[str, Any], cid: str) -> list[msgspec.Struct]:
     """DECISION: a grappler who leaves the hex lets go of everyone he holds."""
-    return [GrappleReleased(cid, g, "he left the hex") for g in grappled_by_me(state, cid)]
+    return [GrappleReleased(cid, g, "left the hex") for g in grappled_by_me(state, cid)]
 
 
 def exits_for(state: dict[str, Any], cid: str) -> list[Hex]:
@@ -58,7 +61,6 @@ def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> l
                         "to leave forward through the foe's side he must evade (gurps.evade)")
     refuse(problems, details={"combatant": cid})
     how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"
-    group = c.get("group") or f"cc:{label(c['position'])}"
-    return [*releases_on_leaving(state, cid),
-            Moved(cid, list(as_hex(to)), "disengage", None, list(c["position"])),
-            CloseCombatLeft(group, cid, how)]
+    releases = releases_on_leaving(state, cid)
+    return [*releases, *arrival(folded(state, releases, evolve_rules), Moved(cid, list(as_hex(to)), "disengage", None,
+                                                              list(c["position"])), how)]

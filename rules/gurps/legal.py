@@ -1,18 +1,41 @@
-"""Which gurps commands a combatant may send now (`legal_actions`)."""
+"""Which gurps commands a combatant may send now (`legal_actions`), judged by the same `*_problems`
+functions the deciders refuse with (decide still checks every field a command names)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.gurps.combatant_stats import has_empty_hand, worn_shield
-from rules.gurps.hex_sharing import in_close_combat
-from rules.gurps.maneuvers import GRAPPLE_MANEUVERS, MANEUVERS, current_maneuver
+from rules.gurps.attacks import attack_problems, grapple_problems, strike_problems
+from rules.gurps.combatant_stats import weapons, worn_shield
+from rules.gurps.commands import StepOutAttack
+from rules.gurps.hex_sharing import in_close_combat, shared_hex
+from rules.gurps.leaving import exits_for, leaving_problems
+from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import fighter, grapplers_of, is_grappled, pins_on
+from rules.gurps.stepping_out import step_out_problems
+from rules.gurps.tables import MANEUVERS
+
+
+def _foes_beside(state: dict[str, Any], cid: str) -> list[str]:
+    """Foes in his close-combat hex."""
+    h = shared_hex(state, cid)
+    side = state["combatants"][cid]["side"]
+    return [o for o in (h or {"occupants": {}})["occupants"]
+            if o in state["combatants"] and state["combatants"][o]["side"] != side]
+
+
+def _may_step_out_and_strike(state: dict[str, Any], cid: str, maneuver: str) -> bool:
+    if leaving_problems(state, cid):
+        return False
+    foes = [f for f in state["combatants"] if state["combatants"][f]["side"] != state["combatants"][cid]["side"]]
+    return any(not step_out_problems(state, StepOutAttack(combatant=cid, to=list(to), target=f, weapon=w["name"]),
+                                     maneuver)
+               for to in exits_for(state, cid) for f in foes for w in weapons(state["combatants"][cid]))
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
-    """Command types `cid` may send now (a best effort: decide still checks every condition)."""
+    """Command types `cid` may send now."""
     c = state.get("combatants", {}).get(cid)
     if c is None or state.get("turn", 0) < 1:
         return []
@@ -28,22 +51,24 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
                 out.append("gurps.drop_shield")
         return out
     f = fighter(state, cid)
-    out = []
     if pins_on(state, cid):
         return ["gurps.break_free"] if maneuver == "attack" and f["attacks_this_maneuver"] == 0 else []
+    out = []
     if f["movement_left"] > 0:
         out.append("gurps.move")
         if MANEUVERS[maneuver]["movement"] not in ("step", "none") and not is_grappled(state, cid):
             out.append("gurps.evade")
-    attack_open = MANEUVERS[maneuver]["attack"] and f["attacks_this_maneuver"] == 0
-    if attack_open and in_close_combat(state, cid):
+    foes = _foes_beside(state, cid)
+    if any(not strike_problems(state, cid, t, w["name"], maneuver) for t in foes for w in weapons(c)):
         out.append("gurps.close_combat_attack")
-        if maneuver in GRAPPLE_MANEUVERS and has_empty_hand(c):
-            out.append("gurps.grapple")
-        if maneuver == "attack":
-            out += ["gurps.takedown", "gurps.pin"]
-            if held:
-                out.append("gurps.break_free")
+    if _may_step_out_and_strike(state, cid, maneuver):
+        out.append("gurps.step_out_attack")
+    if any(not grapple_problems(state, cid, t, maneuver) for t in foes):
+        out.append("gurps.grapple")
+    if any(not attack_problems(state, cid, t, maneuver, frozenset({"attack"})) for t in foes):
+        out += ["gurps.takedown", "gurps.pin"]
+        if held:
+            out.append("gurps.break_free")
     if maneuver == "ready" and not f["readied"]:
         out.append("gurps.ready_item")
         if worn_shield(c) and in_close_combat(state, cid):

@@ -10,36 +10,14 @@ from typing import Any
 
 import msgspec
 
-from events.common import ActionSpent, PinHeld
+from events.common import ActionSpent, PinHeld, TurnStarted
 from rules.gurps.combatant_stats import name, stats
 from rules.gurps.events import ManeuverChosen
 from rules.gurps.hex_sharing import rules_of
 from rules.gurps.situational_modifiers import fighter, pins_on
+from rules.gurps.tables import MANEUVERS
 from rules.interface import RuleError
 from rules.refusals import refuse
-
-# BASE maneuvers: how far each lets the figure move, and whether it may attack.
-# movement: "full" = Basic Move, "half" = half of it (at least 1), "step" = 1 hex, "none" = 0.
-MANEUVERS: dict[str, dict[str, Any]] = {
-    "do_nothing":       {"movement": "none", "attack": False},
-    "move":             {"movement": "full", "attack": False},
-    "change_posture":   {"movement": "none", "attack": False},
-    "aim":              {"movement": "step", "attack": False},
-    "evaluate":         {"movement": "step", "attack": False},
-    "attack":           {"movement": "step", "attack": True},
-    "feint":            {"movement": "step", "attack": False},
-    "all_out_attack":   {"movement": "half", "attack": True},
-    "move_and_attack":  {"movement": "full", "attack": True},
-    "all_out_defense":  {"movement": "step", "attack": False},
-    "concentrate":      {"movement": "step", "attack": False},
-    "ready":            {"movement": "step", "attack": False},
-    "wait":             {"movement": "step", "attack": False},
-}
-
-# §Entering a Foe's Hex: these maneuvers "can always run into a foe's hex and stop there"; with
-# them leaving a foe's hex is a "move" (§Leaving), with the others a "step".
-FULL_MOVE_MANEUVERS = frozenset({"move", "move_and_attack", "all_out_attack"})
-GRAPPLE_MANEUVERS = frozenset({"attack", "all_out_attack", "move_and_attack"})
 
 
 def normalized(maneuver: str) -> str:
@@ -90,13 +68,18 @@ def choose(state: dict[str, Any], cid: str, maneuver: str) -> list[msgspec.Struc
     if state.get("turn", 0) < 1:
         problems.append("no turn has started yet (start_turn)")
     if cid in state.get("actions_spent", {}):
-        problems.append(f"{c['name']} has already had his turn this second ({state['actions_spent'][cid]})")
+        problems.append(f"{c['name']} has already had a turn this second ({state['actions_spent'][cid]})")
     if current_maneuver(state, cid) is not None:
         problems.append(f"{c['name']} has already chosen {current_maneuver(state, cid)} this turn")
     if pins_on(state, cid) and m != "attack":
-        problems.append(f"{c['name']} is pinned: he may only take an Attack to break free (gurps.break_free)")
+        problems.append(f"{c['name']} is pinned: only an Attack, to break free, is allowed (gurps.break_free)")
     refuse(problems, details={"combatant": cid, "maneuver": maneuver})
     return [*ending_current_turn(state), ManeuverChosen(cid, m, int(state["turn"]), movement_allowance(c, m))]
+
+
+def decide_choose(state: dict[str, Any], cmd: Any, dice: Any) -> list[msgspec.Struct]:
+    """`gurps.choose_maneuver`."""
+    return choose(state, cmd.combatant, cmd.maneuver)
 
 
 def turn_start_extras(state: dict[str, Any], new_turn: int) -> tuple[list[msgspec.Struct], list[msgspec.Struct]]:
@@ -109,3 +92,13 @@ def turn_start_extras(state: dict[str, Any], new_turn: int) -> tuple[list[msgspe
             after.append(ActionSpent(a["helper"], new_turn,
                                      f"helping {name(state, a['lead'])}'s {a['action']} on {name(state, a['target'])}"))
     return before, after
+
+
+def with_turn_start(state: dict[str, Any], events: list[msgspec.Struct]) -> list[msgspec.Struct]:
+    """`start_turn`'s events with the running turn's end before `TurnStarted` and the held pins and
+    owed helpers' turns after it."""
+    at = next((i for i, e in enumerate(events) if isinstance(e, TurnStarted)), None)
+    if at is None:
+        return events
+    before, after = turn_start_extras(state, events[at].turn)  # type: ignore[attr-defined]
+    return [*events[:at], *before, events[at], *after, *events[at + 1:]]

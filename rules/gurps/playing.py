@@ -18,13 +18,17 @@ STATS: dict[str, str] = {
     "weapons": "[{name, kind: melee or ranged, reach: [\"C\", \"1\"], parry, bulk, damage}]; reach C attacks "
                "and parries in close combat; an empty hand is an entry such as {name: hand, reach: [C], ...}",
     "shield": "{name, db} or null: db is the Defense Bonus",
+    "hands": "how many hands (default 2): each ready weapon and a worn shield fill one; an empty hand parries, "
+             "punches and grapples",
+    "block": "the Block defence with the shield, used only outside close combat (e.g. against a step-out attack)",
     "traits": "e.g. flight, super_jump (an automatic evade)",
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "defence": {"asked": "the figure hit in close combat",
-                "choices": {"dodge": "dodge (the default)", "parry": "parry with a reach-C weapon or empty hand "
-                            "(retreat: true and to: [q, r] to retreat)"}},
+                "choices": {"dodge": "dodge (the default)", "parry": "parry with a ready reach-C weapon or an empty hand "
+                            "(retreat: true and to: [q, r] to retreat)",
+                            "block": "block with the shield: only outside close combat, with stats.block"}},
     "evade_stop": {"asked": "the foe whose hex an evader moves through",
                    "choices": {"stop": "try to stop the evader: a Quick Contest (the default)",
                                "let_pass": "let it pass, no roll"}},

@@ -45,7 +45,7 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
     maneuver = current_maneuver(state, cid)
     problems = _item_problems(c, item)
     if pins_on(state, cid):
-        problems.append(f"{c['name']} is pinned: he may only try to break free (gurps.break_free)")
+        problems.append(f"{c['name']} is pinned: only breaking free (gurps.break_free) is allowed")
     if cmd.fast_draw:
         if maneuver is not None:
             problems.append(f"Fast-Draw comes before the maneuver, and {c['name']} has already chosen {maneuver}")

@@ -41,6 +41,6 @@ def decide_drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> li
     events.append(roll.event)
     if roll.success:
         events.append(ItemDropped(cid, "shield", list(c["position"]) if c.get("position") is not None else None))
-    why = "dropped his shield" if roll.success else "failed to get rid of his shield"
+    why = "dropped the shield" if roll.success else "failed to get rid of the shield"
     events.append(ActionSpent(cid, int(state["turn"]), why))
     return events

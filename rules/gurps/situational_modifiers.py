@@ -8,8 +8,7 @@ from typing import Any
 from events.dice import Modifier
 from rules.gurps.combatant_stats import worn_shield
 from rules.gurps.hex_sharing import in_close_combat, rules_of
-
-GRAPPLED_PENALTY = -4  # BASE: DX and DX-based skills while someone grapples you.
+from rules.gurps.tables import GRAPPLED_PENALTY
 
 
 def grapplers_of(state: dict[str, Any], cid: str) -> list[str]:
@@ -63,7 +62,7 @@ def shield_attack_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:
     f = fighter(state, cid)
     if f["entered_this_maneuver"] and f["attacks_this_maneuver"] == 0:
         return []
-    return [Modifier(-int(shield["db"]), f"{shield.get('name', 'shield')} (DB {shield['db']}): not his entering attack")]
+    return [Modifier(-int(shield["db"]), f"{shield.get('name', 'shield')} (DB {shield['db']}): not the entering attack")]
 
 
 def dx_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:

@@ -21,7 +21,7 @@ from rules.hexes import label
 from rules.interface import require_present
 
 # Declarations (ActionDeclared.action) that are attacks of the maneuver, for the shield rule.
-ATTACK_ACTIONS = frozenset({"close_combat_attack", "grapple", "takedown", "pin", "break_free"})
+ATTACK_ACTIONS = frozenset({"close_combat_attack", "step_out_attack", "grapple", "takedown", "pin", "break_free"})
 
 
 def initial_rules_state() -> dict[str, Any]:
@@ -136,17 +136,6 @@ def _half_hex(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
 
 
 
-def _moved(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-    cid = d["combatant"]
-    key = hex_of(rules, cid)
-    if key is None:
-        return rules
-    seat = rules["hexes"][key]["occupants"][cid]
-    if seat["declared_adjacent"] or label(d["to"]) != key:
-        return _leave_hex(rules, cid)
-    return rules
-
-
 def _action_spent(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     cid = d["combatant"]
     f = _fighter(rules, cid)
@@ -201,7 +190,6 @@ _HANDLERS = {
     "GurpsMovementUsed": _movement,
     "HalfHexTaken": _half_hex,
     "CloseCombatLeft": _retreated,
-    "Moved": _moved,
     "ActionSpent": _action_spent,
     "ActionDeclared": _declared,
     "Grappled": _grappled,

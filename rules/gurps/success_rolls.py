@@ -12,10 +12,7 @@ from typing import Any
 import msgspec
 
 from events.dice import Dice, DieRolled, Modifier
-
-# Spec section 1 DECISION: automatic results by the 3d6 total.
-ALWAYS_SUCCEEDS = frozenset({3, 4})
-ALWAYS_FAILS = frozenset({17, 18})
+from rules.gurps.tables import ALWAYS_FAILS, ALWAYS_SUCCEEDS
 
 
 class SuccessRoll(msgspec.Struct, frozen=True):

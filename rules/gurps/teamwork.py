@@ -13,11 +13,8 @@ from rules.gurps.combatant_stats import best_grappling_skill, name, stats
 from rules.gurps.events import AssistCommitted
 from rules.gurps.hex_sharing import in_close_combat_with, rules_of
 from rules.gurps.options import option
-from rules.gurps.situational_modifiers import GRAPPLED_PENALTY, is_grappled, shield_dx_modifiers
-
-# §Multiple Close Combat, literal: "up to two fighters ... in a takedown; up to three ... in a pin"
-# (DECISION: the lead counts among them).
-MAX_FIGHTERS: dict[str, int] = {"takedown": 2, "pin": 3}
+from rules.gurps.situational_modifiers import is_grappled, shield_dx_modifiers
+from rules.gurps.tables import GRAPPLED_PENALTY, MAX_FIGHTERS
 
 
 class Score(msgspec.Struct, frozen=True):
@@ -67,7 +64,7 @@ def helper_problems(state: dict[str, Any], cid: str, target: str, helpers: list[
         if h not in state["combatants"]:
             problems.append(f"there is no combatant {h!r}")
         elif h in (cid, target):
-            problems.append(f"{name(state, h)} cannot help in his own {action}")
+            problems.append(f"{name(state, h)} cannot help in a {action} of their own")
         elif not in_close_combat_with(state, h, target):
             problems.append(f"{name(state, h)} is not in close combat with {name(state, target)}")
         elif state["combatants"][h]["side"] != state["combatants"][cid]["side"]:

@@ -126,7 +126,7 @@ def test_no_leaving_while_grappled():
     w.run(ChooseManeuver(combatant="cai", maneuver="move"))
     with pytest.raises(RuleError, match="break free first"):
         w.run(GurpsMove(combatant="cai", path=[[-1, 0]]))
-    with pytest.raises(RuleError, match="while he is being grappled"):
+    with pytest.raises(RuleError, match="while being grappled"):
         w.run(Evade(combatant="cai", target="dun", path=[[1, 0], [2, 0]]))
 
 
@@ -179,7 +179,7 @@ def test_already_acted_this_second():
     w.turn(1)
     w.run(ChooseManeuver(combatant="cai", maneuver="move"))
     w.run(ChooseManeuver(combatant="dun", maneuver="move"))
-    with pytest.raises(RuleError, match="already had his turn"):
+    with pytest.raises(RuleError, match="already had a turn"):
         w.run(ChooseManeuver(combatant="cai", maneuver="move"))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.gurps.commands import ChooseManeuver, Evade
-from rules.gurps.evading import EVADE_APPROACH_MODIFIERS, EVADE_POSTURE_MODIFIERS
+from rules.gurps.tables import EVADE_APPROACH_MODIFIERS, EVADE_POSTURE_MODIFIERS
 from rules.interface import RuleError
 from tests.gurps.gurps_world import World, fig, of_type, one, types
 
@@ -85,7 +85,7 @@ def test_v1b_cato_ties_a_standing_bors_from_his_left_and_is_stopped():
     out = w.respond("stop", dice=[[3, 3, 3], [4, 4, 5]])
     cato = of_type(out, "DieRolled")[0]
     assert cato["target"] == 7 and cato["outcome"] == "failure by 2"
-    assert [(m["value"], m["reason"]) for m in cato["modifiers"]] == [(-5, "foe standing"), (2, "from his left side")]
+    assert [(m["value"], m["reason"]) for m in cato["modifiers"]] == [(-5, "foe standing"), (2, "from the left side")]
     qc = one(out, "QuickContestResolved")
     assert qc["winner"] is None and qc["margin_of_victory"] == 0
     assert one(out, "EvadeStopped")["mover"] == "cato"
@@ -174,7 +174,7 @@ def test_standing_order_let_pass_answers_at_once():
 
 
 @pytest.mark.parametrize("maneuver,path,message", [
-    ("attack", BEHIND_PATH, "never carries him past"),
+    ("attack", BEHIND_PATH, "never carries a figure past"),
     ("move", [[-1, 0], [0, 0]], "ends in Bors's hex"),
     ("move", [[-1, 0], [-1, 1]], "does not go through"),
     ("move", [[-1, 0], [0, 0], [-1, 1]], "own side"),

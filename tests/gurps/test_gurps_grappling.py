@@ -8,7 +8,7 @@ from events.common import CloseCombatJoined
 from rules.gurps.adjacent import decide_declare  # noqa: F401 - the module under test in the last tests
 from rules.gurps.commands import BreakFree, ChooseManeuver, DeclareCloseCombat, Grapple, Pin, Takedown
 from rules.gurps.events import Grappled, HalfHexTaken
-from rules.gurps.teamwork import MAX_FIGHTERS
+from rules.gurps.tables import MAX_FIGHTERS
 from rules.interface import RuleError
 from tests.gurps.gurps_world import HAND, World, fig, of_type, one, types
 
@@ -57,7 +57,7 @@ def test_v2_helper_who_already_acted_owes_his_next_turn():
     start = w.turn(4)
     assert {"type": "ActionSpent", "combatant": "cole", "turn": 4,
             "why": "helping Bram's takedown on Dorn"} in start
-    with pytest.raises(RuleError, match="already had his turn"):
+    with pytest.raises(RuleError, match="already had a turn"):
         w.run(ChooseManeuver(combatant="cole", maneuver="attack"))
     assert w.rules["assists"] == []
 
@@ -114,7 +114,7 @@ def test_v3_pin_with_two_helpers():
     assert w.state["pins"][0]["holder"] == "bram"
     start = w.turn(5)
     assert one(start, "PinHeld") == {"type": "PinHeld", "holder": "bram", "pinned": "dorn", "turn": 5}
-    with pytest.raises(RuleError, match="pinned: he may only take an Attack"):
+    with pytest.raises(RuleError, match="pinned: only an Attack, to break free, is allowed"):
         w.run(ChooseManeuver(combatant="dorn", maneuver="move"))
     assert w.replayed() == w.state
 
@@ -145,7 +145,7 @@ def test_takedown_refusals():
     with pytest.raises(RuleError) as err:
         w.run(Takedown(combatant="cole", target="dorn", helpers=["cole"]))
     msg = err.value.message
-    assert "move is not one of attack" in msg and "not standing" in msg and "cannot help in his own" in msg
+    assert "move is not one of attack" in msg and "not standing" in msg and "cannot help in a takedown of their own" in msg
 
 
 def test_takedown_needs_a_grappler_among_the_team():

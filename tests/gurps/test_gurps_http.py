@@ -54,7 +54,7 @@ async def test_v1_http_ana_evades_by_8(tussle):
     st = await enc.state()
     assert st["combatants"]["ana"]["position"] == [1, 0]
     text = await log_text(enc)
-    assert "Ana rolls 3d6 for the evade (DX): [4, 5, 3] = 12 vs 22 (base 12, +5 foe lying down, +5 from behind)" in text
+    assert "Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind) = 22" in text
     assert "Ana wins by 8" in text
     await replay_equals_live(enc)
 
@@ -207,8 +207,10 @@ async def test_v4_http_shield_turn1_and_turn2(tussle):
     hit = of_type(b, "DieRolled")[0]
     assert (hit["target"], hit["total"], hit["outcome"]) == (13, 12, "success by 1")
     rid = b["events"][-1]["data"]["id"]
-    r = await enc.command("respond", reaction=rid, choice="parry", weapon="broadsword")
-    assert r.status == 422 and "reach 1 lacks C" in r.body["error"]["message"]
+    # Dun's knife is carried, his broadsword (reach 1) and buckler fill both hands: he may only dodge.
+    ask = b["events"][-1]["data"]
+    assert ask["options"] == ["dodge"] and "reach 1 lacks C" in ask["question"], ask
+    assert "no empty hand: the broadsword and the buckler fill his 2 hands" in ask["question"]
     b = await enc.ok("respond", reaction=rid, choice="dodge", dice=[[1, 1, 2]])
     assert of_type(b, "DieRolled")[0]["target"] == 8 + 1
     b = await enc.ok("gurps.ready_item", combatant="dun", item="knife", dice=[[3, 4, 4]])
@@ -219,7 +221,7 @@ async def test_v4_http_shield_turn1_and_turn2(tussle):
     miss = of_type(b, "DieRolled")[0]
     assert (miss["target"], miss["outcome"]) == (11, "failure by 1")
     text = await log_text(enc)
-    assert "not his entering attack" in text
+    assert "not the entering attack" in text
     await replay_equals_live(enc)
 
 
@@ -249,7 +251,7 @@ async def test_http_refusals(tussle):
         ("gurps.pin", {"combatant": "cai", "target": "dun"}, "not lying down"),
         ("gurps.break_free", {"combatant": "cai", "target": "dun"}, "neither grapples nor pins"),
         ("gurps.declare_close_combat", {"combatant": "cai", "target": "dun"}, "adjacent_close_combat"),
-        ("gurps.evade", {"combatant": "cai", "target": "dun", "path": [[1, 0]]}, "never carries him past"),
+        ("gurps.evade", {"combatant": "cai", "target": "dun", "path": [[1, 0]]}, "never carries a figure past"),
         ("gurps.choose_maneuver", {"combatant": "cai", "maneuver": "move"}, "already chosen"),
         ("gurps.close_combat_attack", {"combatant": "cai", "target": "nobody", "weapon": "knife"}, "no combatant"),
     ]

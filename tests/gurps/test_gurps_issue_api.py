@@ -35,6 +35,8 @@ SPEC_FIELDS: dict[str, set[str]] = {
     "gurps.pin": {"combatant", "target", "helpers"},
     "gurps.break_free": {"combatant", "target"},
     "gurps.record_injury": {"target", "amount", "source"},
+    # Issue 17 (§Leaving a Foe's Hex): not in the spec's table, the seed allows it.
+    "gurps.step_out_attack": {"combatant", "to", "target", "weapon"},
 }
 REQUIRED: dict[str, set[str]] = {
     "gurps.evade": {"combatant", "target", "path"},
@@ -45,7 +47,7 @@ REQUIRED: dict[str, set[str]] = {
 }
 OPTIONS = {
     "failed_evade_stop": "foe_hex", "assume_foes_stop": False, "adjacent_close_combat": False,
-    "base_grapple_mode": "minimal", "helper_cost": "next_turn",
+    "base_grapple_mode": "minimal", "helper_cost": "next_turn", "crowded_evade": "refuse",
     "retreat_bonus": {"dodge": 3, "parry": 1, "parry_fencing_or_unarmed": 3},
     "posture_penalty": {"kneeling": -2, "lying": -4},
 }
@@ -142,12 +144,12 @@ async def test_the_log_has_a_gurps_sentence_for_every_gurps_event_and_roll(tussl
                 d = events[entry["seq"]]["data"]
                 seen_purposes.add(d["purpose"])
                 who = next(c for c in (await enc.state())["combatants"].values() if c["id"] == d["combatant"])
-                assert entry["text"].startswith(f"{who['name']} rolls {d['notation']} for {ROLL_PURPOSES[d['purpose']]}")
+                assert entry["text"].startswith(f"{who['name']} rolls {d['notation']} for {ROLL_PURPOSES[d['purpose']][0]}")
                 assert str(d["total"]) in entry["text"] and "(manual dice, not verifiable)" in entry["text"]
             seen_types.add(entry["type"])
         await replay_equals_live(enc)
     assert {t.__name__ for t in GURPS_EVENTS} <= seen_types
-    assert set(ROLL_PURPOSES) == seen_purposes
+    assert set(ROLL_PURPOSES) - {"block"} == seen_purposes  # a block needs a step-out attack (test_gurps_issue17)
     assert {"PinApplied", "PinHeld", "PinBroken", "ItemReadied", "ItemDropped", "Wounded", "CloseCombatJoined",
             "CloseCombatLeft", "PostureChanged", "FacingChanged", "ActionSpent", "ActionDeclared"} <= seen_types
 

@@ -43,8 +43,8 @@ async def test_entering_takes_the_near_half_and_stops_facing_the_foe(tussle):
     group = st["groups"][cai["group"]]
     assert sorted(group["combatants"]) == ["cai", "dun"]
     text = await log_text(enc)
-    assert "Cai enters [0, 0] and takes the near half (edge 3)." in text
-    assert "Dun holds the other half of [0, 0] (edge 0)." in text
+    assert "Cai holds the half of [0, 0] toward [-1, 0]." in text
+    assert "Dun holds the half of [0, 0] toward [1, 0]." in text
     await refused(enc, "gurps.move", "has 0 left", combatant="cai", path=[[-1, 0]])
     await replay_equals_live(enc)
 
@@ -67,7 +67,7 @@ async def test_moving_through_a_foe_needs_an_evade(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
     await refused(enc, "gurps.move", "cannot move through Dun's hex at [0, 0] without evading",
                   combatant="cai", path=[[-1, 0], [0, 0], [1, 0]])
-    await refused(enc, "gurps.move", "cannot end his move in Al's hex", combatant="cai", path=[[-2, 1]])
+    await refused(enc, "gurps.move", "cannot end the move in Al's hex", combatant="cai", path=[[-2, 1]])
 
 
 @pytest.mark.parametrize("to", OWN_SIDE)
@@ -112,7 +112,7 @@ async def test_a_step_cannot_go_to_the_foes_side(tussle):
     enc = await in_close_combat(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     await refused(enc, "gurps.move", "not one of the three hexes on Cai's side", combatant="cai", path=[[1, 0]])
-    await refused(enc, "gurps.evade", "a step never carries him past", combatant="cai", target="dun",
+    await refused(enc, "gurps.evade", "a step never carries a figure past", combatant="cai", target="dun",
                   path=[[1, 0]])
 
 
@@ -163,7 +163,7 @@ async def test_move_and_maneuver_refusals_through_http(tussle):
     b = await enc.ok("gurps.move", combatant="cai", path=[[-2, 0]], facing=1)
     assert of_type(b, "Moved")[0]["facing"] == 1 and of_type(b, "GurpsMovementUsed")[0]["left"] == 1
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="wait")
-    await refused(enc, "gurps.choose_maneuver", "has already had his turn this second", combatant="cai",
+    await refused(enc, "gurps.choose_maneuver", "has already had a turn this second", combatant="cai",
                   maneuver="move")
     b = await enc.ok("start_turn", turn=2)
     assert of_type(b, "ActionSpent")[0]["combatant"] == "dun"

@@ -51,8 +51,8 @@ async def test_each_posture_modifier_through_http(tussle, posture, mods):
     (0, 0, "front", []),
     (0, 1, "front", []),  # front-left and front-right count as front (spec 6 #5)
     (0, 5, "front", []),
-    (0, 2, "left", [(2, "from his left side")]),
-    (0, 4, "right", [(2, "from his right side")]),
+    (0, 2, "left", [(2, "from the left side")]),
+    (0, 4, "right", [(2, "from the right side")]),
     (0, 3, "back", [(5, "from behind")]),
     (2, 5, "back", [(5, "from behind")]),  # the arc turns with his facing
 ])
@@ -78,7 +78,7 @@ async def test_a_tie_with_equal_successes_stops_the_mover(tussle):
     st = await enc.state()
     assert st["combatants"]["ana"]["position"] == [0, 0]
     assert st["combatants"]["ana"]["facing"] == 0  # facing Bors: the direction she ran in
-    assert "A tie: nobody wins" in await log_text(enc)
+    assert "A tie: Ana is stopped" in await log_text(enc)
     await replay_equals_live(enc)
 
 
@@ -200,7 +200,7 @@ async def test_evade_refusals_through_http(tussle):
 async def test_evade_refused_on_a_step_maneuver_and_while_grappled(tussle):
     enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6), fig("bors", "b", [0, 0], dx=11))
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="attack")
-    await refused(enc, "gurps.evade", "a step never carries him past", combatant="ana", target="bors",
+    await refused(enc, "gurps.evade", "a step never carries a figure past", combatant="ana", target="bors",
                   path=[[-1, 0], [0, 0], [1, 0]])
     # Grappled: Dun grapples Cai in the shared hex, then Cai tries to evade out forward.
     enc = await in_close_combat(tussle, turns=1)
@@ -209,7 +209,7 @@ async def test_evade_refused_on_a_step_maneuver_and_while_grappled(tussle):
     b = await enc.ok("gurps.grapple", combatant="dun", target="cai", dice=[[3, 3, 3]])
     await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", dice=[[6, 6, 6]])
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
-    body = await refused(enc, "gurps.evade", "cannot evade anyone while he is being grappled", combatant="cai",
+    body = await refused(enc, "gurps.evade", "cannot evade anyone while being grappled", combatant="cai",
                          target="dun", path=[[1, 0]])
     assert body["error"]["message"]
 

@@ -21,7 +21,9 @@ from tests.gurps.gurps_world import BROADSWORD, HAND, KNIFE, fig
 
 SHIELD = {"name": "shield", "db": 2}
 BUCKLER = {"name": "buckler", "db": 1}
-CARRIED = [{"id": "knife", "name": "knife", "state": "carried"}]
+# The knife is carried and the broadsword sheathed: the buckler leaves one hand empty.
+CARRIED = [{"id": "knife", "name": "knife", "state": "carried"},
+           {"id": "broadsword", "name": "broadsword", "state": "carried"}]
 
 
 def cai(**kw):
@@ -70,7 +72,7 @@ async def test_v4_turn_1_dun_dx_roll_at_11_but_an_attack_at_minus_1(tussle, acti
     else:
         await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="attack")
         b = await enc.ok("gurps.close_combat_attack", combatant="dun", target="cai", weapon="hand", dice=[[6, 6, 6]])
-        assert rolls(b)[0]["modifiers"] == [{"value": -1, "reason": "buckler (DB 1): not his entering attack"}]
+        assert rolls(b)[0]["modifiers"] == [{"value": -1, "reason": "buckler (DB 1): not the entering attack"}]
     assert rolls(b)[0]["target"] == target
     await replay_equals_live(enc)
 
@@ -85,7 +87,7 @@ async def test_v4_turn_2_cai_attacks_at_11_and_misses(tussle):
     assert (miss["target"], miss["total"], miss["outcome"], miss["margin"]) == (11, 12, "failure by 1", -1)
     assert "ReactionRequested" not in types(b)
     text = await log_text(enc)
-    assert "vs 11 (base 13, -2 shield (DB 2): not his entering attack) — failure by 1" in text
+    assert "vs skill 13 − 2 (shield (DB 2): not the entering attack) = 11 — failure by 1" in text
     await replay_equals_live(enc)
 
 
@@ -120,10 +122,10 @@ async def test_v4_turn_2_dun_drops_his_buckler_at_10(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="ready")
     b = await enc.ok("gurps.drop_shield", combatant="dun", dice=[[6, 6, 6]])
     assert rolls(b)[0]["target"] == 10
-    assert "ItemDropped" not in types(b) and of_type(b, "ActionSpent")[0]["why"] == "failed to get rid of his shield"
+    assert "ItemDropped" not in types(b) and of_type(b, "ActionSpent")[0]["why"] == "failed to get rid of the shield"
     st = await enc.state()
     assert next(i for i in st["combatants"]["dun"]["items"] if i["id"] == "shield")["state"] == "ready"
-    assert "Dun rolls 3d6 for getting rid of his shield (DX)" in await log_text(enc)
+    assert "Dun rolls 3d6 for getting rid of the shield" in await log_text(enc)
     await replay_equals_live(enc)
 
 

@@ -43,11 +43,11 @@ async def test_v2_takedown_with_a_helper_and_the_log_of_section_7(tussle):
     assert (dorn_c["posture"], dorn_c["position"]) == ("prone", [0, 0])  # he stays in Bram's hex
     assert st["groups"][dorn_c["group"]]["standing"] is False
     text = await log_text(enc)
-    assert "Bram rolls 3d6 for a takedown: [3, 4, 2] = 9 vs 14 (base 12, +2 Cole helps (ST 11, 1/5))" in text
-    assert "Dorn rolls 3d6 for resisting the takedown: [5, 4, 3] = 12 vs 13" in text
-    assert "Bram wins by 4" in text and "Dorn is now prone." in text
-    assert "Cole helps Bram's takedown on Dorn; his turn 3 is spent helping." in text
-    await refused(enc, "gurps.choose_maneuver", "Cole has already had his turn", combatant="cole", maneuver="wait")
+    assert "Bram rolls 3d6 for the takedown: [3, 4, 2] = 9 vs score 12 + 2 (Cole helps (ST 11, 1/5)) = 14" in text
+    assert "Dorn rolls 3d6 for resisting the takedown: [5, 4, 3] = 12 vs score 13" in text
+    assert "Bram wins by 4: Dorn is taken down." in text and "Dorn is now prone." in text
+    assert "Cole helps Bram's takedown on Dorn; Cole's turn 3 is spent helping." in text
+    await refused(enc, "gurps.choose_maneuver", "Cole has already had a turn", combatant="cole", maneuver="wait")
     await replay_equals_live(enc)
 
 
@@ -61,7 +61,7 @@ async def test_v2_a_helper_who_has_acted_owes_his_next_turn(tussle):
     b = await enc.ok("start_turn", turn=4)
     spent = [d for d in of_type(b, "ActionSpent") if d["turn"] == 4]
     assert spent == [{"combatant": "cole", "turn": 4, "why": "helping Bram's takedown on Dorn"}]
-    await refused(enc, "gurps.choose_maneuver", "Cole has already had his turn", combatant="cole", maneuver="wait")
+    await refused(enc, "gurps.choose_maneuver", "Cole has already had a turn", combatant="cole", maneuver="wait")
     assert (await enc.state())["rules"]["assists"] == []
     await replay_equals_live(enc)
 
@@ -107,7 +107,7 @@ async def test_v2a_dorn_wins_and_puts_the_fallen_bram_next_door(tussle):
     assert (team["outcome"], dorn["outcome"]) == ("failure by 2", "success by 3")
     assert of_type(b, "QuickContestResolved")[0]["winner"] == "dorn"
     assert of_type(b, "PostureChanged")[0] == {"combatant": "bram", "posture": "prone"}
-    assert of_type(b, "GrappleReleased")[0] == {"grappler": "bram", "target": "dorn", "why": "his takedown failed"}
+    assert of_type(b, "GrappleReleased")[0] == {"grappler": "bram", "target": "dorn", "why": "the takedown failed"}
     req = last_request(b)
     assert (req["kind"], req["combatant"], req["default"]) == ("fall_hex", "dorn", "0,0")
     assert req["asked_of"] != "gm" and "-1,0" in req["options"]
@@ -157,12 +157,12 @@ async def test_v3_pin_with_two_helpers_then_what_the_pinned_may_do_and_breaking_
     b = await enc.ok("start_turn", turn=4)
     assert of_type(b, "PinHeld")[0] == {"holder": "bram", "pinned": "dorn", "turn": 4}
     # The pinned figure may only take an Attack, and only to break free.
-    await refused(enc, "gurps.choose_maneuver", "Dorn is pinned: he may only take an Attack", combatant="dorn",
+    await refused(enc, "gurps.choose_maneuver", "Dorn is pinned: only an Attack", combatant="dorn",
                   maneuver="move")
     await refused(enc, "gurps.ready_item", "Dorn is pinned", combatant="dorn", item="hand")
     await enc.ok("gurps.choose_maneuver", combatant="dorn", maneuver="attack")
     await refused(enc, "gurps.move", "Dorn is pinned and cannot move", combatant="dorn", path=[[1, 0]])
-    await refused(enc, "gurps.close_combat_attack", "Dorn is pinned: he may only try to break free",
+    await refused(enc, "gurps.close_combat_attack", "Dorn is pinned: only breaking free is allowed",
                   combatant="dorn", target="bram", weapon="hand")
     await refused(enc, "gurps.grapple", "Dorn is pinned", combatant="dorn", target="bram")
     # Break free: Dorn's ST 13 (9, success by 4) against Bram's 12 (18, a failure).
@@ -219,7 +219,7 @@ async def test_takedown_pin_and_helper_refusals_through_http(tussle):
         ("gurps.takedown", {"helpers": ["cole", "cole"]}, "a helper is named twice"),
         ("gurps.takedown", {"helpers": ["eve"]}, "Eve is not in close combat with Dorn"),
         ("gurps.takedown", {"helpers": ["gus"]}, "Gus is not on Bram's side"),
-        ("gurps.takedown", {"helpers": ["dorn"]}, "Dorn cannot help in his own takedown"),
+        ("gurps.takedown", {"helpers": ["dorn"]}, "Dorn cannot help in a takedown of their own"),
         ("gurps.takedown", {"helpers": ["nobody"]}, "no combatant"),
         ("gurps.takedown", {"to": [3, 3]}, "[3, 3] is neither Bram's hex nor next to it"),
         ("gurps.takedown", {"to": [1, -1]}, "[1, -1] is occupied"),
@@ -327,7 +327,7 @@ async def test_declared_close_combat_from_the_next_hex_helps_and_leaves_anywhere
     st = await enc.state()
     assert st["combatants"]["eve"]["position"] == [0, 1]
     assert st["rules"]["hexes"]["0,0"]["occupants"]["eve"] == {"entry_edge": 5, "declared_adjacent": True}
-    assert "Eve declares himself in close combat from the next hex" in await log_text(enc)
+    assert "Eve declares close combat from the next hex" in await log_text(enc)
     await refused(enc, "gurps.declare_close_combat", "Eve is already in close combat with Dorn", combatant="eve",
                   target="dorn")
     await enc.ok("gurps.choose_maneuver", combatant="hal", maneuver="wait")

@@ -53,14 +53,18 @@ async def test_a_reach_c_knife_hits_the_dodge_fails_and_damage_is_rolled(tussle)
     b = await enc.ok("gurps.record_injury", target="dun", amount=3, source="Cai's knife")
     assert of_type(b, "Wounded")[0] == {"combatant": "dun", "amount": 3, "source": "Cai's knife"}
     text = await log_text(enc)
-    assert "Cai rolls 1d6 for damage: [4] -1 (damage adds) = 3 — 3 basic damage with the knife" in text
+    assert "Cai rolls 1d6 for damage: [4] − 1 (damage adds) = 3 — 3 basic damage with the knife" in text
     assert "Dun takes 3 damage (Cai's knife)." in text
     await refused(enc, "gurps.record_injury", "amount cannot be negative", status=400, target="dun", amount=-1)
     await replay_equals_live(enc)
 
 
+SHEATHED = [{"id": "broadsword", "name": "broadsword", "state": "carried"},
+            {"id": "pistol", "name": "pistol", "state": "carried"}]
+
+
 async def test_an_empty_hand_strikes_at_dx(tussle):
-    enc = await in_close_combat(tussle, cai(), dun())
+    enc = await in_close_combat(tussle, cai(items=SHEATHED), dun())
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="hand", dice=[[6, 6, 6]])
     assert (rolls(b)[0]["target"], rolls(b)[0]["outcome"]) == (12, "failure by 6")
@@ -78,7 +82,7 @@ async def test_a_ranged_weapon_takes_its_bulk_and_no_other_penalty(tussle):
 
 
 async def test_attack_refusals_through_http(tussle):
-    carried = [{"id": "knife", "name": "knife", "state": "carried"}]
+    carried = [{"id": "knife", "name": "knife", "state": "carried"}, {"id": "pistol", "name": "pistol", "state": "carried"}]
     enc = await in_close_combat(tussle, cai(items=carried), dun())
     await enc.add(fig("eve", "b", [3, 3]))
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
@@ -88,9 +92,9 @@ async def test_attack_refusals_through_http(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     cases = [
         ({"weapon": "broadsword"}, "cannot attack with the broadsword in close combat: its reach 1 lacks C"),
-        ({"weapon": "knife"}, "Cai's knife is not ready (gurps.ready_item)"),
+        ({"weapon": "knife"}, "Cai's knife is carried, not ready (gurps.ready_item first)"),
         ({"weapon": "spear"}, "Cai has no weapon named 'spear'"),
-        ({"weapon": "hand", "target": "eve"}, "Cai is not in close combat with Eve (enter his hex first)"),
+        ({"weapon": "hand", "target": "eve"}, "Cai is not in close combat with Eve (enter that hex first)"),
         ({"weapon": "hand", "target": "nobody"}, "no combatant"),
     ]
     for fields, message in cases:
@@ -115,7 +119,7 @@ async def test_joining_with_bad_weapon_stats_is_refused(tussle):
 
 @pytest.mark.parametrize("weapon, parry", [("knife", 8), ("hand", 7), (None, 8)])  # None: his best legal parry
 async def test_parry_with_a_reach_c_weapon_or_an_empty_hand(tussle, weapon, parry):
-    enc = await in_close_combat(tussle, cai(), dun())
+    enc = await in_close_combat(tussle, cai(), dun(items=SHEATHED[:1]))
     req = await attack_hits(enc)
     extra = {"weapon": weapon} if weapon else {}
     b = await enc.ok("respond", reaction=req["id"], choice="parry", dice=[[2, 2, 2]], **extra)
@@ -131,7 +135,8 @@ async def test_defence_refusals_through_http(tussle):
     rid = req["id"]
     cases = [
         ({"choice": "parry", "weapon": "broadsword"},
-         "Dun cannot parry with the broadsword in close combat: its reach 1 lacks C"),
+         "Dun cannot parry with the broadsword: in close combat only an empty hand or a reach-C weapon parries, "
+         "and the broadsword's reach 1 lacks C"),
         ({"choice": "parry", "weapon": "axe"}, "Dun has no weapon named 'axe'"),
         ({"choice": "block"}, "block"),
         ({"choice": "dodge", "retreat": True, "to": [-1, 0]}, "is not one of the three hexes on Dun's side"),
@@ -166,7 +171,10 @@ async def test_a_figure_with_no_reach_c_weapon_may_only_dodge(tussle):
 ])
 async def test_retreat_bonus_and_the_retreat_bonus_option(tussle, choice, weapon, options, bonus):
     opts = {"retreat_bonus": options} if options else {}
-    enc = await in_close_combat(tussle, cai(), dun(weapons=[dict(KNIFE), HAND, RAPIER]), **opts)
+    # Two hands: the weapon not used stays sheathed, so the hand is empty.
+    sheathed = "knife" if weapon == "main-gauche" else "main-gauche"
+    enc = await in_close_combat(tussle, cai(), dun(weapons=[dict(KNIFE), HAND, RAPIER], items=[
+        {"id": sheathed, "name": sheathed, "state": "carried"}]), **opts)
     req = await attack_hits(enc)
     extra = {"weapon": weapon} if weapon else {}
     b = await enc.ok("respond", reaction=req["id"], choice=choice, retreat=True, to=[1, 0], dice=[[2, 2, 2]],
@@ -202,7 +210,7 @@ async def test_retreat_once_per_turn_and_never_while_grappled(tussle):
     await enc.ok("gurps.move", combatant="eli", path=[[0, 0]])
     b = await enc.ok("gurps.close_combat_attack", combatant="eli", target="dun", weapon="knife", dice=[[3, 3, 3]])
     r = await enc.command("respond", reaction=last_request(b)["id"], choice="dodge", retreat=True, to=[1, 0])
-    assert r.status == 422 and "Dun cannot retreat while he is grappled" in r.body["error"]["message"], r.body
+    assert r.status == 422 and "Dun cannot retreat while grappled" in r.body["error"]["message"], r.body
     b = await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", dice=[[2, 2, 2]])
     dodge = rolls(b)[0]
     assert dodge["target"] == 8  # Dodge is not DX-based here: no -4 for being grappled (BASE as given)
@@ -277,7 +285,7 @@ async def test_a_failed_fast_draw_readies_the_knife_as_a_full_ready(tussle):
     b = await enc.ok("gurps.ready_item", combatant="cai", item="knife", fast_draw=True, dice=[[3, 4, 4], [6, 6, 5]])
     assert types(b) == ["ManeuverChosen", "DieRolled", "DieRolled", "ItemReadied", "ActionSpent"]
     assert of_type(b, "ManeuverChosen")[0]["maneuver"] == "ready"
-    await refused(enc, "gurps.choose_maneuver", "has already had his turn", combatant="cai", maneuver="attack")
+    await refused(enc, "gurps.choose_maneuver", "has already had a turn", combatant="cai", maneuver="attack")
     await replay_equals_live(enc)
 
 

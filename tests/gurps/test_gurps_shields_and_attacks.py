@@ -16,7 +16,8 @@ def v4() -> World:
               shield={"name": "shield", "db": 2}))
     w.add(fig("dun", "b", [0, 0], facing=3, dx=11, dodge=8, skills={"Knife": 12},
               weapons=[dict(KNIFE), HAND, BROADSWORD], shield={"name": "buckler", "db": 1},
-              items=[{"id": "knife", "name": "knife", "state": "carried"}]))
+              items=[{"id": "knife", "name": "knife", "state": "carried"},
+                     {"id": "broadsword", "name": "broadsword", "state": "carried"}]))
     w.turn(1)
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
     w.run(GurpsMove(combatant="cai", path=[[0, 0]]))
@@ -46,7 +47,7 @@ def test_v4_turn1_dun_ready_roll_has_no_penalty_but_an_attack_does():
     evs = w2.run(CloseCombatAttack(combatant="dun", target="cai", weapon="hand"), dice=[[6, 6, 6]])
     roll = one(evs, "DieRolled")
     assert roll["target"] == 11 - 1
-    assert roll["modifiers"][0]["value"] == -1 and "not his entering attack" in roll["modifiers"][0]["reason"]
+    assert roll["modifiers"][0]["value"] == -1 and "not the entering attack" in roll["modifiers"][0]["reason"]
 
 
 def turn2(w: World) -> World:
@@ -134,7 +135,7 @@ def test_parry_with_a_reach_c_weapon():
 def test_parry_with_a_broadsword_is_refused():
     w = v4()
     w.run(CloseCombatAttack(combatant="cai", target="dun", weapon="knife"), dice=[[3, 3, 3]])
-    with pytest.raises(RuleError, match="cannot parry with the broadsword in close combat: its reach 1 lacks C"):
+    with pytest.raises(RuleError, match="the broadsword.s reach 1 lacks C"):
         w.respond("parry", weapon="broadsword")
 
 
