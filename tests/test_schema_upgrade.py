@@ -5,6 +5,8 @@ tests/data/schema_v0.json holds what that server answered for it. Today's server
 stream verifies, and its events, state, log, audit and listing are what they were. The API may add
 fields (API.md: "add fields freely, rename none"), so state, log, audit and listing are compared as
 "every field recorded then is there, unchanged"; the events and the Markdown log must be identical.
+Changed on purpose since: the gurps encounter's log sentences (gurps version 2, issue 18 item 4; only
+`text` and the Markdown, its events and state as they were).
 """
 
 from __future__ import annotations
