@@ -29,6 +29,10 @@ from rules.merge_patch import merge_patch
 
 State = dict[str, Any]
 
+# The version of this fold (with `voided_seqs`): bump it with any change to what a stream folds to here,
+# so that saved snapshots of states folded by the older code are discarded (server/snapshots.py).
+FOLD_VERSION = 1
+
 
 def initial_state() -> State:
     """The state before `EncounterCreated`."""
@@ -288,9 +292,13 @@ def voided_seqs(events: Iterable[Event], at: int | None = None) -> set[int]:
 def replay(events: list[Event], ruleset_for: Callable[[Event], Any], at: int | None = None) -> State:
     """Fold the stream up to `at`, skipping voided events. `ruleset_for` resolves the ruleset from
     `EncounterCreated` (the first event)."""
-    voided = voided_seqs(events, at)
-    state = initial_state()
-    ruleset = None
+    return fold_onto(initial_state(), None, events, ruleset_for, voided_seqs(events, at), at)
+
+
+def fold_onto(state: State, ruleset: Any, events: Iterable[Event], ruleset_for: Callable[[Event], Any],
+              voided: set[int], at: int | None = None) -> State:
+    """Fold `events` (up to `at`) onto `state`, whose ruleset is `ruleset`, skipping the seqs in `voided`
+    (only seq and hash move, as `replay` does): a replay from a snapshot, or one piece of a replay."""
     with gc_paused():  # the fold builds many long-lived objects: see events/gc_pause.py
         for e in events:
             if at is not None and e.seq > at:

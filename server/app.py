@@ -13,6 +13,7 @@ from rules.registry import Registry
 from server import webhooks
 from server.acting import asked_now, reaction_deadlines, with_deadlines
 from server.describing import describe_rulesets
+from server.encounter_cache import DEFAULT_CAPACITY
 from server.exporting import ndjson_lines
 from server.http import web as pages
 from server.http.context import (
@@ -31,7 +32,9 @@ from server.http.input_checks import nul_in_url_middleware, read_json
 from server.live import routes as live
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
+from server.ops.metrics import METRICS
 from server.service import ApiError, Encounters
+from server.snapshots import SNAPSHOT_EVERY
 
 # ---- handlers ---------------------------------------------------------------------------------
 
@@ -122,14 +125,12 @@ async def get_encounter(request: web.Request) -> web.Response:
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     state = await enc.state(stream)
-    events = await enc.store.read(stream)
-    commitments = [events[0].data["commitment"]] + [e.data["commitment"] for e in events
-                                                     if e.type == "DiceSeedRotated"]
+    commitments = await enc.commitments(stream)  # kept with the cached state: no read of the stream
     return json_response({
         "id": stream, "name": state["name"], "ruleset": state["ruleset"], "ruleset_version": state["ruleset_version"],
         "options": state["options"], "geometry": state["geometry"], "dice": state["dice"], "public": state["public"],
         "seq": state["seq"], "hash": state["hash"], "head": {"seq": state["seq"], "hash": state["hash"]},
-        "commitment": state["commitment"], "commitments": [c for c in commitments if c],
+        "commitment": state["commitment"], "commitments": commitments,
         "revealed_seeds": await enc.store.revealed_seeds(stream), "closed": state["closed"],
     })
 
@@ -293,17 +294,20 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
 
 def make_app(store: Store, registry: Registry | None = None, *, admin_token: str | None = None,
              max_body: int = 256 * 1024, max_events: int = 1000, ids: Any = None,
+             cache_encounters: int = DEFAULT_CAPACITY, snapshot_every: int = SNAPSHOT_EVERY,
              **settings: Any) -> web.Application:
     """Build the server around an open-able store (`ids`: where its ids come from, server/ids.py)."""
     proxies = trusted_networks(settings.get("trusted_proxies") or ())
     first = [forwarded_middleware(proxies)] if proxies else []
     app = web.Application(middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body)
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
-    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events, ids=ids)
+    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events, ids=ids,
+                                 cache_encounters=cache_encounters, snapshot_every=snapshot_every)
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         await store.open()
         yield
+        await app[ENCOUNTERS].snapshots.settled()  # a snapshot being saved finishes before the store closes
         await store.close()
 
     app.cleanup_ctx.append(store_ctx)
@@ -312,6 +316,7 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
 
     live.setup(app)
     operations.setup(app)
+    app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
     webhooks.setup(app)
     pages.setup(app)
     return app

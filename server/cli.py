@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from server.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
 
 # The GIL switch interval of `tussle serve` on SQLite (see _serve).
@@ -21,6 +22,7 @@ SWITCH_INTERVAL_S = 0.001
 def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
     return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
+            "cache_encounters": args.cache_encounters,
             "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
             "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or [],
             "trusted_proxies": args.trusted_proxy or [],
@@ -44,6 +46,13 @@ def webhook_settings(args: argparse.Namespace) -> Any:
 
     return Settings(allow_private=args.webhook_allow_private, retry_base_s=args.webhook_retry_s,
                     retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s), give_up_s=args.webhook_give_up_s)
+
+
+def _at_least_one(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return n
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -222,6 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "only the admin may create encounters")
     serve.add_argument("--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)")
     serve.add_argument("--max-events", type=int, default=1000, help="most events one command may append (1000)")
+    serve.add_argument("--cache-encounters", type=_at_least_one, default=DEFAULT_CAPACITY, metavar="N",
+                       help=f"most encounters whose state is kept in memory, least recently used out first "
+                            f"(default {DEFAULT_CAPACITY}, about 10 KB each); the others are loaded again from "
+                            "their latest snapshot when next used")
     serve.add_argument("--max-dice", type=int, default=100, help="most dice in one roll command (100)")
     serve.add_argument("--max-sides", type=int, default=1000, help="largest die of a roll command (1000 sides)")
     serve.add_argument("--max-ws", type=int, default=100, help="most open websockets per token, per IP when "

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -48,12 +47,14 @@ from rules.common.options import resolve_options
 from rules.interface import BadCommand, Forbidden, RuleError, command_type
 from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, to_new_event
 from rules.registry import Registry
-from rules.state import evolve, initial_state, replay
+from rules.state import evolve, initial_state
 from server.dice_wanted import dice_wanted
+from server.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.feed import LiveFeed
 from server.ids import RandomIds
 from server.in_flight import DecidedAhead, InFlight
 from server.reaction_deadlines import deadline_changes, timeout_command_id
+from server.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
 from server.tokens import Principal, new_token, token_hash
 
 DICE_MODES = ("server", "manual", "mixed")
@@ -118,7 +119,7 @@ class Encounters:
     """Everything the HTTP layer asks of encounters, with no HTTP in it."""
 
     def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None,
-                 ids: Any = None):
+                 ids: Any = None, cache_encounters: int = DEFAULT_CAPACITY, snapshot_every: int = SNAPSHOT_EVERY):
         self.store = store
         self.ids = ids or RandomIds()  # every id, seed and time this service makes comes from here (server/ids.py)
         store.clock = self.ids.now
@@ -128,10 +129,12 @@ class Encounters:
         # False when another publisher delivers every committed event to the feed (on PostgreSQL the
         # feed listener does, once and in position order, for this process's appends and others').
         self.publish_appends = True
-        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[str, dict[str, Any]] = {}
-        self._seeds: dict[tuple[str, str], bytes] = {}
         self.in_flight = InFlight()  # commands appended, not yet committed (server/in_flight.py)
+        # States, commitments, locks and seeds of the encounters in use, at most `cache_encounters` of
+        # them (server/encounter_cache.py); never one with a command in flight.
+        self.cache = EncounterCache(cache_encounters, busy=lambda stream: self.in_flight.last(stream) is not None,
+                                    on_evict=self._evicted)
+        self.snapshots = Snapshots(store, registry, snapshot_every)  # cold loads and ?at= (server/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
         self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = None
@@ -149,7 +152,7 @@ class Encounters:
         return self.registry.get(e.data["ruleset"])
 
     async def info(self, stream: str) -> StreamInfo:
-        cached = self._states.get(stream) if self.store.sole_writer else None
+        cached = self.cache.state(stream) if self.store.sole_writer else None
         if cached is not None:
             # Every append of a sole writer goes through _apply (or forgets the state): the cached state
             # holds the listing row's fields, without a read per request.
@@ -162,15 +165,21 @@ class Encounters:
 
     async def state(self, stream: str) -> dict[str, Any]:
         """The live state, caught up from the store on first use and after other processes' appends."""
-        cached = self._states.get(stream)
+        cached = self.cache.state(stream)
         if cached is None:
-            events = await self.store.read(stream)
-            if not events:
-                raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
-            cached = replay(events, self._ruleset_for_event)
-            self._states[stream] = cached
-            self._note_asked(stream, events)
-            return cached
+            with self.cache.using(stream):
+                loaded = await self.snapshots.load(stream)
+                if loaded is None:
+                    raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+                raced = self.cache.state(stream)  # another request loaded it (and perhaps applied more) first
+                if raced is not None and raced["seq"] >= loaded.state["seq"]:
+                    return raced
+                self.cache.put(stream, loaded.state, loaded.commitments, loaded.skipped)
+                for reaction, ts in loaded.asked.items():
+                    self.reaction_deadlines[(stream, reaction)] = ts
+                cached = loaded.state
+            if self.store.sole_writer:
+                return cached
         if self.store.sole_writer:
             return cached  # every append went through _apply: nothing newer can be in the store
         newer = await self.store.read(stream, cached["seq"] + 1)
@@ -181,17 +190,27 @@ class Encounters:
     def _apply(self, stream: str, state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
         ruleset = self.ruleset_of(state)
         needs_replay = False
+        held = self.cache.state(stream) is not None  # else it is read again on next use: keep nothing
+        before = state["seq"]
+        commitments = list(self.cache.commitments(stream))
         for e in events:
             if e.seq != state["seq"] + 1:
                 continue
             if e.type == "EventVoided":
                 needs_replay = True
+            elif e.type == "DiceSeedRotated" and e.data.get("commitment"):
+                commitments.append(e.data["commitment"])
             self._note_asked(stream, (e,))
             state = evolve(state, e, ruleset)
-        if needs_replay:
-            self._states.pop(stream, None)
+        if needs_replay or not held:
+            self.cache.drop_state(stream)
             return state  # the caller re-reads through state(), which replays without the voided events
-        self._states[stream] = state
+        self.cache.put(stream, state, commitments)
+        if self.snapshots.due(before, state):
+            asked = {p["id"]: self.reaction_deadlines[(stream, p["id"])] for p in state["pending"]
+                     if (stream, p["id"]) in self.reaction_deadlines}
+            skipped = list(self.cache.skipped(stream))  # unchanged: a void makes the state be read again
+            self.snapshots.save_later([self.snapshots.row(Loaded(state, commitments, asked, skipped))])
         return state
 
     def _note_asked(self, stream: str, events: Any) -> None:
@@ -202,17 +221,32 @@ class Encounters:
                 self.reaction_deadlines.pop((stream, e.data["id"]), None)
 
     async def state_at(self, stream: str, at: int | None) -> dict[str, Any]:
-        """The state as of seq `at` by replay (voids with seq <= at only)."""
+        """The state as of seq `at`: from the nearest snapshot, then the events after it (voids with
+        seq <= at only)."""
         if at is None:
             return await self.state(stream)
-        events = await self.store.read(stream, 1, at)
-        return replay(events, self._ruleset_for_event, at)
+        cached = self.cache.state(stream)
+        if cached is not None and cached["seq"] == at:
+            return cached
+        loaded = await self.snapshots.load(stream, at)
+        if loaded is None:
+            raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+        return loaded.state
+
+    async def commitments(self, stream: str) -> list[str]:
+        """Every commitment the encounter published, in order, without reading its stream."""
+        await self.state(stream)
+        return list(self.cache.commitments(stream))
 
     def cache_size(self) -> int:
-        return len(self._states)
+        return self.cache.loaded()
+
+    def _evicted(self, stream: str) -> None:
+        for key in [k for k in self.reaction_deadlines if k[0] == stream]:
+            del self.reaction_deadlines[key]
 
     def forget(self, stream: str) -> None:
-        self._states.pop(stream, None)
+        self.cache.drop_state(stream)
         self.in_flight.invalidate(stream)
 
     # ---- creating --------------------------------------------------------------------------
@@ -315,8 +349,9 @@ class Encounters:
                 # Decided under the encounter's lock; the commit is awaited without it, so that the
                 # encounter's next command can be decided meanwhile (server/in_flight.py). The landing
                 # is shielded: a request that goes away does not stop its events reaching the feed.
-                async with self._locks[stream]:
-                    done = await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
+                with self.cache.using(stream):
+                    async with self.cache.lock(stream):
+                        done = await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
                 return done if isinstance(done, Outcome) else await asyncio.shield(done)
             except DecidedAhead:
                 continue
@@ -447,7 +482,7 @@ class Encounters:
             return Outcome(result.events, duplicate=True)
         if previous is not None and not previous.done():
             await asyncio.wait([previous])  # apply and publish in commit order
-        committed = self._states.get(stream)
+        committed = self.cache.state(stream)
         if committed is not None:
             self._apply(stream, committed, result.events)
         if self.publish_appends:
@@ -526,13 +561,13 @@ class Encounters:
     async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
         if commitment is None:
             return None
-        key = (stream, commitment)
-        if key not in self._seeds:
+        seed = self.cache.seed(stream, commitment)
+        if seed is None:
             seed = await self.store.seed(stream, commitment)
             if seed is None:
                 return None
-            self._seeds[key] = seed
-        return self._seeds[key]
+            self.cache.put_seed(stream, commitment, seed)
+        return seed
 
     async def _dice_for(self, stream: str, state: dict[str, Any], cmd: Any, who: Principal,
                         command_id: str, keyed_by: str) -> Dice:
@@ -561,27 +596,28 @@ class Encounters:
             raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
-        async with self._locks[stream]:
-            for attempt in range(CONFLICT_RETRIES):
-                await self.in_flight.landed(stream)  # seats and tokens are decided on committed state
-                prior = await self.store.find_command(stream, command_id)
-                if prior is not None:
-                    if prior.identity == identity and prior.actor == who.actor:
-                        return Outcome(prior.events, duplicate=True)
-                    raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
-                                   {"command_id": command_id})
-                state = await self.state(stream)
-                if state["closed"]:
-                    raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
-                if check is not None:
-                    check(state)
-                try:
-                    return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id,
-                                              identity, type(struct).__name__, tokens, revoke, side=side)
-                except SeqConflict:  # another server process appended first: check again on fresh state
-                    self.forget(stream)
-                    await conflict_pause(attempt)
-            raise ApiError(409, "seq_conflict", "the encounter kept moving; send the request again")
+        with self.cache.using(stream):
+            async with self.cache.lock(stream):
+                for attempt in range(CONFLICT_RETRIES):
+                    await self.in_flight.landed(stream)  # seats and tokens are decided on committed state
+                    prior = await self.store.find_command(stream, command_id)
+                    if prior is not None:
+                        if prior.identity == identity and prior.actor == who.actor:
+                            return Outcome(prior.events, duplicate=True)
+                        raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
+                                       {"command_id": command_id})
+                    state = await self.state(stream)
+                    if state["closed"]:
+                        raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+                    if check is not None:
+                        check(state)
+                    try:
+                        return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id,
+                                                  identity, type(struct).__name__, tokens, revoke, side=side)
+                    except SeqConflict:  # another server process appended first: check again on fresh state
+                        self.forget(stream)
+                        await conflict_pause(attempt)
+                raise ApiError(409, "seq_conflict", "the encounter kept moving; send the request again")
 
     async def create_seat(self, stream: str, who: Principal, body: dict[str, Any]) -> tuple[str, str | None]:
         name, combatants = _seat_fields(body, require=True)

@@ -171,6 +171,25 @@ CREATE INDEX reaction_deadlines_by_due ON reaction_deadlines (due COLLATE "C");
         postgres="CREATE TABLE creations (command_id TEXT PRIMARY KEY, stream TEXT NOT NULL, identity TEXT NOT NULL)",
         stream_tables=("creations",),
     ),
+    # 5: snapshots of folded states, a rebuildable cache beside the chain (events/store/snapshots.py).
+    Migration(
+        "snapshots",
+        sqlite="""
+CREATE TABLE snapshots (
+    stream TEXT NOT NULL, seq INTEGER NOT NULL, turn INTEGER NOT NULL, hash TEXT NOT NULL,
+    ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, state_version INTEGER NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (stream, seq)
+);
+""",
+        postgres="""
+CREATE TABLE snapshots (
+    stream TEXT NOT NULL, seq BIGINT NOT NULL, turn BIGINT NOT NULL, hash TEXT NOT NULL,
+    ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, state_version INTEGER NOT NULL, data BYTEA NOT NULL,
+    PRIMARY KEY (stream, seq)
+);
+""",
+        stream_tables=("snapshots",),
+    ),
 ]
 
 

@@ -15,6 +15,7 @@ import msgspec
 
 from events.envelope import Event, NewEvent, timestamp
 from events.store.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
+from events.store.snapshots import SnapshotStore
 
 
 class SeqConflict(Exception):
@@ -141,7 +142,7 @@ class StoredCommand(msgspec.Struct, frozen=True):
     events: list[Event]
 
 
-class Store(WebhookStore, abc.ABC):
+class Store(WebhookStore, SnapshotStore, abc.ABC):
     """Where encounters live. Every method is safe to call concurrently."""
 
     # True when no other process can append while this store is open (SQLite, holding its lock file):

@@ -44,6 +44,7 @@ from events.store.port import (
     StreamInfo,
     TokenRow,
 )
+from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
 
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
@@ -101,7 +102,7 @@ class _Staged:
             self.commands[(req.stream, req.command_id)] = (req.identity, req.actor, events)
 
 
-class PostgresStore(PostgresWebhooks, Store):
+class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     """The PostgreSQL backend, shared by any number of server processes."""
 
     def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,

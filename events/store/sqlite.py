@@ -36,6 +36,7 @@ from events.store.port import (
     TokenRow,
 )
 from events.store.sqlite_bulk_append import append_batch, creation_taken, write_side_rows
+from events.store.sqlite_snapshots import SqliteSnapshots
 from events.store.sqlite_webhooks import SqliteWebhooks
 from events.store.writer_thread import WriterThread
 
@@ -119,7 +120,7 @@ def _event(row: Any) -> Event:
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 
 
-class SqliteStore(SqliteWebhooks, Store):
+class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
     Writes go through their own connection. Appends that arrive while a transaction is being written
