@@ -143,12 +143,16 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head), with legal_actions "
              "and acting_now (who may or must act now, why, and until when).",
              {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", {"type": "integer", "minimum": 1}, "1..head"),), auth="optional"),
-    Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode).",
+    Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode), paged like /events: the "
+             "entries of seqs from..from+limit-1 and next_from (a forum export's next page is its Link header); "
+             "a turn excerpt reads only its turn.",
              {200: {"application/json": {"schema": {}}, "text/markdown": {"schema": {"type": "string"}},
                     "text/plain": {"schema": {"type": "string"}}}},
              (400, 401, 403, 404), query=(("format", {"type": "string", "enum": ["json", "markdown", "bbcode"]}, "json | markdown | bbcode"),
                                           ("at", {"type": "integer", "minimum": 1}, "as of seq"), ("turn", {"type": "integer", "minimum": 0}, "one turn only"),
-                                          ("max_chars", {"type": "integer", "minimum": 200, "maximum": 1_000_000}, "split forum posts at entry boundaries")),
+                                          ("max_chars", {"type": "integer", "minimum": 200, "maximum": 1_000_000}, "split forum posts at entry boundaries"),
+                                          ("from", {"type": "integer", "minimum": 1}, "first seq (1..at+1, default 1)"),
+                                          ("limit", {"type": "integer", "minimum": 1, "maximum": 10_000}, "seqs per page, 1-10,000 (default 1,000); a turn excerpt is whole")),
              auth="optional"),
     Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
              {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
