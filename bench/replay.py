@@ -62,13 +62,13 @@ def event_number(i: int, turn: int) -> msgspec.Struct:
     return NotePosted(f"turn {turn}: {who} shouts")
 
 
-async def build(path: str, total: int) -> str:
+async def build(path: str, total: int, public: bool = False) -> str:
     """A freeform encounter of `total` events; returns its id."""
     store = SqliteStore(path)
     await store.open()
     try:
         enc = Encounters(store, Registry.discover())
-        info, gm_token, _ = await enc.create({"name": "Replay bench", "ruleset": "freeform"}, "gm")
+        info, gm_token, _ = await enc.create({"name": "Replay bench", "ruleset": "freeform", "public": public}, "gm")
         gm = Principal("gm", info.id)
         for n, cid in enumerate(COMBATANTS):
             await enc.execute(info.id, gm, {"type": "add_combatant", "combatant": {

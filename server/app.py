@@ -34,7 +34,7 @@ from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
 from server.service import ApiError, Encounters
-from server.snapshots import SNAPSHOT_EVERY
+from server.snapshots import SNAPSHOT_EVERY, read_range
 
 # ---- handlers ---------------------------------------------------------------------------------
 
@@ -160,13 +160,19 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
 
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await resp.prepare(request)
-        async for line in ndjson_lines(enc.store, stream, start):
+        earlier = None
+        if start > 1:  # the trailer's commitments before `start` come from the nearest snapshot
+            before = await enc.snapshots.load(stream, start - 1)
+            if before is not None:
+                earlier = (before.commitments, before.state["seq"], before.state["hash"])
+        async for line in ndjson_lines(enc.store, stream, start, earlier):
             await resp.write(line)
         await resp.write_eof()
         return resp
-    events = await enc.store.read(stream, start, limit)
+    events = await read_range(enc.store, stream, start, start + limit - 1)  # in pages, yielding between them
     next_from = events[-1].seq + 1 if events else start
-    return json_response({"events": [envelope(e) for e in events], "next_from": next_from,
+    # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
+    return json_response({"events": events, "next_from": next_from,
                           "head": {"seq": info.seq, "hash": info.hash}})
 
 

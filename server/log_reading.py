@@ -17,10 +17,13 @@ from events.envelope import Event
 from projections.audit import commitment_timeline
 from projections.log import NarrativeLog, sentence
 from rules.state import initial_state
-from server.snapshots import READ_PAGE, Loaded, read_range
+from server.snapshots import Loaded, read_range
 
 # Events of a log page when `limit` is not given (as for /events).
 DEFAULT_LIMIT = 1000
+
+# Events described between yields to the event loop (a few milliseconds of describing).
+DESCRIBED_BETWEEN_YIELDS = 200
 
 
 class LogRange:
@@ -61,7 +64,7 @@ async def log_range(enc: Any, stream: str, first: int, last: int, at: int) -> Lo
                     log.voided_texts[target] = await _sentence_of(enc, stream, target, skip)
     for n, e in enumerate(events, start=1):
         log.apply(e)
-        if n % READ_PAGE == 0:
+        if n % DESCRIBED_BETWEEN_YIELDS == 0:
             await asyncio.sleep(0)
     return LogRange(end, log, events, first, last, earlier)
 

@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
-from events.envelope import Event
-from projections.audit import audit
 from projections.forum_export import forum_posts, forum_text
 from projections.log import group_by_turn
+from server import whole_stream
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
 from server.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.service import bad_request
-from server.verifying import Problem, verify_events
 
-PAGE = 10_000
 LOG_FORMATS = ("json", "markdown", "bbcode")
-
-
-async def read_stream(request: web.Request, stream: str, at: int | None = None) -> list[Event]:
-    """The encounter's events 1..at (all when at is None), read page by page."""
-    store = request.app[ENCOUNTERS].store
-    out: list[Event] = []
-    while True:
-        page = await store.read(stream, len(out) + 1, PAGE if at is None else min(PAGE, at - len(out)))
-        out += page
-        if len(page) < PAGE or (at is not None and len(out) >= at):
-            return out
-
-
-def _ruleset_for(request: web.Request) -> Any:
-    registry = request.app[ENCOUNTERS].registry
-    return lambda e: registry.get(e.data["ruleset"])
 
 
 async def get_log(request: web.Request) -> web.Response:
@@ -83,30 +62,21 @@ async def get_log(request: web.Request) -> web.Response:
 
 
 async def get_audit(request: web.Request) -> web.Response:
-    """GET /encounters/{id}/audit"""
+    """GET /encounters/{id}/audit (made off the event loop: server/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
-    events = await read_stream(request, stream)
-    report = audit(events)
-    in_force = [c["commitment"] for c in report["commitments"] if c["revealed_seed"] is None]
-    report["commitment_in_force"] = in_force[-1] if in_force else None
-    report["revealed_seeds"] = {c["commitment"]: c["revealed_seed"] for c in report["commitments"]
-                                if c["revealed_seed"] is not None}
-    return json_response(report)
+    enc = request.app[ENCOUNTERS]
+    info = await enc.info(stream)
+    return json_response(await whole_stream.report(enc.store, "audit", stream, (info.seq, info.hash)))
 
 
 async def get_verify(request: web.Request) -> web.Response:
-    """GET /encounters/{id}/verify"""
+    """GET /encounters/{id}/verify (made off the event loop: server/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
-    info = await request.app[ENCOUNTERS].info(stream)
-    events = await read_stream(request, stream)
-    extra: list[Problem] = []
-    if events and (events[-1].seq != info.seq or events[-1].hash != info.hash):
-        extra.append(Problem("chain", f"the encounter's listing names head seq {info.seq} hash {info.hash}, but "
-                                      f"its last event is seq {events[-1].seq} hash {events[-1].hash}",
-                             events[-1].seq))
-    return json_response(verify_events(events, format_problems=extra))
+    enc = request.app[ENCOUNTERS]
+    info = await enc.info(stream)
+    return json_response(await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash)))
 
 
 async def get_asyncapi(request: web.Request) -> web.Response:

@@ -1,0 +1,191 @@
+"""Stall benchmark: commands on a small encounter while a 100,000-event encounter is read every way.
+
+    python bench/stalls.py                   # 100,000 events, 8 s per phase
+    python bench/stalls.py --events 20000 --seconds 4
+
+Builds the freeform encounter of bench/replay.py (public, so the reader needs no token) and lets a
+first load save its snapshots, then starts a real `tussle serve` on it (rate limits off). One client
+sends `note` commands to a small encounter one after another and times each answer: first alone
+(the ceiling: the same commands with nothing else running, measured in the same run), then while
+another client reads the big encounter back to back in every way — GET /encounters/{id}, /state,
+/state?at=N/2, /log (a page), /log?limit=10000, /log?format=markdown, a turn excerpt, /events,
+/events as NDJSON (the whole export), /audit and /verify. It prints the commands' p50/p99/max in
+both phases, the p99's ratio to the ceiling's and to the 20 ms target, and how long each read took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import aiohttp
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.replay import build  # noqa: E402
+from events.store.sqlite import SqliteStore  # noqa: E402
+from rules.registry import Registry  # noqa: E402
+from server.service import Encounters  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def warm(path: str, stream: str) -> None:
+    """A first load: it saves the snapshots (a stream written straight to the store has none)."""
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        await Encounters(store, Registry.discover()).state(stream)
+    finally:
+        await store.close()
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
+
+
+async def commands(session: aiohttp.ClientSession, base: str, enc: dict, seconds: float) -> list[float]:
+    out = []
+    url = f"{base}/encounters/{enc['id']}/commands"
+    headers = {"Authorization": f"Bearer {enc['gm_token']}"}
+    end = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < end:
+        n += 1
+        t0 = time.perf_counter()
+        async with session.post(url, json={"type": "note", "text": f"note {n}"}, headers=headers) as r:
+            await r.read()
+            assert r.status == 201, r.status
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+async def reads(
+    session: aiohttp.ClientSession,
+    base: str,
+    stream: str,
+    total: int,
+    stop: asyncio.Event,
+    took: dict[str, list[float]],
+) -> None:
+    e = f"{base}/encounters/{stream}"
+    kinds = [
+        ("GET /encounters/{id}", e, {}),
+        ("/state", f"{e}/state", {}),
+        ("/state?at=N/2", f"{e}/state?at={total // 2}", {}),
+        ("/log", f"{e}/log", {}),
+        ("/log?limit=10000", f"{e}/log?limit=10000", {}),
+        ("/log?format=markdown", f"{e}/log?format=markdown", {}),
+        ("/log?format=markdown&turn=", f"{e}/log?format=markdown&turn={total // 100}", {}),
+        ("/events?limit=10000", f"{e}/events?limit=10000", {}),
+        ("/events NDJSON (export)", f"{e}/events", {"Accept": "application/x-ndjson"}),
+        ("/audit", f"{e}/audit", {}),
+        ("/verify", f"{e}/verify", {}),
+    ]
+    while not stop.is_set():
+        for name, url, headers in kinds:
+            if stop.is_set():
+                return
+            t0 = time.perf_counter()
+            async with session.get(url, headers=headers) as r:
+                body = await r.read()
+                assert r.status == 200, (name, r.status, body[:200])
+            took.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+
+
+async def run(base: str, stream: str, total: int, seconds: float) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{base}/encounters", json={"name": "Small", "ruleset": "freeform"}) as r:
+            enc = await r.json()
+        await commands(session, base, enc, 1.0)  # warm-up
+        alone = await commands(session, base, enc, seconds)
+        stop, took = asyncio.Event(), {}
+        reader = asyncio.create_task(reads(session, base, stream, total, stop, took))
+        await asyncio.sleep(0.5)
+        busy = await commands(session, base, enc, seconds)
+        stop.set()
+        await reader
+    for label, xs in (("alone (ceiling)", alone), ("while reading", busy)):
+        print(
+            f"commands {label:<16} n={len(xs):5}  p50 {pct(xs, 0.5):6.1f} ms  p99 {pct(xs, 0.99):6.1f} ms  "
+            f"max {max(xs):7.1f} ms"
+        )
+    p99, ceiling = pct(busy, 0.99), pct(alone, 0.99)
+    print(
+        f"p99 while reading: {p99:.1f} ms, {p99 / ceiling:.2f}x the ceiling's p99 ({ceiling:.1f} ms); "
+        f"target < 20 ms: {'met' if p99 < 20 else 'NOT met'}"
+    )
+    print("reads of the big encounter (each, ms: median / max over the runs):")
+    for name, xs in took.items():
+        print(f"  {name:<28} {pct(xs, 0.5):8.1f} / {max(xs):8.1f}   ({len(xs)} runs)")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--events", type=int, default=100_000)
+    p.add_argument("--seconds", type=float, default=8.0, help="length of each phase (8 s)")
+    p.add_argument("--db-dir", default=None)
+    args = p.parse_args()
+    workdir = tempfile.mkdtemp(prefix="tussle-stalls-", dir=args.db_dir)
+    path = os.path.join(workdir, "stalls.db")
+    server = None
+    try:
+        t0 = time.perf_counter()
+        stream = asyncio.run(build(path, args.events, public=True))
+        asyncio.run(warm(path, stream))
+        print(
+            f"built and loaded a {args.events:,}-event encounter in {time.perf_counter() - t0:.1f} s; "
+            f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
+        )
+        port = free_port()
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                "--db",
+                path,
+                "--port",
+                str(port),
+                "--rate-commands",
+                "0",
+                "--rate-reads",
+                "0",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        asyncio.run(run(base, stream, args.events, args.seconds))
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

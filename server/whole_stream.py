@@ -1,0 +1,96 @@
+"""Reports over a whole stream (`/verify`, `/audit`) made in a worker process (issue 19 item 1).
+
+Hashing and checking 100,000 events takes the better part of a second of pure Python; on the event
+loop that is a second in which no other encounter's command is answered, and a thread would still
+hold the GIL. So a SQLite store's reports are made by one worker process, which reads the file
+itself through a read-only connection: only the stream id goes there and only the report comes
+back. Other stores (PostgreSQL) make them here, reading page by page and yielding between pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import multiprocessing
+import sqlite3
+from typing import Any
+
+from events.envelope import Event
+from events.store.sqlite import SqliteStore
+from events.store.sqlite import _event as event_of_row
+from projections.audit import audit
+from server.snapshots import read_range
+from server.verifying import Problem, verify_events
+
+_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
+
+
+def _read_sqlite(path: str, stream: str) -> list[Event]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE stream = ? ORDER BY seq", (stream,)
+        ).fetchall()
+    finally:
+        db.close()
+    return [event_of_row(r) for r in rows]
+
+
+def verify_report(events: list[Event], head: tuple[int, str]) -> dict[str, Any]:
+    """GET /verify's report: the stream's checks, and its last event against the listing's head."""
+    extra: list[Problem] = []
+    seq, hash_ = head
+    if events and (events[-1].seq != seq or events[-1].hash != hash_):
+        extra.append(
+            Problem(
+                "chain",
+                f"the encounter's listing names head seq {seq} hash {hash_}, but "
+                f"its last event is seq {events[-1].seq} hash {events[-1].hash}",
+                events[-1].seq,
+            )
+        )
+    return verify_events(events, format_problems=extra)
+
+
+def audit_report(events: list[Event]) -> dict[str, Any]:
+    """GET /audit's report: every roll, the commitments, the one in force and the revealed seeds."""
+    report = audit(events)
+    in_force = [c["commitment"] for c in report["commitments"] if c["revealed_seed"] is None]
+    report["commitment_in_force"] = in_force[-1] if in_force else None
+    report["revealed_seeds"] = {
+        c["commitment"]: c["revealed_seed"] for c in report["commitments"] if c["revealed_seed"] is not None
+    }
+    return report
+
+
+def _in_worker(kind: str, path: str, stream: str, head: tuple[int, str]) -> dict[str, Any]:
+    events = _read_sqlite(path, stream)
+    return verify_report(events, head) if kind == "verify" else audit_report(events)
+
+
+_pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+
+def _worker() -> concurrent.futures.ProcessPoolExecutor:
+    """The one worker process, started on first use and shared by every app of this process."""
+    global _pool
+    if _pool is None:
+        # spawn, not fork: the server has threads (the writer, aiosqlite) a fork would copy mid-step.
+        _pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
+    return _pool
+
+
+async def report(store: Any, kind: str, stream: str, head: tuple[int, str]) -> dict[str, Any]:
+    """The `verify` or `audit` report of the stream, off the event loop where the store allows."""
+    if isinstance(store, SqliteStore):
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(_worker(), _in_worker, kind, store.path, stream, head)
+        except concurrent.futures.BrokenExecutor:
+            global _pool
+            _pool = None  # the worker died (killed, out of memory): the next report starts another
+            raise
+    events = await read_range(store, stream, 1, None)
+    return verify_report(events, head) if kind == "verify" else audit_report(events)
