@@ -168,6 +168,12 @@ async def _export(args: argparse.Namespace) -> int:
     from server.exporting import ndjson_lines
     from server.importing import secrets_line
 
+    if args.turn is not None and args.format == "jsonl":
+        print("tussle: --turn needs --format markdown or bbcode", file=sys.stderr)
+        return 2
+    if args.with_secrets and args.format != "jsonl":
+        print("tussle: --with-secrets needs --format jsonl", file=sys.stderr)
+        return 2
     store, where = _store_of(args, lock=False)
     await store.open()
     try:
@@ -175,10 +181,20 @@ async def _export(args: argparse.Namespace) -> int:
             print(f"tussle: there is no encounter {args.id!r} in {where}", file=sys.stderr)
             return 1
         out = sys.stdout.buffer
-        async for line in ndjson_lines(store, args.id):
-            out.write(line)
-        if args.with_secrets:
-            out.write(await secrets_line(store, args.id, await store.read(args.id)))
+        if args.format == "jsonl":
+            async for line in ndjson_lines(store, args.id):
+                out.write(line)
+            if args.with_secrets:
+                out.write(await secrets_line(store, args.id, await store.read(args.id)))
+        else:
+            from rules.registry import Registry
+            from server.exporting import forum_chunks
+            from server.service import Encounters
+
+            enc = Encounters(store, Registry.discover())
+            enc.snapshots.writes = False  # a reader beside the server: the snapshots are the server's to write
+            async for text in forum_chunks(enc, args.id, args.format, args.turn, args.max_chars):
+                out.write(text.encode())
         out.flush()
     finally:
         await store.close()
@@ -265,9 +281,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="let browser pages of this "
                        "origin call the server (repeatable; * for any); default: none")
     export = sub.add_parser("export", help="export an encounter's events",
-                            description="Print an encounter's envelopes as JSONL, then a trailer line.")
+                            description="Print an encounter, read from its database (a server may be running on it): "
+                            "its envelopes as JSONL then a trailer line, or its log as forum posts, written as it "
+                            "is read.")
     export.add_argument("id", help="encounter id")
-    export.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
+    export.add_argument("--format", choices=["jsonl", "markdown", "bbcode"], default="jsonl",
+                        help="jsonl: the envelopes and a trailer (for tussle verify); markdown or bbcode: the log "
+                             "as forum posts, as GET /log?format= gives them (default jsonl)")
+    export.add_argument("--turn", type=int, default=None, help="only this turn's posts (markdown and bbcode)")
+    export.add_argument("--max-chars", type=int, default=None, help="split forum posts to fit this many characters")
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
     export.add_argument("--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)")
     export.add_argument("--with-secrets", action="store_true", help="add a last line with the unrevealed seeds and "

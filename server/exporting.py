@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import msgspec
 
@@ -10,15 +12,23 @@ from events.envelope import timestamp
 from events.store.port import Store
 
 _enc = msgspec.json.Encoder()
-PAGE = 5000
+# Events read, encoded and written between yields to the event loop.
+PAGE = 1000
 
 
-async def ndjson_lines(store: Store, stream: str, start: int = 1) -> AsyncIterator[bytes]:
-    """The stream from `start` as NDJSON lines, ending with the trailer line."""
+async def ndjson_lines(store: Store, stream: str, start: int = 1,
+                       earlier: tuple[list[str], int, str] | None = None) -> AsyncIterator[bytes]:
+    """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
+    published before `start` and the seq and hash of event `start - 1` (else the events before `start`
+    are read for them)."""
     head_seq, head_hash, commitments = 0, "0" * 64, []
     seq = 1
+    if earlier is not None:
+        commitments, head_seq, head_hash = list(earlier[0]), earlier[1], earlier[2]
+        seq = start
     while True:
         page = await store.read(stream, seq, PAGE)
+        chunk = []
         for e in page:
             if e.type == "EncounterCreated" and e.data.get("commitment"):
                 commitments.append(e.data["commitment"])
@@ -26,10 +36,65 @@ async def ndjson_lines(store: Store, stream: str, start: int = 1) -> AsyncIterat
                 commitments.append(e.data["commitment"])
             head_seq, head_hash = e.seq, e.hash
             if e.seq >= start:
-                yield _enc.encode(e) + b"\n"
+                chunk.append(_enc.encode(e) + b"\n")
+        if chunk:
+            yield b"".join(chunk)
         if len(page) < PAGE:
             break
         seq = page[-1].seq + 1
+        await asyncio.sleep(0)  # a long stream is written in pieces, never holding the loop
     trailer = {"stream": stream, "head_seq": head_seq, "head_hash": head_hash, "commitments": commitments,
                "exported_at": timestamp()}
     yield _enc.encode({"trailer": trailer}) + b"\n"
+
+
+async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = None,
+                       max_chars: int | None = None) -> AsyncIterator[str]:
+    """The log as forum posts (GET /log?format=markdown|bbcode), the whole encounter or one turn, written
+    turn by turn as the log is read page by page: memory holds one page and one turn, never the stream.
+    The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known)."""
+    from projections.forum_export import POST_SEPARATOR, forum_posts
+    from server.log_reading import LogRange, log_range, timeline, turn_range
+
+    info = await enc.store.stream_info(stream)
+    at = info.seq
+    first, last = (await turn_range(enc, stream, turn, at)) if turn is not None else (1, at)
+    revealed = await enc.store.revealed_seeds(stream)
+    head = {"seq": info.seq, "hash": info.hash}
+    pending: list[dict[str, Any]] = []  # the entries of the turn being read
+    written = 0
+
+    def posts(entries: list[dict[str, Any]], commitments: list[dict[str, Any]], is_last: bool) -> str:
+        nonlocal written
+        if is_last:
+            out = forum_posts(entries, name=name, commitments=commitments, head=head, flavour=flavour,
+                              max_chars=max_chars)
+        else:  # rendered with the next turn's first entry after it, so its posts are not the last
+            out = forum_posts(entries, name=name, commitments=commitments, head=head, flavour=flavour,
+                              max_chars=max_chars)[:-1]
+        text = (POST_SEPARATOR if written else "") + POST_SEPARATOR.join(out)
+        written += len(out)
+        return text
+
+    seq = first
+    name = stream
+    start: Any = None  # the first page: what was published before the export's first seq
+    seed_events: list[Any] = []  # the publications and reveals of commitments read so far
+    while seq <= last:
+        page_last = min(last, seq + PAGE - 1)
+        r = await log_range(enc, stream, seq, page_last, at)
+        name = r.end.state["name"] or stream
+        start = start or r
+        seed_events += [e for e in r.events if e.type in ("EncounterCreated", "DiceSeedRotated")]
+        commitments = timeline(LogRange(start.end, start.log, seed_events, first, page_last, start.earlier),
+                               revealed)
+        entries = r.log.entries if turn is None else [e for e in r.log.entries if e["turn"] == turn]
+        for entry in entries:
+            if pending and entry["turn"] != pending[-1]["turn"]:
+                yield posts([*pending, entry], commitments, is_last=False)
+                pending = []
+            pending.append(entry)
+        seq = page_last + 1
+    if turn is not None and pending:
+        head = {"seq": pending[-1]["seq"], "hash": pending[-1]["hash"]}  # as GET /log's turn excerpt names it
+    yield posts(pending, commitments, is_last=True) + "\n"
