@@ -9,7 +9,7 @@ import structlog
 from aiohttp import web
 
 from rules.state import EventNotFoldable
-from server.http.context import ENCOUNTERS
+from server.http.context import ENCOUNTERS, ERROR_CODE
 from server.service import ApiError
 
 log = structlog.get_logger("tussle.errors")
@@ -29,6 +29,7 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
     try:
         return await handler(request)
     except ApiError as exc:
+        request[ERROR_CODE] = exc.code
         return error_response(exc.status, exc.code, exc.message, exc.details)
     except EventNotFoldable as exc:
         # A stored event the fold cannot apply: a bug, answered loudly rather than with a wrong state.

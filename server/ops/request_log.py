@@ -12,7 +12,7 @@ import msgspec
 import structlog
 from aiohttp import web
 
-from server.http.context import PRINCIPAL
+from server.http.context import COMMAND_FACTS, ERROR_CODE, PRINCIPAL
 
 log = structlog.get_logger("tussle.request")
 
@@ -67,9 +67,19 @@ async def facts_of(request: web.Request, response: web.StreamResponse, latency_s
     facts = RequestFacts(request.method, request.path, route, response.status, latency_s, request.remote,
                          encounter=request.match_info.get("id"), role=who.role if who is not None else None)
     if route == COMMANDS_ROUTE and request.method == "POST" and response.status != 413 and response.status != 429:
+        told = request.get(COMMAND_FACTS)
+        if told is not None:  # the handler's facts: no body decoded again
+            ctype, seq = told
+            facts.command_type = ctype if isinstance(ctype, str) and ctype in known_command_types else "unknown"
+            facts.outcome = "appended" if response.status == 201 else "duplicate"
+            facts.seq = seq
+            return facts
         facts.command_type = await _command_type(request, known_command_types)
+        code = request.get(ERROR_CODE)
         body = getattr(response, "body", None)
-        if isinstance(body, bytes | bytearray):
+        if code is not None and response.status not in (200, 201):
+            facts.outcome = code
+        elif isinstance(body, bytes | bytearray):
             if response.status in (200, 201):
                 facts.outcome = "appended" if response.status == 201 else "duplicate"
                 facts.seq = _decode(body, _Appended).seq
