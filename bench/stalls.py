@@ -58,13 +58,16 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
 
 
-async def commands(session: aiohttp.ClientSession, base: str, enc: dict, seconds: float) -> list[float]:
+async def commands(
+    session: aiohttp.ClientSession, base: str, enc: dict, seconds: float, until: asyncio.Event | None = None
+) -> list[float]:
+    """Commands one after another for `seconds`, and on until `until` is set (the reads' full round)."""
     out = []
     url = f"{base}/encounters/{enc['id']}/commands"
     headers = {"Authorization": f"Bearer {enc['gm_token']}"}
     end = time.perf_counter() + seconds
     n = 0
-    while time.perf_counter() < end:
+    while time.perf_counter() < end or (until is not None and not until.is_set()):
         n += 1
         t0 = time.perf_counter()
         async with session.post(url, json={"type": "note", "text": f"note {n}"}, headers=headers) as r:
@@ -81,6 +84,8 @@ async def reads(
     total: int,
     stop: asyncio.Event,
     took: dict[str, list[float]],
+    held: dict[str, list[float]],
+    cycled: asyncio.Event,
 ) -> None:
     e = f"{base}/encounters/{stream}"
     kinds = [
@@ -105,6 +110,25 @@ async def reads(
                 body = await r.read()
                 assert r.status == 200, (name, r.status, body[:200])
             took.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+            held.setdefault(name, []).append((await loop_slices(session, base))[1])
+        cycled.set()
+
+
+async def loop_slices(session: aiohttp.ClientSession, base: str) -> tuple[float, float]:
+    """(p99, longest) CPU ms the server's loop held between two probe turns since the last scrape."""
+    async with session.get(f"{base}/metrics") as r:
+        text = await r.text()
+    values = {
+        line.split()[0]: float(line.split()[1])
+        for line in text.splitlines()
+        if line.startswith("tussle_loop_slice_seconds{")
+    }
+    if not values:
+        raise SystemExit("the server shows no tussle_loop_slice_seconds (is TUSSLE_LOOP_PROBE honoured?)")
+    return (
+        values['tussle_loop_slice_seconds{quantile="0.99"}'] * 1000,
+        values['tussle_loop_slice_seconds{quantile="1"}'] * 1000,
+    )
 
 
 async def run(base: str, stream: str, total: int, seconds: float) -> None:
@@ -112,11 +136,15 @@ async def run(base: str, stream: str, total: int, seconds: float) -> None:
         async with session.post(f"{base}/encounters", json={"name": "Small", "ruleset": "freeform"}) as r:
             enc = await r.json()
         await commands(session, base, enc, 1.0)  # warm-up
+        await loop_slices(session, base)
         alone = await commands(session, base, enc, seconds)
-        stop, took = asyncio.Event(), {}
-        reader = asyncio.create_task(reads(session, base, stream, total, stop, took))
+        slices_alone = await loop_slices(session, base)
+        stop, cycled, took, held = asyncio.Event(), asyncio.Event(), {}, {}
+        reader = asyncio.create_task(reads(session, base, stream, total, stop, took, held, cycled))
         await asyncio.sleep(0.5)
-        busy = await commands(session, base, enc, seconds)
+        await loop_slices(session, base)
+        busy = await commands(session, base, enc, seconds, until=cycled)
+        slices_busy = await loop_slices(session, base)
         stop.set()
         await reader
     for label, xs in (("alone (ceiling)", alone), ("while reading", busy)):
@@ -129,9 +157,17 @@ async def run(base: str, stream: str, total: int, seconds: float) -> None:
         f"p99 while reading: {p99:.1f} ms, {p99 / ceiling:.2f}x the ceiling's p99 ({ceiling:.1f} ms); "
         f"target < 20 ms: {'met' if p99 < 20 else 'NOT met'}"
     )
-    print("reads of the big encounter (each, ms: median / max over the runs):")
+    print(
+        f"the server's event loop, CPU ms between two turns (p99 / longest): alone {slices_alone[0]:.1f} / "
+        f"{slices_alone[1]:.1f}, while reading - / {max([slices_busy[1], *(x for v in held.values() for x in v)]):.1f} "
+        "(CPU time: what the loop held, whatever else the machine was doing)"
+    )
+    print("reads of the big encounter: wall ms (median / max over the runs), and the longest CPU ms the loop")
+    print("held while each ran:")
     for name, xs in took.items():
-        print(f"  {name:<28} {pct(xs, 0.5):8.1f} / {max(xs):8.1f}   ({len(xs)} runs)")
+        print(
+            f"  {name:<28} {pct(xs, 0.5):8.1f} / {max(xs):8.1f}   loop held {max(held[name]):6.1f}   ({len(xs)} runs)"
+        )
 
 
 def main() -> None:
@@ -170,6 +206,7 @@ def main() -> None:
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env={**os.environ, "TUSSLE_LOOP_PROBE": "1"},
         )
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):

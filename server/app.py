@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,13 +11,14 @@ from aiohttp import web
 
 from events.store.port import Store
 from rules.registry import Registry
-from server import webhooks
+from server import loop_probe, webhooks
 from server.acting import asked_now, reaction_deadlines, with_deadlines
 from server.describing import describe_rulesets
 from server.encounter_cache import DEFAULT_CAPACITY
 from server.exporting import ndjson_lines
 from server.http import web as pages
 from server.http.context import (
+    COMMAND_FACTS,
     ENCOUNTERS,
     SETTINGS,
     actor,
@@ -35,6 +37,7 @@ from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
 from server.service import ApiError, Encounters
 from server.snapshots import SNAPSHOT_EVERY, read_range
+from server.streamed_json import LONG_LIST, streamed_json
 
 # ---- handlers ---------------------------------------------------------------------------------
 
@@ -142,6 +145,7 @@ async def post_command(request: web.Request) -> web.Response:
     who = await actor(request, stream)
     out = await request.app[ENCOUNTERS].execute(stream, who, body)
     last = out.events[-1]
+    request[COMMAND_FACTS] = (body.get("type"), last.seq)
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
     return json_response({"seq": last.seq, "hash": last.hash, "command_id": last.command_id,
                           "events": out.events}, status=200 if out.duplicate else 201)
@@ -172,8 +176,10 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     events = await read_range(enc.store, stream, start, start + limit - 1)  # in pages, yielding between them
     next_from = events[-1].seq + 1 if events else start
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
-    return json_response({"events": events, "next_from": next_from,
-                          "head": {"seq": info.seq, "hash": info.hash}})
+    page = {"events": events, "next_from": next_from, "head": {"seq": info.seq, "hash": info.hash}}
+    if len(events) > LONG_LIST:
+        return await streamed_json(request, page)
+    return json_response(page)
 
 
 @routes.get("/encounters/{id}/state")
@@ -323,6 +329,8 @@ def make_app(store: Store, registry: Registry | None = None, *, admin_token: str
     live.setup(app)
     operations.setup(app)
     app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
+    if os.environ.get("TUSSLE_LOOP_PROBE"):
+        loop_probe.install(app, app[METRICS].sections)
     webhooks.setup(app)
     pages.setup(app)
     return app

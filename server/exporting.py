@@ -12,8 +12,11 @@ from events.envelope import timestamp
 from events.store.port import Store
 
 _enc = msgspec.json.Encoder()
-# Events read, encoded and written between yields to the event loop.
-PAGE = 1000
+# Events read, encoded and written between yields to the event loop (a few milliseconds of work).
+PAGE = 250
+
+# Seqs of the log read at once by a forum export (log_range yields while it describes them).
+LOG_PAGE = 2000
 
 
 async def ndjson_lines(store: Store, stream: str, start: int = 1,
@@ -49,18 +52,21 @@ async def ndjson_lines(store: Store, stream: str, start: int = 1,
 
 
 async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = None,
-                       max_chars: int | None = None) -> AsyncIterator[str]:
+                       max_chars: int | None = None, span: tuple[int, int, int] | None = None) -> AsyncIterator[str]:
     """The log as forum posts (GET /log?format=markdown|bbcode), the whole encounter or one turn, written
     turn by turn as the log is read page by page: memory holds one page and one turn, never the stream.
-    The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known)."""
+    The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known).
+    `span`: (first, last, at), the seqs of a page of the log as of `at`, instead of the whole or the turn."""
     from projections.forum_export import POST_SEPARATOR, forum_posts
     from server.log_reading import LogRange, log_range, timeline, turn_range
 
-    info = await enc.store.stream_info(stream)
-    at = info.seq
-    first, last = (await turn_range(enc, stream, turn, at)) if turn is not None else (1, at)
+    if span is not None:  # (first, last, at): a page of GET /log
+        first, last, at = span
+    else:
+        at = (await enc.store.stream_info(stream)).seq
+        first, last = (await turn_range(enc, stream, turn, at)) if turn is not None else (1, at)
     revealed = await enc.store.revealed_seeds(stream)
-    head = {"seq": info.seq, "hash": info.hash}
+    head: dict[str, Any] = {}
     pending: list[dict[str, Any]] = []  # the entries of the turn being read
     written = 0
 
@@ -81,9 +87,10 @@ async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = N
     start: Any = None  # the first page: what was published before the export's first seq
     seed_events: list[Any] = []  # the publications and reveals of commitments read so far
     while seq <= last:
-        page_last = min(last, seq + PAGE - 1)
+        page_last = min(last, seq + LOG_PAGE - 1)
         r = await log_range(enc, stream, seq, page_last, at)
         name = r.end.state["name"] or stream
+        head = head or {"seq": r.end.state["seq"], "hash": r.end.state["hash"]}
         start = start or r
         seed_events += [e for e in r.events if e.type in ("EncounterCreated", "DiceSeedRotated")]
         commitments = timeline(LogRange(start.end, start.log, seed_events, first, page_last, start.earlier),

@@ -23,7 +23,7 @@ from server.snapshots import Loaded, read_range
 DEFAULT_LIMIT = 1000
 
 # Events described between yields to the event loop (a few milliseconds of describing).
-DESCRIBED_BETWEEN_YIELDS = 200
+DESCRIBED_BETWEEN_YIELDS = 100
 
 
 class LogRange:

@@ -11,7 +11,7 @@ a snapshot before the earliest seq such voids name (or from the start). A snapsh
 when its ruleset's version or the fold's version (`rules.state.FOLD_VERSION`) is not the running
 code's, or when its hash is not the stored event's at its seq; the replay that follows saves new ones.
 
-Whole-stream work here runs in pieces of at most `every` events, yielding to the event loop between
+Whole-stream work here runs in pieces of at most FOLD_PIECE events, yielding to the event loop between
 them, so a long replay never holds the loop for long.
 """
 
@@ -30,7 +30,10 @@ from rules.state import FOLD_VERSION, fold_onto, initial_state, voided_seqs
 SNAPSHOT_EVERY = 1000
 
 # Events read from the store in one page, between yields to the loop (decoding one takes a few µs).
-READ_PAGE = 500
+READ_PAGE = 250
+
+# Events folded between yields to the loop.
+FOLD_PIECE = 250
 
 
 class Loaded(msgspec.Struct):
@@ -175,7 +178,7 @@ class Snapshots:
         for e in tail:
             piece.append(e)
             note(loaded, e)
-            if e.seq % self.every and e is not tail[-1]:
+            if e.seq % self.every and e is not tail[-1] and len(piece) < FOLD_PIECE:
                 continue
             state = loaded.state
             loaded.state = fold_onto(

@@ -37,7 +37,7 @@ def reachable(host: str, port: int) -> bool:
 def test_the_serve_flags_default_to_api_md():
     args = build_parser().parse_args(["serve"])
     assert limit_settings(args) == {
-        "max_body": 256 * 1024, "max_events": 1000, "max_dice": 100, "max_sides": 1000, "max_ws": 100,
+        "max_body": 256 * 1024, "max_events": 1000, "cache_encounters": 1000, "max_dice": 100, "max_sides": 1000, "max_ws": 100,
         "rate_commands": 20.0, "rate_reads": 100.0, "rate_burst": 2.0, "cors_origins": [],
         "trusted_proxies": [], "webhook_allow_private": False, "public_url": None, "webhooks": Settings(),
         "ws_queue_bytes": 1024 * 1024, "ws_send_timeout_s": 10.0}

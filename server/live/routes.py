@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from projections.forum_export import forum_posts, forum_text
+from projections.forum_export import forum_posts
 from projections.log import group_by_turn
 from server import whole_stream
+from server.exporting import forum_chunks
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
 from server.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.service import bad_request
+from server.streamed_json import LONG_LIST, streamed_json
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
@@ -38,27 +40,40 @@ async def get_log(request: web.Request) -> web.Response:
         first, last = await turn_range(enc, stream, turn, at)
     else:
         last = min(at, first + limit - 1)
+    next_from = last + 1
+    more = {"Link": f'<{request.rel_url.update_query({"from": next_from})}>; rel="next"'} if next_from <= at else {}
+    if fmt != "json" and "application/json" not in request.headers.get("Accept", ""):
+        return await _forum_text(request, stream, fmt, turn, max_chars, (first, last, at), more)
     r = await log_range(enc, stream, first, last, at)
     log, end = r.log, r.end.state
     entries = log.entries if turn is None else [e for e in log.entries if e["turn"] == turn]
     head = {"seq": end["seq"], "hash": end["hash"]}
-    next_from = last + 1
     if fmt == "json":
-        return json_response({"stream": stream, "name": end["name"], "at": head["seq"], "head": head,
-                              "turn": turn, "entries": entries, "turns": group_by_turn(entries),
-                              "next_from": next_from})
+        answer = {"stream": stream, "name": end["name"], "at": head["seq"], "head": head, "turn": turn,
+                  "entries": entries, "turns": group_by_turn(entries), "next_from": next_from}
+        if len(entries) > LONG_LIST:
+            return await streamed_json(request, answer)
+        return json_response(answer)
     if turn is not None and entries:
         head = {"seq": entries[-1]["seq"], "hash": entries[-1]["hash"]}
     commitments = timeline(r, await enc.store.revealed_seeds(stream) if r.earlier else {})
     posts = forum_posts(entries, name=end["name"] or stream, commitments=commitments,
                         head=head, flavour=fmt, max_chars=max_chars)
-    more = {"Link": f'<{request.rel_url.update_query({"from": next_from})}>; rel="next"'} if next_from <= at else {}
-    if "application/json" in request.headers.get("Accept", ""):
-        resp = json_response({"format": fmt, "head": head, "posts": posts, "next_from": next_from})
-        resp.headers.update(more)
-        return resp
+    resp = json_response({"format": fmt, "head": head, "posts": posts, "next_from": next_from})
+    resp.headers.update(more)
+    return resp
+
+
+async def _forum_text(request: web.Request, stream: str, fmt: str, turn: int | None, max_chars: int | None,
+                      span: tuple[int, int, int], more: dict[str, str]) -> web.StreamResponse:
+    """A forum export written turn by turn as the log is read (server/exporting.py), never all at once."""
     content_type = "text/markdown" if fmt == "markdown" else "text/plain"
-    return web.Response(text=forum_text(posts), content_type=content_type, charset="utf-8", headers=more)
+    resp = web.StreamResponse(headers={"Content-Type": f"{content_type}; charset=utf-8", **more})
+    await resp.prepare(request)
+    async for text in forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span):
+        await resp.write(text.encode())
+    await resp.write_eof()
+    return resp
 
 
 async def get_audit(request: web.Request) -> web.Response:
@@ -67,7 +82,8 @@ async def get_audit(request: web.Request) -> web.Response:
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
-    return json_response(await whole_stream.report(enc.store, "audit", stream, (info.seq, info.hash)))
+    body = await whole_stream.report(enc.store, "audit", stream, (info.seq, info.hash))
+    return web.Response(body=body, content_type="application/json")
 
 
 async def get_verify(request: web.Request) -> web.Response:
@@ -76,7 +92,8 @@ async def get_verify(request: web.Request) -> web.Response:
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
-    return json_response(await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash)))
+    body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash))
+    return web.Response(body=body, content_type="application/json")
 
 
 async def get_asyncapi(request: web.Request) -> web.Response:

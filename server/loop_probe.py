@@ -1,0 +1,57 @@
+"""How long the event loop works between two of its turns, in CPU time (issue 19 item 1's bench).
+
+A task wakes every millisecond and reads its thread's CPU clock: what the thread spent since the last
+wake-up is the longest stretch some request held the loop (plus the probe's own few microseconds).
+CPU time, not wall time: on a machine whose cores are busy with other work a stretch's wall time grows
+with the waiting, its CPU time does not; nor does it count other threads (the SQLite writer) or the
+time spent waiting for the GIL. On only when `TUSSLE_LOOP_PROBE` is set (`bench/stalls.py` sets it):
+`GET /metrics` then shows the p99 and the longest stretch since the previous scrape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from aiohttp import web
+
+
+class LoopProbe:
+    def __init__(self) -> None:
+        self.slices: list[float] = []
+
+    async def run(self) -> None:
+        last = time.thread_time()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.thread_time()
+            self.slices.append(now - last)
+            last = now
+            if len(self.slices) > 1_000_000:  # a scrape a few minutes apart at most: keep memory bounded
+                del self.slices[:500_000]
+
+    def metric_lines(self) -> list[str]:
+        xs, self.slices = sorted(self.slices), []
+        p99 = xs[int(0.99 * len(xs))] if xs else 0.0
+        longest = xs[-1] if xs else 0.0
+        return [
+            "# HELP tussle_loop_slice_seconds CPU time the event loop's thread spent between two turns of "
+            "the probe, since the previous scrape (TUSSLE_LOOP_PROBE).",
+            "# TYPE tussle_loop_slice_seconds summary",
+            f'tussle_loop_slice_seconds{{quantile="0.99"}} {p99:.6f}',
+            f'tussle_loop_slice_seconds{{quantile="1"}} {longest:.6f}',
+            f"tussle_loop_slice_seconds_count {len(xs)}",
+        ]
+
+
+def install(app: web.Application, sections: list) -> None:
+    """Run a probe while the app runs and add its lines to GET /metrics."""
+    probe = LoopProbe()
+    sections.append(probe.metric_lines)
+
+    async def running(app: web.Application):  # noqa: ANN202 - an aiohttp cleanup context
+        task = asyncio.create_task(probe.run())
+        yield
+        task.cancel()
+
+    app.cleanup_ctx.append(running)
