@@ -231,8 +231,8 @@ class WebhookView(msgspec.Struct):
 
     id: str
     seat: str | None
-    deliver: list[str]
-    format: str
+    deliver: list[Literal["events", "log", "notices"]]
+    format: Literal["json", "discord"]
     host: str | None
     status: Literal["active", "disabled", "revoked"]
     created_at: str | None

@@ -13,8 +13,10 @@ import msgspec
 
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
+from rules.pipeline import NewCombatant
 from rules.registry import Registry
 from server.http import api_types as t
+from server.http import openapi_generators as g
 
 REF = "#/components/schemas/{name}"
 
@@ -143,11 +145,15 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head), with legal_actions "
              "and acting_now (who may or must act now, why, and until when).",
              {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", {"type": "integer", "minimum": 1}, "1..head"),), auth="optional"),
+    # Text first: a generated client reads the body as the first content type it knows (JSON parses from it).
     Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode), paged like /events: the "
              "entries of seqs from..from+limit-1 and next_from (a forum export's next page is its Link header); "
              "a turn excerpt reads only its turn.",
-             {200: {"application/json": {"schema": {}}, "text/markdown": {"schema": {"type": "string"}},
-                    "text/plain": {"schema": {"type": "string"}}}},
+             {200: {"text/markdown": {"schema": {"type": "string", "description": "format=markdown"}},
+                    "text/plain": {"schema": {"type": "string", "description": "format=bbcode: BBCode"}},
+                    "application/json": {"schema": {
+                        "type": "object", "description": "format=json: stream, name, at, head, turn, entries "
+                        "[{seq, turn, type, actor, ts, hash, text}], the same entries by turn, next_from"}}}},
              (400, 401, 403, 404), query=(("format", {"type": "string", "enum": ["json", "markdown", "bbcode"]}, "json | markdown | bbcode"),
                                           ("at", {"type": "integer", "minimum": 1}, "as of seq"), ("turn", {"type": "integer", "minimum": 0}, "one turn only"),
                                           ("max_chars", {"type": "integer", "minimum": 200, "maximum": 1_000_000}, "split forum posts at entry boundaries"),
@@ -203,7 +209,8 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
     all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(COMMON_COMMANDS)
     structs = sorted({v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)} | {
         t.EventsPage, t.Error, t.SeqConflictDetails, t.CommandIdReusedDetails, t.ReactionPendingDetails,
-        t.DiceNeededDetails, t.MethodNotAllowedDetails, t.RateLimitedDetails, EngineOptions}, key=lambda c: c.__name__)
+        t.DiceNeededDetails, t.MethodNotAllowedDetails, t.RateLimitedDetails, EngineOptions, NewCombatant},
+        key=lambda c: c.__name__)
     rulesets = list(by_ruleset)
     options = [registry.rulesets[r].Options for r in rulesets]
     schemas, components = msgspec.json.schema_components(
@@ -231,10 +238,13 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
         errors_by_status[status] = variants[0] if len(variants) == 1 else {"oneOf": variants}
 
     _as_strict_as_the_server(components, list(registry.rulesets))
+    _combatant_stats(components, registry, ref_of[NewCombatant])
+    g.described(components)
+    g.arrays_have_items(components)
     paths: dict[str, dict[str, Any]] = {}
     for e in ENDPOINTS:
         paths.setdefault(e.path, {})[e.method] = _operation(e, ref_of, errors_by_status)
-    return {
+    doc = {
         "openapi": "3.1.0",
         "info": {"title": "Tussle", "version": "0.1.0",
                  "description": "An event-sourced combat-log server. Every error is "
@@ -251,6 +261,29 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
                               for rid, ref in zip(rulesets, option_refs, strict=True)},
         "x-tussle-unschematised-rulesets": unschematised,
     }
+    renames = g.ruleset_names(components, [registry.rulesets[r] for r in rulesets])
+    doc = g.renamed(doc, renames)
+    schemas = doc["components"]["schemas"]
+    for old, new in renames.items():
+        if "title" in schemas[old]:  # generators name a class by its schema's title
+            schemas[old]["title"] = new
+    doc["components"]["schemas"] = {renames.get(k, k): v for k, v in schemas.items()}
+    return doc
+
+
+def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
+    """`add_combatant.combatant` field by field; its `stats` any one ruleset's (`anyOf`: an encounter's
+    ruleset is not in the command, and one body may fit the stats of two rulesets)."""
+    stats = []
+    for rs in registry.rulesets.values():
+        name = f"{g.camel(rs.id)}Stats"
+        components[name] = g.stats_schema(rs)
+        stats.append({"$ref": REF.format(name=name)})
+    combatant = components[combatant_ref.rsplit("/", 1)[1]]
+    combatant["description"] = "A combatant to add; its ruleset checks and completes its stats."
+    combatant["properties"]["stats"] = {"anyOf": stats, "description": g.FIELD_MEANINGS["stats"]}  # default {}
+    add = components["AddCombatant"]["properties"]
+    add["combatant"] = {"$ref": combatant_ref, "description": "The combatant to add."}
 
 
 def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -21,7 +21,7 @@ from rules.interface import Answer, Command, RuleError, Ruleset, combatant_or_er
 
 
 class ProbeOptions(msgspec.Struct, forbid_unknown_fields=True):
-    escape_on: int = 4
+    escape_on: Annotated[int, msgspec.Meta(description="A resisting target escapes on 1d6 at least this.")] = 4
 
 
 class Grab(Command, tag="probe.grab"):
