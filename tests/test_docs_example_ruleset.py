@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 
 from tests.support.client import Encounter, RunningServer, TussleClient
+from tests.support.ruleset_layout import REQUIRED_MODULES
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets.md"
 FILES = re.compile(r"^```(?:python|markdown) (shove/[\w./]+)\n(.*?)^```$", re.S | re.M)
@@ -34,20 +35,7 @@ def shove(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def test_the_example_has_the_layout_it_teaches(shove: Path) -> None:
     names = {p.name for p in shove.iterdir()}
-    assert {
-        "__init__.py",
-        "commands.py",
-        "events.py",
-        "state.py",
-        "options.py",
-        "tables.py",
-        "legal.py",
-        "describe.py",
-        "acting.py",
-        "playing.py",
-        "NOTES.md",
-        "pushing.py",
-    } <= names
+    assert {*REQUIRED_MODULES, "pushing.py"} <= names
     ruleset = importlib.import_module("shove").ruleset
     assert ruleset.id == "shove" and [c.__struct_config__.tag for c in ruleset.commands] == ["shove.push"]
 

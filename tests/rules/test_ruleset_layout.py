@@ -7,20 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ruleset_layout import REQUIRED_MODULES
+
 RULES = Path(__file__).resolve().parents[2] / "rules"
-REQUIRED = (
-    "__init__.py",
-    "commands.py",
-    "events.py",
-    "state.py",
-    "options.py",
-    "tables.py",
-    "legal.py",
-    "describe.py",
-    "acting.py",
-    "playing.py",
-    "NOTES.md",
-)
+REQUIRED = REQUIRED_MODULES
 RULESETS = sorted(
     p.name for p in RULES.iterdir() if (p / "__init__.py").exists() and p.name not in ("common", "freeform")
 )
