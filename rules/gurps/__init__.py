@@ -40,6 +40,7 @@ from rules.gurps.injuries import decide_record_injury
 from rules.gurps.legal import legal_actions
 from rules.gurps.maneuvers import decide_choose, with_turn_start
 from rules.gurps.options import GurpsOptions
+from rules.gurps.parry import refused_defence
 from rules.gurps.readying import decide_ready
 from rules.gurps.shields import decide_drop_shield
 from rules.gurps.state import evolve_rules, initial_rules_state
@@ -109,6 +110,9 @@ class Gurps(Ruleset):
                dice: Dice) -> list[msgspec.Struct]:
         resumer = RESUMERS.get(str(pending.get("kind")))
         return resumer(state, pending, answer, dice) if resumer else []
+
+    def refused_choice(self, state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
+        return refused_defence(state, pending, choice)
 
     def evolve(self, rules_state: dict[str, Any], event: Event) -> dict[str, Any]:
         return evolve_rules(rules_state, event)

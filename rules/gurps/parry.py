@@ -86,3 +86,20 @@ def parry_weapon(state: dict[str, Any], cid: str, wanted: Any) -> dict[str, Any]
     if not legal:
         raise RuleError(f"{t['name']} has no ready empty hand or reach-C weapon to parry with: only a dodge")
     return max(legal, key=lambda w: int(w["parry"]))
+
+
+def refused_defence(state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
+    """Why a defence the question does not offer is closed (for `Ruleset.refused_choice`)."""
+    if pending.get("kind") != "defence":
+        return None
+    cid = (pending.get("resume") or {}).get("target")
+    if cid not in state["combatants"]:
+        return None
+    who = state["combatants"][cid]["name"]
+    open_ = " or ".join(pending["options"])
+    if choice == "parry":
+        return (f"{who} cannot parry (§Defense in Close Combat: only with an empty hand or a ready weapon of "
+                f"reach C): {no_parry_reason(state, cid)}. {who} may {open_}.")
+    if choice == "block":
+        return f"{who} cannot block: {'; '.join(block_problems(state, cid))}. {who} may {open_}."
+    return None

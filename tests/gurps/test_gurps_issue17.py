@@ -120,7 +120,9 @@ async def test_you_can_only_parry_using_an_empty_hand__a_broadsword_and_a_shield
     assert ask["options"] == ["dodge"], ask
     assert "the hand: Dun has no empty hand: the broadsword and the buckler fill his 2 hands" in ask["question"]
     assert of_type(b, "GurpsDefenceAwaited")[0]["options"] == ["dodge"]
-    await refused(enc, "respond", "choose one of dodge", reaction=ask["id"], choice="parry", weapon="hand")
+    await refused(enc, "respond", "Dun cannot parry (§Defense in Close Combat: only with an empty hand or a ready "
+                  "weapon of reach C): the broadsword: in close combat only", reaction=ask["id"], choice="parry",
+                  weapon="hand")
     await replay_equals_live(enc)
 
 

@@ -142,7 +142,7 @@ def test_parry_with_a_broadsword_is_refused():
 def test_block_is_not_an_option():
     w = v4()
     w.run(CloseCombatAttack(combatant="cai", target="dun", weapon="knife"), dice=[[3, 3, 3]])
-    with pytest.raises(RuleError, match="not an answer"):
+    with pytest.raises(RuleError, match="no block in close combat"):
         w.respond("block")
 
 
