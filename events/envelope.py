@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -67,16 +68,29 @@ def seal(stream: str, seq: int, new: NewEvent, actor: str, command_id: str, ts: 
     return Event(stream, seq, new.type, new.data, actor, command_id, ts, prev_hash, h)
 
 
-def first_broken_link(events: list[Event], prev_hash: str = ZERO_HASH) -> int | None:
-    """The first seq whose prev_hash or hash does not match, or None when the chain holds."""
+class Link(NamedTuple):
+    """One event of a chain walk: the hash its prev_hash should be, and the hash its content has."""
+
+    event: Event
+    expected_prev: str
+    content_hash: str
+
+    @property
+    def holds(self) -> bool:
+        return self.event.prev_hash == self.expected_prev and self.event.hash == self.content_hash
+
+
+def chain_links(events: Iterable[Event], prev_hash: str = ZERO_HASH) -> Iterator[Link]:
+    """Walk the hash chain: each event with what its links should be (the one chain walk)."""
     for e in events:
-        if e.prev_hash != prev_hash:
-            return e.seq
         h = event_hash(
             stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
             command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash,
         )
-        if h != e.hash:
-            return e.seq
+        yield Link(e, prev_hash, h)
         prev_hash = e.hash
-    return None
+
+
+def first_broken_link(events: list[Event], prev_hash: str = ZERO_HASH) -> int | None:
+    """The first seq whose prev_hash or hash does not match, or None when the chain holds."""
+    return next((link.event.seq for link in chain_links(events, prev_hash) if not link.holds), None)

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from events.envelope import ZERO_HASH, Event, event_hash
+from events.envelope import ZERO_HASH, Event, chain_links
 from projections.audit import FAILED, MANUAL, NOT_YET_REVEALED, VERIFIED, audit_rolls, commitment_timeline
 
 
@@ -27,9 +27,8 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
 def chain_problems(events: list[Event]) -> list[Problem]:
     """Seq gaps, foreign streams, broken links and hashes that do not match their event's body."""
     problems: list[Problem] = []
-    prev_hash = ZERO_HASH
     stream = events[0].stream if events else None
-    for expected_seq, e in enumerate(events, start=1):
+    for expected_seq, (e, prev_hash, body_hash) in enumerate(chain_links(events), start=1):
         if e.seq != expected_seq:
             problems.append(Problem("chain", f"expected seq {expected_seq} here, found seq {e.seq}", e.seq))
         if e.stream != stream:
@@ -37,12 +36,9 @@ def chain_problems(events: list[Event]) -> list[Problem]:
         if e.prev_hash != prev_hash:
             problems.append(Problem("chain", f"seq {e.seq}: prev_hash {e.prev_hash} is not the hash of the "
                                              f"event before it ({prev_hash})", e.seq))
-        body_hash = event_hash(stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
-                               command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash)
         if body_hash != e.hash:
             problems.append(Problem("chain", f"seq {e.seq}: the stored hash {e.hash} does not match the event's "
                                              f"content, which hashes to {body_hash}", e.seq))
-        prev_hash = e.hash
     return problems
 
 

@@ -8,7 +8,7 @@ listing row. The store seals the events into the hash chain at append.
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -142,26 +142,16 @@ class StoredCommand(msgspec.Struct, frozen=True):
     events: list[Event]
 
 
-class Store(WebhookStore, SnapshotStore, abc.ABC):
-    """Where encounters live. Every method is safe to call concurrently."""
+class EventStore(abc.ABC):
+    """The encounters' streams: appends (each sealed into the hash chain), reads, the listing."""
 
     # True when no other process can append while this store is open (SQLite, holding its lock file):
     # then a cache kept up to date by this process's own appends needs no catch-up read.
     sole_writer: bool = False
 
-    # A test hook: awaited inside every append transaction just before its commit (None in service),
-    # so a test can hold a writer's transaction open while others write and read.
-    before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
-
     # The envelope `ts` of each command's events, read once per append. The encounter service sets
     # it from its one source of made-up values (server/ids.py), so golden tests get the same bytes.
     clock: Callable[[], str] = staticmethod(timestamp)
-
-    @abc.abstractmethod
-    async def open(self) -> None: ...
-
-    @abc.abstractmethod
-    async def close(self) -> None: ...
 
     async def append(self, request: Append) -> AppendResult:
         """Append one command atomically: SeqConflict, CommandIdReused, or the sealed events."""
@@ -195,12 +185,24 @@ class Store(WebhookStore, SnapshotStore, abc.ABC):
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None: ...
 
     @abc.abstractmethod
+    async def find_creation(self, command_id: str) -> Creation | None:
+        """What the creation sent with this command_id created, if any."""
+
+
+class SeedStore(abc.ABC):
+    """The dice seeds behind the commitments (written by appends: `Append.seeds`, `Append.reveal`)."""
+
+    @abc.abstractmethod
     async def seed(self, stream: str, commitment: str) -> bytes | None:
         """The secret seed behind a commitment (for the server's own dice)."""
 
     @abc.abstractmethod
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
         """commitment -> revealed seed hex."""
+
+
+class TokenStore(abc.ABC):
+    """Bearer tokens by hash (written by appends: `Append.tokens`, `Append.revoke`)."""
 
     @abc.abstractmethod
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
@@ -210,9 +212,8 @@ class Store(WebhookStore, SnapshotStore, abc.ABC):
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         """The live tokens of one encounter (what `tussle export --with-secrets` carries to a new server)."""
 
-    @abc.abstractmethod
-    async def find_creation(self, command_id: str) -> Creation | None:
-        """What the creation sent with this command_id created, if any."""
+class DeadlineStore(abc.ABC):
+    """Reaction deadlines (written by appends: `Append.deadlines`, `Append.clear_deadlines`)."""
 
     @abc.abstractmethod
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
@@ -221,6 +222,16 @@ class Store(WebhookStore, SnapshotStore, abc.ABC):
     @abc.abstractmethod
     async def clear_deadline(self, stream: str, reaction: str) -> None:
         """Forget a deadline whose reaction no longer waits (answered or voided without clearing it)."""
+
+
+class Store(EventStore, SeedStore, TokenStore, DeadlineStore, WebhookStore, SnapshotStore):
+    """One backend's database, every port at once. Every method is safe to call concurrently."""
+
+    @abc.abstractmethod
+    async def open(self) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
 
     def unavailable(self, exc: BaseException) -> str | None:
         """Why the storage cannot be used for now, when `exc` says so (a full disk, a database gone);

@@ -19,33 +19,30 @@ connection's current schema: the first entry of `search_path`, which a DSN may s
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 import msgspec
 
 from events.canonical import canonical
-from events.envelope import ZERO_HASH, Event, seal, timestamp
+from events.envelope import ZERO_HASH, Event, timestamp
+from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
 from events.store.port import (
     Append,
     AppendResult,
-    CommandIdReused,
     Creation,
-    CreationExists,
     Deadline,
-    SeqConflict,
     Store,
     StoredCommand,
-    StreamExists,
     StreamInfo,
     TokenRow,
 )
 from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
+from events.store.sealing import Plan, Prior, Resend, plan_batch
 
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
 # is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
@@ -84,26 +81,12 @@ def channel_for(schema: str) -> str:
     return "tussle_events_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
 
 
-class _Staged:
-    """What a batch will write: its requests that passed, with their sealed events, in order."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[Append, list[Event]]] = []
-        self.events: list[Event] = []
-        self.commands: dict[tuple[str, str], tuple[str, str, list[Event]]] = {}
-        self.creation_keys: set[str] = set()
-
-    def add(self, req: Append, events: list[Event]) -> None:
-        self.requests.append((req, events))
-        if req.create is not None and req.create_key is not None:
-            self.creation_keys.add(req.create_key)
-        self.events += events
-        if events:
-            self.commands[(req.stream, req.command_id)] = (req.identity, req.actor, events)
-
-
 class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     """The PostgreSQL backend, shared by any number of server processes."""
+
+    # Awaited inside every append transaction just before its commit: None but in tests, which hold a
+    # writer's transaction open with it while others write and read, or make it fail.
+    before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
     def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,
                  migrations: list[Migration] = MIGRATIONS):
@@ -115,9 +98,10 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         self.schema: str = ""
         self.channel: str = ""
         self._commit_listeners: list[CommitListener] = []
-        self.batch_max = batch_max
-        self._waiting: list[tuple[Append, asyncio.Future[AppendResult | Exception]]] = []
-        self._committer: asyncio.Task[None] | None = None
+        # Every append holds the position counter from its UPDATE to its commit (see _write_events), so
+        # across the whole database commits happen one at a time; sharing one transaction (and one WAL
+        # flush) between the commands that arrived meanwhile is what keeps throughput up under load.
+        self._group_commit = GroupCommit(self._write_group, batch_max)
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -160,6 +144,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         return await conn.fetchval("SELECT current_schema()")
 
     async def close(self) -> None:
+        await self._group_commit.drained()
         if self.pool is not None:
             await self.pool.close()
             self.pool = None
@@ -188,47 +173,10 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
 
     # ---- appending -------------------------------------------------------------------------
 
-    async def append(self, request: Append) -> AppendResult:
-        """Append one command, committed together with the appends waiting beside it (group commit).
-
-        Every append holds the position counter from its UPDATE to its commit, so across the whole
-        database commits happen one at a time; sharing one transaction (and one WAL flush) between
-        the commands that arrived meanwhile is what keeps throughput up under load. Each command still
-        succeeds or fails alone.
-        """
-        future: asyncio.Future[AppendResult | Exception] = asyncio.get_running_loop().create_future()
-        self._waiting.append((request, future))
-        if self._committer is None:
-            self._committer = asyncio.create_task(self._commit_waiting())
-        result = await future
-        if isinstance(result, Exception):
-            raise result
-        return result
-
-    async def _commit_waiting(self) -> None:
-        batch: list[tuple[Append, asyncio.Future[AppendResult | Exception]]] = []
-        try:
-            while self._waiting:
-                batch, self._waiting = self._waiting[:self.batch_max], self._waiting[self.batch_max:]
-                try:
-                    results = await self.append_many([r for r, _ in batch])
-                except Exception as exc:  # noqa: BLE001 - handed to each command's caller
-                    results = [exc] * len(batch)
-                for (_, future), result in zip(batch, results, strict=True):
-                    if not future.done():  # its caller may have gone (cancelled)
-                        future.set_result(result)
-                batch = []
-        except BaseException as exc:
-            failure = exc if isinstance(exc, Exception) else RuntimeError("the store is closing")
-            for _, future in batch + self._waiting:
-                if not future.done():
-                    future.set_exception(failure)
-            self._waiting = []
-            raise
-        finally:
-            self._committer = None
-
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        return await self._group_commit.submit(requests)
+
+    async def _write_group(self, requests: list[Append]) -> list[AppendResult | Exception]:
         try:
             results = await self._append_retrying(requests)
         except Exception:
@@ -266,10 +214,10 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         Every stream of the batch is locked first (`FOR UPDATE`, in one order so that two batches
         never wait on each other in a cycle): that row lock is what serializes appends to one
         encounter across processes, and with it held the heads and earlier commands read next cannot
-        change under us. Each request is then checked and sealed here in Python, against the heads
-        as the requests before it in the batch left them, so a request that fails (conflict, reused
-        command_id, existing stream) writes nothing and the others go on. The writes go last, in
-        bulk.
+        change under us. The one plan (events/store/sealing.py) then checks and seals the requests;
+        the writes go last, in bulk. A creation racing another process's for the same stream or
+        creation command_id meets the unique key at its insert: the transaction is tried again, and
+        the next plan sees what won.
         """
         async with conn.transaction():
             streams = sorted({r.stream for r in requests})
@@ -277,82 +225,32 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                                     streams)
             heads: dict[str, tuple[int, str]] = {r["id"]: (r["seq"], r["hash"]) for r in rows}
             priors = await self._commands(conn, [(r.stream, r.command_id) for r in requests])
-            staged = _Staged()
-            results: list[AppendResult | Exception] = []
-            for req in requests:
-                try:
-                    results.append(await self._check_and_seal(conn, req, heads, priors, staged))
-                except (SeqConflict, CommandIdReused, StreamExists, CreationExists) as exc:
-                    results.append(exc)
-            if staged.requests:
-                await self._write(conn, staged, heads)
+            create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
+            taken = {r["command_id"] for r in await conn.fetch(
+                "SELECT command_id FROM creations WHERE command_id = ANY($1::text[])", create_keys)} if create_keys else set()
+            plan = plan_batch(requests, heads, priors, taken, self.clock)
+            if plan.accepted:
+                await self._write(conn, plan)
+            results = [AppendResult(await self._range(conn, *r), duplicate=True) if isinstance(r, Resend) else r
+                       for r in plan.results]
             if self.before_commit is not None:
                 await self.before_commit(requests)
         return results
 
-    async def _commands(self, conn: asyncpg.Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:
+    async def _commands(self, conn: asyncpg.Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Prior]:
         rows = await conn.fetch(
             "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM commands AS c"
             " JOIN unnest($1::text[], $2::text[]) AS k(stream, command_id) USING (stream, command_id)",
             [k[0] for k in keys], [k[1] for k in keys])
-        return {(r["stream"], r["command_id"]): r for r in rows}
+        return {(r["stream"], r["command_id"]): Prior(r["identity"], r["actor"], r["first_seq"], r["last_seq"])
+                for r in rows}
 
-    async def _check_and_seal(self, conn: asyncpg.Connection, req: Append, heads: dict[str, tuple[int, str]],
-                              priors: dict[tuple[str, str], Any], staged: _Staged) -> AppendResult:
-        key = (req.stream, req.command_id)
-        if req.create is not None and req.stream not in heads and key not in staged.commands:
-            if req.expected_seq != 0:
-                raise SeqConflict(req.expected_seq, 0)
-            if req.create_key is not None and (req.create_key in staged.creation_keys or await conn.fetchval(
-                    "SELECT 1 FROM creations WHERE command_id = $1", req.create_key)):
-                raise CreationExists(req.create_key)
-            info = req.create
-            inserted = await conn.fetchval(
-                "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)"
-                " ON CONFLICT (id) DO NOTHING RETURNING id",
-                info.id, info.name, info.ruleset, info.public, ZERO_HASH)
-            if inserted is not None:
-                heads[req.stream] = (0, ZERO_HASH)
-                return self._seal(req, heads, staged)
-            # A concurrent creation committed first: read what it left, under the lock.
-            row = await conn.fetchrow("SELECT seq, hash FROM streams WHERE id = $1 FOR UPDATE", req.stream)
-            heads[req.stream] = (row["seq"], row["hash"])
-            priors.update(await self._commands(conn, [key]))
-        prior = staged.commands.get(key)
-        if prior is not None:
-            identity, actor, events = prior
-            if identity != req.identity or actor != req.actor:
-                raise CommandIdReused(req.command_id)
-            return AppendResult(events, duplicate=True)
-        row = priors.get(key)
-        if row is not None:
-            if row["identity"] != req.identity or row["actor"] != req.actor:
-                raise CommandIdReused(req.command_id)
-            return AppendResult(await self._range(conn, req.stream, row["first_seq"], row["last_seq"]), duplicate=True)
-        if req.create is not None:
-            raise StreamExists(req.stream)
-        head = heads.get(req.stream)
-        if head is None:
-            raise SeqConflict(req.expected_seq, 0)
-        if head[0] != req.expected_seq:
-            raise SeqConflict(req.expected_seq, head[0])
-        return self._seal(req, heads, staged)
-
-    def _seal(self, req: Append, heads: dict[str, tuple[int, str]], staged: _Staged) -> AppendResult:
-        seq, prev = heads[req.stream]
-        ts = self.clock()
-        sealed: list[Event] = []
-        for new in req.events:
-            seq += 1
-            ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)
-            prev = ev.hash
-            sealed.append(ev)
-        heads[req.stream] = (seq, prev)
-        staged.add(req, sealed)
-        return AppendResult(sealed)
-
-    async def _write(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
-        for req, _ in staged.requests:  # the side rows: seeds and tokens (creations, rotations, seats)
+    async def _write(self, conn: asyncpg.Connection, plan: Plan) -> None:
+        if plan.created:
+            await conn.executemany(
+                "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)",
+                [(i.id, i.name, i.ruleset, i.public, ZERO_HASH) for i in plan.created])
+        for req in plan.accepted:  # the side rows: seeds and tokens (creations, rotations, seats)
             if req.create is not None and req.create_key is not None:
                 await conn.execute("INSERT INTO creations (command_id, stream, identity) VALUES ($1, $2, $3)",
                                    req.create_key, req.stream, req.identity)
@@ -385,9 +283,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                     "INSERT INTO reaction_deadlines (stream, reaction, due) VALUES ($1, $2, $3)"
                     " ON CONFLICT (stream, reaction) DO UPDATE SET due = EXCLUDED.due",
                     req.stream, d.reaction, d.due)
-        await self._write_events(conn, staged, heads)
+        await self._write_events(conn, plan)
 
-    async def _write_events(self, conn: asyncpg.Connection, staged: _Staged, heads: dict[str, tuple[int, str]]) -> None:
+    async def _write_events(self, conn: asyncpg.Connection, plan: Plan) -> None:
         """In one statement: the commands, the new heads, the events with their positions, the wake-ups.
 
         Positions come from one counter row, updated here in the append transaction. Why not a
@@ -405,10 +303,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         delivered at commit, in commit order, and never if the transaction rolls back; listeners
         only wake up on it and read the events themselves from the table.
         """
-        events = staged.events
-        cmds = [(req, evs) for req, evs in staged.requests if evs]
-        touched = sorted({req.stream for req, _ in staged.requests})
-        closing = {req.stream for req, _ in staged.requests if req.closes}
+        events = plan.events
+        cmds = plan.commands
+        touched = sorted(plan.heads)
         last_seq: dict[str, int] = {}
         for e in events:
             last_seq[e.stream] = e.seq
@@ -432,9 +329,10 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             "                                         'position', (SELECT last FROM counter))::text)"
             " FROM unnest($22::text[], $23::bigint[]) AS h(stream, seq)",
             len(events),
-            [r.stream for r, _ in cmds], [r.command_id for r, _ in cmds], [r.identity for r, _ in cmds],
-            [r.actor for r, _ in cmds], [e[0].seq for _, e in cmds], [e[-1].seq for _, e in cmds],
-            touched, [heads[s][0] for s in touched], [heads[s][1] for s in touched], [s in closing for s in touched],
+            [c.stream for c in cmds], [c.command_id for c in cmds], [c.identity for c in cmds],
+            [c.actor for c in cmds], [c.first_seq for c in cmds], [c.last_seq for c in cmds],
+            touched, [plan.heads[s].seq for s in touched], [plan.heads[s].hash for s in touched],
+            [plan.heads[s].closes for s in touched],
             [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
             [canonical(e.data).decode() for e in events], [e.actor for e in events],
             [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],

@@ -12,32 +12,31 @@ import errno
 import fcntl
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiosqlite
 import msgspec
 
 from events.canonical import canonical
-from events.envelope import ZERO_HASH, Event, seal, timestamp
+from events.envelope import ZERO_HASH, Event, timestamp
 from events.gc_pause import gc_paused
+from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
 from events.store.port import (
     Append,
     AppendResult,
-    CommandIdReused,
     Creation,
-    CreationExists,
     Deadline,
     SeqConflict,
     Store,
     StoredCommand,
-    StreamExists,
     StreamInfo,
     TokenRow,
 )
-from events.store.sqlite_bulk_append import append_batch, creation_taken, write_side_rows
+from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.sqlite_snapshots import SqliteSnapshots
-from events.store.sqlite_webhooks import SqliteWebhooks
+from events.store.sqlite_webhooks import SqliteWebhooks, write_webhook_rows
 from events.store.writer_thread import WriterThread
 
 # How long a connection waits for a lock another connection holds.
@@ -119,17 +118,66 @@ def _event(row: Any) -> Event:
 
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 
+_HEADS = "SELECT id, seq, hash FROM streams WHERE id IN (SELECT value FROM json_each(?))"
+_PRIORS = (
+    "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM json_each(?) AS k "
+    "JOIN commands AS c ON c.stream = json_extract(k.value, '$[0]') AND c.command_id = json_extract(k.value, '$[1]')"
+)
+_CREATIONS = "SELECT command_id FROM creations WHERE command_id IN (SELECT value FROM json_each(?))"
+_INSERT_STREAM = "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)"
+_INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_COMMANDS = "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?)"
+_UPDATE_HEAD = "UPDATE streams SET seq = ?, hash = ?, closed = closed OR ? WHERE id = ?"
+
+
+def _json_list(items: list[Any]) -> str:
+    return msgspec.json.encode(items).decode()
+
+
+def _write_side_rows(db: sqlite3.Connection, req: Append) -> None:
+    """Creation, seeds, revealed seeds, token changes, webhooks and reaction deadlines of one accepted
+    command (most commands have none)."""
+    if req.create is not None and req.create_key is not None:
+        db.execute("INSERT INTO creations (command_id, stream, identity) VALUES (?, ?, ?)",
+                   (req.create_key, req.stream, req.identity))
+    for s in req.seeds:
+        db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
+                   (req.stream, s.commitment, s.seed))
+    for c in req.reveal:
+        db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?", (req.stream, c))
+    # Revocations first: a rotation revokes the old tokens and then adds the new one.
+    for r in req.revoke:
+        if r.token_id is not None:
+            db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?", (req.stream, r.token_id))
+        else:
+            db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
+                       (req.stream, r.role, r.seat))
+    for t in req.tokens:
+        db.execute("INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
+                   (t.token_hash, req.stream, t.role, t.seat, t.token_id))
+    if req.webhooks or req.webhook_changes or req.outbox:
+        write_webhook_rows(db, req)
+    for reaction in req.clear_deadlines:
+        db.execute("DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (req.stream, reaction))
+    for d in req.deadlines:
+        db.execute("INSERT OR REPLACE INTO reaction_deadlines (stream, reaction, due) VALUES (?, ?, ?)",
+                   (req.stream, d.reaction, d.due))
+
 
 class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
     Writes go through their own connection. Appends that arrive while a transaction is being written
     wait and then share the next one (group commit): the batch is checked in Python and written in
-    bulk (events/store/sqlite_bulk_append.py), each command succeeding or failing alone, and many commands
+    bulk by the one plan (events/store/sealing.py), each command succeeding or failing alone, and many commands
     share one fsync. A sole writer writes the batch on the event loop and hands only the commit to
     its writer thread; a store beside another writer runs the whole transaction on that thread, where
     it may wait for the other's lock. Reads use the aiosqlite connection, one hop each.
     """
+
+    # Awaited inside every append transaction just before its commit: None but in tests, which hold a
+    # writer's transaction open with it while others write and read, or make it fail.
+    before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
     def __init__(self, path: str, *, lock: bool = True, migrations: list[Migration] = MIGRATIONS):
         self.path = path
@@ -143,8 +191,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         self._writer_thread: WriterThread | None = None
         # One connection holds one transaction at a time: batches and deletions take turns here.
         self._write = asyncio.Lock()
-        self._pending: list[tuple[list[Append], asyncio.Future[list[AppendResult | Exception]]]] = []
-        self._drainer: asyncio.Task[None] | None = None
+        self._group_commit = GroupCommit(self._write_group)
         # Live tokens by hash, for a sole writer: every request looks its token up, and tokens change
         # only through this store's own appends and deletions, which empty the cache when they revoke
         # (before their caller hears of the commit, so a revocation works at once). A lookup that was
@@ -200,8 +247,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         return db
 
     async def close(self) -> None:
-        if self._drainer is not None:
-            await asyncio.gather(self._drainer, return_exceptions=True)
+        await self._group_commit.drained()
         await self._close_connections()
         if self.lock:
             self.lock.release()
@@ -237,39 +283,15 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     # ---- appending ---------------------------------------------------------------------------
 
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[list[AppendResult | Exception]] = loop.create_future()
-        self._pending.append((requests, done))
-        if self._drainer is None or self._drainer.done():
-            self._drainer = loop.create_task(self._drain())
-        # The batch is written by the drainer task, so a caller that gives up (a cancelled request)
-        # never leaves a transaction half-done; its command is appended or not, as for the others.
-        # (Its cancelled `done` is passed over by the drainer, which sets only futures not done.)
-        return await done
+        return await self._group_commit.submit(requests)
 
-    async def _drain(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            requests = [r for reqs, _ in batch for r in reqs]
+    async def _write_group(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        async with self._write:
             try:
-                async with self._write:
-                    try:
-                        results = await self._transaction(requests)
-                    finally:
-                        if any(r.revoke for r in requests):
-                            self._forget_tokens()
-            except BaseException as exc:  # noqa: BLE001 - every caller of the batch hears of it
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-                if isinstance(exc, asyncio.CancelledError):
-                    raise
-                continue
-            at = 0
-            for reqs, done in batch:
-                if not done.done():
-                    done.set_result(results[at: at + len(reqs)])
-                at += len(reqs)
+                return await self._transaction(requests)
+            finally:
+                if any(r.revoke for r in requests):
+                    self._forget_tokens()
 
     async def _transaction(self, requests: list[Append]) -> list[AppendResult | Exception]:
         if self.sole_writer:
@@ -330,17 +352,17 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         self._writer.execute(sql, args)
 
     def _write_batch(self, requests: list[Append], commit: bool) -> list[AppendResult | Exception]:
-        """One transaction for the batch, written in bulk (events/store/sqlite_bulk_append.py); committed when
-        `commit`. Should the bulk write meet a constraint its checks did not foresee, the batch is
-        written again command by command, each in its own savepoint, so that only the command at fault
-        fails."""
+        """One transaction for the batch, checked and sealed by the one plan (events/store/sealing.py)
+        and written in bulk; committed when `commit`. Should the bulk write meet a constraint the plan
+        did not foresee, the batch is written again command by command, each in its own savepoint, so
+        that only the command at fault fails."""
         db = self._writer
         assert db is not None
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute("SAVEPOINT bulk")
             try:
-                results = append_batch(db, requests, self.clock)
+                results = self._plan_and_write(db, requests)
                 db.execute("RELEASE bulk")
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK TO bulk")
@@ -360,73 +382,42 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         for req in requests:
             db.execute("SAVEPOINT cmd")
             try:
-                results.append(self._append_one(db, req))
+                results += self._plan_and_write(db, [req])
                 db.execute("RELEASE cmd")
-            except (SeqConflict, CommandIdReused, StreamExists, CreationExists) as exc:
-                db.execute("ROLLBACK TO cmd")
-                db.execute("RELEASE cmd")
-                results.append(exc)
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK TO cmd")
                 db.execute("RELEASE cmd")
-                head = self._head(db, req.stream)
-                results.append(SeqConflict(req.expected_seq, head[0] if head else 0))
+                row = db.execute("SELECT seq FROM streams WHERE id = ?", (req.stream,)).fetchone()
+                results.append(SeqConflict(req.expected_seq, row[0] if row else 0))
         return results
 
-    def _head(self, db: sqlite3.Connection, stream: str) -> tuple[int, str] | None:
-        row = db.execute("SELECT seq, hash FROM streams WHERE id = ?", (stream,)).fetchone()
-        return (row[0], row[1]) if row else None
+    def _plan_and_write(self, db: sqlite3.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+        """Inside the open transaction: read what the batch depends on in a fixed handful of statements
+        (the keys travel as one JSON array through `json_each`, so the statement text is fixed and the
+        number of bound variables unlimited), plan it, write it with one prepared statement per table."""
+        streams = sorted({r.stream for r in requests})
+        heads = {row[0]: (row[1], row[2]) for row in db.execute(_HEADS, (_json_list(streams),))}
+        keys = sorted({(r.stream, r.command_id) for r in requests})
+        priors = {(row[0], row[1]): Prior(*row[2:]) for row in db.execute(_PRIORS, (_json_list(keys),))}
+        create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
+        taken = {row[0] for row in db.execute(_CREATIONS, (_json_list(create_keys),))} if create_keys else set()
+        plan = plan_batch(requests, heads, priors, taken, self.clock)
+        self._write_plan(db, plan)
+        return [self._stored(db, r) if isinstance(r, Resend) else r for r in plan.results]
 
-    def _append_one(self, db: sqlite3.Connection, req: Append) -> AppendResult:
-        prior = db.execute(
-            "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = ? AND command_id = ?",
-            (req.stream, req.command_id),
-        ).fetchone()
-        if prior:
-            if prior[0] != req.identity or prior[1] != req.actor:
-                raise CommandIdReused(req.command_id)
-            rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? "
-                              "ORDER BY seq", (req.stream, prior[2], prior[3])).fetchall()
-            return AppendResult([_event(r) for r in rows], duplicate=True)
-        head = self._head(db, req.stream)
-        if req.create is not None:
-            if head is not None:
-                raise StreamExists(req.stream)
-            if creation_taken(db, req):
-                raise CreationExists(req.create_key or "")
-            info = req.create
-            db.execute(
-                "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)",
-                (info.id, info.name, info.ruleset, int(info.public), ZERO_HASH),
-            )
-            head = (0, ZERO_HASH)
-        if head is None:
-            raise SeqConflict(req.expected_seq, 0)
-        seq, prev = head
-        if seq != req.expected_seq:
-            raise SeqConflict(req.expected_seq, seq)
-        ts = self.clock()
-        sealed: list[Event] = []
-        rows = []
-        for new in req.events:
-            seq += 1
-            ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)
-            prev = ev.hash
-            sealed.append(ev)
-            rows.append((ev.stream, ev.seq, ev.type, canonical(ev.data).decode(), ev.actor, ev.command_id,
-                         ev.ts, ev.prev_hash, ev.hash))
-        db.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        if sealed:
-            db.execute(
-                "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?)",
-                (req.stream, req.command_id, req.identity, req.actor, sealed[0].seq, sealed[-1].seq),
-            )
-        db.execute(
-            "UPDATE streams SET seq = ?, hash = ?, closed = closed OR ? WHERE id = ?",
-            (seq, prev, int(req.closes), req.stream),
-        )
-        write_side_rows(db, req)
-        return AppendResult(sealed)
+    def _stored(self, db: sqlite3.Connection, resend: Resend) -> AppendResult:
+        rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+                          resend).fetchall()
+        return AppendResult([_event(r) for r in rows], duplicate=True)
+
+    def _write_plan(self, db: sqlite3.Connection, plan: Plan) -> None:
+        db.executemany(_INSERT_STREAM, [(i.id, i.name, i.ruleset, int(i.public), ZERO_HASH) for i in plan.created])
+        for req in plan.accepted:
+            _write_side_rows(db, req)
+        db.executemany(_INSERT_EVENTS, [(e.stream, e.seq, e.type, canonical(e.data).decode(), e.actor, e.command_id,
+                                         e.ts, e.prev_hash, e.hash) for e in plan.events])
+        db.executemany(_INSERT_COMMANDS, plan.commands)
+        db.executemany(_UPDATE_HEAD, [(h.seq, h.hash, int(h.closes), stream) for stream, h in plan.heads.items()])
 
     # ---- reading -----------------------------------------------------------------------------
 
