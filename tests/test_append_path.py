@@ -11,8 +11,6 @@ from typing import Any
 from events.envelope import NewEvent, first_broken_link
 from events.store.port import (
     Append,
-    AppendResult,
-    CommandIdReused,
     SeqConflict,
     StreamInfo,
     TokenRevocation,
@@ -35,36 +33,6 @@ async def open_store(tmp_path: Any, lock: bool = True) -> SqliteStore:
     store = SqliteStore(str(tmp_path / "append.db"), lock=lock)
     await store.open()
     return store
-
-
-async def test_a_command_id_twice_in_one_batch_is_appended_once(tmp_path):
-    store = await open_store(tmp_path)
-    try:
-        await store.append(creation("b"))
-        first, resent, reused = await store.append_many([
-            note("b", 1, "twice"), note("b", 2, "twice"), note("b", 2, "twice", identity="other")])
-        assert isinstance(first, AppendResult) and not first.duplicate
-        assert isinstance(resent, AppendResult) and resent.duplicate and resent.events == first.events
-        assert isinstance(reused, CommandIdReused)
-        events = await store.read("b")
-        assert [e.seq for e in events] == [1, 2] and first_broken_link(events) is None
-    finally:
-        await store.close()
-
-
-async def test_side_rows_keep_the_order_of_the_commands_in_a_batch(tmp_path):
-    store = await open_store(tmp_path)
-    try:
-        await store.append(creation("t"))
-        await store.append_many([
-            note("t", 1, "seat", tokens=[TokenRow("h-s1", "player", "s1")]),
-            note("t", 2, "revoke", revoke=[TokenRevocation("player", seat="s1")]),
-            note("t", 3, "seat-again", tokens=[TokenRow("h-s1b", "player", "s1")]),
-        ])
-        assert await store.token("h-s1") is None
-        assert await store.token("h-s1b") == ("t", TokenRow("h-s1b", "player", "s1"))
-    finally:
-        await store.close()
 
 
 async def test_a_constraint_the_checks_missed_fails_only_its_own_command(tmp_path):
@@ -126,15 +94,6 @@ async def test_a_sole_writer_waits_for_a_writer_that_breaks_the_rule(tmp_path):
     finally:
         await other.close()
         await sole.close()
-
-
-async def test_a_missing_stream_in_a_batch_is_a_conflict_at_zero(tmp_path):
-    store = await open_store(tmp_path)
-    try:
-        (result,) = await store.append_many([note("ghost", 0, "boo")])
-        assert isinstance(result, SeqConflict) and (result.expected, result.actual) == (0, 0)
-    finally:
-        await store.close()
 
 
 # ---- over HTTP ---------------------------------------------------------------------------------
