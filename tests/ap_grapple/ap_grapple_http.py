@@ -6,6 +6,8 @@ from typing import Any
 
 from ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX, CADE, CADE_HEX
 
+from tests.support.bodies import data, types  # noqa: F401 - the tests import them from here
+
 
 def fighter(cid: str, side: str, stats: dict[str, Any], position: list[int], facing: int = 0) -> dict[str, Any]:
     return {"id": cid, "name": cid.title(), "side": side, "stats": stats, "position": position, "facing": facing}
@@ -25,14 +27,6 @@ async def encounter(tussle, *, figures: tuple[dict[str, Any], ...] = (ALDO_FIGHT
     if start:
         await enc.ok("start_turn")
     return enc
-
-
-def types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
-
-
-def data(body: dict[str, Any], event_type: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == event_type]
 
 
 async def g1(enc) -> dict[str, Any]:

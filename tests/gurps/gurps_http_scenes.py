@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.gurps.gurps_world import HAND, KNIFE, fig
+from tests.support.bodies import types  # noqa: F401 - the tests import them from here
 
 # Spec section 1: direction d is the neighbour offset below (axial [q, r]).
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -15,11 +16,6 @@ def hex_at(d: int, steps: int = 1, origin: tuple[int, int] = (0, 0)) -> list[int
     """The hex `steps` hexes from `origin` in direction d."""
     dq, dr = DIRECTIONS[d % 6]
     return [origin[0] + dq * steps, origin[1] + dr * steps]
-
-
-def types(body: dict[str, Any]) -> list[str]:
-    """Event types a command appended."""
-    return [e["type"] for e in body["events"]]
 
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:

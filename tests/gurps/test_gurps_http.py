@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.gurps.gurps_world import BROADSWORD, HAND, KNIFE, fig
-
-
-def types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
+from tests.support.bodies import types
 
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:

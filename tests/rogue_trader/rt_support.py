@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.bodies import mods  # noqa: F401 - the tests import them from here
+
 CHAINSWORD = {"id": "chainsword", "name": "chainsword", "type": "C", "S": 4}
 LASPISTOL = {"id": "laspistol", "name": "laspistol", "type": "C", "S": 3, "range": 800}
 
@@ -57,7 +59,3 @@ def of_type(events: list[dict[str, Any]], type_: str, **match: Any) -> list[dict
 
 def rolls(events: list[dict[str, Any]], purpose: str) -> list[dict[str, Any]]:
     return [e["data"] for e in events if e["type"] == "DieRolled" and e["data"]["purpose"] == purpose]
-
-
-def mods(roll: dict[str, Any]) -> list[tuple[int, str]]:
-    return [(m["value"], m["reason"]) for m in roll["modifiers"]]

@@ -6,6 +6,8 @@ from typing import Any
 
 from skirmish_world import HALE, TEST_CHARTS, VOSS
 
+from tests.support.bodies import data, mods, types  # noqa: F401 - the tests import them from here
+
 # Voss turned to face Hale (west), so only what a test sets up faces the wrong way.
 VOSS_FACING_HALE = {**VOSS, "facing": 180}
 
@@ -21,18 +23,6 @@ async def encounter(
         await enc.add(f)
     await enc.ok("start_turn")
     return enc
-
-
-def types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
-
-
-def data(body: dict[str, Any], event_type: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == event_type]
-
-
-def mods(roll: dict[str, Any]) -> list[tuple[int, str]]:
-    return [(m["value"], m["reason"]) for m in roll["modifiers"]]
 
 
 def rolls(body: dict[str, Any], purpose: str) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from typing import Any
 from events.envelope import Event
 from rules.skirmish import ruleset
 from rules.state import evolve, initial_state
+from tests.support.bodies import mods  # noqa: F401 - the tests import them from here
 from tests.support.pure_world import PureWorld, of_type, types  # noqa: F401 - the tests import them from here
 
 # Spec section 5, TEST CHARTS (fictional test data, NOT the seed's).
@@ -94,7 +95,3 @@ def hale_and_voss(**options: Any) -> World:
 
 def rolls(events: list[Event]) -> list[dict[str, Any]]:
     return of_type(events, "DieRolled")
-
-
-def mods(roll: dict[str, Any]) -> list[tuple[int, str]]:
-    return [(m["value"], m["reason"]) for m in roll["modifiers"]]

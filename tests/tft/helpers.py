@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.bodies import types  # noqa: F401 - the tests import them from here
+
 
 def fig(id: str, side: str, st: int, adj_dx: int, pos: list[int], facing: int = 0, **stats: Any) -> dict[str, Any]:
     """A combatant for add_combatant; extra keyword stats go into `stats`, `items` and `posture` apart."""
@@ -28,11 +30,6 @@ def simeth() -> dict[str, Any]:
 def troll() -> dict[str, Any]:
     return fig("troll", "b", 35, 11, [0, 0], 0, ma=12, back_to_wall=True, natural_attacks=[dict(BITE)],
                items=[dict(CLUB)])
-
-
-def types(body: dict[str, Any]) -> list[str]:
-    """The event types of a command's response."""
-    return [e["type"] for e in body["events"]]
 
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:
