@@ -31,9 +31,9 @@ from server.feed import LiveFeed
 from server.live import pg_listener
 from server.live.pg_listener import PgFeedListener
 from tests.support import serving
+from tests.support.appends import command, creation
 from tests.support.client import Encounter, TussleClient, listen
 from tests.support.postgres import with_search_path
-from tests.test_store_contract import command, creation
 
 # Generous bounds for "eventually": they only decide how long a broken build takes to fail.
 EVENTUALLY_S = 20.0

@@ -19,7 +19,7 @@ from events.store.migrations import MIGRATIONS, Migration, SchemaMismatch
 from events.store.port import Store
 from events.store.postgres import PostgresStore
 from events.store.sqlite import SqliteStore
-from tests.test_store_contract import command, created
+from tests.support.appends import command, created
 
 # A later release's migrations, as another engineer would append them.
 EXTRA = Migration(
