@@ -102,7 +102,7 @@ class Attempt(msgspec.Struct, frozen=True):
 
 
 class WebhookStore(abc.ABC):
-    """What a store keeps for webhooks (both backends; tests/test_store_contract.py)."""
+    """What a store keeps for webhooks (both backends; tests/contract/store_contract.py)."""
 
     @abc.abstractmethod
     async def webhooks(self, stream: str) -> list[WebhookRow]:
