@@ -190,6 +190,9 @@ class ReactionRequested(msgspec.Struct, frozen=True):
     allows: list[str] = []
     resume: dict[str, Any] = {}
     question: str = ""
+    # The command keying the resolution's dice, so its answer draws under it (rules/dice_keys.py):
+    # {command_id, entropy, keyed_by, next_draw}; set by the pipeline, null in older streams.
+    dice_key: dict[str, Any] | None = None
 
 
 class ReactionAnswered(msgspec.Struct, frozen=True):

@@ -91,6 +91,10 @@ class DieRolled(msgspec.Struct, frozen=True):
     source: str
     combatant: str | None = None
     margin: int | None = None  # target - total for roll-under systems (GURPS), when the rules use it
+    # The command whose command_id and entropy key the faces (DESIGN.md "Dice"): the resolution's last
+    # command sent by a seat, else the one that started it. Absent in streams written before it
+    # existed: then the envelope's command_id.
+    keyed_command_id: str | None = None
 
 
 class DiceNeeded(Exception):
@@ -124,6 +128,7 @@ class Roll(msgspec.Struct, frozen=True):
     keyed_by: str
     source: str
     combatant: str | None = None
+    keyed_command_id: str | None = None
 
     @property
     def notation(self) -> str:
@@ -165,6 +170,7 @@ class Roll(msgspec.Struct, frozen=True):
             source=self.source,
             combatant=self.combatant,
             margin=margin,
+            keyed_command_id=self.keyed_command_id,
         )
 
 
@@ -172,7 +178,8 @@ class Dice:
     """The only way a ruleset draws dice while deciding one command.
 
     Server faces come from the seed; manual faces from the command's `dice` list, one inner list per
-    `roll` call, in draw order. `draw` counts every die drawn for the command, from 0.
+    `roll` call, in draw order. `draw` counts every die drawn under the keying command, from 0: a
+    command keys its own dice unless the pipeline `rekey`s them to the resolution it continues.
     """
 
     def __init__(
@@ -193,6 +200,7 @@ class Dice:
         self.seed = seed
         self.supplied = supplied
         self.next_draw = 0
+        self.first_draw = 0  # where this command's own draws began (max_dice counts only those)
         self.calls = 0
         self.max_dice = max_dice
         self._asked: list[str] = []
@@ -206,7 +214,7 @@ class Dice:
         """Draw `count` dice of `sides` faces for `purpose`."""
         if count < 0 or sides < 1:
             raise ValueError(f"cannot roll {count}d{sides}")
-        if self.next_draw + count > self.max_dice:
+        if self.next_draw - self.first_draw + count > self.max_dice:
             raise BadDice(f"the command would draw more than {self.max_dice} dice")
         label = f"{count}d{sides}: {purpose}"
         draws = list(range(self.next_draw, self.next_draw + count))
@@ -227,14 +235,18 @@ class Dice:
         else:
             if self.seed is None:
                 raise DiceNeeded([label], [(count, sides, purpose, combatant)])
-            faces = [
-                derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws
-            ]
+            faces = [derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws]
             source = "server"
         self.calls += 1
         self.next_draw += count
         return Roll(count, sides, purpose, faces, draws, self.entropy,
-                    self.keyed_by if source == "server" else "manual", source, combatant)
+                    self.keyed_by if source == "server" else "manual", source, combatant, self.command_id)
+
+    def rekey(self, command_id: str, entropy: str, keyed_by: str, next_draw: int) -> None:
+        """Key the dice drawn from now on by an earlier command of the same resolution, its draw counter
+        continuing at `next_draw` (past every draw already stored under it)."""
+        self.command_id, self.entropy, self.keyed_by = command_id, entropy, keyed_by
+        self.next_draw = self.first_draw = next_draw
 
     def mark(self) -> tuple[int, int, int]:
         """A point to rewind to if what was drawn after it is thrown away (nothing was appended)."""

@@ -3,8 +3,10 @@
 It reads the event stream alone: commitments come from `EncounterCreated` and `DiceSeedRotated`, seeds
 from the `DiceSeedRotated` that revealed them. A roll uses the commitment in force when its command
 began (a command's events are contiguous, so that is the commitment before the command's first event).
-Each roll gets a mark: `verified` (every face recomputed from the revealed seed), `failed`,
-`not_yet_revealed` or `manual` (physical dice, not verifiable).
+Each roll gets a mark: `verified` (every face recomputed from the revealed seed), `failed` (faces or
+draws wrong), `not_yet_revealed`, `seed_failed` (its revealed seed fails the commitment, so it is not
+used) or `manual` (physical dice, not verifiable). Faces are keyed by `keyed_command_id` (absent: the
+envelope's command), whose draws run 0, 1, 2 … across the stream.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from events.envelope import Event
 from rules.state import voided_seqs
 
 VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_revealed", "manual"
+SEED_FAILED = "seed_failed"  # its seed was revealed but fails its commitment: not recomputed
 
 
 def seed_bytes(hex_seed: str) -> bytes | None:
@@ -30,8 +33,13 @@ def seed_bytes(hex_seed: str) -> bytes | None:
         return None
 
 
+def keying_command(e: Event) -> str:
+    """The command whose id and entropy key a `DieRolled`'s faces (absent in older streams: the envelope's)."""
+    return e.data.get("keyed_command_id") or e.command_id
+
+
 def expected_faces(seed: bytes, stream: str, command_id: str, data: dict[str, Any]) -> list[int]:
-    """The faces the seed gives for a server `DieRolled`, draw by draw."""
+    """The faces the seed gives for a server `DieRolled`, draw by draw (`command_id`: the keying command)."""
     return [derive_face(seed, stream, command_id, draw, data["sides"], data["entropy"]) for draw in data["draws"]]
 
 
@@ -66,10 +74,13 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     in_force: str | None = None
     command_commitment: str | None = None
     previous_command: str | None = None
+    actor_of: dict[str, str] = {}  # each command's sender, from its first event
+    next_draw: dict[str, int] = {}  # per keying command: the draw the next die must have
     for e in events:
         if e.command_id != previous_command:
             command_commitment = in_force
             previous_command = e.command_id
+        actor_of.setdefault(e.command_id, e.actor)
         if e.type == "EncounterCreated":
             in_force = e.data.get("commitment")
             command_commitment = in_force
@@ -77,20 +88,35 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
             in_force = e.data.get("commitment")
         if e.type != "DieRolled":
             continue
-        rolls.append(_roll(e, command_commitment, timeline, e.seq in voided))
+        key = keying_command(e)
+        roll = _roll(e, command_commitment, timeline, e.seq in voided, actor_of.get(key, e.actor))
+        draws, first = e.data.get("draws"), next_draw.get(key, 0)
+        if isinstance(draws, list) and draws != list(range(first, first + len(draws))) and roll["mark"] != FAILED:
+            roll = {**roll, "mark": FAILED, "problem": f"draws {draws} do not run on from draw {first} of command "
+                    f"{key!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"}
+        if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
+            next_draw[key] = max(first, max(draws) + 1)
+        rolls.append(roll)
     return rolls
 
 
-def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool) -> dict[str, Any]:
+def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool,
+          keyed_actor: str) -> dict[str, Any]:
     d = e.data
     entropy = d.get("entropy", "")
+    key = keying_command(e)
+    # Dice keyed by a command no seat sent are the GM's to aim (DESIGN.md "Dice"). Streams written before
+    # dice were keyed by the resolution (no keyed_command_id) render as they always did.
+    keyed = "keyed_command_id" in d
+    gm_keyed = keyed and d.get("source") != "manual" and not keyed_actor.startswith("seat:")
     roll: dict[str, Any] = {
-        "seq": e.seq, "command_id": e.command_id, "actor": e.actor, "combatant": d.get("combatant"),
+        "seq": e.seq, "command_id": e.command_id, **({"keyed_command_id": key} if keyed else {}),
+        "actor": e.actor, "combatant": d.get("combatant"),
         "purpose": d.get("purpose"), "notation": d.get("notation"), "sides": d.get("sides"),
         "draws": d.get("draws"), "faces": d.get("faces"), "kept": d.get("kept"),
         "modifiers": d.get("modifiers"), "total": d.get("total"), "target": d.get("target"),
         "outcome": d.get("outcome"), "entropy": entropy, "entropy_weak": len(entropy) < WEAK_ENTROPY_BELOW,
-        "keyed_by": d.get("keyed_by"), "client_keyed": d.get("keyed_by") == "client", "source": d.get("source"),
+        "keyed_by": "gm" if gm_keyed else d.get("keyed_by"), "client_keyed": d.get("keyed_by") == "client", "source": d.get("source"),
         "commitment": None, "voided": voided, "mark": MANUAL, "problem": None,
     }
     if d.get("source") == "manual":
@@ -103,10 +129,11 @@ def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]],
         return {**roll, "mark": NOT_YET_REVEALED}
     seed = seed_bytes(c["revealed_seed"])
     if seed is None or not c["seed_matches"]:
-        return {**roll, "mark": FAILED, "problem": f"the seed revealed at seq {c['revealed_at_seq']} "
-                                                  f"does not hash to commitment {commitment}"}
+        # Never recompute from a seed that fails its commitment: the fault is at the seq that revealed it.
+        return {**roll, "mark": SEED_FAILED, "problem": f"the seed revealed at seq {c['revealed_at_seq']} "
+                                                       f"does not hash to commitment {commitment}"}
     try:
-        want = expected_faces(seed, e.stream, e.command_id, d)
+        want = expected_faces(seed, e.stream, key, d)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return {**roll, "mark": FAILED, "problem": "the roll lacks sides, draws or entropy to recompute it"}
     if want != d.get("faces"):
@@ -118,7 +145,8 @@ def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]],
 def audit(events: list[Event]) -> dict[str, Any]:
     """The whole audit: rolls, commitments with revealed seeds, counts and the chain head."""
     rolls = audit_rolls(events)
-    counts = {mark: sum(1 for r in rolls if r["mark"] == mark) for mark in (VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL)}
+    counts = {mark: sum(1 for r in rolls if r["mark"] in (mark, SEED_FAILED if mark == FAILED else mark))
+              for mark in (VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL)}
     head = {"seq": events[-1].seq, "hash": events[-1].hash} if events else {"seq": 0, "hash": "0" * 64}
     return {"stream": events[0].stream if events else None, "head": head,
             "commitments": commitment_timeline(events), "rolls": rolls, "counts": {"rolls": len(rolls), **counts}}

@@ -38,6 +38,7 @@ from events.envelope import Event, NewEvent
 from rules.acting import asked_of
 from rules.common import commands as c
 from rules.common.options import resolve_options
+from rules.dice_keys import dice_key, key_answer
 from rules.interface import (
     Answer,
     BadCommand,
@@ -387,9 +388,11 @@ def decide_command(
 
     def push(struct: msgspec.Struct) -> None:
         nonlocal folded, reactions
-        if isinstance(struct, ReactionRequested) and not struct.id:
-            reactions += 1
-            struct = msgspec.structs.replace(struct, id=f"{ctx.command_id}/{reactions}")
+        if isinstance(struct, ReactionRequested):
+            if not struct.id:
+                reactions += 1
+                struct = msgspec.structs.replace(struct, id=f"{ctx.command_id}/{reactions}")
+            struct = msgspec.structs.replace(struct, dice_key=dice_key(dice))
         ne = to_new_event(struct)
         out.append(ne)
         if len(out) > max_events:
@@ -405,6 +408,7 @@ def decide_command(
                     push(s)
                 items = []
                 _, pending, answer = item
+                key_answer(state, pending, ctx.actor, dice)
                 if pending.get("resume", {}).get("engine") != "ask":
                     for s in ruleset.resume(folded, pending, answer, dice):
                         push(s)

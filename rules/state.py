@@ -14,7 +14,9 @@ and never re-judges an event; an event whose subject is gone is skipped and list
     actions_spent: {combatant: why}                 (this turn)
     pending: [ReactionRequested data], seats: {seat: {seat, name, combatants, revoked}},
     webhooks: {id: {webhook, seat, deliver, format, host}}   (the live ones: none of a revoked seat)
-    inconsistencies: [{seq, type, reason}], voided: [seq], rules: {...}
+    inconsistencies: [{seq, type, reason}], voided: [seq], rules: {...},
+    dice_draws?: {command_id: next draw}   (the dice keys waiting reactions name, rules/dice_keys.py;
+                                            absent when none)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from events.envelope import Event
 from events.gc_pause import gc_paused
+from rules.dice_keys import fold_draws
 from rules.interface import SubjectGone
 from rules.merge_patch import merge_patch
 
@@ -138,8 +141,12 @@ def _core(s: State, e: Event) -> State:
         s["initiative"] = list(d["order"])
     elif t == "ReactionRequested":
         s["pending"] = [*s["pending"], dict(d)]
+        fold_draws(s, e)
     elif t in ("ReactionAnswered", "ReactionCancelled"):
         s["pending"] = [p for p in s["pending"] if p["id"] != d["id"]]
+        fold_draws(s, e)
+    elif t == "DieRolled":
+        fold_draws(s, e)
     elif t == "EventVoided":
         s["voided"] = sorted({*s["voided"], *d["seqs"]})
     elif t == "RulingMade":
@@ -309,6 +316,8 @@ def fold_onto(state: State, ruleset: Any, events: Iterable[Event], ruleset_for: 
                 state["rules"] = ruleset.initial_state(e.data["options"]) if ruleset else {}
             if e.seq in voided:
                 state = {**state, "seq": e.seq, "hash": e.hash}
+                if e.type == "DieRolled":  # a voided die's draws stay spent (rules/dice_keys.py)
+                    fold_draws(state, e)
                 continue
             state = evolve(state, e, ruleset)
     return state

@@ -318,6 +318,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.")
     verify.add_argument("file", help="the exported JSONL file")
     verify.add_argument("--receipts", default=None, help="JSONL of {seq, hash} receipts to check against the stream")
+    verify.add_argument("--head", default=None, metavar="SEQ:HASH",
+                        help="a head you kept (a 201's seq and hash): a stream that ends before it was cut")
+    verify.add_argument("--commitment", default=None, metavar="HEX",
+                        help="the first commitment, from the create answer: the stream must start with it")
+    verify.add_argument("--sent", default=None, metavar="FILE",
+                        help="JSONL of the {command_id, entropy} you sent: your dice must be keyed by them")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     demo = sub.add_parser("demo", help="play a short scripted freeform encounter",
                           description="Create an encounter on a running server (or in a database no server "
@@ -333,19 +339,27 @@ def build_parser() -> argparse.ArgumentParser:
 def _verify(args: argparse.Namespace) -> int:
     import json
 
-    from server.verifying import report_text, verify_export
+    from server.verifying import parse_head, report_text, verify_export
 
+    try:
+        head = parse_head(args.head) if args.head else None
+    except ValueError as exc:
+        print(f"tussle verify: --head: {exc}", file=sys.stderr)
+        return 2
     try:
         with open(args.file, "rb") as f:
             raw = f.read()
-        receipts = None
+        receipts = sent = None
         if args.receipts:
             with open(args.receipts, "rb") as f:
                 receipts = f.read()
+        if args.sent:
+            with open(args.sent, "rb") as f:
+                sent = f.read()
     except OSError as exc:
         print(f"tussle verify: {exc}", file=sys.stderr)
         return 2
-    report = verify_export(raw, receipts)
+    report = verify_export(raw, receipts, head=head, commitment=args.commitment, sent=sent)
     print(json.dumps(report, indent=2) if args.json else report_text(report, args.file))
     return 0 if report["ok"] else 1
 

@@ -12,8 +12,17 @@ from typing import Any
 
 import msgspec
 
-from events.envelope import ZERO_HASH, Event, chain_links
-from projections.audit import FAILED, MANUAL, NOT_YET_REVEALED, VERIFIED, audit_rolls, commitment_timeline
+from events.envelope import ZERO_HASH, Event, event_hash
+from projections.audit import (
+    FAILED,
+    MANUAL,
+    NOT_YET_REVEALED,
+    SEED_FAILED,
+    VERIFIED,
+    audit_rolls,
+    commitment_timeline,
+    keying_command,
+)
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -24,32 +33,100 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     seq: int | None = None
 
 
+def _runs(seqs: list[int]) -> list[tuple[int, int]]:
+    """Sorted seqs as (first, last) runs of consecutive numbers."""
+    runs: list[tuple[int, int]] = []
+    for n in seqs:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
+
+
+def _span(first: int, last: int) -> str:
+    return f"seq {first}" if first == last else f"seqs {first}-{last}"
+
+
 def chain_problems(events: list[Event]) -> list[Problem]:
-    """Seq gaps, foreign streams, broken links and hashes that do not match their event's body."""
+    """Missing, repeated and out-of-order seqs, foreign streams, broken links and hashes that do not match
+    their event's body, each named where it is: a missing event by its own seq, an out-of-order one at the
+    first position that holds the wrong seq, an edited one at itself (links are checked seq to seq, so an
+    event is not blamed for a neighbour that is missing or moved)."""
     problems: list[Problem] = []
-    stream = events[0].stream if events else None
-    for expected_seq, (e, prev_hash, body_hash) in enumerate(chain_links(events), start=1):
-        if e.seq != expected_seq:
-            problems.append(Problem("chain", f"expected seq {expected_seq} here, found seq {e.seq}", e.seq))
+    if not events:
+        return problems
+    stream = events[0].stream
+    by_seq: dict[int, Event] = {}
+    for e in events:
+        if e.seq in by_seq:
+            problems.append(Problem("chain", f"seq {e.seq} appears twice in the stream", e.seq))
+        else:
+            by_seq[e.seq] = e
         if e.stream != stream:
             problems.append(Problem("chain", f"seq {e.seq} belongs to stream {e.stream!r}, not {stream!r}", e.seq))
-        if e.prev_hash != prev_hash:
-            problems.append(Problem("chain", f"seq {e.seq}: prev_hash {e.prev_hash} is not the hash of the "
-                                             f"event before it ({prev_hash})", e.seq))
+    present = sorted(by_seq)
+    for first, last in _runs(sorted(set(range(1, present[-1] + 1)) - set(present))):
+        problems.append(Problem("chain", f"{_span(first, last)} missing: the stream goes from seq {first - 1} "
+                                         f"to seq {last + 1}", first))
+    in_order = sorted(events, key=lambda e: e.seq)
+    for position, (e, want) in enumerate(zip(events, in_order, strict=True), start=1):
+        if e.seq != want.seq:
+            problems.append(Problem("chain", f"event {position} of the stream is seq {e.seq} where seq {want.seq} "
+                                             f"belongs: the events are out of order from seq {want.seq}", want.seq))
+            break
+    for seq in present:
+        e = by_seq[seq]
+        before = by_seq.get(seq - 1)
+        link = ZERO_HASH if seq == 1 else before.hash if before is not None else None
+        if link is not None and e.prev_hash != link:
+            problems.append(Problem("chain", f"seq {seq}: prev_hash {e.prev_hash} is not the hash of the "
+                                             f"event before it ({link})", seq))
+        body_hash = event_hash(stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
+                               command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash)
         if body_hash != e.hash:
-            problems.append(Problem("chain", f"seq {e.seq}: the stored hash {e.hash} does not match the event's "
-                                             f"content, which hashes to {body_hash}", e.seq))
+            problems.append(Problem("chain", f"seq {seq}: the stored hash {e.hash} does not match the event's "
+                                             f"content, which hashes to {body_hash}", seq))
     return problems
 
 
+def parse_head(text: str) -> tuple[int, str]:
+    """A kept head `SEQ:HASH` (what a 201 answer or a trailer gave); ValueError names what is wrong."""
+    seq, _, h = text.partition(":")
+    if not seq.isdigit() or len(h) != 64 or any(ch not in "0123456789abcdef" for ch in h):
+        raise ValueError(f"a head is SEQ:HASH (a seq, a colon, 64 lowercase hex), not {text!r}")
+    return int(seq), h
+
+
+def head_problems(events: list[Event], seq: int, h: str, where: str) -> list[Problem]:
+    """A head kept outside the stream (by a client, the store's listing or a trailer) must be in it: a
+    stream that ends before it was cut, named at the first missing seq."""
+    by_seq = {e.seq: e for e in events}
+    last = max(by_seq, default=0)
+    if seq > last:
+        return [Problem("head", f"{where} names head seq {seq}, but the stream ends at seq {last}: "
+                                f"{_span(last + 1, seq)} were cut off", last + 1)]
+    if seq == 0 and h == ZERO_HASH:
+        return []
+    e = by_seq.get(seq)
+    if e is not None and e.hash != h:
+        return [Problem("head", f"seq {seq}: {where} says hash {h}, the stream says {e.hash}: the stream was "
+                                f"rewritten at or before seq {seq}", seq)]
+    return []
+
+
 def trailer_problems(events: list[Event], trailer: dict[str, Any]) -> list[Problem]:
-    """The export's last line must name the head and the commitments the stream published."""
+    """The export's last line must name the head and the commitments the stream published. (Written by the
+    same export, it cannot prove a tail was not cut: only a head or a receipt kept elsewhere can.)"""
     problems = []
-    head_seq, head_hash = (events[-1].seq, events[-1].hash) if events else (0, ZERO_HASH)
-    if trailer.get("head_seq") != head_seq or trailer.get("head_hash") != head_hash:
-        problems.append(Problem("trailer", f"the trailer names head seq {trailer.get('head_seq')} hash "
-                                           f"{trailer.get('head_hash')}, but the stream ends at seq {head_seq} "
-                                           f"hash {head_hash}"))
+    last = max(events, key=lambda e: e.seq) if events else None
+    head_seq, head_hash = (last.seq, last.hash) if last else (0, ZERO_HASH)
+    t_seq, t_hash = trailer.get("head_seq"), trailer.get("head_hash")
+    if isinstance(t_seq, int) and isinstance(t_hash, str) and t_seq > head_seq:
+        problems += head_problems(events, t_seq, t_hash, "the trailer")
+    elif t_seq != head_seq or t_hash != head_hash:
+        problems.append(Problem("trailer", f"the trailer names head seq {t_seq} hash {t_hash}, but the stream "
+                                           f"ends at seq {head_seq} hash {head_hash}"))
     published = [c["commitment"] for c in commitment_timeline(events)]
     if "commitments" in trailer and trailer["commitments"] != published:
         problems.append(Problem("trailer", f"the trailer lists commitments {trailer['commitments']}, the stream "
@@ -58,25 +135,67 @@ def trailer_problems(events: list[Event], trailer: dict[str, Any]) -> list[Probl
 
 
 def receipt_problems(events: list[Event], receipts: Iterable[dict[str, Any]]) -> list[Problem]:
-    """Each saved (seq, hash) receipt must match the stream's event at that seq."""
+    """Each saved (seq, hash) receipt must match the stream's event at that seq; receipts past the end
+    mean a cut tail, named once, at the first missing seq."""
     by_seq = {e.seq: e for e in events}
-    problems = []
+    last = max(by_seq, default=0)
+    problems, beyond = [], []
     for r in receipts:
         seq, h = r.get("seq"), r.get("hash")
         e = by_seq.get(seq) if isinstance(seq, int) else None
-        if e is None:
+        if isinstance(seq, int) and seq > last:
+            beyond.append(seq)
+        elif e is None:
             problems.append(Problem("receipt", f"a receipt names seq {seq}, which the stream does not hold",
                                     seq if isinstance(seq, int) else None))
         elif e.hash != h:
             problems.append(Problem("receipt", f"seq {seq}: the receipt says hash {h}, the stream says {e.hash}: "
                                                "the stream was rewritten after the receipt was given", seq))
+    if beyond:
+        problems.append(Problem("receipt", f"receipts name seqs up to {max(beyond)}, but the stream ends at seq "
+                                           f"{last}: {_span(last + 1, max(beyond))} were cut off", last + 1))
+    return problems
+
+
+def commitment_problems(events: list[Event], pinned: str) -> list[Problem]:
+    """The first commitment, pinned from the create answer, must be the stream's."""
+    first = events[0] if events else None
+    found = first.data.get("commitment") if first is not None and first.type == "EncounterCreated" else None
+    if found != pinned:
+        return [Problem("commitment", f"seq 1 commits to {found}, but the create answer you kept said {pinned}: "
+                                      "the stream was rewritten from its start", 1)]
+    return []
+
+
+def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]]) -> list[Problem]:
+    """What a client sent (command_id, entropy) must be what keyed its dice: the dice of its commands are
+    keyed by them, with its entropy."""
+    mine = {s["command_id"]: s.get("entropy", "") or "" for s in sent if isinstance(s.get("command_id"), str)}
+    problems, seen = [], set()
+    for e in events:
+        seen.add(e.command_id)
+        if e.type != "DieRolled" or e.data.get("source") == "manual":
+            continue
+        key = keying_command(e)
+        if e.command_id in mine and key != e.command_id:
+            problems.append(Problem("sent", f"seq {e.seq}: the dice of your command {e.command_id!r} are keyed by "
+                                            f"{key!r}, not by your command", e.seq))
+        elif key in mine and e.data.get("entropy") != mine[key]:
+            problems.append(Problem("sent", f"seq {e.seq}: the dice keyed by your command {key!r} use entropy "
+                                            f"{e.data.get('entropy')!r}, but you sent {mine[key]!r}", e.seq))
+    for command_id in mine:
+        if command_id not in seen:
+            problems.append(Problem("sent", f"your command {command_id!r} is not in the stream"))
     return problems
 
 
 def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
                   receipts: Iterable[dict[str, Any]] | None = None,
-                  format_problems: list[Problem] | None = None) -> dict[str, Any]:
-    """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}."""
+                  format_problems: list[Problem] | None = None, heads: list[tuple[int, str, str]] | None = None,
+                  commitment: str | None = None, sent: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
+    whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
+    `sent`: the client's own {command_id, entropy}."""
     problems: list[Problem] = list(format_problems or [])
     chain = chain_problems(events)
     problems += chain
@@ -92,8 +211,16 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         problems += trailer_problems(events, trailer)
     if receipts is not None:
         problems += receipt_problems(events, receipts)
+    for seq, h, whose in heads or []:
+        problems += head_problems(events, seq, h, whose)
+    if commitment is not None:
+        problems += commitment_problems(events, commitment)
+    if sent is not None:
+        problems += sent_problems(events, sent)
+    problems.sort(key=lambda p: (p.seq is None, p.seq or 0))
     bad = [p.seq for p in problems if p.seq is not None]
     marks = [r["mark"] for r in rolls]
+    last = max(events, key=lambda e: e.seq) if events else None
     return {
         "ok": not problems,
         "chain_ok": not chain,
@@ -101,11 +228,11 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         "events_checked": len(events),
         "rolls_checked": len(rolls),
         "rolls_verified": marks.count(VERIFIED),
-        "rolls_failed": marks.count(FAILED),
+        "rolls_failed": marks.count(FAILED) + marks.count(SEED_FAILED),
         "rolls_unverifiable": marks.count(NOT_YET_REVEALED) + marks.count(MANUAL),
         "rolls_not_yet_revealed": marks.count(NOT_YET_REVEALED),
         "rolls_manual": marks.count(MANUAL),
-        "head": {"seq": events[-1].seq, "hash": events[-1].hash} if events else {"seq": 0, "hash": ZERO_HASH},
+        "head": {"seq": last.seq, "hash": last.hash} if last else {"seq": 0, "hash": ZERO_HASH},
         "problems": [msgspec.to_builtins(p) for p in problems],
     }
 
@@ -136,20 +263,24 @@ def parse_export(raw: bytes) -> tuple[list[Event], dict[str, Any] | None, list[P
 
 
 def parse_receipts(raw: bytes) -> list[dict[str, Any]]:
-    """A receipts file: JSONL of {seq, hash} (a JSON array of them works too)."""
+    """A receipts (or sent commands) file: JSONL of objects, {seq, hash} (a JSON array of them works too)."""
     text = raw.strip()
     if text.startswith(b"["):
         return list(msgspec.json.decode(text))
     return [msgspec.json.decode(line) for line in text.splitlines() if line.strip()]
 
 
-def verify_export(raw: bytes, receipts: bytes | None = None) -> dict[str, Any]:
-    """Verify an exported stream (and optionally a receipts file) from bytes alone."""
+def verify_export(raw: bytes, receipts: bytes | None = None, *, head: tuple[int, str] | None = None,
+                  commitment: str | None = None, sent: bytes | None = None) -> dict[str, Any]:
+    """Verify an exported stream from bytes alone, and optionally what the client kept: a receipts file, a
+    head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array)."""
     events, trailer, problems = parse_export(raw)
     if not events:
         problems.append(Problem("format", "the file holds no events"))
     return verify_events(events, trailer=trailer, format_problems=problems,
-                         receipts=parse_receipts(receipts) if receipts is not None else None)
+                         receipts=parse_receipts(receipts) if receipts is not None else None,
+                         heads=[(*head, "the head you kept")] if head else None, commitment=commitment,
+                         sent=parse_receipts(sent) if sent is not None else None)
 
 
 def report_text(report: dict[str, Any], name: str) -> str:

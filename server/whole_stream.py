@@ -39,20 +39,20 @@ def _read_sqlite(path: str, stream: str) -> list[Event]:
     return [event_of_row(r) for r in rows]
 
 
-def verify_report(events: list[Event], head: tuple[int, str]) -> dict[str, Any]:
-    """GET /verify's report: the stream's checks, and its last event against the listing's head."""
+def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[int, str, str]] | None = None,
+                  commitment: str | None = None) -> dict[str, Any]:
+    """GET /verify's report: the stream's checks, the listing's head (a tail cut below it is named at the
+    first missing seq) and what the client kept (`?head=`, `?commitment=`)."""
     extra: list[Problem] = []
+    heads = list(kept or [])
     seq, hash_ = head
-    if events and (events[-1].seq != seq or events[-1].hash != hash_):
-        extra.append(
-            Problem(
-                "chain",
-                f"the encounter's listing names head seq {seq} hash {hash_}, but "
-                f"its last event is seq {events[-1].seq} hash {events[-1].hash}",
-                events[-1].seq,
-            )
-        )
-    return verify_events(events, format_problems=extra)
+    last = max((e.seq for e in events), default=0)
+    if seq < last:
+        extra.append(Problem("head", f"the encounter's listing names head seq {seq}, but the stream goes on to seq "
+                                     f"{last}", seq + 1))
+    else:
+        heads.append((seq, hash_, "the encounter's listing"))
+    return verify_events(events, format_problems=extra, heads=heads, commitment=commitment)
 
 
 def audit_report(events: list[Event]) -> dict[str, Any]:
@@ -66,11 +66,13 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
     return report
 
 
-def _in_worker(kind: str, path: str, stream: str, head: tuple[int, str]) -> bytes:
+def _in_worker(kind: str, path: str, stream: str, head: tuple[int, str], kept: Any = None,
+               commitment: str | None = None) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
     events = _read_sqlite(path, stream)
-    return msgspec.json.encode(verify_report(events, head) if kind == "verify" else audit_report(events))
+    return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
+                               else audit_report(events))
 
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -86,15 +88,17 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
     return _pool
 
 
-async def report(store: Any, kind: str, stream: str, head: tuple[int, str]) -> bytes:
+async def report(store: Any, kind: str, stream: str, head: tuple[int, str], kept: Any = None,
+                 commitment: str | None = None) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
     if isinstance(store, SqliteStore):
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(_worker(), _in_worker, kind, store.path, stream, head)
+            return await loop.run_in_executor(_worker(), _in_worker, kind, store.path, stream, head, kept, commitment)
         except concurrent.futures.BrokenExecutor:
             global _pool
             _pool = None  # the worker died (killed, out of memory): the next report starts another
             raise
     events = await read_range(store, stream, 1, None)
-    return msgspec.json.encode(verify_report(events, head) if kind == "verify" else audit_report(events))
+    return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
+                               else audit_report(events))

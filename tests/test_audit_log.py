@@ -160,7 +160,8 @@ async def test_audit_marks_rolls_verified_once_their_seed_is_revealed(tussle):
     assert first["mark"] == second["mark"] == "not_yet_revealed"
     assert first["commitment"] == c0 and first["command_id"] == "c-1" and first["draws"] == [0]
     assert first["entropy"] == "short" and first["entropy_weak"] is True and first["client_keyed"] is True
-    assert second["keyed_by"] == "server" and second["client_keyed"] is False
+    # Both are the GM's own rolls, which nobody answered: the GM could aim them (DESIGN.md "Dice").
+    assert first["keyed_by"] == second["keyed_by"] == "gm" and second["client_keyed"] is False
     assert audit["commitment_in_force"] == c0 and audit["revealed_seeds"] == {}
     rotated = await enc.ok("rotate_seed")
     await enc.ok("roll", expression="1d20", purpose="after rotation", command_id="c-2", entropy="e" * 20)

@@ -14,6 +14,7 @@ from server.live import websocket
 from server.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.service import bad_request
 from server.streamed_json import LONG_LIST, streamed_json
+from server.verifying import parse_head
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
@@ -90,9 +91,16 @@ async def get_verify(request: web.Request) -> web.Response:
     """GET /encounters/{id}/verify (made off the event loop: server/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
+    kept = []
+    if "head" in request.query:
+        try:
+            kept.append((*parse_head(request.query["head"]), "the head you kept"))
+        except ValueError as exc:
+            raise bad_request(str(exc), "head") from None
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
-    body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash))
+    body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash), kept,
+                                     request.query.get("commitment"))
     return web.Response(body=body, content_type="application/json")
 
 
