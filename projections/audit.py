@@ -76,11 +76,16 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     previous_command: str | None = None
     actor_of: dict[str, str] = {}  # each command's sender, from its first event
     next_draw: dict[str, int] = {}  # per keying command: the draw the next die must have
+    asked: dict[str, dict[str, Any] | None] = {}  # reaction id -> the dice_key it was asked under
+    key: dict[str, Any] | None = None  # the key this command's dice must continue, when it answers
     for e in events:
         if e.command_id != previous_command:
             command_commitment = in_force
             previous_command = e.command_id
+            key = _continued_key(e, asked)
         actor_of.setdefault(e.command_id, e.actor)
+        if e.type == "ReactionRequested" and isinstance(e.data.get("id"), str):
+            asked[e.data["id"]] = e.data.get("dice_key")
         if e.type == "EncounterCreated":
             in_force = e.data.get("commitment")
             command_commitment = in_force
@@ -88,16 +93,42 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
             in_force = e.data.get("commitment")
         if e.type != "DieRolled":
             continue
-        key = keying_command(e)
-        roll = _roll(e, command_commitment, timeline, e.seq in voided, actor_of.get(key, e.actor))
-        draws, first = e.data.get("draws"), next_draw.get(key, 0)
+        by = keying_command(e)
+        roll = _roll(e, command_commitment, timeline, e.seq in voided, actor_of.get(by, e.actor))
+        draws, first = e.data.get("draws"), next_draw.get(by, 0)
+        wrong_key = _wrongly_keyed(e, key)
+        if wrong_key and roll["mark"] != FAILED:
+            roll = {**roll, "mark": FAILED, "problem": wrong_key}
         if isinstance(draws, list) and draws != list(range(first, first + len(draws))) and roll["mark"] != FAILED:
             roll = {**roll, "mark": FAILED, "problem": f"draws {draws} do not run on from draw {first} of command "
-                    f"{key!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"}
+                    f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"}
         if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
-            next_draw[key] = max(first, max(draws) + 1)
+            next_draw[by] = max(first, max(draws) + 1)
         rolls.append(roll)
     return rolls
+
+
+def _continued_key(first: Event, asked: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The key a command's dice must continue: an answer not sent by a seat continues the key its
+    question was asked under (DESIGN.md "Dice"); any other command keys its own dice (None)."""
+    if first.type != "ReactionAnswered" or first.actor.startswith("seat:"):
+        return None
+    key = asked.get(first.data.get("id"))
+    return key if isinstance(key, dict) else None
+
+
+def _wrongly_keyed(e: Event, continued: dict[str, Any] | None) -> str | None:
+    """Why a die is keyed by the wrong command (streams with keyed_command_id only), or None."""
+    d = e.data
+    if "keyed_command_id" not in d or d.get("source") == "manual":
+        return None
+    want = continued.get("command_id") if continued else e.command_id
+    if d["keyed_command_id"] != want:
+        whose = "the command whose question this answers" if continued else "its own command"
+        return f"keyed by {d['keyed_command_id']!r}, but its dice must be keyed by {whose}, {want!r}"
+    if continued and d.get("entropy") != continued.get("entropy"):
+        return f"uses entropy {d.get('entropy')!r}, but the command it continues sent {continued.get('entropy')!r}"
+    return None
 
 
 def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool,

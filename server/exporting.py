@@ -46,6 +46,11 @@ async def ndjson_lines(store: Store, stream: str, start: int = 1,
             break
         seq = page[-1].seq + 1
         await asyncio.sleep(0)  # a long stream is written in pieces, never holding the loop
+    # The head the store records, not the last event read: rows cut from the tail of the events table
+    # then show as a trailer head the stream does not reach (docs/verifying.md §3).
+    info = await store.stream_info(stream)
+    if info is not None and info.seq > head_seq:
+        head_seq, head_hash = info.seq, info.hash
     trailer = {"stream": stream, "head_seq": head_seq, "head_hash": head_hash, "commitments": commitments,
                "exported_at": timestamp()}
     yield _enc.encode({"trailer": trailer}) + b"\n"
