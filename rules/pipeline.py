@@ -198,27 +198,48 @@ def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], r
                          f"{field}.{inner}" if inner else field) from None
 
 
+def _nested(dotted: str, value: Any) -> str:
+    """A dotted key written as the nested JSON object a ruling takes: "a.b" -> {"a": {"b": value}}."""
+    out = msgspec.json.encode(value).decode()
+    for part in reversed(dotted.split(".")):
+        out = f'{{"{part}": {out}}}'
+    return out
+
+
+def _accepted_shape(ruleset: Any) -> str:
+    """The overrides a ruling takes, as the JSON it is written in (nested objects, never dotted keys)."""
+    allowed = sorted(p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable)
+    combatants = ('{"combatants": {"<id>": {"posture": "prone"}}} (a combatant\'s '
+                  + ", ".join(sorted(COMBATANT_OVERRIDABLE)) + ")")
+    if not allowed:
+        return f"overrides takes {combatants}; this ruleset declares no state of its own to override"
+    return (f"overrides takes {combatants} and {{\"rules\": {{\"{allowed[0]}\": ...}}}} (this ruleset's "
+            + ", ".join(allowed) + ")")
+
+
 def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
     for key, patch in cmd.overrides.items():
         if key == "combatants":
             if not isinstance(patch, dict):
-                raise RuleError("overrides.combatants must map combatant ids to patches")
+                raise RuleError(f"overrides.combatants must map combatant ids to patches: {_accepted_shape(ruleset)}")
             for cid, cpatch in patch.items():
                 combatant_or_error(state, cid)
                 bad = set(cpatch or {}) - COMBATANT_OVERRIDABLE if isinstance(cpatch, dict) else {"?"}
                 if bad:
                     raise RuleError(f"a ruling may override only {', '.join(sorted(COMBATANT_OVERRIDABLE))} of "
-                                    f"a combatant, not {', '.join(sorted(bad))}")
+                                    f"a combatant, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}")
                 _check_overridden(state, cid, cpatch or {}, ruleset)
         elif key == "rules":
             allowed = {p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable}
             bad = set(patch or {}) - allowed if isinstance(patch, dict) else {"?"}
             if bad:
                 raise RuleError(f"this ruleset lets a ruling override only {', '.join(sorted(allowed)) or 'nothing'} "
-                                f"of its own state, not {', '.join(sorted(bad))}")
+                                f"of its own state, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}")
+        elif "." in key:
+            raise RuleError(f"a ruling may not override {key!r}: overrides is nested JSON, not dotted paths "
+                            f"(write {_nested(key, patch)}); {_accepted_shape(ruleset)}")
         else:
-            raise RuleError(f"a ruling may not override {key!r}: only combatants.<id>.{{stats, posture, position, "
-                            "facing, conditions, items}} and the ruleset's declared paths")
+            raise RuleError(f"a ruling may not override {key!r}: {_accepted_shape(ruleset)}")
     return [RulingMade(cmd.text, cmd.overrides)]
 
 

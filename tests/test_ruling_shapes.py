@@ -64,3 +64,26 @@ async def test_a_ruling_still_overrules_a_rule(tussle):
     assert troll["stats"]["judo"] == 2
     assert (troll["posture"], troll["position"], troll["facing"], troll["conditions"]) == (
         "prone", [1, 0], 3, ["stunned"])
+
+
+async def test_a_refused_override_names_the_accepted_shape_exactly(tussle):
+    """Issue 17 "Every ruleset": the refusal shows the JSON a ruling takes, no stray brace, and a dotted path is
+    answered with its nested form, which is then accepted."""
+    enc = await _encounter(tussle, "tft")
+    r = await enc.command("ruling", text="down", overrides={"combatants.troll.posture": "prone"})
+    assert r.status == 422, r.body
+    msg = r.body["error"]["message"]
+    assert 'not dotted paths (write {"combatants": {"troll": {"posture": "prone"}}})' in msg, msg
+    assert 'overrides takes {"combatants": {"<id>": {"posture": "prone"}}} (a combatant\'s conditions, facing, ' \
+           "items, position, posture, stats)" in msg, msg
+    assert "}}}" not in msg.replace('"prone"}}}', ""), msg
+    await enc.ok("ruling", text="down", overrides={"combatants": {"troll": {"posture": "prone"}}})
+    r = await enc.command("ruling", text="x", overrides={"weather": "rain"})
+    assert "this ruleset declares no state of its own to override" in r.body["error"]["message"], r.body
+    enc = await tussle.create("ap-grapple")
+    r = await enc.command("ruling", text="x", overrides={"rules": {"round": 3}})
+    msg = r.body["error"]["message"]
+    assert r.status == 422 and 'and {"rules": {"ap_left": ...}} (this ruleset\'s ap_left, ap_per_round, ' in msg, msg
+    r = await enc.command("ruling", text="x", overrides={"rules.ap_left": {}})
+    assert '(write {"rules": {"ap_left": {}}})' in r.body["error"]["message"], r.body
+    await enc.ok("ruling", text="x", overrides={"rules": {"ap_left": {}}})
