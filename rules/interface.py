@@ -118,6 +118,9 @@ class Ruleset:
     # Whether players may send the common `move` for their own combatants (API.md: GM only, except
     # where a ruleset opens it; its on_common still judges each move).
     players_may_move: ClassVar[bool] = False
+    # Event types whose sentences are bookkeeping ("has spent the action", "has moved 2 hexes"): forum
+    # exports fold them into the sentence of the action of the same command (projections/forum_export.py).
+    bookkeeping: ClassVar[frozenset[str]] = frozenset()
     # What a player's guide says (server/guide.py) beyond the commands, options and events: the phases
     # `start_phase` takes, in their order; each combatant stat `add_combatant` reads, with its meaning;
     # each reaction kind with what asks it and its choices {choice: meaning}.

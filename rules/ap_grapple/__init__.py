@@ -15,7 +15,7 @@ from events.dice import Dice
 from rules.ap_grapple import acting, playing
 from rules.ap_grapple.brawl import decide_brawl
 from rules.ap_grapple.combatants import completed_combatant
-from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Pass, SwingTarget
+from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Move, Pass, SwingTarget
 from rules.ap_grapple.describe import describe_event
 from rules.ap_grapple.events import RULESET_EVENTS
 from rules.ap_grapple.grab import decide_grab
@@ -26,6 +26,8 @@ from rules.ap_grapple.passing import decide_pass
 from rules.ap_grapple.rounds import stuns_ending, swing_pending_refusal, with_next_round_if_done
 from rules.ap_grapple.state import evolve_rules, initial_rules
 from rules.ap_grapple.swing import SWING_REACTION
+from rules.ap_grapple.walking import decide_move, plain_move
+from rules.common.commands import Move as PlainMove
 from rules.common.commands import StartTurn
 from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
 
@@ -34,6 +36,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec
     Brawl: decide_brawl,
     SwingTarget: decide_swing_target,
     Pass: decide_pass,
+    Move: decide_move,
 }
 
 
@@ -42,15 +45,17 @@ class ApGrapple(Ruleset):
 
     id = "ap-grapple"
     title = "AP grappling: unskilled wrestling (Make a Grab, Brawl)"
-    version = "1"
+    version = "2"  # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs)
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS
+    bookkeeping = frozenset({"APSpent", "ActionSpent"})
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS
     first_turn = playing.FIRST_TURN
     geometry = geometry_hex()
+    players_may_move = True  # the plain move is a walk that spends AP once a round runs (walking.py)
     overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -68,6 +73,8 @@ class ApGrapple(Ruleset):
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
     ) -> list[msgspec.Struct]:
+        if isinstance(command, PlainMove):
+            return with_next_round_if_done(state, plain_move(state, command, events))
         if isinstance(command, StartTurn):
             refusal = swing_pending_refusal(state["rules"])
             if refusal:

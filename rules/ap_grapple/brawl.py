@@ -24,7 +24,8 @@ from rules.refusals import refuse
 BRAWL_TO_HIT = "brawl to-hit (d20 + mods >= target)"
 
 
-def _path_hexes(path: list[list[int]]) -> list[Hex]:
+def path_hexes(path: list[list[int]]) -> list[Hex]:
+    """The path as hexes; a step that is not `[q, r]` is a 400 naming it."""
     hexes = []
     for i, step in enumerate(path):
         h = as_hex(step)
@@ -32,6 +33,23 @@ def _path_hexes(path: list[list[int]]) -> list[Hex]:
             raise BadCommand(f"path[{i}] must be an axial hex [q, r] of two whole numbers", f"path[{i}]")
         hexes.append(h)
     return hexes
+
+
+def step_problems(state: dict[str, Any], mover: str, start: Hex, path: list[Hex]) -> list[str]:
+    """Each step next to the last and open (a combatant holds its hex), 1 AP each, within the AP left."""
+    problems = []
+    cost, left = AP_PER_HEX * len(path), ap_left(state, mover)
+    if cost > left:
+        problems.append(f"the path is {len(path)} hexes ({cost} AP) but {name_of(state, mover)} has only {left} AP")
+    here = start
+    for i, step in enumerate(path):
+        if distance(here, step) != 1:
+            problems.append(f"path[{i}] {as_list(step)} is not next to {as_list(here)}")
+        holders = occupants(state, step, besides=(mover,))
+        if holders:
+            problems.append(f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in holders)}")
+        here = step
+    return problems
 
 
 def path_problems(state: dict[str, Any], attacker: str, defender: str, path: list[Hex]) -> list[str]:
@@ -42,23 +60,13 @@ def path_problems(state: dict[str, Any], attacker: str, defender: str, path: lis
     if a is None or d is None:
         missing = [name_of(state, c) for c, h in ((attacker, a), (defender, d)) if h is None]
         return [f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no position on the map"]
-    problems = []
-    cost, left = AP_PER_HEX * len(path), ap_left(state, attacker)
-    if cost > left:
-        problems.append(f"the path is {len(path)} hexes ({cost} AP) but {an} has only {left} AP")
-    here = a
-    for i, step in enumerate(path):
-        if distance(here, step) != 1:
-            problems.append(f"path[{i}] {as_list(step)} is not next to {as_list(here)}")
-        holders = occupants(state, step, besides=(attacker,))
-        if holders:
-            problems.append(f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in holders)}")
-        here = step
+    problems = step_problems(state, attacker, a, path)
+    here = path[-1] if path else a
     if path:
         if distance(here, d) != 1:
             problems.append(f"the path ends at {as_list(here)}, not next to {dn}")
     elif distance(a, d) > 1:
-        problems.append(f"{dn} is not next to {an} (give a path that ends next to him)")
+        problems.append(f"{dn} is not next to {an} (give a path that ends next to {dn})")
     return problems
 
 
@@ -83,7 +91,7 @@ def decide_brawl(state: dict[str, Any], cmd: Brawl, dice: Dice) -> list[msgspec.
     a, d = cmd.combatant, cmd.target
     combatant_or_error(state, a, "combatant")
     combatant_or_error(state, d, "target")
-    path = _path_hexes(cmd.path)
+    path = path_hexes(cmd.path)
     check_gm_target_field(state, cmd.to_hit_target)
     problems = brawl_problems(state, a, d, path)
     refuse(problems, f"{name_of(state, a)} cannot brawl")

@@ -39,4 +39,14 @@ class Brawl(Command, tag="ap-grapple.brawl"):
     to_hit_target: int | None = None
 
 
-RULESET_COMMANDS: tuple[type[Command], ...] = (Pass, MakeAGrab, SwingTarget, Brawl)
+class Move(Command, tag="ap-grapple.move"):
+    """Walk along `path` (adjacent open hexes), 1 AP a hex at a normal pace (§Intro: every action costs AP);
+    `facing` 0-5 at the end. The plain `move {to}` is a walk too once a round runs (the hex distance in AP);
+    before round 1 it is the GM's placement, free."""
+
+    combatant: str
+    path: list[list[int]]
+    facing: int | None = None
+
+
+RULESET_COMMANDS: tuple[type[Command], ...] = (Pass, MakeAGrab, SwingTarget, Brawl, Move)

@@ -6,8 +6,9 @@ from typing import Any
 
 from rules.ap_grapple.action_points import actor_problems, ap_left, ap_per_round, pending_swing
 from rules.ap_grapple.combatants import is_stunned, position
-from rules.ap_grapple.commands import Brawl, MakeAGrab, Pass, SwingTarget
+from rules.ap_grapple.commands import Brawl, MakeAGrab, Move, Pass, SwingTarget
 from rules.ap_grapple.tables import AP_PER_HEX, GRAB_COST
+from rules.ap_grapple.walking import walker_problems
 from rules.hexes import distance
 
 
@@ -40,6 +41,8 @@ def legal_commands(state: dict[str, Any], cid: str) -> list[str]:
     # A brawl needs the whole, untouched budget and an enemy within a charge (ending next to him).
     if left == ap_per_round(state, cid) > 0 and any(dist - 1 <= left // AP_PER_HEX for dist in enemies):
         out.append(_tag(Brawl))
+    if not walker_problems(state, cid):
+        out.append(_tag(Move))
     if left > 0:
         out.append(_tag(Pass))
     return out

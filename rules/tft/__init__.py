@@ -15,6 +15,7 @@ from rules.interface import Answer, Command, Ruleset, geometry_hex, unknown_comm
 from rules.tft import acting, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
+from rules.tft.attacking_the_fallen import attack_fallen
 from rules.tft.combatant_check import validate
 from rules.tft.describe import describe
 from rules.tft.disengaging import disengage
@@ -58,6 +59,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
     c.Defend: defend,
     c.StandUp: stand_up,
     c.PickUp: pick_up,
+    c.AttackFallen: attack_fallen,
 }
 
 # GM rulings sent as commands: only the GM may send them (`gm_commands`; players get 403).
@@ -69,12 +71,13 @@ class Tft(Ruleset):
 
     id = "tft"
     title = "The Fantasy Trip: revised hand-to-hand"
-    version = "2"  # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant)
+    version = "3"  # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant); 3: attack_fallen, refusals 422
     Options = TftOptions
     commands = c.TFT_COMMANDS
     events = TFT_EVENTS
     geometry = geometry_hex(position_required=True)
     overridable: ClassVar[tuple[str, ...]] = ()
+    bookkeeping = frozenset({"ActionSpent", "TftMoveCounted"})
     phases = playing.PHASES
     stats = playing.STATS
     reactions = playing.REACTIONS

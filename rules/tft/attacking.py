@@ -38,6 +38,13 @@ def _unusable_item(state: dict[str, Any], c: dict[str, Any], item: dict[str, Any
     return None
 
 
+def out_of_hth_attack(t: dict[str, Any]) -> str:
+    """The command that attacks a figure who is not in HTH, or that there is none (base TFT melee)."""
+    if F.is_down(t):
+        return "attack_fallen attacks a fallen figure out of HTH (§Standing)"
+    return "an attack on a standing figure out of HTH is base TFT melee, which the GM rules"
+
+
 def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[str, Any]:
     """The fist, a ready HTH-usable item, or an `hth` natural attack (4.6). A weapon the rules forbid is a
     rule error naming the rule; a name the figure does not have is a BadCommand."""
@@ -93,9 +100,11 @@ def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
     problems = slot_problems(state, a["id"], cmd.actor) + member_problems(state, a["id"])
     if a.get("group") and t.get("group") != a.get("group"):
         problems.append(f"{t['name']} is not in HTH with {a['name']}: someone in HTH attacks only those in HTH "
-                        "with him")
+                        "with them")
+    if not a.get("group") and not t.get("group"):
+        problems.append(f"{t['name']} is not in HTH either: {out_of_hth_attack(t)}")
     if a["id"] == t["id"]:
-        problems.append(f"{a['name']} cannot attack himself")
+        problems.append(f"{a['name']} cannot attack themself")
     refuse(problems, f"{a['name']} may not attack {t['name']}")
     weapon = hth_weapon(state, a, cmd.weapon)
     target, mods = hth_dx(state, a["id"], "attack", weapon["item"])

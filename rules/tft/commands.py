@@ -187,6 +187,16 @@ class PickUp(Command, tag="tft.pick_up"):
     item: str
 
 
+class AttackFallen(Command, tag="tft.attack_fallen"):
+    """Out of HTH and on your feet: attack an adjacent fallen enemy who is not in HTH (§Standing) with `weapon`
+    (fist, a ready item at its normal damage, or a natural attack); `modifiers` as given (base TFT)."""
+
+    combatant: str
+    target: str
+    weapon: str = "fist"
+    modifiers: list[GivenModifier] = []
+
+
 class SetBackToWall(Command, tag="tft.set_back_to_wall"):
     """GM ruling: the figure's back is (or is no longer) to a wall or pit (condition C2)."""
 
@@ -197,5 +207,5 @@ class SetBackToWall(Command, tag="tft.set_back_to_wall"):
 TFT_COMMANDS: tuple[type[Command], ...] = (
     EnterHth, DiveForLegs, JoinHth, HthAttack, CastSpellInHth, DrawDagger, DropShield, Disengage, Pin,
     BreakPin, ReleasePin, StrikeIntoHth, MissileIntoHthFar, ConsentHth, SetHthPreferences, Pass, TftMove,
-    ProneUnarmedAttack, Defend, SetBackToWall, StandUp, PickUp,
+    ProneUnarmedAttack, Defend, SetBackToWall, StandUp, PickUp, AttackFallen,
 )

@@ -273,9 +273,15 @@ def _resume_dagger(state: dict[str, Any], p: dict[str, Any], answer: Answer) -> 
     daggers = F.carried_daggers(d)
     wanted = answer.params.get("item")
     if wanted is not None:
+        named = next((i for i in d.get("items", []) if i.get("id") == wanted), None)
+        if named is None:
+            raise BadCommand(f"{d['name']} has no item {wanted!r}", "item")
         daggers = [i for i in daggers if i["id"] == wanted]
         if not daggers:
-            raise BadCommand(f"{d['name']} carries no dagger-list item {wanted!r}", "item")
+            why = ("not on the dagger list" if not named.get("dagger_list") and named.get("kind") == "weapon"
+                   else "not a weapon" if named.get("kind") != "weapon" else f"{named.get('state')}, not carried")
+            refuse([f"on a 3 or 4 the enemy \"may draw their dagger\" (§Entering): the "
+                       f"{named.get('name', wanted)} is {why}"], f"{d['name']} may not ready the {named.get('name', wanted)}")
     if not daggers:
         return []
     events: list[Any] = [ItemReadied(d["id"], daggers[0]["id"])]
@@ -287,8 +293,13 @@ def _resume_dagger(state: dict[str, Any], p: dict[str, Any], answer: Answer) -> 
 def _throw(state: dict[str, Any], p: dict[str, Any], answer: Answer, dice: Dice) -> list[Any]:
     e, d = state["combatants"][p["entrant"]], state["combatants"][p["defender"]]
     to = parse_label(answer.choice)
-    if to is None or to not in _empty_hexes(state, p["at"]):
-        raise BadCommand(f"{answer.choice} is not an empty hex next to {label(p['at'])}", "choice")
+    if to is None:
+        raise BadCommand(f"{answer.choice} is not a hex written q,r", "choice")
+    if to not in _empty_hexes(state, p["at"]):
+        held = F.occupants(state, to)
+        why = f"holds {', '.join(F.name(state, o) for o in held)}" if held else f"is not next to {label(p['at'])}"
+        refuse([f"the throw is \"into an adjacent hex\" (§Judo-1), an empty one: {label(to)} {why}"],
+               f"{d['name']} may not throw {e['name']} there")
     events: list[Any] = [HthEntryResolved(e["id"], d["id"], p["way"], p["total"], "thrown"),
                          Moved(e["id"], to, "thrown", None, list(p["at"]))]
     if option(state, "judo_throw_prone") and e.get("posture") != "prone":

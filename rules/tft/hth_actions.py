@@ -77,10 +77,16 @@ def drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[Any]
     c = F.get(state, cmd.combatant)
     problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"]) + member_problems(state, c["id"])
     shield = F.worn_shield(c)
-    if cmd.item is not None and shield is not None and shield["id"] != cmd.item:
-        raise BadCommand(f"{c['name']}'s worn shield is {shield['id']!r}, not {cmd.item!r}", "item")
+    named = next((i for i in c.get("items", []) if i.get("id") == cmd.item), None)
+    if cmd.item is not None and named is None:
+        raise BadCommand(f"{c['name']} has no item {cmd.item!r}", "item")
     if shield is None:
         problems.append(f"{c['name']} wears no shield")
+    elif named is not None and named["id"] != shield["id"]:
+        # §Actions-Shield: "To wiggle your arm free of a shield": the one strapped to the arm, no other item.
+        problems.append(f"one wiggles free only of the shield one wears (§Actions-Shield): {c['name']} wears the "
+                        f"{shield.get('name', shield['id'])}, and the {named.get('name', named['id'])} is "
+                        f"{'not a shield' if named.get('kind') != 'shield' else named.get('state', 'not worn')}")
     refuse(problems, f"{c['name']} may not drop a shield")
     target, mods = hth_dx(state, c["id"], "general")
     ev, ok = _three_vs(dice, c["id"], "drop_shield", target, mods)

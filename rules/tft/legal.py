@@ -7,6 +7,7 @@ from typing import Any
 from rules.hexes import adjacent, distance
 from rules.interface import RuleError
 from rules.tft import figures as F
+from rules.tft.attacking_the_fallen import attacker_problems, target_problems
 from rules.tft.entering import common_entry_problems
 from rules.tft.entry_conditions import choose_condition
 from rules.tft.getting_up import within_reach
@@ -73,6 +74,8 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
             out.append("tft.strike_into_hth")
         if any(distance(g["at"], c["position"]) > 3 for g in groups):
             out.append("tft.missile_into_hth_far")
+        if not attacker_problems(state, c) and any(not target_problems(state, c, o) for o in others):
+            out.append("tft.attack_fallen")
         if F.is_down(c):
             out.append("tft.stand_up")
         if within_reach(state, c):

@@ -69,7 +69,8 @@ def tft_move(state: dict[str, Any], cmd: TftMove, dice: Dice) -> list[Any]:
     if state.get("phase") != "movement":
         problems.append(f"figures move in the movement phase, and this is the {state.get('phase') or 'no'} phase")
     if c.get("group"):
-        problems.append(f"{c['name']} is in HTH (disengage first)")
+        problems.append(f"{c['name']} is in HTH: only disengage, an action (not on the turn of getting in), takes "
+                        "a figure out")
     if rec["movement_ended"]:
         problems.append(f"{c['name']}'s movement has ended this turn")
     if F.action_spent(state, c["id"]):

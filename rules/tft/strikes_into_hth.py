@@ -11,7 +11,7 @@ from rules.interface import BadCommand
 from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
-from rules.tft.attacking import attack_roll, fumble_events
+from rules.tft.attacking import attack_roll, fumble_events, out_of_hth_attack
 from rules.tft.commands import MissileIntoHthFar, StrikeIntoHth
 from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx
@@ -20,8 +20,8 @@ from rules.tft.initiative import slot_problems
 NEAR_MISSILE_HEXES = 3  # thrown or missile weapons from 3 hexes or less count as striking in (§Multiple)
 
 
-def _weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str, str]:
-    """(name, damage) of a ready weapon at normal damage, a natural attack, or the fist."""
+def outside_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str, str]:
+    """(name, damage) of a ready weapon at normal damage, a natural attack, or the fist: a figure outside HTH."""
     if weapon == "fist":
         return "fist", fist_damage(state, c)
     for item in c.get("items", []):
@@ -39,13 +39,13 @@ def _weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tuple[str,
 def _outsider_problems(state: dict[str, Any], c: dict[str, Any], t: dict[str, Any], actor: str) -> list[str]:
     out = slot_problems(state, c["id"], actor)
     if c.get("group"):
-        out.append(f"{c['name']} is in HTH and attacks only those in HTH with him")
+        out.append(f"{c['name']} is in HTH and attacks only those in HTH with them (§Actions-Attack)")
     if not t.get("group"):
-        out.append(f"{t['name']} is not in HTH: attack normally")
+        out.append(f"{t['name']} is not in HTH: {out_of_hth_attack(t)}")
     return out
 
 
-def _ready_item(c: dict[str, Any], weapon: str) -> dict[str, Any]:
+def ready_item(c: dict[str, Any], weapon: str) -> dict[str, Any]:
     """The item struck with, for a fumble (a 17 or 18 drops it; never a fist or natural attack)."""
     item = next((i for i in c.get("items", []) if i.get("id") == weapon), None)
     return {"item": item}
@@ -73,7 +73,7 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     if cmd.attack != "melee" and d > NEAR_MISSILE_HEXES:
         problems.append(f"the brawl is {d} hexes away: from more than {NEAR_MISSILE_HEXES} use missile_into_hth_far")
     refuse(problems, f"{c['name']} may not strike into the brawl")
-    weapon = _weapon(state, c, cmd.weapon)
+    weapon = outside_weapon(state, c, cmd.weapon)
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target = adj_dx(c) + sum(m.value for m in mods)
     group = F.group_of(state, t["id"])
@@ -105,7 +105,7 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
             break  # a 17 or 18 drops the weapon: the strike ends there (DECISION, NOTES.md)
     if hit_victim:
         events += _damage(state, dice, c, hit_victim, weapon, mult)
-    events += fumble_events(c, _ready_item(c, cmd.weapon), fumble)
+    events += fumble_events(c, ready_item(c, cmd.weapon), fumble)
     events.append(ActionSpent(c["id"], state.get("turn", 0), "strike_into_hth"))
     return events + consequences(state, events)
 
@@ -116,9 +116,9 @@ def missile_into_hth_far(state: dict[str, Any], cmd: MissileIntoHthFar, dice: Di
     problems = _outsider_problems(state, c, t, cmd.actor)
     d = distance(c["position"], t["position"]) if c.get("position") and t.get("position") else 0
     if d <= NEAR_MISSILE_HEXES:
-        problems.append(f"the brawl is only {d} hexes away: use strike_into_hth")
+        problems.append(f"the brawl is only {d} hexes away: use strike_into_hth (attack: missile or thrown)")
     refuse(problems, f"{c['name']} may not shoot into the brawl")
-    weapon = _weapon(state, c, cmd.weapon)
+    weapon = outside_weapon(state, c, cmd.weapon)
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target = adj_dx(c) + sum(m.value for m in mods)
     members = [m for m in F.group_of(state, t["id"])["combatants"] if m in state["combatants"]]
@@ -130,6 +130,6 @@ def missile_into_hth_far(state: dict[str, Any], cmd: MissileIntoHthFar, dice: Di
         victim = members[pick.sum - 1]
         events.append(pick.event(total=pick.sum, target=None, outcome=F.name(state, victim)))
         events += _damage(state, dice, c, victim, weapon, mult)
-    events += fumble_events(c, _ready_item(c, cmd.weapon), fumble)
+    events += fumble_events(c, ready_item(c, cmd.weapon), fumble)
     events.append(ActionSpent(c["id"], state.get("turn", 0), "missile_into_hth_far"))
     return events + consequences(state, events)

@@ -176,7 +176,7 @@ async def test_player_seat_and_log_over_http(tussle):
     assert log.status == 200, log.body
     text = str(log.body)
     assert "Aldo tries to grab Berk (3 AP; 2 AP left)." in text
-    assert "Aldo swings Berk into his own hex." in text
+    assert "Aldo swings Berk into Aldo's own hex." in text
 
 
 async def test_auto_round_start_over_http(tussle):
@@ -224,7 +224,8 @@ async def test_me_lists_legal_actions(tussle):
     token = await enc.seat("Alice", ["aldo"])
     r = await enc.get("/me", token=token)
     assert r.status == 200, r.body
-    assert r.body["legal_actions"]["aldo"] == ["ap-grapple.make_a_grab", "ap-grapple.brawl", "ap-grapple.pass"]
+    assert r.body["legal_actions"]["aldo"] == ["ap-grapple.make_a_grab", "ap-grapple.brawl", "ap-grapple.move",
+                                                  "ap-grapple.pass"]
 
 
 async def test_gm_voids_a_wrong_barrier_claim(tussle):

@@ -37,13 +37,13 @@ async def test_log_of_the_grab_the_swing_against_a_wall_and_the_brawls(tussle):
         "Round 1 begins; every combatant's AP are back to full.",
         "Round 1. Aldo tries to grab Berk (3 AP; 2 AP left).",
         "Aldo spends 3 AP on the grab (2 AP left).",
-        "To hit: d20 [13] (no modifiers) vs 10 (THAC0 16 - AC 6): hit" + MANUAL,
+        "Aldo rolls to hit Berk: d20 [13] (no modifiers) vs THAC0 16 − AC 6 = 10: hit" + MANUAL,
         "Aldo has a grip on Berk.",
         "Pull chance: 170 + 3x14 = 212 vs 212 + 180 = 392, so 54% (exactly 212/392, rounded down).",
         "d100 [37] <= 54: Berk is pulled off balance" + MANUAL,
         "Berk is stunned.",
-        "Berk is stunned until the end of round 2; Aldo may swing him left, right, into his own hex or against a "
-        "barrier where he stands.",
+        "Berk is stunned until the end of round 2; Aldo may swing Berk left, right, into Aldo's own hex or against a "
+        "barrier where Berk stands.",
         "Aldo swings Berk right, against the wall.",
         "Berk is pulled to [0, 1].",
         "Berk takes 2 (7 hp left).",
@@ -53,12 +53,12 @@ async def test_log_of_the_grab_the_swing_against_a_wall_and_the_brawls(tussle):
         "Cade spends 5 AP on the brawl (0 AP left).",
         "Cade has no AP left this round.",
         "Weight 250 vs 180 (25/18) counts as one third greater (+1).",
-        "To hit: d20 [9] + 1 (weight ratio one third greater) = 10 vs 11 (THAC0 17 - AC 6): miss" + MANUAL,
+        "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss" + MANUAL,
         "Aldo passes, giving up 2 AP.",
         "Round 2 begins; every combatant's AP are back to full.",
         "Round 2. Aldo brawls Berk using all 5 AP.",
         "Weight 170 vs 180 (17/18) counts as even (0).",
-        "To hit: d20 [10] + 0 (weight ratio even) = 10 vs 10 (THAC0 16 - AC 6): hit" + MANUAL,
+        "Aldo rolls to hit Berk: d20 [10] + 0 (weight ratio even) = 10 vs THAC0 16 − AC 6 = 10: hit" + MANUAL,
         "Aldo takes Berk to the ground: both go prone.",
         "Aldo follows into [0, 1].",
         "Aldo and Berk are on the ground together in the hex [0, 1].",
@@ -75,21 +75,21 @@ async def test_log_of_a_failed_pull_and_an_own_hex_swing(tussle):
     enc = await encounter(tussle)
     await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [55]])
     texts = await log_texts(enc)
-    assert "d100 [55] > 54: Berk keeps his balance" + MANUAL in texts
+    assert "d100 [55] > 54: Berk is not pulled off balance, and the grip is lost" + MANUAL in texts
     assert "Aldo loses the grip on Berk (not pulled off balance)." in texts
     assert "GripLost" in await _seen_with_own_sentence(enc)
     enc = await encounter(tussle)
     await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex")
     texts = await log_texts(enc)
-    assert "Aldo swings Berk into his own hex." in texts
+    assert "Aldo swings Berk into Aldo's own hex." in texts
     assert "Aldo and Berk are now in close combat in the hex [0, 0]." in texts
     enc = await encounter(tussle, swing_destinations="any_adjacent_to_attacker")
     await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="dir_3")
     texts = await log_texts(enc)
-    assert ("Berk is stunned until the end of round 2; Aldo may swing him left, right, into his own hex, to the hex "
-            "in direction 2, to the hex in direction 3, to the hex in direction 4 or against a barrier where he "
+    assert ("Berk is stunned until the end of round 2; Aldo may swing Berk left, right, into Aldo's own hex, to the hex "
+            "in direction 2, to the hex in direction 3, to the hex in direction 4 or against a barrier where Berk "
             "stands.") in texts
     assert "Aldo swings Berk to [-1, 0]." in texts
     await enc.replay_matches_live()
@@ -119,6 +119,7 @@ async def test_rulesets_lists_every_ap_grapple_command_with_its_fields(tussle):
         "ap-grapple.swing_target": {"combatant": True, "to": True, "barrier": False},
         "ap-grapple.brawl": {"combatant": True, "target": True, "path": False, "modifiers": False,
                              "to_hit_target": False},
+        "ap-grapple.move": {"combatant": True, "path": True, "facing": False},
     }
     assert all(c["doc"] for c in ap["commands"])
     options = {o["name"]: o["default"] for o in ap["options"]}

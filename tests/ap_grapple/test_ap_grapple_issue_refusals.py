@@ -129,7 +129,7 @@ async def test_b3_and_other_brawl_refusals(tussle):
         ({"combatant": "aldo", "target": "berk"},
          ["a brawl takes the whole round and Aldo has already spent 3 of 5 AP this round"]),
         ({"combatant": "dan", "target": "aldo"}, ["Dan has no AP this round"]),
-        ({"combatant": "cade", "target": "berk"}, ["Berk is not next to Cade (give a path that ends next to him)"]),
+        ({"combatant": "cade", "target": "berk"}, ["Berk is not next to Cade (give a path that ends next to Berk)"]),
         ({"combatant": "cade", "target": "berk", "path": [[3, 0], [2, 0], [2, 1], [2, 2], [2, 3], [2, 4]]},
          ["the path is 6 hexes (6 AP) but Cade has only 5 AP", "the path ends at [2, 4], not next to Berk"]),
         ({"combatant": "cade", "target": "berk", "path": [[2, 0]]}, ["path[0] [2, 0] is not next to [4, 0]"]),

@@ -143,8 +143,8 @@ def test_a_player_may_only_act_for_their_own_combatant():
 def test_legal_actions_follow_ap_and_reach():
     w = worked_example_world()
     assert ruleset.legal_actions(w.state, "aldo") == ["ap-grapple.make_a_grab", "ap-grapple.brawl",
-                                                       "ap-grapple.pass"]
-    assert ruleset.legal_actions(w.state, "cade") == ["ap-grapple.brawl", "ap-grapple.pass"]
+                                                       "ap-grapple.move", "ap-grapple.pass"]
+    assert ruleset.legal_actions(w.state, "cade") == ["ap-grapple.brawl", "ap-grapple.move", "ap-grapple.pass"]
     grab(w, 9)
-    assert ruleset.legal_actions(w.state, "aldo") == ["ap-grapple.pass"]
+    assert ruleset.legal_actions(w.state, "aldo") == ["ap-grapple.move", "ap-grapple.pass"]
     assert ruleset.legal_actions(w.state, "nobody") == []

@@ -208,3 +208,109 @@ async def test_the_enemy_rolls_one_die_says_dice_needed(tussle):
     assert "1d6: Troll's HTH defense roll" in r.body["error"]["message"]
     body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
     assert of_type(body, "DieRolled")[0]["purpose"] == "hth_defense"
+
+
+async def test_the_standing_figure_can_attack_the_fallen_one(tussle):
+    """§Standing: "If you have a standing figure and an enemy fallen, they are not in HTH, and the standing
+    figure can trample or attack the fallen one": tft.attack_fallen, offered in legal_actions; the refusals
+    that point elsewhere point to a command that takes the figure."""
+    s = simeth()
+    s["position"] = [1, 0]
+    t = troll()
+    t["posture"] = "prone"
+    enc = await _enc(tussle, s, t)
+    assert "tft.attack_fallen" in (await enc.state())["legal_actions"]["simeth"]
+    # hth_attack from outside HTH points to attack_fallen, which then takes him.
+    await refused(enc, "tft.hth_attack", "Troll is not in HTH either: attack_fallen attacks a fallen figure",
+                  combatant="simeth", target="troll")
+    await refused(enc, "tft.strike_into_hth", "attack_fallen attacks a fallen figure out of HTH",
+                  combatant="simeth", target="troll", weapon="broadsword")
+    body = await enc.ok("tft.attack_fallen", combatant="simeth", target="troll", weapon="broadsword",
+                        dice=[[3, 4, 4], [3, 4]])
+    assert [e["type"] for e in body["events"]] == ["ActionDeclared", "DieRolled", "DieRolled", "Wounded",
+                                                   "ActionSpent"]
+    attack, damage = of_type(body, "DieRolled")
+    assert (attack["purpose"], attack["total"], attack["target"], attack["outcome"]) == ("attack_fallen", 11, 15,
+                                                                                           "hit")
+    assert (damage["notation"], damage["total"]) == ("2d6", 7)
+    assert of_type(body, "Wounded")[0]["amount"] == 7
+    log = (await enc.get("/log?format=json")).body["entries"]
+    assert any(e["text"] == "Simeth attacks Troll, fallen and out of HTH." for e in log), log
+    await enc.replay_matches_live()
+
+
+async def test_a_standing_enemy_or_a_fallen_attacker_is_not_the_standing_clause(tussle):
+    """§Standing names a *standing* figure attacking a *fallen* one: a standing target, or an attacker on the
+    ground, is refused with the rule, and the fallen attacker is told what takes him (stand_up, enter_hth)."""
+    s = simeth()
+    s["position"] = [1, 0]
+    enc = await _enc(tussle, s, troll())
+    await refused(enc, "tft.attack_fallen", "Troll is standing, not fallen (§Standing", combatant="simeth",
+                  target="troll")
+    enc = await _enc(tussle, {**s, "posture": "prone"}, {**troll(), "posture": "prone"})
+    await refused(enc, "tft.attack_fallen", "Simeth is down", "stand_up first, or enter_hth", combatant="simeth",
+                  target="troll")
+    await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+
+
+async def test_one_wiggles_free_only_of_the_shield_one_wears(tussle):
+    """§Actions-Shield: "To wiggle your arm free of a shield in HTH, you must roll a 3vsDX": naming another of
+    one's items is a rule refusal (422) that says which shield is worn; an item one does not have is a 400."""
+    s = simeth()
+    s["position"] = [1, 0]
+    s["items"].append({"id": "buckler", "name": "Buckler", "kind": "shield", "stops": 1, "state": "worn"})
+    enc = await _enc(tussle, s, troll())
+    await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("start_phase", phase="action")
+    msg = await refused(enc, "tft.drop_shield", "one wiggles free only of the shield one wears (§Actions-Shield)",
+                        "Simeth wears the Buckler, and the Dagger is not a shield", combatant="simeth",
+                        item="dagger")
+    assert msg.startswith("Simeth may not drop a shield")
+    r = await enc.command("tft.drop_shield", combatant="simeth", item="tower")
+    assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
+    await enc.ok("tft.drop_shield", combatant="simeth", item="buckler", dice=[[1, 1, 1]])
+
+
+async def test_the_enemy_may_draw_their_dagger_only(tussle):
+    """§Entering: "3 or 4: You enter HTH and enemy may draw their dagger": answering entry_dagger with an item
+    that is not a carried dagger-list weapon is a rule refusal (422) naming the clause, not a 400."""
+    s = simeth()
+    s["position"] = [1, 0]
+    t = troll()
+    t["items"].append({"id": "knife", "name": "Knife", "kind": "weapon", "damage": "1d6-1", "hth_damage": "1d6",
+                       "dagger_list": True, "state": "carried"})
+    enc = await _enc(tussle, s, t)
+    body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[3]])
+    ask = of_type(body, "ReactionRequested")[0]
+    assert ask["kind"] == "entry_dagger"
+    msg = await refused(enc, "respond", 'on a 3 or 4 the enemy "may draw their dagger" (§Entering)',
+                        "the Club is not on the dagger list", reaction=ask["id"], choice="dagger",
+                        params={"item": "club"})
+    assert msg.startswith("Troll may not ready the Club")
+    r = await enc.command("respond", reaction=ask["id"], choice="dagger", params={"item": "axe"})
+    assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
+    body = await enc.ok("respond", reaction=ask["id"], choice="dagger", params={"item": "knife"})
+    assert of_type(body, "ItemReadied") == [{"combatant": "troll", "item": "knife"}]
+
+
+async def test_the_judo_throw_is_into_an_empty_adjacent_hex(tussle):
+    """§Judo-1: "you may throw who ever tried to jump you into an adjacent hex": a hex offered when the
+    question was asked but taken since (the GM placed a figure there) is a rule refusal (422) that says who
+    holds it; the throw then goes to an empty hex."""
+    enc = await tussle.create("tft", dice="manual")
+    await enc.add(fig("kiri", "b", 10, 11, [0, 0], 0, judo=2, ma=10))
+    await enc.add(fig("olaf", "a", 12, 12, [1, 0], 3, ma=12))
+    await enc.add(fig("una", "a", 10, 10, [5, 5], 0, ma=10))
+    await enc.ok("start_turn", turn=1)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("start_phase", phase="action")
+    body = await enc.ok("tft.enter_hth", combatant="olaf", target="kiri", condition="C1", dice=[[5]])
+    ask = of_type(body, "ReactionRequested")[0]
+    assert "0,1" in ask["options"]
+    await enc.ok("ruling", text="Una steps up", overrides={"combatants": {"una": {"position": [0, 1]}}})
+    msg = await refused(enc, "respond", 'the throw is "into an adjacent hex" (§Judo-1), an empty one',
+                        "0,1 holds Una", reaction=ask["id"], choice="0,1")
+    assert msg.startswith("Kiri may not throw Olaf there")
+    await enc.ok("respond", reaction=ask["id"], choice="1,-1", dice=[[3]])

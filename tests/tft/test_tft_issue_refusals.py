@@ -155,9 +155,9 @@ async def test_attack_refusals_in_hth(tussle):
     enc = await _brawl(tussle, c, a_items=[dict(BROADSWORD, state="carried"), dict(DAGGER)],
                        options={"keep_hth_weapons_on_entry": True})
     await enc.ok("tft.pass", combatant="b1")
-    await refused(enc, "tft.hth_attack", "C1 is not in HTH with A1: someone in HTH attacks only those in HTH with him",
+    await refused(enc, "tft.hth_attack", "C1 is not in HTH with A1: someone in HTH attacks only those in HTH with them",
                   combatant="a1", target="c1")
-    await refused(enc, "tft.hth_attack", "A1 cannot attack himself", combatant="a1", target="a1")
+    await refused(enc, "tft.hth_attack", "A1 cannot attack themself", combatant="a1", target="a1")
     await refused(enc, "tft.hth_attack", "only daggers and the cestus can be used in HTH (§Overview); the Broadsword "
                   "is neither", combatant="a1", target="b1", weapon="broadsword")
     await refused(enc, "tft.hth_attack", "A1 has no weapon or natural attack 'kick'", status=400, combatant="a1",
@@ -200,9 +200,9 @@ async def test_outsider_refusals(tussle):
     c = fig("c1", "a", 12, 15, [1, -1], 4, ma=10, items=[dict(SPEAR)])
     f = fig("f1", "b", 12, 14, [5, 5], 0, ma=10)
     enc = await _brawl(tussle, c, f)
-    await refused(enc, "tft.strike_into_hth", "A1 is in HTH and attacks only those in HTH with him", combatant="a1",
+    await refused(enc, "tft.strike_into_hth", "A1 is in HTH and attacks only those in HTH with them", combatant="a1",
                   target="b1")
-    await refused(enc, "tft.strike_into_hth", "F1 is not in HTH: attack normally", combatant="c1", target="f1",
+    await refused(enc, "tft.strike_into_hth", "F1 is not in HTH: an attack on a standing figure out of HTH is base TFT melee", combatant="c1", target="f1",
                   weapon="spear")
     await refused(enc, "tft.missile_into_hth_far", "the brawl is only 1 hexes away: use strike_into_hth",
                   combatant="c1", target="b1", weapon="spear")
@@ -233,7 +233,7 @@ async def test_move_refusals(tussle):
     await enc.ok("tft.pass", combatant="a1")
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
-    await refused(enc, "tft.move", "A1 is in HTH (disengage first)", combatant="a1", path=[[1, 0]])
+    await refused(enc, "tft.move", "A1 is in HTH: only disengage, an action (not on the turn of getting in), takes a figure out", combatant="a1", path=[[1, 0]])
     await refused(enc, "tft.move", "0,0 holds an HTH brawl: use join_hth", combatant="c1", path=[[2, 0], [1, 0],
                                                                                                [0, 0]])
     await refused(enc, "move", "0,0 holds an HTH brawl: use join_hth", combatant="c1", to=[0, 0])
@@ -261,7 +261,7 @@ async def test_a_named_dagger_the_defender_does_not_carry(tussle):
     b = await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[3]])
     rid = of_type(b, "ReactionRequested")[0]["id"]
     r = await enc.command("respond", reaction=rid, choice="dagger", item="sword")
-    assert r.status == 400 and "B1 carries no dagger-list item 'sword'" in r.body["error"]["message"]
+    assert r.status == 400 and "B1 has no item 'sword'" in r.body["error"]["message"]
     b = await enc.ok("respond", reaction=rid, choice="dagger", item="dagger")
     assert of_type(b, "ItemReadied") == [{"combatant": "b1", "item": "dagger"}]
 
