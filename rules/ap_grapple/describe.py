@@ -11,7 +11,7 @@ from rules.ap_grapple.combatants import name_of, stat
 from rules.ap_grapple.grab import GRAB_TO_HIT, PULL_OFF_BALANCE
 from rules.ap_grapple.options import option
 from rules.ap_grapple.swing import SWING_REACTION
-from rules.ap_grapple.tables import GRAB_COST, STRENGTH_LB
+from rules.ap_grapple.tables import AP_PER_HEX, GRAB_COST, STRENGTH_LB
 
 State = dict[str, Any]
 Data = dict[str, Any]
@@ -45,13 +45,18 @@ def _target_reason(s: State) -> str:
         return "the GM's target"
     a = s["combatants"].get(declared.get("combatant")) or {}
     d = s["combatants"].get(declared["targets"][0]) or {}
-    return f"THAC0 {stat(a, 'thac0')} - AC {stat(d, 'ac')}"
+    return f"THAC0 {stat(a, 'thac0')} − AC {stat(d, 'ac')}"
 
 
 def _to_hit(s: State, d: Data) -> str:
+    """Who rolls to hit whom, the roll with each modifier, and how the target was reached."""
+    declared = _declared(s)
+    who = name_of(s, d.get("combatant") or declared.get("combatant"))
+    whom = name_of(s, (declared.get("targets") or [None])[0])
     total = f" = {d['total']}" if d.get("modifiers") else ""
-    return (f"To hit: d20 [{d['faces'][0]}]{_modifiers(d)}{total} vs {d['target']} ({_target_reason(s)}): "
-            f"{d['outcome']}.")
+    reason = _target_reason(s)
+    reached = f"{reason} = {d['target']}" if reason != "the GM's target" else f"{d['target']} (the GM's target)"
+    return f"{who} rolls to hit {whom}: d20 [{d['faces'][0]}]{_modifiers(d)}{total} vs {reached}: {d['outcome']}."
 
 
 def _pull(s: State, d: Data) -> str:
@@ -59,7 +64,7 @@ def _pull(s: State, d: Data) -> str:
     face, p = d["faces"][0], d["target"]
     if d["outcome"] == "success":
         return f"d100 [{face}] <= {p}: {defender} is pulled off balance."
-    return f"d100 [{face}] > {p}: {defender} keeps his balance."
+    return f"d100 [{face}] > {p}: {defender} is not pulled off balance, and the grip is lost."
 
 
 def _die_rolled(s: State, d: Data) -> str | None:
@@ -86,13 +91,19 @@ def _action_declared(s: State, d: Data) -> str | None:
         ap = ap_left(s, d["combatant"])
         charge = f"charges {len(path)} hex{'es' if len(path) != 1 else ''} and " if path else ""
         return f"Round {s['turn']}. {a} {charge}brawls {target} using all {ap} AP."
+    if action == "move":
+        path = params.get("path") or []
+        cost = AP_PER_HEX * len(path)
+        hexes = f"{len(path)} hex{'es' if len(path) != 1 else ''}"
+        return (f"Round {s['turn']}. {a} walks {hexes} to {_hex(path[-1] if path else None)} ({cost} AP; "
+                f"{ap_left(s, d['combatant']) - cost} AP left).")
     if action == "swing":
         to, barrier = params.get("to"), params.get("barrier")
         wall = ", against the wall" if barrier else ""
         if to == "own_hex":
-            return f"{a} swings {target} into his own hex."
+            return f"{a} swings {target} into {a}'s own hex."
         if to == "in_place":
-            return f"{a} slams {target} against the barrier where he stands."
+            return f"{a} slams {target} against the barrier where {target} stands."
         if to in ("left", "right"):
             return f"{a} swings {target} {to}{wall}."
         return f"{a} swings {target} to {_hex(params.get('hex'))}{wall}."
@@ -137,14 +148,15 @@ def _close_combat(s: State, d: Data) -> str:
     return f"{names} are on the ground together in the hex {_hex(d.get('at'))}."
 
 
-def _destinations(where: dict[str, Any]) -> str:
+def _destinations(where: dict[str, Any], a: str, d: str) -> str:
     """The swing's destinations in the order a player reads them (the stored event's keys come back sorted):
     left, right, own hex, any other hex, and in place only against a barrier."""
     order = ["left", "right", "own_hex", *sorted(k for k in where if k.startswith("dir_"))]
-    words = [{"own_hex": "into his own hex"}.get(k, f"to the hex in direction {k[4:]}" if k.startswith("dir_") else k)
+    words = [{"own_hex": f"into {a}'s own hex"}.get(k, f"to the hex in direction {k[4:]}" if k.startswith("dir_")
+                                                    else k)
              for k in order if k in where]
     if "in_place" in where:
-        words.append("against a barrier where he stands")
+        words.append(f"against a barrier where {d} stands")
     return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
@@ -169,7 +181,8 @@ SENTENCES: dict[str, Callable[[State, Data], str | None]] = {
     "PullChance": _pull_chance,
     "PulledOffBalance": lambda s, d: (
         f"{name_of(s, d['defender'])} is stunned until the end of round {d['stunned_until_round']}; "
-        f"{name_of(s, d['attacker'])} may swing him {_destinations(d['destinations'])}."),
+        f"{name_of(s, d['attacker'])} may swing {name_of(s, d['defender'])} "
+        f"{_destinations(d['destinations'], name_of(s, d['attacker']), name_of(s, d['defender']))}."),
     "ReactionRequested": lambda s, d: (d.get("question") or None) if d.get("kind") == SWING_REACTION else None,
     "ConditionChanged": _condition,
     "Moved": _moved,

@@ -31,7 +31,7 @@ def test_grab_and_swing_sentences():
     w.send("ap-grapple.swing_target", combatant="aldo", to="right", barrier=True, dice=[[2]])
     text = _sentences(w, start)
     assert "Round 1. Aldo tries to grab Berk (3 AP; 2 AP left)." in text
-    assert "To hit: d20 [13] (no modifiers) vs 10 (THAC0 16 - AC 6): hit." in text
+    assert "Aldo rolls to hit Berk: d20 [13] (no modifiers) vs THAC0 16 − AC 6 = 10: hit." in text
     assert "Aldo has a grip on Berk." in text
     assert "Pull chance: 170 + 3x14 = 212 vs 212 + 180 = 392, so 54% (exactly 212/392, rounded down)." in text
     assert "d100 [37] <= 54: Berk is pulled off balance." in text
@@ -48,14 +48,14 @@ def test_failed_pull_and_own_hex_sentences():
     start = w.state["seq"]
     w.send("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [55]])
     text = _sentences(w, start)
-    assert "d100 [55] > 54: Berk keeps his balance." in text
+    assert "d100 [55] > 54: Berk is not pulled off balance, and the grip is lost." in text
     assert "Aldo loses the grip on Berk (not pulled off balance)." in text
     w2 = worked_example_world()
     g1(w2)
     start = w2.state["seq"]
     w2.send("ap-grapple.swing_target", combatant="aldo", to="own_hex")
     text = _sentences(w2, start)
-    assert "Aldo swings Berk into his own hex." in text
+    assert "Aldo swings Berk into Aldo's own hex." in text
     assert "Aldo and Berk are now in close combat in the hex [0, 0]." in text
 
 
@@ -66,7 +66,7 @@ def test_brawl_sentences():
     text = _sentences(w, start)
     assert "Round 1. Cade charges 2 hexes and brawls Berk using all 5 AP." in text
     assert "Weight 250 vs 180 (25/18) counts as one third greater (+1)." in text
-    assert "To hit: d20 [9] + 1 (weight ratio one third greater) = 10 vs 11 (THAC0 17 - AC 6): miss." in text
+    assert "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss." in text
     assert "Cade has no AP left this round." in text
     w2 = worked_example_world()
     start = w2.state["seq"]

@@ -83,5 +83,5 @@ async def test_tv1_log_sentences(tussle):
     await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[3, 4, 4], [4]])
     text = "\n".join(sentences(await enc.events()))
     assert "Simeth tries to get into HTH with Troll (allowed: Troll's back is to a wall)." in text
-    assert "Troll rolls 1d6 for the HTH defense (physical dice): [2] (no modifiers) = 2 — Simeth gets in" in text
+    assert "Troll rolls 1d6 for the HTH defense: [2] (no modifiers) = 2 — Simeth gets in" in text
     assert "Troll 13 (11, +2 strongest figure in HTH)" in text

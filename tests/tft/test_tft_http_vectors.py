@@ -50,7 +50,7 @@ async def test_tv2_take_down_fails(tussle):
     assert st["groups"]["g1"]["standing"] is True
     assert {"tft.hth_attack", "tft.disengage"} <= set(st["legal_actions"]["frankfolson"])
     text = "\n".join(sentences(await enc.events()))
-    assert "Take Down: Joe (pulling, 2 dice) against Frankfolson (standing, 5 dice): the group stays on its feet" in text
+    assert "Take Down, Joe (2 dice) pulling against Frankfolson (5 dice) standing: Frankfolson resists, and the brawl stays on its feet" in text
     await enc.replay_matches_live()
 
 
@@ -69,7 +69,7 @@ async def test_tv2b_take_down_succeeds(tussle):
     st = await enc.state()
     assert st["groups"]["g1"]["standing"] is False and st["groups"]["g1"]["combatants"] == ["joe", "frankfolson"]
     assert st["rules"]["groups"]["g1"]["standing"] is False
-    assert "The brawl at 5,5 is now on the ground." in sentences(await enc.events())
+    assert "The brawl at [5, 5] is now on the ground." in sentences(await enc.events())
     # A fallen group is not checked again (A16).
     b = await _turn(enc, 5)
     assert "StandingCheckResolved" not in types(b) and "CloseCombatJoined" not in types(b)

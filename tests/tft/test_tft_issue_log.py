@@ -59,24 +59,24 @@ async def test_tv1_log_through_the_endpoint(tussle):
     enc = await _troll(tussle)
     text = _texts(await _log(enc))
     for sentence in [
-        "Simeth has moved 1 hex(es) this turn (MA 10).",
+        "Simeth has moved 1 hex of MA 10 this turn.",
         "Simeth tries to get into HTH with Troll (allowed: Troll's back is to a wall).",
-        "Troll rolls 1d6 for the HTH defense (physical dice): [2] (no modifiers) = 2 — Simeth gets in; Troll gets no "
+        "Troll rolls 1d6 for the HTH defense: [2] (no modifiers) = 2 — Simeth gets in; Troll gets no "
         "free dagger draw",
         "Simeth gets into HTH with Troll; Troll gets no free dagger draw (HTH defense total 2).",
-        "Simeth drops Broadsword in hex 0,0.",
-        "Troll drops Club in hex 0,0.",
-        "Simeth got into HTH on turn 1: this turn he may only attack, at -4 DX.",
+        "Simeth drops Broadsword at [0, 0].",
+        "Troll drops Club at [0, 0].",
+        "Simeth got into HTH on turn 1: this turn Simeth may only attack, at -4 DX.",
         "Order of action by DX: Troll 13 (11, +2 strongest figure in HTH), Simeth 11 (15, -4 entered HTH this turn).",
         "Troll attacks Simeth in HTH.",
-        "Troll rolls 3d6 for an HTH attack (physical dice): [3,4,4] = 11 vs 13 (+2 strongest figure in HTH): hit",
-        "Troll rolls 1d6+2 for damage (physical dice): [4] +2 (bite 1d6+2) = 6",
+        "Troll rolls 3d6 for an HTH attack: [3,4,4] = 11 vs DX 11 + 2 (strongest figure in HTH) = 13: hit",
+        "Troll rolls 1d6+2 for damage: [4] +2 (bite 1d6+2) = 6",
         "Simeth takes 6 damage (Troll's bite); 7 ST left.",
-        "Simeth rolls 3d6 for an HTH attack (physical dice): [5,3,2] = 10 vs 11 (-4 entered HTH this turn): hit",
+        "Simeth rolls 3d6 for an HTH attack: [5,3,2] = 10 vs DX 15 − 4 (entered HTH this turn) = 11: hit",
         "Troll takes 2 damage (Simeth's fist); 33 ST left.",
         "Order of action by DX: Simeth 15, Troll 13 (11, +2 strongest figure in HTH).",
         "Simeth tries to draw a dagger.",
-        "Simeth rolls 3d6 for drawing a dagger (physical dice): [3,3,3] = 9 vs 15 (no modifiers): success",
+        "Simeth rolls 3d6 for drawing a dagger: [3,3,3] = 9 vs DX 15: the dagger is drawn",
         "Simeth readies Dagger.",
     ]:
         assert sentence in text, sentence
@@ -96,10 +96,10 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     text = _texts(await _log(enc))
     for sentence in [
         "Rolf dives for Gorm's legs (allowed: Rolf's MA 10 is higher than Gorm's 8).",
-        "Gorm rolls 1d6 for the HTH defense (physical dice): [4] +1 (diving for the legs) +1 (Dive Block 1) = 6 — "
-        "Rolf is knocked back, loses his action, and Gorm gets a free hit",
+        "Gorm rolls 1d6 for the HTH defense: [4] +1 (diving for the legs) +1 (Dive Block 1) = 6 — "
+        "Rolf is knocked back, loses the action, and Gorm gets a free hit",
         "Gorm knocks Rolf back and gets a free hit; Rolf's action is lost (HTH defense total 6).",
-        "Gorm rolls 2d6 for the free hit's damage (physical dice): [3,5] (no modifiers) = 8",
+        "Gorm rolls 2d6 for the free hit's damage: [3,5] (no modifiers) = 8",
         "Rolf takes 6 damage (Gorm's free hit); 6 ST left.",
     ]:
         assert sentence in text, sentence
@@ -113,9 +113,9 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     await enc.ok("tft.enter_hth", combatant="ana", target="bors", condition="C3", dice=[[6], [6], [3]])
     text = _texts(await _log(enc))
     for sentence in [
-        "Bors rolls 1d6 for the HTH defense (physical dice): [6] (no modifiers) = 6 — Ana came from the rear hex, "
+        "Bors rolls 1d6 for the HTH defense: [6] (no modifiers) = 6 — Ana came from the rear hex, "
         "so the 6 is rolled again",
-        "Bors rolls 1d6 for the HTH defense (reroll) (physical dice): [3] +1 (defender's Judo 1) = 4 — Ana gets in; "
+        "Bors rolls 1d6 for the HTH defense (reroll): [3] +1 (defender's Judo 1) = 4 — Ana gets in; "
         "Bors may draw a dagger",
         "Ana gets into HTH with Bors; Bors may ready a dagger, free (HTH defense total 4).",
         "Bors readies Dagger.",
@@ -131,11 +131,11 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     await enc.ok("respond", reaction=of_type(b, "ReactionRequested")[0]["id"], choice="0,1", dice=[[3]])
     text = _texts(await _log(enc))
     for sentence in [
-        "Kiri rolls 1d6 for the HTH defense (physical dice): [5] +1 (defender's Judo 1) +1 (defender's Judo 2 "
-        "choice) = 7 — Olaf is knocked back; Kiri may throw him (Judo) or take a free hit",
+        "Kiri rolls 1d6 for the HTH defense: [5] +1 (defender's Judo 1) +1 (defender's Judo 2 "
+        "choice) = 7 — Olaf is knocked back; Kiri may throw Olaf (Judo) or take a free hit",
         "Kiri throws Olaf (Judo); Olaf's action is lost (HTH defense total 7).",
         "Olaf moves from [0, 0] to [0, 1] (thrown).",
-        "Kiri rolls 1d6-4+5 for the Judo throw's damage (physical dice): [3] -4 (fist 1d6-4) +5 (Judo 2 throw) = 4",
+        "Kiri rolls 1d6-4+5 for the Judo throw's damage: [3] -4 (fist 1d6-4) +5 (Judo 2 throw) = 4",
         "Olaf takes 4 damage (Kiri's Judo throw); 8 ST left.",
     ]:
         assert sentence in text, sentence
@@ -157,16 +157,18 @@ async def test_take_down_standing_and_pin_sentences(tussle):
     for sentence in [
         "Frankfolson lets Joe try to get into HTH this turn.",
         "Joe tries to get into HTH with Frankfolson (allowed: Frankfolson agreed).",
-        "Joe rolls 3d6 for staying on his feet (physical dice): [3,3,3] = 9 vs 12 (no modifiers): success",
-        "The brawl at 5,5 stays on its feet (standing case 2).",
+        "Joe rolls 3d6 for remaining standing: [3,3,3] = 9 vs DX 12: Joe stays on their feet",
+        "The brawl at [5, 5] stays on its feet (standing case 2).",
         "Joe's HTH preferences: wishes to fall, entry dagger ask, Judo throw ask, Judo 1 defense used, Judo 2 shift "
         "+1, Take Down dice 2.",
-        "Joe rolls 2d6 for the Take Down (pulling) (physical dice): [4,6] = 10 vs 11 (no modifiers): success",
-        "Frankfolson rolls 5d6 for the Take Down (standing) (physical dice): [1,2,3,4,5] = 15 vs 15 (no modifiers): "
-        "success",
-        "Take Down: Joe (pulling, 2 dice) against Frankfolson (standing, 5 dice): the group stays on its feet. "
-        "No actions used.",
-        "The brawl at 5,5 stays on its feet (standing case 3).",
+        "Joe rolls 2d6 for the Take Down (pulling): [4,6] = 10 vs ST 11: Joe makes the roll",
+        "Frankfolson rolls 5d6 for the Take Down (standing): [1,2,3,4,5] = 15 vs ST 15: "
+        "Frankfolson makes the roll too",
+        # §Take-Down: "The figure who wishes to cause the group to fall must win the roll, and his or her
+        # opponent must fail": who won, and what follows.
+        "Take Down, Joe (2 dice) pulling against Frankfolson (5 dice) standing: Frankfolson resists, and the brawl "
+        "stays on its feet (a free action: no actions used).",
+        "The brawl at [5, 5] stays on its feet (standing case 3).",
         "Order of action by DX: Frankfolson 13 (11, +2 strongest figure in HTH), Joe 12.",
     ]:
         assert sentence in text, sentence
@@ -186,16 +188,16 @@ async def test_take_down_standing_and_pin_sentences(tussle):
     text = _texts(await _log(enc))
     for sentence in [
         "Hal tries to pin Ivo.",
-        "Hal rolls 3d6 for the pin (physical dice): [3,3,3] = 9 vs 12 (no modifiers): success",
-        "Ivo rolls 3d6 for resisting the pin (physical dice): [6,6,6] = 18 vs 13 (+2 strongest figure in HTH): "
-        "failure",
+        "Hal rolls 3d6 for the pin: [3,3,3] = 9 vs DX 12: Hal makes the pin roll",
+        "Ivo rolls 3d6 for resisting the pin: [6,6,6] = 18 vs DX 11 + 2 (strongest figure in HTH) = 13: "
+        "Ivo fails to resist",
         "Hal pins Ivo (turn 5): Ivo may act only without motion on turns 6 and 7. Ivo may try to break free from "
         "turn 8.",
         "Hal holds Ivo (turn 6, held 1 turn; Hal's action is spent). Ivo may try to break free from turn 8.",
         "Hal holds Ivo (turn 7, held 2 turns; Hal's action is spent). Ivo may try to break free from turn 8.",
         "Hal holds Ivo (turn 8, held 3 turns; Hal's action is spent). Ivo may try to break free.",
         "Ivo tries to break Hal's pin.",
-        "Ivo rolls 4d6 for breaking the pin (physical dice): [2,3,3,4] = 12 vs 13 (no modifiers): success",
+        "Ivo rolls 4d6 for breaking the pin: [2,3,3,4] = 12 vs ST 13: Ivo breaks the pin",
         "Ivo breaks Hal's pin.",
     ]:
         assert sentence in text, sentence
@@ -233,12 +235,12 @@ async def test_strike_and_missile_sentences(tussle):
     for sentence in [
         "Eli joins the brawl with Ash.",
         "Cara strikes into the brawl at Dax.",
-        "Cara rolls 3d6 for a strike into the brawl at Dax (physical dice): [6,4,4] = 14 vs 12 (no modifiers): miss",
-        "Cara rolls 3d6 for a strike into the brawl at the next enemy, Eli (physical dice): [3,3,3] = 9 vs 12 "
-        "(no modifiers): hit",
+        "Cara rolls 3d6 for a strike into the brawl at Dax: [6,4,4] = 14 vs DX 12: miss",
+        "Cara rolls 3d6 for a strike into the brawl at the next enemy, Eli: [3,3,3] = 9 vs DX 12: "
+        "hit",
         "Eli takes 3 damage (Cara's Spear); 9 ST left.",
         "Archer shoots into the brawl at Dax.",
-        "Archer rolls 1d3 for which figure in the brawl is hit (physical dice): [1] (no modifiers) = 1: Ash",
+        "Archer rolls 1d3 for which figure in the brawl is hit: [1] (no modifiers) = 1: Ash",
         "Ash takes 4 damage (Archer's Bow); 8 ST left.",
     ]:
         assert sentence in text, sentence

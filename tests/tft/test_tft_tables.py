@@ -163,4 +163,4 @@ def test_the_re_emitted_group_is_described_as_a_fall() -> None:
                CloseCombatJoined("g1", ["a", "b"], [3, 4], True)])
     fall = Event("s", 9, "CloseCombatJoined", {"group": "g1", "combatants": ["a", "b"], "at": [3, 4],
                                                "standing": False}, "gm", "c", "", "", "")
-    assert describe(s, fall) == "The brawl at 3,4 is now on the ground."
+    assert describe(s, fall) == "The brawl at [3, 4] is now on the ground."
