@@ -75,8 +75,10 @@ def plain_move(state: dict[str, Any], cmd: Any, events: list[msgspec.Struct]) ->
     cid = cmd.combatant
     if state.get("turn", 0) < 1:
         if cmd.actor not in ("gm", "system"):
-            raise RuleError(f"{name_of(state, cid)} cannot move: no round has started yet (the GM places "
-                            "combatants before round 1)")
+            raise RuleError(
+                f"{name_of(state, cid)} cannot move: no round has started yet (the GM places "
+                "combatants before round 1)"
+            )
         return events
     here, to = position(state["combatants"][cid]), as_hex(cmd.to)
     problems = walker_problems(state, cid)
@@ -85,13 +87,18 @@ def plain_move(state: dict[str, Any], cmd: Any, events: list[msgspec.Struct]) ->
         if steps == 0:
             problems.append(f"{name_of(state, cid)} is already at {as_list(to)}")
         if AP_PER_HEX * steps > ap_left(state, cid):
-            problems.append(f"{as_list(to)} is {steps} hexes away ({AP_PER_HEX * steps} AP) but "
-                            f"{name_of(state, cid)} has only {ap_left(state, cid)} AP")
+            problems.append(
+                f"{as_list(to)} is {steps} hexes away ({AP_PER_HEX * steps} AP) but "
+                f"{name_of(state, cid)} has only {ap_left(state, cid)} AP"
+            )
         holders = occupants(state, to, besides=(cid,))
         if holders:
             problems.append(f"{as_list(to)} is held by {', '.join(name_of(state, c) for c in holders)}")
     if problems:
         raise RuleError(f"{name_of(state, cid)} cannot move: " + "; ".join(problems), {"problems": problems})
     assert here is not None and to is not None
-    return [*leaving(state, cid, to, "walked out"), *events,
-            *spend(state, cid, AP_PER_HEX * distance(here, to), "move", all_spent_why="all AP spent")]
+    return [
+        *leaving(state, cid, to, "walked out"),
+        *events,
+        *spend(state, cid, AP_PER_HEX * distance(here, to), "move", all_spent_why="all AP spent"),
+    ]

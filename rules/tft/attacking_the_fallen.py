@@ -67,8 +67,9 @@ def attack_fallen(state: dict[str, Any], cmd: AttackFallen, dice: Dice) -> list[
     if hit:
         dmg_ev, dmg = roll_damage(dice, weapon[1], "damage", c["id"], weapon[0], multiplier=mult)
         events.append(dmg_ev)
-        events += wound_events(state, t["id"], dmg, armor_stops(t, shield_counts=False),
-                               f"{c['name']}'s {weapon[0]}")
+        events += wound_events(
+            state, t["id"], dmg, armor_stops(t, shield_counts=False), f"{c['name']}'s {weapon[0]}"
+        )
     events += fumble_events(c, ready_item(c, cmd.weapon), fumble)
     events.append(ActionSpent(c["id"], state.get("turn", 0), "attack_fallen"))
     return events + consequences(state, events)

@@ -22,12 +22,18 @@ async def test_every_action_costs_ap_walk_2_hexes_then_grab(tussle):
     r = await enc.command("ap-grapple.move", token=seat, combatant="cade", path=[[3, 0], [2, 0]])
     assert r.status == 201, r.body
     assert types(r.body) == ["ActionDeclared", "Moved", "Moved", "APSpent"]
-    assert data(r.body, "APSpent")[0] == {"combatant": "cade", "round": 1, "amount": 2, "remaining": 3,
-                                         "why": "move"}
+    assert data(r.body, "APSpent")[0] == {
+        "combatant": "cade",
+        "round": 1,
+        "amount": 2,
+        "remaining": 3,
+        "why": "move",
+    }
     state = await enc.state()
     assert state["combatants"]["cade"]["position"] == [2, 0] and state["rules"]["ap_left"]["cade"] == 3
-    r = await enc.command("ap-grapple.make_a_grab", token=seat, combatant="cade", target="berk",
-                          dice=[[13], [20]])
+    r = await enc.command(
+        "ap-grapple.make_a_grab", token=seat, combatant="cade", target="berk", dice=[[13], [20]]
+    )
     assert r.status == 201, r.body
     assert data(r.body, "APSpent")[0]["remaining"] == 0
     assert "ActionSpent" in types(r.body)
@@ -40,8 +46,9 @@ async def test_a_walk_costs_1_ap_a_hex_through_open_hexes(tussle):
     """One AP a hex, each hex next to the last and open (a combatant holds its hex); no more hexes than AP."""
     enc = await encounter(tussle)
     before = (await enc.state())["seq"]
-    r = await enc.command("ap-grapple.move", combatant="cade", path=[[5, 0], [6, 0], [7, 0], [8, 0], [9, 0],
-                                                                     [10, 0]])
+    r = await enc.command(
+        "ap-grapple.move", combatant="cade", path=[[5, 0], [6, 0], [7, 0], [8, 0], [9, 0], [10, 0]]
+    )
     await _refused(enc, r, "Cade cannot move: the path is 6 hexes (6 AP) but Cade has only 5 AP")
     r = await enc.command("ap-grapple.move", combatant="cade", path=[[3, 0], [2, 0], [1, 0]])
     await _refused(enc, r, "path[2] [1, 0] is held by Berk")
@@ -68,8 +75,13 @@ async def test_the_plain_move_is_a_walk_once_a_round_runs(tussle):
     r = await enc.command("move", token=seat, combatant="aldo", to=[0, 1])
     assert r.status == 403, r.body
     body = await enc.ok("move", combatant="aldo", to=[-5, 0])
-    assert data(body, "APSpent")[0] == {"combatant": "aldo", "round": 1, "amount": 5, "remaining": 0,
-                                        "why": "move"}
+    assert data(body, "APSpent")[0] == {
+        "combatant": "aldo",
+        "round": 1,
+        "amount": 5,
+        "remaining": 0,
+        "why": "move",
+    }
     assert types(body)[-1] == "ActionSpent"
     await enc.replay_matches_live()
 

@@ -12,16 +12,29 @@ GUESSED_PRONOUN = re.compile(r"\b(he|him|his|himself|she|her)\b", re.IGNORECASE)
 
 async def _troll_turn(tussle):
     """§Example-Troll: Simeth shifts one hex, gets into HTH, the troll bites, Simeth punches; a friend strikes in."""
-    brenna = fig("brenna", "a", 11, 12, [0, 1], 2, ma=10,
-                 items=[{"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}])
+    brenna = fig(
+        "brenna",
+        "a",
+        11,
+        12,
+        [0, 1],
+        2,
+        ma=10,
+        items=[{"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}],
+    )
     enc = await _enc(tussle, simeth(), troll(), brenna, phase="movement")
     await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[2]])
     await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[3, 4, 4], [4]])
     await enc.ok("tft.hth_attack", combatant="simeth", target="troll", dice=[[2, 3, 4], [5]])
-    await enc.ok("tft.strike_into_hth", combatant="brenna", target="troll", weapon="spear",
-                 dice=[[6, 6, 3], [5, 5, 5], [2]])
+    await enc.ok(
+        "tft.strike_into_hth",
+        combatant="brenna",
+        target="troll",
+        weapon="spear",
+        dice=[[6, 6, 3], [5, 5, 5], [2]],
+    )
     await enc.ok("start_turn", turn=2)
     return enc
 
