@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.hexes import label
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import adj_dx, hth_modifiers, initiative_dx
 from rules.tft.pins import HELD_TURNS_BEFORE_BREAK

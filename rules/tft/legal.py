@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.hexes import adjacent, distance
-from rules.interface import RuleError
 from rules.tft import figures as F
 from rules.tft.attacking_the_fallen import attacker_problems, target_problems
 from rules.tft.entering import common_entry_problems
@@ -29,11 +28,8 @@ def _adjacent_groups(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str,
 
 
 def legal_now(state: dict[str, Any], cid: str) -> list[str]:
-    """`legal_actions`, or none where the state is too odd to judge (a GM ruling can make it so)."""
-    try:
-        return legal_actions(state, cid)
-    except (RuleError, KeyError, TypeError):
-        return []
+    """`legal_actions` (issue 13 item 4: no catch that would hide a bug; a ruling keeps the shapes it reads)."""
+    return legal_actions(state, cid)
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
