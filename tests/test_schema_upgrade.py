@@ -7,6 +7,8 @@ fields (API.md: "add fields freely, rename none"), so state, log, audit and list
 "every field recorded then is there, unchanged"; the events and the Markdown log must be identical.
 Changed on purpose since: the gurps encounter's log sentences (gurps version 2, issue 18 item 4; only
 `text` and the Markdown, its events and state as they were).
+The log's sentences are today's rulesets' (the tft encounter's re-read after issue 18 item 4 changed its
+sentences on purpose: no guessed pronouns, hexes as [q, r]); the stored events never change.
 """
 
 from __future__ import annotations
