@@ -29,7 +29,7 @@ from rules.ap_grapple.swing import SWING_REACTION
 from rules.ap_grapple.walking import decide_move, plain_move
 from rules.common.commands import Move as PlainMove
 from rules.common.commands import StartTurn
-from rules.interface import Answer, BadCommand, Command, RuleError, Ruleset, geometry_hex
+from rules.interface import Answer, Command, RuleError, Ruleset, geometry_hex, unknown_command
 
 DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec.Struct]]] = {
     MakeAGrab: decide_grab,
@@ -67,7 +67,7 @@ class ApGrapple(Ruleset):
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
         fn = DECIDERS.get(type(command))
         if fn is None:
-            raise BadCommand(f"{self.id} has no command {type(command).__name__}", "type")
+            raise unknown_command(self, command)
         return with_next_round_if_done(state, fn(state, command, dice))
 
     def on_common(
