@@ -118,8 +118,8 @@ class Ruleset:
     # Whether players may send the common `move` for their own combatants (API.md: GM only, except
     # where a ruleset opens it; its on_common still judges each move).
     players_may_move: ClassVar[bool] = False
-    # Event types whose sentences are bookkeeping ("has spent the action", "has moved 2 hexes"): forum
-    # exports fold them into the sentence of the action of the same command (projections/forum_export.py).
+    # Event types whose sentences are bookkeeping ("has spent the action", "has moved 2 hexes") the
+    # action's own sentence already says: `aside` marks them, and forum exports leave them out.
     bookkeeping: ClassVar[frozenset[str]] = frozenset()
     # What a player's guide says (server/guide.py) beyond the commands, options and events: the phases
     # `start_phase` takes, in their order; each combatant stat `add_combatant` reads, with its meaning;
@@ -182,8 +182,8 @@ class Ruleset:
 
     def aside(self, state_before: dict[str, Any], event: Any) -> bool:
         """Whether the event's log entry is bookkeeping another sentence already says (a forum export
-        leaves it out; the log keeps it, marked `aside`). Default: never."""
-        return False
+        leaves it out; the log keeps it, marked `aside`). Default: its type is one of `bookkeeping`."""
+        return event.type in self.bookkeeping
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Combatants the command acts as, each of which a player's seat must control (403 otherwise;

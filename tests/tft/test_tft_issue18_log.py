@@ -53,6 +53,7 @@ async def test_the_troll_turn_reads_as_the_seed_tells_it(tussle):
     assert "\\[" not in bb and "[*][i]#7[/i] Simeth moves from [2, 0] to [1, 0]" in bb
     plain = "\n".join(e["text"] for e in (await enc.get("/log?format=json")).body["entries"])
     assert "\\" not in plain and "Troll has used the action of turn 1." in plain  # /log keeps every event
+    assert "Troll has used the action of turn 1." not in md  # bookkeeping: the post leaves it out
 
 
 async def test_remaining_standing_names_figures_never_a_guessed_pronoun(tussle):
