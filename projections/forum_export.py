@@ -78,7 +78,8 @@ def _commitments_as_of(commitments: list[dict[str, Any]], seq: int) -> list[dict
     return out
 
 
-def _footer(f: Flavour, commitments: list[dict[str, Any]], seq: int, hash_: str, is_head: bool) -> str:
+def _footer(f: Flavour, commitments: list[dict[str, Any]], seq: int, hash_: str, is_head: bool,
+            excerpt_end: tuple[int, str] | None = None) -> str:
     lines = []
     if commitments:
         parts = []
@@ -88,6 +89,8 @@ def _footer(f: Flavour, commitments: list[dict[str, Any]], seq: int, hash_: str,
         lines.append("Dice commitment" + ("s" if len(parts) > 1 else "") + ": " + ", ".join(parts))
     else:
         lines.append("Dice: manual (no commitment)")
+    if excerpt_end is not None:  # an excerpt that ends before the head: where it ends, then the real head
+        lines.append(f"Chain: seq {excerpt_end[0]}, hash {f.code(excerpt_end[1])}")
     lines.append(f"{'Head' if is_head else 'Chain'}: seq {seq}, hash {f.code(hash_)}")
     return f.footer(lines)
 
@@ -131,7 +134,8 @@ def _part_label(chunks: list[tuple[int, list[Entry]]], i: int) -> str:
 def _render(f: Flavour, name: str, turn: int, entries: list[Entry], commitments: list[dict[str, Any]],
             head: dict[str, Any], is_last: bool, part: str) -> str:
     seq, hash_ = (head["seq"], head["hash"]) if is_last else (entries[-1]["seq"], entries[-1]["hash"])
-    footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last)
+    end = (entries[-1]["seq"], entries[-1]["hash"]) if is_last and entries and entries[-1]["seq"] < seq else None
+    footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last, end)
     return _post(f, name, turn, part, entries, footer)
 
 

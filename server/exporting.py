@@ -107,6 +107,4 @@ async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = N
                 pending = []
             pending.append(entry)
         seq = page_last + 1
-    if turn is not None and pending:
-        head = {"seq": pending[-1]["seq"], "hash": pending[-1]["hash"]}  # as GET /log's turn excerpt names it
     yield posts(pending, commitments, is_last=True) + "\n"

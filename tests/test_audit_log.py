@@ -76,8 +76,10 @@ Head: seq 9, hash `{h[9]}`
 
 
 async def test_bbcode_of_a_short_encounter_turn_1(tussle):
+    """A turn excerpt's footer says where it ends and names the chain's real head (issue 18 item 4)."""
     enc, ev = await short_encounter(tussle)
     c = ev[0]["data"]["commitment"]
+    seed = next(e["data"]["revealed_seed"] for e in ev if e["type"] == "DiceSeedRotated")
     h = {e["seq"]: e["hash"] for e in ev}
     (f1, f2), total = _faces(ev, 5)
     expected = f"""[b]Bridge — Turn 1[/b]
@@ -88,8 +90,9 @@ async def test_bbcode_of_a_short_encounter_turn_1(tussle):
 [*][i]#6[/i] The GM notes: “Ann *leaps* [[b][/b]url=x]”
 [/list]
 
-[size=85]Dice commitment: [i]{c}[/i] (in force)
-Head: seq 6, hash [i]{h[6]}[/i][/size]
+[size=85]Dice commitment: [i]{c}[/i] (seed revealed: [i]{seed}[/i])
+Chain: seq 6, hash [i]{h[6]}[/i]
+Head: seq 9, hash [i]{h[9]}[/i][/size]
 """
     r = await enc.get("/log?format=bbcode&turn=1")
     assert r.status == 200

@@ -59,7 +59,7 @@ async def test_pages_and_turn_excerpts_are_the_whole_log_cut(tmp_path, name):
                     entries,
                     name=whole["name"],
                     commitments=commitment_timeline(events),
-                    head={"seq": entries[-1]["seq"], "hash": entries[-1]["hash"]},
+                    head=whole["head"],  # an excerpt's footer names the chain's real head (issue 18 item 4)
                     flavour="markdown",
                     max_chars=None,
                 )

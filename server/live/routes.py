@@ -55,8 +55,6 @@ async def get_log(request: web.Request) -> web.Response:
         if len(entries) > LONG_LIST:
             return await streamed_json(request, answer)
         return json_response(answer)
-    if turn is not None and entries:
-        head = {"seq": entries[-1]["seq"], "hash": entries[-1]["hash"]}
     commitments = timeline(r, await enc.store.revealed_seeds(stream) if r.earlier else {})
     posts = forum_posts(entries, name=end["name"] or stream, commitments=commitments,
                         head=head, flavour=fmt, max_chars=max_chars)
