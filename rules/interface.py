@@ -121,6 +121,9 @@ class Ruleset:
     # Event types whose sentences are bookkeeping ("has spent the action", "has moved 2 hexes") the
     # action's own sentence already says: `aside` marks them, and forum exports leave them out.
     bookkeeping: ClassVar[frozenset[str]] = frozenset()
+    # Stats the rules keep changing, each with the key of `state["rules"]` holding {combatant: value}:
+    # the common fold mirrors them into `combatants.<id>.stats`, so clients read one, current value.
+    live_stats: ClassVar[dict[str, str]] = {}
     # What a player's guide says (server/guide.py) beyond the commands, options and events: the phases
     # `start_phase` takes, in their order; each combatant stat `add_combatant` reads, with its meaning;
     # each reaction kind with what asks it and its choices {choice: meaning}.

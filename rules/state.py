@@ -266,6 +266,20 @@ class EventNotFoldable(Exception):
         self.type = event.type
 
 
+def _mirrored(s: State, stat: str, values: dict[str, Any]) -> State:
+    """The combatants' `stats[stat]` set to the ruleset's live values (`Ruleset.live_stats`), so a client
+    reading a combatant's stats sees the value the rules use, not the one it joined with."""
+    stale = {cid: v for cid, v in values.items()
+             if cid in s["combatants"] and (s["combatants"][cid].get("stats") or {}).get(stat) != v}
+    if not stale:
+        return s
+    combatants = dict(s["combatants"])
+    for cid, value in stale.items():
+        c = combatants[cid]
+        combatants[cid] = {**c, "stats": {**(c.get("stats") or {}), stat: value}}
+    return {**s, "combatants": combatants}
+
+
 def evolve(state: State, event: Event, ruleset: Any) -> State:
     """The state after one event: the common core, then the ruleset's own part.
 
@@ -280,6 +294,8 @@ def evolve(state: State, event: Event, ruleset: Any) -> State:
             except SubjectGone as gone:
                 if not any(i["seq"] == event.seq for i in s["inconsistencies"]):
                     _inconsistent(s, event, gone.reason)
+            for stat, kept in getattr(ruleset, "live_stats", {}).items():
+                s = _mirrored(s, stat, s["rules"].get(kept) or {})
     except Exception as exc:  # noqa: BLE001 - re-raised, naming the event: a fold bug must be loud
         raise EventNotFoldable(event, exc) from exc
     s["seq"] = event.seq

@@ -8,7 +8,7 @@ choices the seed leaves open are in NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -72,7 +72,8 @@ ON_COMMON: dict[
 class Skirmish(Ruleset):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
-    version = "2"
+    version = "3"  # 3: stats.wound_level shows the current wound level (issue 17: one place clients read)
+    live_stats: ClassVar[dict[str, str]] = {"wound_level": "wound_levels"}
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS
     events = SKIRMISH_EVENTS

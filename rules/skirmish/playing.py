@@ -14,8 +14,9 @@ STATS: dict[str, str] = {
     "street_fighter": "true or false: +10 to parry, counterstrike and damage evaluation",
     "speedy": "true or false: +10 to evade",
     "wound_level": (
-        "none, light, serious, critical or mortal: the level the figure joins with. The level now, which the "
-        "parry and damage modifiers read and every wound changes, is rules.wound_levels.<id> (rule on that)"
+        "none, light, serious, critical or mortal: the level the figure joins with; from then on this stat shows "
+        "the level now, which the parry and damage modifiers read and every wound changes: rules.wound_levels.<id> "
+        "(a GM rules on that)"
     ),
     "pronoun": "he, she or they (default they): how the log refers to the figure",
     "hth_weapon": "sword, rifle_bayonet, other or none: damage evaluation",

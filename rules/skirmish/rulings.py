@@ -1,8 +1,8 @@
 """A GM ruling in a skirmish encounter: what it may change, and what follows from it.
 
 The wound level lives in one place, `rules.wound_levels.<id>`: the flow chart reads it and every wound moves
-it. `stats.wound_level` is the level a figure joined with, so a ruling on it would change nothing the rules
-read; it is refused with the place to rule on instead (issue 17; NOTES.md)."""
+it, and `stats.wound_level` shows it (the common fold mirrors it: `Skirmish.live_stats`). A ruling on the
+mirror would be undone by it, so it is refused with the place to rule on instead (issue 17; NOTES.md)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def ruling_problems(command: Ruling) -> list[str]:
         if isinstance(stats, dict) and "wound_level" in stats:
             wanted = json.dumps({"rules": {"wound_levels": {cid: stats["wound_level"]}}})
             problems.append(
-                f"combatants.{cid}.stats.wound_level is the level {cid} joined with; the wound level the rules "
-                f"read and every wound changes is rules.wound_levels.{cid}: rule with overrides {wanted}"
+                f"combatants.{cid}.stats.wound_level only shows rules.wound_levels.{cid}, the wound level the "
+                f"rules read and every wound changes: rule with overrides {wanted}"
             )
     return problems
 

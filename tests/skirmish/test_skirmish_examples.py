@@ -73,6 +73,7 @@ def test_e1_parry_then_counterstrike_wounds_hale():
     assert of_type(evs, "Wounded") == [{"combatant": "hale", "amount": 1, "source": "voss"}]
     assert types(evs)[-1] == "HandToHandEnded"
     assert w.rules["wound_levels"]["hale"] == "light" and w.rules["exchange"] is None
+    assert w.combatant("hale")["stats"]["wound_level"] == "light"  # the stat clients read shows the wound too
     assert w.combatant("hale")["group"] == w.combatant("voss")["group"] is not None  # still in contact
     assert w.replayed() == w.state
 

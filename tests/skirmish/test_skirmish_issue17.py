@@ -128,6 +128,10 @@ async def test_man_is_seriously_wounded_is_read_from_one_place(tussle):
     st = await enc.state()
     assert st["rules"]["wound_levels"]["voss"] == "serious"
     assert st["rules"]["wound_levels"]["hale"] == "none"
+    # The figure's own stats show the same level: one value, wherever a client reads it.
+    assert st["combatants"]["voss"]["stats"]["wound_level"] == "serious"
+    assert st["combatants"]["hale"]["stats"]["wound_level"] == "none"
+
 
 
 async def test_holding_the_other_man_preventing_any_movement_a_held_prisoner_accepts_the_blow(tussle):
