@@ -130,6 +130,14 @@ def ruleset_names(components: dict[str, Any], rulesets: list[Ruleset]) -> dict[s
                     renames[old] = new
                     break
     taken = set(components) - set(renames)
+    # A common class whose short name a ruleset class also has (common `Move`, ap-grapple's `Move`) was
+    # qualified by its module; once the ruleset's is renamed, the short name is free for it again.
+    free = taken | set(renames.values())
+    for old in sorted(components):
+        short = old.rsplit(".", 1)[-1]
+        if old.startswith("rules.") and old not in renames and short not in free:
+            renames[old], free = short, free | {short}
+    taken = set(components) - set(renames)
     clash = {n for n in renames.values() if n in taken} | {
         n for n in renames.values() if list(renames.values()).count(n) > 1
     }
