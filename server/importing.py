@@ -18,6 +18,7 @@ import msgspec
 from events.dice import commitment_of
 from events.envelope import ZERO_HASH, Event, NewEvent
 from events.store.port import Append, SeedRow, Store, StreamInfo, TokenRow
+from projections.audit import commitment_timeline
 from server.verifying import parse_export, verify_export
 
 SECRETS = "secrets"
@@ -35,20 +36,11 @@ class Secrets(msgspec.Struct, frozen=True):
     tokens: list[TokenRow] = []
 
 
-def _commitments(events: list[Event]) -> list[str]:
-    """Every commitment the stream made, in order (creation, then each rotation)."""
-    made = []
-    for e in events:
-        if e.type in ("EncounterCreated", "DiceSeedRotated") and e.data.get("commitment"):
-            made.append(e.data["commitment"])
-    return made
-
-
 async def secrets_line(store: Store, stream: str, events: list[Event]) -> bytes:
     """The export's last line for `--with-secrets`: as secret as the database it comes from."""
     revealed = await store.revealed_seeds(stream)
     seeds = {}
-    for commitment in _commitments(events):
+    for commitment in (c["commitment"] for c in commitment_timeline(events)):
         if commitment not in revealed:
             seed = await store.seed(stream, commitment)
             if seed is not None:
@@ -74,15 +66,9 @@ def split_secrets(raw: bytes) -> tuple[bytes, Secrets | None]:
 
 def _seeds_by_commitment(events: list[Event], secrets: Secrets | None) -> dict[str, bytes]:
     """Each commitment's seed: revealed ones from the chain itself, the rest from the secrets line."""
-    seeds: dict[str, bytes] = {}
-    current = None
-    for e in events:
-        if e.type == "EncounterCreated":
-            current = e.data.get("commitment")
-        elif e.type == "DiceSeedRotated":
-            if current is not None:
-                seeds[current] = bytes.fromhex(e.data["revealed_seed"])
-            current = e.data.get("commitment")
+    timeline = commitment_timeline(events)
+    seeds = {c["commitment"]: bytes.fromhex(c["revealed_seed"]) for c in timeline if c["revealed_seed"] is not None}
+    current = timeline[-1]["commitment"] if timeline and timeline[-1]["replaced_at_seq"] is None else None
     for commitment, seed_hex in (secrets.seeds if secrets else {}).items():
         seeds.setdefault(commitment, bytes.fromhex(seed_hex))
     if current is not None and current not in seeds:
