@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 RESULTS: tuple[str, ...] = ("no_effect", "light", "serious", "critical", "mortal", "unconscious", "dead")
+# What the GM is asked for a chart result: the options and the default.
+CHART_CHOICES: tuple[list[str], str] = (list(RESULTS), "no_effect")
 
 
 def look_up(chart: list[dict[str, Any]] | None, total: int) -> str | None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.common import ConditionChanged, ReactionRequested, Wounded
+from events.common import ConditionChanged, Wounded
 from events.dice import Modifier
-from rules.skirmish.charts import RESULTS, look_up
+from rules.skirmish.charts import CHART_CHOICES, look_up
 from rules.skirmish.events import DamageEvaluated, DamageResultAwaited, WoundLevelChanged
 from rules.skirmish.figures import WOUND_LEVELS, name_of, wound_level
+from rules.skirmish.gm_asks import ask_gm
 from rules.skirmish.options import option
 from rules.skirmish.prisoners import liberate_if_captor_down
 from rules.skirmish.rolling import roller_for
@@ -30,22 +31,15 @@ def evaluate(w: Working, striker: str, target: str, then: dict[str, Any]) -> boo
     w.emit(roll.event(modifiers=mods, outcome=result or "awaiting the GM's chart result"))
     w.emit(DamageEvaluated(striker, target, total, result))
     if result is None:
-        w.emit(DamageResultAwaited(striker, target, total))
-        w.emit(
-            ReactionRequested(
-                id="",
-                kind=DAMAGE_REACTION,
-                combatant=None,
-                asked_of="gm",
-                options=list(RESULTS),
-                default="no_effect",
-                allows=["skirmish.record_damage_result"],
-                resume={**then, "striker": striker, "target": target, "total": total},
-                question=(
-                    f"{name_of(w.state, striker)}'s damage evaluation against {name_of(w.state, target)} is "
-                    f"{total}: what does the damage chart give?"
-                ),
-            )
+        ask_gm(
+            w,
+            DamageResultAwaited(striker, target, total),
+            DAMAGE_REACTION,
+            CHART_CHOICES,
+            "skirmish.record_damage_result",
+            {**then, "striker": striker, "target": target, "total": total},
+            f"{name_of(w.state, striker)}'s damage evaluation against {name_of(w.state, target)} is {total}: "
+            "what does the damage chart give?",
         )
         return True
     apply_result(w, target, result, source=striker)

@@ -41,7 +41,7 @@ from rules.skirmish.events import (
 from rules.skirmish.figures import captor_of, has, held_by_him, holder_of, is_down, name_of
 from rules.skirmish.reach import approach, evade_destination
 from rules.skirmish.rolling import opposed, roller_for
-from rules.skirmish.tables import EVADE_MODIFIERS, PARRY_MODIFIERS
+from rules.skirmish.tables import EVADE_MODIFIERS, PARRY_MODIFIERS, Roller, Row
 from rules.working import Working
 
 DEFENCE_REACTION = "hth_defence"
@@ -243,18 +243,23 @@ def parry(w: Working, attacker: str, defender: str, claims: list[str]) -> None:
         is_defender=True,
         facing_wrong_way=facing_wrong_way(w, defender, attacker, claims),
     )
-    ev_a, ev_d, attacker_won = opposed(
-        w, "parry", (attacker, ra, "parry (attacker)"), (defender, rd, "parry (defender)"), PARRY_MODIFIERS
-    )
-    w.emit(
-        ExchangeResolved(
-            "parry", attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender
-        )
-    )
-    if attacker_won:
+    if _exchange(w, "parry", attacker, defender, ra, rd, PARRY_MODIFIERS):
         hit(w, attacker, defender, attacker, defender)
     else:
         counterstrike(w, defender, attacker)
+
+
+def _exchange(
+    w: Working, kind: str, attacker: str, defender: str, ra: Roller, rd: Roller, table: tuple[Row, ...]
+) -> bool:
+    """The opposed roll of a parry or an evade, and its ExchangeResolved; whether the attacker won."""
+    ev_a, ev_d, attacker_won = opposed(
+        w, kind, (attacker, ra, f"{kind} (attacker)"), (defender, rd, f"{kind} (defender)"), table
+    )
+    w.emit(
+        ExchangeResolved(kind, attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender)
+    )
+    return attacker_won
 
 
 def counterstrike(w: Working, counterstriker: str, original: str) -> None:
@@ -292,15 +297,7 @@ def evade(w: Working, attacker: str, defender: str, to: Any, facing: Any) -> Non
     """EVADE: the attacker's higher total lands his blow; otherwise the defender slips one move away."""
     ra = roller_for(w, attacker, defender)
     rd = roller_for(w, defender, attacker, is_defender=True)
-    ev_a, ev_d, attacker_won = opposed(
-        w, "evade", (attacker, ra, "evade (attacker)"), (defender, rd, "evade (defender)"), EVADE_MODIFIERS
-    )
-    w.emit(
-        ExchangeResolved(
-            "evade", attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender
-        )
-    )
-    if attacker_won:
+    if _exchange(w, "evade", attacker, defender, ra, rd, EVADE_MODIFIERS):
         hit(w, attacker, defender, attacker, defender)
         return
     dest, face = evade_destination(w.state, defender, attacker, to, facing)

@@ -21,10 +21,9 @@ from events.common import (
     ItemDropped,
     PinApplied,
     PostureChanged,
-    ReactionRequested,
 )
 from rules.skirmish import damage
-from rules.skirmish.charts import RESULTS, look_up
+from rules.skirmish.charts import CHART_CHOICES, look_up
 from rules.skirmish.events import (
     FallResultAwaited,
     GrappleAborted,
@@ -33,6 +32,7 @@ from rules.skirmish.events import (
     PrisonerTaken,
 )
 from rules.skirmish.figures import has, held_weapons, name_of, stat
+from rules.skirmish.gm_asks import ask_gm
 from rules.skirmish.options import FALL_ROLL, option
 from rules.working import Working
 
@@ -69,20 +69,14 @@ def _step_defender_falls(w: Working, g: Grapple) -> str:
     result = look_up(option(w.state, "fall_chart"), roll.sum)
     w.emit(roll.event(notation=notation, outcome=result or "awaiting the GM's fall result"))
     if result is None:
-        w.emit(FallResultAwaited(d, roll.sum))
-        w.emit(
-            ReactionRequested(
-                id="",
-                kind=FALL_REACTION,
-                combatant=None,
-                asked_of="gm",
-                options=list(RESULTS),
-                default="no_effect",
-                allows=["skirmish.record_fall"],
-                resume={**_plain(g), "after": "defender_falls", "total": roll.sum},
-                question=f"{name_of(w.state, d)} falls backwards; the one-storey fall roll is {roll.sum}: what is the "
-                "result?",
-            )
+        ask_gm(
+            w,
+            FallResultAwaited(d, roll.sum),
+            FALL_REACTION,
+            CHART_CHOICES,
+            "skirmish.record_fall",
+            {**_plain(g), "after": "defender_falls", "total": roll.sum},
+            f"{name_of(w.state, d)} falls backwards; the one-storey fall roll is {roll.sum}: what is the result?",
         )
         return PAUSE
     return _after_fall(w, g, result)
@@ -108,19 +102,14 @@ def _step_morale(w: Working, g: Grapple) -> str:
         passed = roll.sum <= morale
         w.emit(roll.event(target=morale, outcome="pass" if passed else "fail"))
         return _after_morale(w, g, passed)
-    w.emit(MoraleAwaited(g["attacker"]))
-    w.emit(
-        ReactionRequested(
-            id="",
-            kind=MORALE_REACTION,
-            combatant=None,
-            asked_of="gm",
-            options=["pass", "fail"],
-            default="pass",
-            allows=["skirmish.record_morale"],
-            resume={**_plain(g), "after": "morale"},
-            question=f"{a['name']} grapples {name_of(w.state, g['defender'])}: is the morale test passed?",
-        )
+    ask_gm(
+        w,
+        MoraleAwaited(g["attacker"]),
+        MORALE_REACTION,
+        (["pass", "fail"], "pass"),
+        "skirmish.record_morale",
+        {**_plain(g), "after": "morale"},
+        f"{a['name']} grapples {name_of(w.state, g['defender'])}: is the morale test passed?",
     )
     return PAUSE
 

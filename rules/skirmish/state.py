@@ -17,20 +17,30 @@ _STEP_AFTER_STRIKE_DECLARED = {
 def initial(options: dict[str, Any]) -> RulesState:
     """The rules state before any figure joins."""
     deck = options.get("deck")
-    cards = [{"card": d["card"], "combatants": list(d["combatants"])} for d in deck] if deck else []
     return {
         "custom_deck": deck is not None,
         "join_order": [],
+        **_fresh_deck(_cards(deck) if deck else []),
+        "wound_levels": {},
+        "exchange": None,
+        "prisoners": [],
+        "holds": [],
+    }
+
+
+def _cards(deck: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"card": d["card"], "combatants": list(d["combatants"])} for d in deck]
+
+
+def _fresh_deck(cards: list[dict[str, Any]]) -> RulesState:
+    """A deck of these cards, none drawn yet: no card out, no holders, nobody has fought on it."""
+    return {
         "deck": cards,
         "undrawn": [c["card"] for c in cards],
         "drawn": [],
         "card": None,
         "holders": [],
         "fought": [],
-        "wound_levels": {},
-        "exchange": None,
-        "prisoners": [],
-        "holds": [],
     }
 
 
@@ -56,21 +66,8 @@ def evolve(r: RulesState, event: Any) -> RulesState:
 def _evolve(r: RulesState, t: str, d: dict[str, Any]) -> RulesState:
     if t == "OptionsChanged" and "deck" in d.get("options", {}):
         deck = d["options"]["deck"]
-        cards = (
-            [{"card": x["card"], "combatants": list(x["combatants"])} for x in deck]
-            if deck
-            else _default_deck(r["join_order"])
-        )
-        return {
-            **r,
-            "custom_deck": deck is not None,
-            "deck": cards,
-            "undrawn": [c["card"] for c in cards],
-            "drawn": [],
-            "card": None,
-            "holders": [],
-            "fought": [],
-        }
+        cards = _cards(deck) if deck else _default_deck(r["join_order"])
+        return {**r, "custom_deck": deck is not None, **_fresh_deck(cards)}
     if t == "CombatantJoined":
         cid = d["id"]
         r = {
