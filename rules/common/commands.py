@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from rules.interface import Command
 
@@ -43,7 +45,7 @@ class StartPhase(Command, tag="start_phase"):
 class SetInitiative(Command, tag="set_initiative"):
     """Set the order in which combatants act (GM)."""
 
-    order: list[str]
+    order: Annotated[list[str], msgspec.Meta(description="The combatant ids, first to act first.")]
 
 
 class Move(Command, tag="move"):
@@ -57,8 +59,10 @@ class Move(Command, tag="move"):
 class RollDice(Command, tag="roll"):
     """Roll dice in the open, e.g. 3d6 or 2d10+4, for a purpose the log names."""
 
-    expression: str
-    purpose: str = ""
+    expression: Annotated[str, msgspec.Meta(description=(
+        "The dice to roll: NdS with an optional +/- modifier and keep-highest/lowest, e.g. 3d6, d100, 2d6+1, "
+        "4d6kh3."))]
+    purpose: Annotated[str, msgspec.Meta(description="What the roll is for, as the log says it (e.g. \"spot the ambush\").")] = ""
     combatant: str | None = None
 
 
@@ -69,7 +73,7 @@ class Ask(Command, tag="ask"):
     options: list[str]
     default: str
     combatant: str | None = None
-    question: str = ""
+    question: Annotated[str, msgspec.Meta(description="The question as the one asked reads it (e.g. \"parry or dodge?\").")] = ""
 
 
 class Respond(Command, tag="respond"):
@@ -90,7 +94,10 @@ class Ruling(Command, tag="ruling"):
     """A GM ruling in words, with optional `overrides` of the state (JSON merge patch)."""
 
     text: str
-    overrides: dict[str, Any] = {}
+    overrides: Annotated[dict[str, Any], msgspec.Meta(description=(
+        "A JSON merge patch (RFC 7386) of the state: combatants.<id>.{stats, posture, position, facing, "
+        "conditions, items} and the ruleset's overridable paths, e.g. {\"combatants\": {\"troll\": {\"posture\": "
+        "\"prone\"}}}; anything else is refused (422 naming the paths allowed)."))] = {}
 
 
 class SetOptions(Command, tag="set_options"):
@@ -104,7 +111,8 @@ class Void(Command, tag="void"):
 
     reason: str
     seq: int | None = None
-    target_command_id: str | None = None
+    target_command_id: Annotated[str | None, msgspec.Meta(description=(
+        "The command_id of an earlier command, to void every event it appended (give this or seq, not both)."))] = None
 
 
 class RotateSeed(Command, tag="rotate_seed"):

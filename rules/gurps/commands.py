@@ -3,6 +3,10 @@ in order, not the starting hex; GM/BASE modifiers travel as `modifiers: [{value,
 
 from __future__ import annotations
 
+from typing import Annotated
+
+import msgspec
+
 from events.dice import Modifier
 from rules.interface import Command
 
@@ -21,7 +25,9 @@ class GurpsMove(Command, tag="gurps.move"):
     path: list[list[int]]
     facing: int | None = None
     # Spec section 4.3 / 6 #15: turning, sidestepping and backing cost what the player states.
-    extra_cost: int = 0
+    extra_cost: Annotated[int, msgspec.Meta(description=(
+        "Movement points beyond one a hex that you state for turning, sidestepping or backing on the way, 0 or "
+        "more (the GM may void a wrong count)."))] = 0
 
 
 class Evade(Command, tag="gurps.evade"):
@@ -30,7 +36,8 @@ class Evade(Command, tag="gurps.evade"):
     combatant: str
     target: str
     path: list[list[int]]
-    over: bool = False
+    over: Annotated[bool, msgspec.Meta(description=(
+        "true: go over the foe with Flight or Super Jump, an automatic success (no Quick Contest of DX)."))] = False
     modifiers: list[Modifier] = []
 
 
@@ -58,7 +65,9 @@ class ReadyItem(Command, tag="gurps.ready_item"):
 
     combatant: str
     item: str
-    fast_draw: bool = False
+    fast_draw: Annotated[bool, msgspec.Meta(description=(
+        "true: ready it with the skill Fast-Draw (<item>), sent before choosing the maneuver (a failed roll "
+        "leaves a Ready maneuver); false: a Ready maneuver."))] = False
 
 
 class DropShield(Command, tag="gurps.drop_shield"):
@@ -112,9 +121,10 @@ class BreakFree(Command, tag="gurps.break_free"):
 class RecordInjury(Command, tag="gurps.record_injury"):
     """GM only: record the injury of a blow (appends Wounded)."""
 
-    target: str
-    amount: int
-    source: str = ""
+    target: Annotated[str, msgspec.Meta(description="The id of the combatant injured.")]
+    amount: Annotated[int, msgspec.Meta(description=(
+        "Hit points lost, 0 or more, as the GM reckons the injury (the server only rolls the damage dice)."))]
+    source: Annotated[str, msgspec.Meta(description="What caused it, for the log (e.g. \"broadsword swing\").")] = ""
 
 
 GURPS_COMMANDS: tuple[type[Command], ...] = (

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+import msgspec
 
 from rules.interface import Command
 from rules.skirmish.options import ChartResult
@@ -23,7 +25,9 @@ class Strike(Command, tag="skirmish.strike"):
     combatant: str
     target: str
     path: list[Point] | None = None
-    facing_wrong_way: list[str] = []
+    facing_wrong_way: Annotated[list[str], msgspec.Meta(description=(
+        "Only where facings are not recorded: the ids (the attacker's, the defender's) of those you claim face "
+        "the wrong way, the other outside their front 180 degrees (-20 to parry; the GM may void a claim)."))] = []
 
 
 class Grapple(Command, tag="skirmish.grapple"):
@@ -52,14 +56,18 @@ class RecordMorale(Command, tag="skirmish.record_morale", rename={"passed": "pas
     """The GM's morale test (spec 4.8); the same as answering the morale reaction."""
 
     gm_only: ClassVar[bool] = True
-    passed: bool
+    passed: Annotated[bool, msgspec.Meta(description=(
+        "true: the attacker passes the morale test and takes his opponent prisoner; false: he fails and lands "
+        "on his back, with no hold."))]
 
 
 class CaptorActs(Command, tag="skirmish.captor_acts"):
     """The captor on his card: keep holding, or stand up (and perhaps move, pulling his prisoner) (spec 4.9)."""
 
     combatant: str
-    stand_up: bool = False
+    stand_up: Annotated[bool, msgspec.Meta(description=(
+        "true: the captor stands up (the hold ends, both stand; the prisoner stays a prisoner); false: he keeps "
+        "holding."))] = False
     path: list[Point] | None = None
 
 
@@ -67,8 +75,8 @@ class Liberate(Command, tag="skirmish.liberate"):
     """The GM frees a prisoner (spec 4.9)."""
 
     gm_only: ClassVar[bool] = True
-    target: str
-    how: str
+    target: Annotated[str, msgspec.Meta(description="The id of the prisoner freed.")]
+    how: Annotated[str, msgspec.Meta(description="How the prisoner is freed, in words for the log (the seed does not say).")]
 
 
 SKIRMISH_COMMANDS: tuple[type[Command], ...] = (
