@@ -17,6 +17,7 @@ import sqlite3
 from typing import Any
 
 import msgspec
+from aiohttp import web
 
 from events.envelope import Event
 from events.store.sqlite import SqliteStore
@@ -28,6 +29,10 @@ from server.verifying import Problem, verify_events
 _COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 
 
+# Bytes of a report written to the client between awaits.
+WRITTEN_BETWEEN_YIELDS = 256 * 1024
+
+
 def _read_sqlite(path: str, stream: str) -> list[Event]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -37,6 +42,38 @@ def _read_sqlite(path: str, stream: str) -> list[Event]:
     finally:
         db.close()
     return [event_of_row(r) for r in rows]
+
+
+async def _read_postgres(dsn: str, schema: str, stream: str) -> list[Event]:
+    import asyncpg
+
+    from events.store.postgres import _EVENT_COLUMNS, _event
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute("SELECT set_config('search_path', $1, false)", '"' + schema.replace('"', '""') + '"')
+        rows = await conn.fetch(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY seq", stream)
+    finally:
+        await conn.close()
+    return [_event(r) for r in rows]
+
+
+def _read(source: tuple[str, ...], stream: str) -> list[Event]:
+    """The whole stream, read by the worker from `source`: ("sqlite", path) or ("postgres", dsn, schema)."""
+    if source[0] == "sqlite":
+        return _read_sqlite(source[1], stream)
+    return asyncio.run(_read_postgres(source[1], source[2], stream))
+
+
+def _source(store: Any) -> tuple[str, ...] | None:
+    """Where a worker process reads the store's streams itself; None for a store it cannot open."""
+    if isinstance(store, SqliteStore):
+        return ("sqlite", store.path)
+    from events.store.postgres import PostgresStore
+
+    if isinstance(store, PostgresStore) and store.schema:
+        return ("postgres", store.dsn, store.schema)
+    return None
 
 
 def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[int, str, str]] | None = None,
@@ -66,11 +103,11 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
     return report
 
 
-def _in_worker(kind: str, path: str, stream: str, head: tuple[int, str], kept: Any = None,
+def _in_worker(kind: str, source: tuple[str, ...], stream: str, head: tuple[int, str], kept: Any = None,
                commitment: str | None = None) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
-    events = _read_sqlite(path, stream)
+    events = _read(source, stream)
     return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
                                else audit_report(events))
 
@@ -91,10 +128,11 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
 async def report(store: Any, kind: str, stream: str, head: tuple[int, str], kept: Any = None,
                  commitment: str | None = None) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
-    if isinstance(store, SqliteStore):
+    source = _source(store)
+    if source is not None:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(_worker(), _in_worker, kind, store.path, stream, head, kept, commitment)
+            return await loop.run_in_executor(_worker(), _in_worker, kind, source, stream, head, kept, commitment)
         except concurrent.futures.BrokenExecutor:
             global _pool
             _pool = None  # the worker died (killed, out of memory): the next report starts another
@@ -102,3 +140,16 @@ async def report(store: Any, kind: str, stream: str, head: tuple[int, str], kept
     events = await read_range(store, stream, 1, None)
     return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
                                else audit_report(events))
+
+
+async def write_report(request: web.Request, body: bytes) -> web.StreamResponse:
+    """Answer 200 with a report's JSON, WRITTEN_BETWEEN_YIELDS bytes at a time."""
+    resp = web.StreamResponse(headers={"Content-Type": "application/json"})
+    resp.content_length = len(body)
+    await resp.prepare(request)
+    view = memoryview(body)
+    for start in range(0, len(body), WRITTEN_BETWEEN_YIELDS):
+        await resp.write(view[start:start + WRITTEN_BETWEEN_YIELDS])
+        await asyncio.sleep(0)
+    await resp.write_eof()
+    return resp

@@ -75,17 +75,17 @@ async def _forum_text(request: web.Request, stream: str, fmt: str, turn: int | N
     return resp
 
 
-async def get_audit(request: web.Request) -> web.Response:
+async def get_audit(request: web.Request) -> web.StreamResponse:
     """GET /encounters/{id}/audit (made off the event loop: server/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
     body = await whole_stream.report(enc.store, "audit", stream, (info.seq, info.hash))
-    return web.Response(body=body, content_type="application/json")
+    return await whole_stream.write_report(request, body)
 
 
-async def get_verify(request: web.Request) -> web.Response:
+async def get_verify(request: web.Request) -> web.StreamResponse:
     """GET /encounters/{id}/verify (made off the event loop: server/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
@@ -99,7 +99,7 @@ async def get_verify(request: web.Request) -> web.Response:
     info = await enc.info(stream)
     body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash), kept,
                                      request.query.get("commitment"))
-    return web.Response(body=body, content_type="application/json")
+    return await whole_stream.write_report(request, body)
 
 
 async def get_asyncapi(request: web.Request) -> web.Response:
