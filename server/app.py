@@ -35,7 +35,8 @@ from server.live import routes as live
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
-from server.service import ApiError, Encounters
+from server.service import Encounters
+from server.service_errors import NotFound, NotPermitted, Unauthenticated
 from server.snapshots import SNAPSHOT_EVERY, read_range
 from server.streamed_json import LONG_LIST, streamed_json
 
@@ -59,7 +60,7 @@ def _ruleset_or_404(request: web.Request) -> Any:
     rid = request.match_info["id"]
     rs = request.app[ENCOUNTERS].registry.get(rid)
     if rs is None:
-        raise ApiError(404, "not_found", f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)",
+        raise NotFound(f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)",
                        {"ruleset": rid})
     return rs
 
@@ -87,8 +88,8 @@ async def create_encounter(request: web.Request) -> web.Response:
     who = await principal(request, None)
     if admin and (who is None or who.role != "admin"):
         if who is None:
-            raise ApiError(401, "unauthenticated", "this server lets only its admin create encounters")
-        raise ApiError(403, "forbidden", "this server lets only its admin create encounters")
+            raise Unauthenticated("this server lets only its admin create encounters")
+        raise NotPermitted("this server lets only its admin create encounters")
     enc = request.app[ENCOUNTERS]
     info, gm_token, out = await enc.create(body, "gm")
     created = out.events[0].data
@@ -114,9 +115,9 @@ async def delete_encounter(request: web.Request) -> web.Response:
     await enc.info(stream)
     who = await principal(request, None)
     if who is None:
-        raise ApiError(401, "unauthenticated", "only the admin may delete encounters: send the admin token")
+        raise Unauthenticated("only the admin may delete encounters: send the admin token")
     if who.role != "admin":
-        raise ApiError(403, "forbidden", "only the admin may delete encounters")
+        raise NotPermitted("only the admin may delete encounters")
     await enc.store.delete_stream(stream)
     enc.forget(stream)
     return web.Response(status=204)
@@ -203,7 +204,7 @@ async def get_me(request: web.Request) -> web.Response:
     await enc.info(stream)
     who = await principal(request, stream)
     if who is None:
-        raise ApiError(401, "unauthenticated", "send a token to learn who you are here")
+        raise Unauthenticated("send a token to learn who you are here")
     state = await enc.state(stream)
     ruleset = enc.ruleset_of(state)
     if who.role == "gm":
@@ -280,7 +281,7 @@ async def rotate_gm_token(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await actor(request, stream)
     if who.role not in ("gm", "admin"):
-        raise ApiError(403, "forbidden", "only the GM, or the server's admin, may rotate the GM token")
+        raise NotPermitted("only the GM, or the server's admin, may rotate the GM token")
     token = await request.app[ENCOUNTERS].rotate_gm_token(stream, who)
     return json_response({"gm_token": token}, status=201)
 

@@ -17,6 +17,7 @@ from events.envelope import Event
 from projections.audit import commitment_timeline
 from projections.log import NarrativeLog, sentence
 from rules.state import initial_state
+from server.service_errors import NotFound
 from server.snapshots import Loaded, read_range
 
 # Events of a log page when `limit` is not given (as for /events).
@@ -45,9 +46,7 @@ async def log_range(enc: Any, stream: str, first: int, last: int, at: int) -> Lo
     snapshots = enc.snapshots
     end = await snapshots.load(stream, at)
     if end is None:
-        from server.service import ApiError
-
-        raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+        raise NotFound(f"there is no encounter {stream!r}")
     skip = set(end.skipped)
     log = NarrativeLog(lambda e: enc.registry.get(e.data["ruleset"]), skip)
     earlier: list[str] = []

@@ -54,6 +54,16 @@ from server.feed import LiveFeed
 from server.ids import RandomIds
 from server.in_flight import DecidedAhead, InFlight
 from server.reaction_deadlines import deadline_changes, timeout_command_id
+from server.service_errors import (
+    Closed,
+    CommandIdTaken,
+    NotFound,
+    NotPermitted,
+    RuleRefusal,
+    SeqMoved,
+    ServiceError,
+    bad_request,
+)
 from server.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
 from server.tokens import Principal, new_token, token_hash
 
@@ -69,21 +79,6 @@ async def conflict_pause(attempt: int) -> None:
     """A short random pause before deciding again, growing with each lost race, so that two busy
     processes stop colliding in step and the one with a cold cache still gets its turn."""
     await asyncio.sleep(random.uniform(0, min(0.1, 0.002 * 2**attempt)))
-
-
-class ApiError(Exception):
-    """An error of the HTTP contract: status, code, a sentence, details."""
-
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details or {}
-
-
-def bad_request(message: str, field: str | None = None) -> ApiError:
-    return ApiError(400, "bad_request", message, {"field": field} if field else {})
 
 
 def client_command_id(body: dict[str, Any]) -> str | None:
@@ -160,7 +155,7 @@ class Encounters:
                               cached["hash"], cached["closed"])
         info = await self.store.stream_info(stream)
         if info is None:
-            raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+            raise NotFound(f"there is no encounter {stream!r}")
         return info
 
     async def state(self, stream: str) -> dict[str, Any]:
@@ -170,7 +165,7 @@ class Encounters:
             with self.cache.using(stream):
                 loaded = await self.snapshots.load(stream)
                 if loaded is None:
-                    raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+                    raise NotFound(f"there is no encounter {stream!r}")
                 raced = self.cache.state(stream)  # another request loaded it (and perhaps applied more) first
                 if raced is not None and raced["seq"] >= loaded.state["seq"]:
                     return raced
@@ -230,7 +225,7 @@ class Encounters:
             return cached
         loaded = await self.snapshots.load(stream, at)
         if loaded is None:
-            raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+            raise NotFound(f"there is no encounter {stream!r}")
         return loaded.state
 
     async def commitments(self, stream: str) -> list[str]:
@@ -318,8 +313,8 @@ class Encounters:
                 return None
             found = Creation(legacy, prior.identity)
         if found.identity != identity:
-            raise ApiError(409, "command_id_reused", f"command_id {command_id!r} already created a different encounter",
-                           {"command_id": command_id})
+            raise CommandIdTaken(f"command_id {command_id!r} already created a different encounter",
+                                 {"command_id": command_id})
         stored = await self.store.find_command(found.stream, f"create-{found.stream}")
         if stored is None:  # deleted between the two reads
             return None
@@ -330,7 +325,7 @@ class Encounters:
     async def execute(self, stream: str, who: Principal, body: dict[str, Any]) -> Outcome:
         """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
         if who.role not in ("gm", "player", "system"):
-            raise ApiError(403, "forbidden", "observers may read this encounter but not send commands")
+            raise NotPermitted("observers may read this encounter but not send commands")
         command_id = client_command_id(body)
         keyed_by = "client"
         if command_id is None:
@@ -358,10 +353,10 @@ class Encounters:
             except SeqConflict as exc:
                 self.forget(stream)
                 if expected is not None:
-                    raise ApiError(409, "seq_conflict", f"the encounter moved on to seq {exc.actual}",
+                    raise SeqMoved(f"the encounter moved on to seq {exc.actual}",
                                    {"expected": expected, "actual": exc.actual}) from None
                 await conflict_pause(attempt)
-        raise ApiError(409, "seq_conflict", "the encounter kept moving; send the command again")
+        raise SeqMoved("the encounter kept moving; send the command again")
 
     async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
                             keyed_by: str, identity: str, expected: int | None) -> Outcome | asyncio.Future[Outcome]:
@@ -371,7 +366,7 @@ class Encounters:
         # whether the command_id was already appended: then the resend's answer wins over the refusal.
         try:
             return await self._decide_and_append(stream, who, body, command_id, keyed_by, identity, expected)
-        except ApiError:
+        except ServiceError:
             if keyed_by == "client":
                 prior = await self.store.find_command(stream, command_id)
                 if prior is not None:
@@ -384,8 +379,8 @@ class Encounters:
         """A command_id already appended: the original outcome when it is the same command, else a 409."""
         if prior_identity == identity and prior_actor == actor:
             return Outcome(events, duplicate=True)
-        raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used for a different command",
-                       {"command_id": command_id})
+        raise CommandIdTaken(f"command_id {command_id!r} was already used for a different command",
+                             {"command_id": command_id})
 
     async def _decide_and_append(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
                                  keyed_by: str, identity: str, expected: int | None) -> asyncio.Future[Outcome]:
@@ -396,7 +391,7 @@ class Encounters:
             try:
                 decided = await self._decide(stream, who, body, command_id, keyed_by, expected, ahead)
                 return self._append_in_flight(stream, ahead, who.actor, command_id, identity, *decided, ahead=True)
-            except ApiError:
+            except ServiceError:
                 pass  # perhaps only because of commands in flight that will not land: wait for them
         await self.in_flight.landed(stream)
         state = await self.state(stream)
@@ -406,12 +401,12 @@ class Encounters:
     async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
                       expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None, list[str]]:
         """The events the command appends on `state` (with the fresh seed they commit to and the reactions
-        a void takes back), or an ApiError."""
+        a void takes back), or a ServiceError."""
         actor = who.actor
         if state["closed"]:
-            raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+            raise Closed("this encounter is closed; it can be read but not changed")
         if expected is not None and expected != state["seq"]:
-            raise ApiError(409, "seq_conflict", f"you expected seq {expected} but the encounter is at {state['seq']}",
+            raise SeqMoved(f"you expected seq {expected} but the encounter is at {state['seq']}",
                            {"expected": expected, "actual": state["seq"]})
         ruleset = self.ruleset_of(state)
         try:
@@ -425,21 +420,21 @@ class Encounters:
             new = decide_command(state, ruleset, cmd, ctx, dice, self.max_events)
         except RuleError as exc:
             details = dict(exc.details)
-            raise ApiError(422, exc.code, exc.message, details) from None
+            raise RuleRefusal(exc.message, details, code=exc.code) from None
         except Forbidden as exc:
-            raise ApiError(403, "forbidden", exc.message) from None
+            raise NotPermitted(exc.message) from None
         except BadCommand as exc:
             raise bad_request(exc.message, exc.field) from None
         except BadDice as exc:
             raise bad_request(str(exc), exc.field) from None
         except TooManyEvents as exc:
-            raise ApiError(422, "rule_violation", str(exc)) from None
+            raise RuleRefusal(str(exc)) from None
         except DiceNeeded as exc:
             needed = dice_wanted(state, exc)
-            raise ApiError(422, "dice_needed", "this command needs dice faces: " + "; ".join(needed),
-                           {"needed": needed, "more_may_follow": True}) from None
+            raise RuleRefusal("this command needs dice faces: " + "; ".join(needed),
+                              {"needed": needed, "more_may_follow": True}, code="dice_needed") from None
         if not new:
-            raise ApiError(422, "rule_violation", f"{ctype} changes nothing now")
+            raise RuleRefusal(f"{ctype} changes nothing now")
         return new, fresh_seed, voided_reactions
 
     def _append_in_flight(self, stream: str, state: dict[str, Any], actor: str, command_id: str, identity: str,
@@ -472,8 +467,8 @@ class Encounters:
             raise
         except CommandIdReused:  # the same command_id reached another server process first
             self.in_flight.invalidate(stream)
-            raise ApiError(409, "command_id_reused", f"command_id {req.command_id!r} was already used for a "
-                           "different command", {"command_id": req.command_id}) from None
+            raise CommandIdTaken(f"command_id {req.command_id!r} was already used for a "
+                                 "different command", {"command_id": req.command_id}) from None
         except BaseException:
             self.in_flight.invalidate(stream)
             raise
@@ -503,8 +498,8 @@ class Encounters:
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
-            raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used for a "
-                           "different command", {"command_id": command_id}) from None
+            raise CommandIdTaken(f"command_id {command_id!r} was already used for a "
+                                 "different command", {"command_id": command_id}) from None
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
         self._apply(stream, state, result.events)
@@ -549,7 +544,7 @@ class Encounters:
         if isinstance(cmd, common.Void):
             if cmd.seq is not None:
                 if not 1 <= cmd.seq <= state["seq"]:
-                    raise ApiError(422, "rule_violation", f"there is no seq {cmd.seq} in this encounter (1..{state['seq']})")
+                    raise RuleRefusal(f"there is no seq {cmd.seq} in this encounter (1..{state['seq']})")
                 voided = await self.store.read(stream, cmd.seq, 1)
             elif cmd.target_command_id is not None:
                 found = await self.store.find_command(stream, cmd.target_command_id)
@@ -577,8 +572,8 @@ class Encounters:
             if mode == "server":
                 raise bad_request("this encounter uses server dice: a command may not supply faces", "dice")
             if who.role != "gm" and state["options"].get("manual_dice_from", "gm") != "actor":
-                raise ApiError(403, "forbidden", "only the GM may supply dice faces in this encounter "
-                                                 "(option manual_dice_from is gm)")
+                raise NotPermitted("only the GM may supply dice faces in this encounter "
+                                   "(option manual_dice_from is gm)")
         if mode == "manual" or supplied is not None:
             return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, supplied=supplied or [])
         seed = await self._seed(stream, state["commitment"])
@@ -593,7 +588,7 @@ class Encounters:
         """Append a bookkeeping event (seats, tokens, webhooks; the GM's unless `roles` says otherwise) with
         its side rows, in one transaction."""
         if who.role not in roles:
-            raise ApiError(403, "forbidden", "only the GM may manage seats and tokens")
+            raise NotPermitted("only the GM may manage seats and tokens")
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
         with self.cache.using(stream):
@@ -604,11 +599,11 @@ class Encounters:
                     if prior is not None:
                         if prior.identity == identity and prior.actor == who.actor:
                             return Outcome(prior.events, duplicate=True)
-                        raise ApiError(409, "command_id_reused", f"command_id {command_id!r} was already used",
-                                       {"command_id": command_id})
+                        raise CommandIdTaken(f"command_id {command_id!r} was already used",
+                                             {"command_id": command_id})
                     state = await self.state(stream)
                     if state["closed"]:
-                        raise ApiError(409, "closed", "this encounter is closed; it can be read but not changed")
+                        raise Closed("this encounter is closed; it can be read but not changed")
                     if check is not None:
                         check(state)
                     try:
@@ -617,7 +612,7 @@ class Encounters:
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)
                         await conflict_pause(attempt)
-                raise ApiError(409, "seq_conflict", "the encounter kept moving; send the request again")
+                raise SeqMoved("the encounter kept moving; send the request again")
 
     async def create_seat(self, stream: str, who: Principal, body: dict[str, Any]) -> tuple[str, str | None]:
         name, combatants = _seat_fields(body, require=True)
@@ -628,7 +623,7 @@ class Encounters:
         def check(st: dict[str, Any]) -> None:
             _check_combatants(st, combatants)
             if seat in st["seats"]:
-                raise ApiError(422, "rule_violation", f"there is already a seat {seat!r}")
+                raise RuleRefusal(f"there is already a seat {seat!r}")
 
         out = await self.admin_event(stream, who, body, SeatCreated(seat, name, combatants),
                                      tokens=[TokenRow(token_hash(token), "player", seat)], check=check)
@@ -666,7 +661,7 @@ class Encounters:
         made = {e.data["token_id"] for e in events if e.type == "ReadTokenCreated"}
         gone = {e.data["token_id"] for e in events if e.type == "ReadTokenRevoked"}
         if token_id not in made or token_id in gone:
-            raise ApiError(404, "not_found", f"there is no read token {token_id!r}")
+            raise NotFound(f"there is no read token {token_id!r}")
         return await self.admin_event(stream, who, {}, ReadTokenRevoked(token_id),
                                       revoke=[TokenRevocation("observer", token_id=token_id)])
 
@@ -688,8 +683,8 @@ class Encounters:
                 out = await self.execute(due.stream, Principal("system", due.stream),
                                          {"type": "respond", "reaction": due.reaction, "choice": "default",
                                           "command_id": timeout_command_id(due.reaction)})
-            except ApiError as exc:
-                if exc.code != "seq_conflict":  # no longer pending, closed or gone: nothing to answer
+            except ServiceError as exc:
+                if not isinstance(exc, SeqMoved):  # no longer pending, closed or gone: nothing to answer
                     await self.store.clear_deadline(due.stream, due.reaction)
                 continue
             if out.duplicate:  # answered before, by this process or another, whose append left the row
@@ -720,14 +715,14 @@ def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[
 def _check_combatants(state: dict[str, Any], combatants: list[str]) -> None:
     missing = [c for c in combatants if c not in state["combatants"]]
     if missing:
-        raise ApiError(422, "rule_violation", f"there is no combatant {missing[0]!r} in this encounter")
+        raise RuleRefusal(f"there is no combatant {missing[0]!r} in this encounter")
 
 
 def _seat_or_404(state: dict[str, Any], seat: str) -> dict[str, Any]:
     s = state["seats"].get(seat)
     if s is None or s.get("revoked"):
-        raise ApiError(404, "not_found", f"there is no seat {seat!r}")
+        raise NotFound(f"there is no seat {seat!r}")
     return s
 
 
-__all__ = ["Encounters", "ApiError", "Outcome", "initial_state", "CommandIdReused"]
+__all__ = ["Encounters", "Outcome", "initial_state", "CommandIdReused"]

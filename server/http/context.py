@@ -12,7 +12,8 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from server.service import ApiError, Encounters, bad_request
+from server.service import Encounters
+from server.service_errors import NotPermitted, Unauthenticated, bad_request
 from server.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
@@ -21,7 +22,7 @@ SETTINGS = web.AppKey("settings", dict)
 PRINCIPAL: Any = web.RequestKey("principal", Principal) if hasattr(web, "RequestKey") else "principal"
 # What the handler knew of a command or an error, for the request log and metrics (which would otherwise
 # decode the request and response bodies again): (command type, seq) of an appended command; the code of
-# an ApiError answered.
+# a ServiceError answered.
 COMMAND_FACTS = "tussle.command_facts"
 ERROR_CODE = "tussle.error_code"
 
@@ -54,7 +55,7 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
         return request[PRINCIPAL]
     found = await request.app[ENCOUNTERS].store.token(token_hash(token))
     if found is None or (stream is not None and found[0] != stream):
-        raise ApiError(401, "unauthenticated", "this token is not valid for this encounter")
+        raise Unauthenticated("this token is not valid for this encounter")
     stream_of, row = found
     request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id)
     return request[PRINCIPAL]
@@ -68,7 +69,7 @@ async def reader(request: web.Request, stream: str, token: str | None = None) ->
         if info.public:
             request[PRINCIPAL] = Principal("observer", stream)
             return request[PRINCIPAL]
-        raise ApiError(401, "unauthenticated", "this encounter is not public: send a token (Authorization: Bearer)")
+        raise Unauthenticated("this encounter is not public: send a token (Authorization: Bearer)")
     return who
 
 
@@ -77,14 +78,14 @@ async def actor(request: web.Request, stream: str) -> Principal:
     await request.app[ENCOUNTERS].info(stream)
     who = await principal(request, stream)
     if who is None:
-        raise ApiError(401, "unauthenticated", "send your GM or seat token (Authorization: Bearer)")
+        raise Unauthenticated("send your GM or seat token (Authorization: Bearer)")
     return who
 
 
 async def gm(request: web.Request, stream: str) -> Principal:
     who = await actor(request, stream)
     if who.role != "gm":
-        raise ApiError(403, "forbidden", "only the GM may do this")
+        raise NotPermitted("only the GM may do this")
     return who
 
 

@@ -10,9 +10,38 @@ from aiohttp import web
 
 from rules.state import EventNotFoldable
 from server.http.context import ENCOUNTERS, ERROR_CODE
-from server.service import ApiError
+from server.service_errors import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    NotPermitted,
+    RateLimited,
+    RuleRefusal,
+    ServiceError,
+    Unauthenticated,
+)
 
 log = structlog.get_logger("tussle.errors")
+
+# The one place a service error becomes an HTTP status (API.md's table of codes).
+STATUS_OF: dict[type[ServiceError], int] = {
+    BadRequest: 400,
+    Unauthenticated: 401,
+    NotPermitted: 403,
+    NotFound: 404,
+    Conflict: 409,
+    RuleRefusal: 422,
+    RateLimited: 429,
+}
+
+
+def status_of(exc: ServiceError) -> int:
+    """The status of a service error: its kind's, or its nearest ancestor's; 500 for an unmapped kind (a bug)."""
+    for kind in type(exc).__mro__:
+        if kind in STATUS_OF:
+            return STATUS_OF[kind]
+    return 500
+
 
 # What a 503 storage_unavailable asks a client to wait: a disk freed or a database back takes a person.
 RETRY_AFTER_S = 5
@@ -28,9 +57,9 @@ def error_response(status: int, code: str, message: str, details: dict[str, Any]
 async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     try:
         return await handler(request)
-    except ApiError as exc:
+    except ServiceError as exc:
         request[ERROR_CODE] = exc.code
-        return error_response(exc.status, exc.code, exc.message, exc.details)
+        return error_response(status_of(exc), exc.code, exc.message, exc.details)
     except EventNotFoldable as exc:
         # A stored event the fold cannot apply: a bug, answered loudly rather than with a wrong state.
         log.error("event not foldable", path=request.path, stream=exc.stream, seq=exc.seq, type=exc.type,

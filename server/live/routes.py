@@ -12,7 +12,7 @@ from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
 from server.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
-from server.service import bad_request
+from server.service_errors import bad_request
 from server.streamed_json import LONG_LIST, streamed_json
 from server.verifying import parse_head
 

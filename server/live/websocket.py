@@ -35,7 +35,7 @@ from server.acting import reaction_deadlines
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
-from server.service import ApiError
+from server.service_errors import RateLimited, ServiceError
 from server.tokens import Principal, token_hash
 
 PROJECTIONS = ("events", "state", "log")
@@ -491,7 +491,7 @@ def _parse(msg: Any) -> dict[str, Any] | None:
         return None
     try:
         body = decode_json(msg.data, "the message")
-    except ApiError:
+    except ServiceError:
         return None
     return body if isinstance(body, dict) else None
 
@@ -511,7 +511,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         who = Principal("observer", stream)
     key = ws_key(request, token)
     if not ws_allowed(app, key):
-        raise ApiError(429, "rate_limited", "too many open websockets for this token (or address)")
+        raise RateLimited("too many open websockets for this token (or address)")
     ws = web.WebSocketResponse(max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False)
     writer = await ws.prepare(request)
     ws_opened(app, key)
@@ -619,7 +619,7 @@ async def _auth(request: web.Request, sub: Subscriber, stream: str, body: dict[s
         return key
     try:
         who = await principal(request, stream, token)
-    except ApiError as exc:
+    except ServiceError as exc:
         sub.end(4401, error_frame(exc.code, exc.message, exc.details))
         return key
     new_key = ws_key(request, token)

@@ -18,8 +18,8 @@ from typing import Any
 from aiohttp import web
 
 from server.http.context import PRINCIPAL
-from server.http.errors import error_response
-from server.service import ApiError
+from server.http.errors import error_response, status_of
+from server.service_errors import ServiceError
 from server.tokens import token_hash
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -126,9 +126,9 @@ async def rate_limit_middleware(request: web.Request, handler: Any) -> web.Strea
                               headers={"Retry-After": str(seconds)})
     try:
         response = await handler(request)
-    except ApiError as exc:
+    except ServiceError as exc:
         if token_key is not None:
-            _learn(limits, request, token_key, exc.status)
+            _learn(limits, request, token_key, status_of(exc))
         raise
     if token_key is not None:
         _learn(limits, request, token_key, response.status)

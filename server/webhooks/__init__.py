@@ -20,7 +20,7 @@ from events.envelope import NewEvent
 from events.store.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
 from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
-from server.service import ApiError
+from server.service_errors import ServiceError
 from server.tokens import Principal
 from server.webhooks.dispatcher import Dispatcher, Settings
 from server.webhooks.outbox import outbox_rows
@@ -55,7 +55,7 @@ def setup(app: web.Application) -> None:
         try:
             await enc.admin_event(w.stream, Principal("system", w.stream), {}, WebhookDisabled(w.id, reason),
                                   side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]}, roles=("system",))
-        except ApiError:
+        except ServiceError:
             pass  # a closed encounter takes no more events; the webhook's state says it all
 
     dispatcher = Dispatcher(enc.store, config, disabled)

@@ -21,7 +21,7 @@ from events.store.outbox import DELETED, Delivery, WebhookChange, WebhookRow
 from rules.pipeline import ID_PATTERN
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
-from server.service import ApiError, bad_request
+from server.service_errors import NotFound, NotPermitted, bad_request
 from server.tokens import Principal
 from server.webhooks import signing
 from server.webhooks.safety import UnsafeUrl, check_reachable
@@ -70,8 +70,8 @@ def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tupl
     if seat is not None and (seat not in state["seats"] or state["seats"][seat].get("revoked")):
         raise bad_request(f"there is no seat {seat!r} in this encounter", "seat")
     if who.role == "player" and (seat != who.seat or deliver != ["notices"]):
-        raise ApiError(403, "forbidden", "a player's webhook delivers its own seat's notices only "
-                                         '(deliver: ["notices"], no other seat)')
+        raise NotPermitted("a player's webhook delivers its own seat's notices only "
+                           '(deliver: ["notices"], no other seat)')
     return seat, deliver, fmt
 
 
@@ -79,14 +79,14 @@ async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> 
     """The webhook named in the path, if this principal may manage it (404 for anyone else's)."""
     w = await request.app[ENCOUNTERS].store.webhook(wid)
     if w is None or w.stream != stream or w.status == DELETED or (who.role == "player" and w.seat != who.seat):
-        raise ApiError(404, "not_found", f"there is no webhook {wid!r} in this encounter")
+        raise NotFound(f"there is no webhook {wid!r} in this encounter")
     return w
 
 
 async def _manager(request: web.Request, stream: str) -> Principal:
     who = await actor(request, stream)
     if who.role not in ROLES:
-        raise ApiError(403, "forbidden", "only the GM and players may manage webhooks")
+        raise NotPermitted("only the GM and players may manage webhooks")
     return who
 
 

@@ -1,0 +1,21 @@
+"""Every kind of service error has its HTTP status in the one table of server/http/errors.py."""
+
+from __future__ import annotations
+
+import inspect
+
+from server import service_errors
+from server.http.errors import status_of
+
+
+def test_every_service_error_kind_maps_to_a_client_status() -> None:
+    kinds = [k for _, k in inspect.getmembers(service_errors, inspect.isclass)
+             if issubclass(k, service_errors.ServiceError) and k is not service_errors.ServiceError]
+    assert kinds
+    for kind in kinds:
+        assert 400 <= status_of(kind("x")) < 500, kind
+
+
+def test_a_rule_refusal_keeps_its_rulesets_code_and_is_422() -> None:
+    exc = service_errors.RuleRefusal("not now", {"rule": "B12"}, code="out_of_reach")
+    assert (status_of(exc), exc.code, exc.details) == (422, "out_of_reach", {"rule": "B12"})
