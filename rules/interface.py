@@ -8,6 +8,7 @@ not mutate its input: copy what you change.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import msgspec
@@ -102,7 +103,19 @@ class FirstTurn(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Ruleset:
-    """Base class of every ruleset. Override what your rules need; the defaults do nothing special."""
+    """Base class of every ruleset. Override what your rules need; the defaults do nothing special.
+
+    `class Mine(Ruleset, guide=playing)` takes the guide's `phases`, `stats`, `reactions` and `first_turn`
+    from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has), so that wiring names the module
+    once instead of copying each; `deciders` is the table `decide` looks a command's type up in."""
+
+    def __init_subclass__(cls, guide: Any = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if guide is not None:
+            cls.phases = getattr(guide, "PHASES", cls.phases)
+            cls.stats = getattr(guide, "STATS", cls.stats)
+            cls.reactions = getattr(guide, "REACTIONS", cls.reactions)
+            cls.first_turn = getattr(guide, "FIRST_TURN", cls.first_turn)
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -131,6 +144,8 @@ class Ruleset:
     stats: ClassVar[dict[str, str]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}
     first_turn: ClassVar[FirstTurn | None] = None
+    # Each of the ruleset's command types with its decider `(state, command, dice) -> events`.
+    deciders: ClassVar[Mapping[type[Command], Callable[..., list[msgspec.Struct]]]] = {}
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         """The ruleset's own part of the state before any event."""
@@ -141,8 +156,15 @@ class Ruleset:
         return combatant
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        """The events of one of this ruleset's commands, or a RuleError."""
-        raise unknown_command(self, command)
+        """The events of one of this ruleset's commands, or a RuleError. Default: its decider in `deciders`."""
+        return self.decider(command)(state, command, dice)
+
+    def decider(self, command: Command) -> Callable[..., list[msgspec.Struct]]:
+        """The command's decider in `deciders`; a command without one is 400 (`unknown_command`)."""
+        fn = self.deciders.get(type(command))
+        if fn is None:
+            raise unknown_command(self, command)
+        return fn
 
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice

@@ -29,7 +29,7 @@ from rules.ap_grapple.swing import SWING_REACTION
 from rules.ap_grapple.walking import decide_move, plain_move
 from rules.common.commands import Move as PlainMove
 from rules.common.commands import StartTurn
-from rules.interface import Answer, Command, RuleError, Ruleset, geometry_hex, unknown_command
+from rules.interface import Answer, Command, RuleError, Ruleset, geometry_hex
 
 DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec.Struct]]] = {
     MakeAGrab: decide_grab,
@@ -40,7 +40,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec
 }
 
 
-class ApGrapple(Ruleset):
+class ApGrapple(Ruleset, guide=playing):
     """Unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game."""
 
     id = "ap-grapple"
@@ -49,11 +49,8 @@ class ApGrapple(Ruleset):
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS
+    deciders = DECIDERS
     bookkeeping = frozenset({"APSpent", "ActionSpent"})
-    phases = playing.PHASES
-    stats = playing.STATS
-    reactions = playing.REACTIONS
-    first_turn = playing.FIRST_TURN
     geometry = geometry_hex()
     players_may_move = True  # the plain move is a walk that spends AP once a round runs (walking.py)
     overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")
@@ -65,10 +62,7 @@ class ApGrapple(Ruleset):
         return completed_combatant(combatant)
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        fn = DECIDERS.get(type(command))
-        if fn is None:
-            raise unknown_command(self, command)
-        return with_next_round_if_done(state, fn(state, command, dice))
+        return with_next_round_if_done(state, super().decide(state, command, dice))
 
     def on_common(
         self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
@@ -91,17 +85,10 @@ class ApGrapple(Ruleset):
             return []
         return with_next_round_if_done(state, resume_swing(state, pending, answer, dice))
 
-    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
-        return evolve_rules(rules_state, event)
-
-    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        return legal_commands(state, combatant)
-
-    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return acting.acting_now(state)
-
-    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
-        return acting.next_slot(state, combatant)
+    evolve = staticmethod(evolve_rules)
+    legal_actions = staticmethod(legal_commands)
+    acting_now = staticmethod(acting.acting_now)
+    next_slot = staticmethod(acting.next_slot)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data if isinstance(event.data, dict) else {})

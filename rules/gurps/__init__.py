@@ -15,7 +15,6 @@ from typing import Any
 import msgspec
 
 from events.dice import Dice
-from events.envelope import Event
 from rules.common import commands as common
 from rules.gurps import acting, playing
 from rules.gurps import commands as cmds
@@ -45,7 +44,7 @@ from rules.gurps.readying import decide_ready
 from rules.gurps.shields import decide_drop_shield
 from rules.gurps.state import evolve_rules, initial_rules_state
 from rules.gurps.stepping_out import decide_step_out_attack
-from rules.interface import Answer, Command, Ruleset, geometry_hex, unknown_command
+from rules.interface import Answer, Command, Ruleset, geometry_hex
 
 DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec.Struct]]] = {
     cmds.ChooseManeuver: decide_choose,
@@ -71,7 +70,7 @@ RESUMERS: dict[str, Callable[[dict[str, Any], dict[str, Any], Answer, Dice], lis
 }
 
 
-class Gurps(Ruleset):
+class Gurps(Ruleset, guide=playing):
     id = "gurps"
     title = "GURPS close combat"
     # 2: close combat follows occupancy (issue 17); parry and unarmed attacks need an empty hand and
@@ -80,10 +79,7 @@ class Gurps(Ruleset):
     Options = GurpsOptions
     commands = cmds.GURPS_COMMANDS
     events = GURPS_EVENTS
-    phases = playing.PHASES
-    stats = playing.STATS
-    reactions = playing.REACTIONS
-    first_turn = playing.FIRST_TURN
+    deciders = DECIDERS
     geometry = geometry_hex()
     gm_commands = frozenset({cmds.RecordInjury.__struct_config__.tag})
 
@@ -94,9 +90,7 @@ class Gurps(Ruleset):
         return completed_combatant(combatant)
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        decider = DECIDERS.get(type(command))
-        if decider is None:
-            raise unknown_command(self, command)
+        decider = self.decider(command)
         subjects_or_error(state, command)
         return decider(state, command, dice)
 
@@ -114,17 +108,10 @@ class Gurps(Ruleset):
     def refused_choice(self, state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
         return refused_defence(state, pending, choice)
 
-    def evolve(self, rules_state: dict[str, Any], event: Event) -> dict[str, Any]:
-        return evolve_rules(rules_state, event)
-
-    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        return legal_actions(state, combatant)
-
-    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return acting.acting_now(state)
-
-    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
-        return acting.next_slot(state, combatant)
+    evolve = staticmethod(evolve_rules)
+    legal_actions = staticmethod(legal_actions)
+    acting_now = staticmethod(acting.acting_now)
+    next_slot = staticmethod(acting.next_slot)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data)

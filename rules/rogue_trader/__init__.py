@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from events.dice import Dice
-from rules.interface import Answer, Command, Ruleset, geometry_plane, unknown_command
+from rules.interface import Answer, Command, Ruleset, geometry_plane
 from rules.rogue_trader import acting, legal, playing, roster
 from rules.rogue_trader.aftermath import decide_follow_up, decide_push_back
 from rules.rogue_trader.authority import command_actors
@@ -55,17 +55,14 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice, Any], list[ms
 RESUMERS = {"charged": resume_charged}
 
 
-class RogueTrader(Ruleset):
+class RogueTrader(Ruleset, guide=playing):
     id = "rogue-trader"
     title = "Rogue Trader (1987) hand-to-hand combat"
     version = "2"
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS
-    phases = playing.PHASES
-    stats = playing.STATS
-    reactions = playing.REACTIONS
-    first_turn = playing.FIRST_TURN
+    deciders = DECIDERS
     geometry = geometry_plane()
     # Players move their own models with the common `move`; on_common refuses moves the rules forbid
     # (into contact: declare a charge; after a failed charge or a break-off).
@@ -80,10 +77,7 @@ class RogueTrader(Ruleset):
         return roster.complete(state, combatant)
 
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        fn = DECIDERS.get(type(command))
-        if fn is None:
-            raise unknown_command(self, command)
-        return fn(state, command, dice, self)
+        return self.decider(command)(state, command, dice, self)
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
                   dice: Dice) -> list[msgspec.Struct]:
@@ -94,20 +88,11 @@ class RogueTrader(Ruleset):
         fn = RESUMERS.get(pending.get("kind"))
         return fn(state, pending, answer, dice, self) if fn else []
 
-    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
-        return evolve_rules(rules_state, event)
-
-    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        return legal.legal_actions(state, combatant)
-
-    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return acting.acting_now(state)
-
-    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
-        return acting.next_slot(state, combatant)
-
-    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
-        return describe_event(state_before, event)
+    evolve = staticmethod(evolve_rules)
+    legal_actions = staticmethod(legal.legal_actions)
+    acting_now = staticmethod(acting.acting_now)
+    next_slot = staticmethod(acting.next_slot)
+    describe = staticmethod(describe_event)
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         needed = command_actors(state, command)

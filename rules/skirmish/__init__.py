@@ -14,7 +14,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.interface import Answer, BadCommand, Command, Ruleset, command_type, geometry_plane
+from rules.interface import Answer, Command, Ruleset, geometry_plane
 from rules.skirmish import (
     acting,
     deck,
@@ -69,7 +69,7 @@ ON_COMMON: dict[
 }
 
 
-class Skirmish(Ruleset):
+class Skirmish(Ruleset, guide=playing):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
     version = "3"  # 3: stats.wound_level shows the current wound level (issue 17: one place clients read)
@@ -77,10 +77,7 @@ class Skirmish(Ruleset):
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS
     events = SKIRMISH_EVENTS
-    phases = playing.PHASES
-    stats = playing.STATS
-    reactions = playing.REACTIONS
-    first_turn = playing.FIRST_TURN
+    deciders = DECIDERS
     geometry = geometry_plane(position_required=False)
     overridable = ("rules.wound_levels", "rules.exchange", "rules.holders", "rules.undrawn", "rules.fought")
     # The figure whose card is drawn moves and acts (seed; spec 1): players move their own figures with the plain
@@ -93,12 +90,6 @@ class Skirmish(Ruleset):
 
     def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
         return figures.validate(combatant)
-
-    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        fn = DECIDERS.get(type(command))
-        if fn is None:
-            raise BadCommand(f"{self.title} has no command {command_type(command)}", "type")
-        return fn(state, command, dice)
 
     def resume(
         self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
@@ -121,11 +112,8 @@ class Skirmish(Ruleset):
         fn = ON_COMMON.get(type(command))
         return events if fn is None else fn(state, command, events, dice)
 
-    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
-        return fold.evolve(rules_state, event)
-
-    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        return legal.legal_actions(state, combatant)
+    evolve = staticmethod(fold.evolve)
+    legal_actions = staticmethod(legal.legal_actions)
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         return acting.acting_now(state, legal.legal_actions)

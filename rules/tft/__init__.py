@@ -11,7 +11,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.interface import Answer, Command, Ruleset, geometry_hex, unknown_command
+from rules.interface import Answer, Command, Ruleset, geometry_hex
 from rules.tft import acting, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
@@ -66,7 +66,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
 GM_ONLY: tuple[type[Command], ...] = (c.SetBackToWall,)
 
 
-class Tft(Ruleset):
+class Tft(Ruleset, guide=playing):
     """The Fantasy Trip with Rick's revised hand-to-hand rules."""
 
     id = "tft"
@@ -75,25 +75,16 @@ class Tft(Ruleset):
     Options = TftOptions
     commands = c.TFT_COMMANDS
     events = TFT_EVENTS
+    deciders = DECIDERS
     geometry = geometry_hex(position_required=True)
     overridable: ClassVar[tuple[str, ...]] = ()
     bookkeeping = frozenset({"ActionSpent", "TftMoveCounted"})
-    phases = playing.PHASES
-    stats = playing.STATS
-    reactions = playing.REACTIONS
-    first_turn = playing.FIRST_TURN
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return initial_rules_state()
 
     def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
         return validate(combatant)
-
-    def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
-        fn = DECIDERS.get(type(command))
-        if fn is None:
-            raise unknown_command(self, command)
-        return fn(state, command, dice)
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
                   dice: Dice) -> list[msgspec.Struct]:
@@ -116,20 +107,11 @@ class Tft(Ruleset):
             return resume_pin_ruling(state, pending, answer)
         return []
 
-    def evolve(self, rules_state: dict[str, Any], event: Any) -> dict[str, Any]:
-        return evolve_rules(rules_state, event)
-
-    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
-        return legal_now(state, combatant)
-
-    def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return acting.acting_now(state)
-
-    def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
-        return acting.next_slot(state, combatant)
-
-    def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
-        return describe(state_before, event)
+    evolve = staticmethod(evolve_rules)
+    legal_actions = staticmethod(legal_now)
+    acting_now = staticmethod(acting.acting_now)
+    next_slot = staticmethod(acting.next_slot)
+    describe = staticmethod(describe)
 
     gm_commands = frozenset(cls.__struct_config__.tag for cls in GM_ONLY)
 
