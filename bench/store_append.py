@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from events.envelope import NewEvent  # noqa: E402
 from events.store.port import Append, StreamInfo  # noqa: E402
 from events.store.postgres import PostgresStore  # noqa: E402
+from events.store.seed_key import SeedKey  # noqa: E402
 from events.store.sqlite import SqliteStore  # noqa: E402
 
 
@@ -73,7 +74,8 @@ async def main() -> None:
         try:
             sep = "&" if "?" in args.pg else "?"
             for k in args.writers:
-                store = PostgresStore(f"{args.pg}{sep}search_path={schema}", max_size=max(10, k))
+                store = PostgresStore(f"{args.pg}{sep}search_path={schema}", max_size=max(10, k),
+                                      seed_key=SeedKey(secrets.token_bytes(32), "the bench's own key"))
                 async with store:
                     n, t = await run(store, k, args.seconds)
                 print(f"postgres  K={k:<3} {n / t:8.0f} appends/s")

@@ -83,6 +83,7 @@ def _listen_or_say_why(host: str, port: int) -> socket.socket | None:
 
 def _serve(args: argparse.Namespace) -> int:
     from events.store.migrations import SchemaMismatch
+    from events.store.seed_key import SeedKeyError
     from events.store.sqlite import DatabaseLocked, ExclusiveLock, SqliteStore
     from server.app import make_app
     from server.ops.logging import configure_logging
@@ -117,8 +118,8 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except (DatabaseLocked, SchemaMismatch) as exc:
-        print(f"tussle: {args.db}: {exc}" if isinstance(exc, SchemaMismatch) else f"tussle: {exc}", file=sys.stderr)
+    except (DatabaseLocked, SchemaMismatch, SeedKeyError) as exc:
+        print(f"tussle: {exc}" if isinstance(exc, DatabaseLocked) else f"tussle: {args.db}: {exc}", file=sys.stderr)
         return 2
     except (OSError, sqlite3.Error) as exc:  # a database file this user may not write, a full disk
         print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
@@ -144,6 +145,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
 
     from events.store.migrations import SchemaMismatch
     from events.store.postgres import NoSchema, PostgresStore
+    from events.store.seed_key import SeedKeyError
     from server.app import make_app
     from server.live import pg_listener
 
@@ -158,6 +160,9 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     print(f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
+    except SeedKeyError as exc:
+        print(f"tussle: cannot serve the PostgreSQL database: {exc}", file=sys.stderr)
+        return 2
     except (OSError, asyncpg.PostgresError, NoSchema, SchemaMismatch) as exc:
         print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
@@ -187,7 +192,11 @@ async def _export(args: argparse.Namespace) -> int:
         print("tussle: --with-secrets needs --format jsonl", file=sys.stderr)
         return 2
     store, where = _store_of(args, lock=False)
-    await store.open()
+    try:
+        await store.open()
+    except Exception as exc:  # noqa: BLE001 - an unusable database or a wrong seed key is said in one line
+        print(f"tussle: cannot open {where}: {exc}", file=sys.stderr)
+        return 1
     try:
         if await store.stream_info(args.id) is None:
             print(f"tussle: there is no encounter {args.id!r} in {where}", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -15,6 +16,10 @@ from tests.support.postgres import pg_dsn, pg_schema_dsn, stop_private_server  #
 
 # The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
 os.environ.setdefault("TUSSLE_EXTRA_RULESETS", "tests.support.probe_ruleset:ruleset")
+
+# Every store of the run, and every server it starts, seals dice seeds under one key (a PostgreSQL store
+# refuses to start without one); tests/test_seed_key.py unsets it to see SQLite's key file at work.
+os.environ.setdefault("TUSSLE_SEED_KEY", secrets.token_hex(32))
 
 # Property tests judge results, never speed: Hypothesis's per-example deadline (200 ms) and its
 # too-slow health check would fail a correct test on a busy machine.

@@ -30,6 +30,9 @@ class Migration(msgspec.Struct, frozen=True):
     sqlite: str
     postgres: str
     stream_tables: tuple[str, ...] = ()  # new tables with a `stream` column, emptied with their encounter
+    # After its statements, the store seals every dice seed still stored plain under the server's seed
+    # key (events/store/seed_key.py): a step SQL alone cannot take, since the key never enters the database.
+    seal_seeds: bool = False
 
 
 class SchemaMismatch(Exception):
@@ -190,12 +193,26 @@ CREATE TABLE snapshots (
 """,
         stream_tables=("snapshots",),
     ),
+    # 6: dice seeds sealed at rest (events/store/seed_key.py): the key's fingerprint, one row, checked at
+    # every open; the seeds stored plain until now are sealed in the same transaction.
+    Migration(
+        "seed_key",
+        sqlite="CREATE TABLE seed_key (only_row INTEGER PRIMARY KEY CHECK (only_row = 1), fingerprint TEXT NOT NULL)",
+        postgres="CREATE TABLE seed_key (only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row),"
+                 " fingerprint TEXT NOT NULL)",
+        seal_seeds=True,
+    ),
 ]
 
 
 def stream_tables(migrations: list[Migration]) -> list[str]:
     """Every table whose rows belong to one encounter (its `stream` column), in creation order."""
     return [t for m in migrations for t in m.stream_tables]
+
+
+def seals_seeds(migrations: list[Migration]) -> bool:
+    """Whether a database at the end of `migrations` keeps its seed key's fingerprint (table `seed_key`)."""
+    return any(m.seal_seeds for m in migrations)
 
 
 def pending(applied: list[tuple[int, str]], migrations: list[Migration]) -> list[tuple[int, Migration]]:
@@ -210,4 +227,4 @@ def pending(applied: list[tuple[int, str]], migrations: list[Migration]) -> list
     return list(enumerate(migrations, start=1))[len(applied):]
 
 
-__all__ = ["MIGRATIONS", "Migration", "SchemaMismatch", "VERSION_TABLE", "pending", "stream_tables"]
+__all__ = ["MIGRATIONS", "Migration", "SchemaMismatch", "VERSION_TABLE", "pending", "seals_seeds", "stream_tables"]

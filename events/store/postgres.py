@@ -29,7 +29,7 @@ import msgspec
 from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.store.group_commit import GroupCommit
-from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
+from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
 from events.store.port import (
     Append,
     AppendResult,
@@ -43,6 +43,7 @@ from events.store.port import (
 from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
 from events.store.sealing import Plan, Prior, Resend, plan_batch
+from events.store.seed_key import SeedKey, for_postgres
 
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
 # is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
@@ -89,8 +90,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
     def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,
-                 migrations: list[Migration] = MIGRATIONS):
+                 migrations: list[Migration] = MIGRATIONS, seed_key: SeedKey | None = None):
         self.dsn = dsn
+        self.seed_key = seed_key  # None: TUSSLE_SEED_KEY, read at open (never made: all processes share it)
         self.migrations = migrations
         self.min_size = min_size
         self.max_size = max_size
@@ -106,6 +108,8 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     # ---- lifecycle -------------------------------------------------------------------------
 
     async def open(self) -> None:
+        if self.seed_key is None:
+            self.seed_key = for_postgres()
         self.pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size)
         try:
             async with self.pool.acquire() as conn, conn.transaction():
@@ -130,8 +134,34 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                    for r in await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")]
         for version, migration in pending(applied, self.migrations):
             await conn.execute(migration.postgres)
+            if migration.seal_seeds:
+                await self._seal_plain_seeds(conn)
             await conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                                version, migration.name, timestamp())
+        if seals_seeds(self.migrations):
+            await self._check_seed_key(conn)
+
+    async def _seal_plain_seeds(self, conn: asyncpg.Connection) -> None:
+        """The seed_key migration's own step: seal each seed written plain before it. (PostgreSQL keeps
+        the old row versions until VACUUM reclaims them; docs/deploy.md says to run it after upgrading.)"""
+        rows = await conn.fetch("SELECT stream, commitment, seed FROM dice_seeds")
+        await conn.executemany(
+            "UPDATE dice_seeds SET seed = $1 WHERE stream = $2 AND commitment = $3",
+            [(self._key.seal(r["stream"], r["commitment"], bytes(r["seed"])), r["stream"], r["commitment"])
+             for r in rows])
+
+    async def _check_seed_key(self, conn: asyncpg.Connection) -> None:
+        """Record the seed key's fingerprint in a database that has none; refuse another key's."""
+        stored = await conn.fetchval("SELECT fingerprint FROM seed_key")
+        if stored is None:
+            await conn.execute("INSERT INTO seed_key (only_row, fingerprint) VALUES (TRUE, $1)", self._key.fingerprint)
+        else:
+            self._key.check(stored)
+
+    @property
+    def _key(self) -> SeedKey:
+        assert self.seed_key is not None, "store is not open"
+        return self.seed_key
 
     async def _create_schema(self, conn: asyncpg.Connection) -> str:
         """Create the first schema the search_path names (e.g. `?search_path=tussle` in the DSN)."""
@@ -256,7 +286,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                                    req.create_key, req.stream, req.identity)
             for s in req.seeds:
                 await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
-                                   req.stream, s.commitment, s.seed)
+                                   req.stream, s.commitment, self._key.seal(req.stream, s.commitment, s.seed))
             for c in req.reveal:
                 await conn.execute("UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
                                    req.stream, c)
@@ -390,12 +420,12 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     async def seed(self, stream: str, commitment: str) -> bytes | None:
         seed = await self._pool.fetchval(
             "SELECT seed FROM dice_seeds WHERE stream = $1 AND commitment = $2", stream, commitment)
-        return bytes(seed) if seed is not None else None
+        return self._key.open(stream, commitment, bytes(seed)) if seed is not None else None
 
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
         rows = await self._pool.fetch(
             "SELECT commitment, seed FROM dice_seeds WHERE stream = $1 AND revealed", stream)
-        return {r["commitment"]: bytes(r["seed"]).hex() for r in rows}
+        return {r["commitment"]: self._key.open(stream, r["commitment"], bytes(r["seed"])).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         r = await self._pool.fetchrow(

@@ -22,7 +22,7 @@ from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.gc_pause import gc_paused
 from events.store.group_commit import GroupCommit
-from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, stream_tables
+from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
 from events.store.port import (
     Append,
     AppendResult,
@@ -35,6 +35,7 @@ from events.store.port import (
     TokenRow,
 )
 from events.store.sealing import Plan, Prior, Resend, plan_batch
+from events.store.seed_key import SeedKey, for_sqlite
 from events.store.sqlite_snapshots import SqliteSnapshots
 from events.store.sqlite_webhooks import SqliteWebhooks, write_webhook_rows
 from events.store.writer_thread import WriterThread
@@ -134,7 +135,7 @@ def _json_list(items: list[Any]) -> str:
     return msgspec.json.encode(items).decode()
 
 
-def _write_side_rows(db: sqlite3.Connection, req: Append) -> None:
+def _write_side_rows(db: sqlite3.Connection, req: Append, key: SeedKey) -> None:
     """Creation, seeds, revealed seeds, token changes, webhooks and reaction deadlines of one accepted
     command (most commands have none)."""
     if req.create is not None and req.create_key is not None:
@@ -142,7 +143,7 @@ def _write_side_rows(db: sqlite3.Connection, req: Append) -> None:
                    (req.create_key, req.stream, req.identity))
     for s in req.seeds:
         db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
-                   (req.stream, s.commitment, s.seed))
+                   (req.stream, s.commitment, key.seal(req.stream, s.commitment, s.seed)))
     for c in req.reveal:
         db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?", (req.stream, c))
     # Revocations first: a rotation revokes the old tokens and then adds the new one.
@@ -179,8 +180,11 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     # writer's transaction open with it while others write and read, or make it fail.
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
-    def __init__(self, path: str, *, lock: bool = True, migrations: list[Migration] = MIGRATIONS):
+    def __init__(self, path: str, *, lock: bool = True, migrations: list[Migration] = MIGRATIONS,
+                 seed_key: SeedKey | None = None):
         self.path = path
+        self.seed_key = seed_key  # None: TUSSLE_SEED_KEY, else <db>.seed-key, read (or made) at open
+        self._sealed_plain_seeds = 0  # how many plain seeds this open's migration sealed
         self.migrations = migrations
         self.lock = ExclusiveLock(path) if lock else None
         self.sole_writer = lock  # the lock file keeps every other server process out
@@ -204,6 +208,8 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             self.lock.acquire()
         try:
             create_private(self.path)
+            if self.seed_key is None:
+                self.seed_key = for_sqlite(self.path)
             self.db = await aiosqlite.connect(self.path, isolation_level=None)
             await self.db.execute("PRAGMA journal_mode=WAL")
             await self.db.execute("PRAGMA synchronous=FULL")
@@ -211,6 +217,8 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             self._writer_thread = WriterThread("tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
             await self._on_writer(self._waiting_if_busy, self._migrate)
+            if self._sealed_plain_seeds:
+                await self._on_writer(self._writer_execute, "PRAGMA wal_checkpoint(TRUNCATE)")
             if self.sole_writer:  # leases of a process that died with this file: no other process is left
                 await self.db.execute("UPDATE webhooks SET lease_until = 0 WHERE lease_until > 0")
         except Exception:
@@ -232,18 +240,48 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             for version, migration in pending(applied, self.migrations):
                 for statement in _statements(migration.sqlite):
                     db.execute(statement)
+                if migration.seal_seeds:
+                    self._seal_plain_seeds(db)
                 db.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                            (version, migration.name, timestamp()))
+            if seals_seeds(self.migrations):
+                self._check_seed_key(db)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
 
+    def _seal_plain_seeds(self, db: sqlite3.Connection) -> None:
+        """The seed_key migration's own step: seal each seed written plain before it. The writer's
+        secure_delete overwrites the plain bytes the updates free, and the checkpoint after the commit
+        (see open) leaves none in the write-ahead log either."""
+        rows = db.execute("SELECT stream, commitment, seed FROM dice_seeds").fetchall()
+        for stream, commitment, seed in rows:
+            db.execute("UPDATE dice_seeds SET seed = ? WHERE stream = ? AND commitment = ?",
+                       (self._key.seal(stream, commitment, bytes(seed)), stream, commitment))
+        self._sealed_plain_seeds = len(rows)
+
+    def _check_seed_key(self, db: sqlite3.Connection) -> None:
+        """Record the seed key's fingerprint in a database that has none; refuse another key's."""
+        row = db.execute("SELECT fingerprint FROM seed_key").fetchone()
+        if row is None:
+            db.execute("INSERT INTO seed_key (only_row, fingerprint) VALUES (1, ?)", (self._key.fingerprint,))
+        else:
+            self._key.check(row[0])
+
+    @property
+    def _key(self) -> SeedKey:
+        assert self.seed_key is not None, "store is not open"
+        return self.seed_key
+
     def _connect_writer(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous=FULL")
         db.execute(f"PRAGMA busy_timeout={self._writer_busy_timeout}")
+        # Bytes freed by a write are zeroed, not left in the file: the plain seeds the seed_key migration
+        # replaces, and the sealed seeds and tokens of a deleted encounter.
+        db.execute("PRAGMA secure_delete=ON")
         return db
 
     async def close(self) -> None:
@@ -413,7 +451,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     def _write_plan(self, db: sqlite3.Connection, plan: Plan) -> None:
         db.executemany(_INSERT_STREAM, [(i.id, i.name, i.ruleset, int(i.public), ZERO_HASH) for i in plan.created])
         for req in plan.accepted:
-            _write_side_rows(db, req)
+            _write_side_rows(db, req, self._key)
         db.executemany(_INSERT_EVENTS, [(e.stream, e.seq, e.type, canonical(e.data).decode(), e.actor, e.command_id,
                                          e.ts, e.prev_hash, e.hash) for e in plan.events])
         db.executemany(_INSERT_COMMANDS, plan.commands)
@@ -495,11 +533,11 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
 
     async def seed(self, stream: str, commitment: str) -> bytes | None:
         rows = await self._rows("SELECT seed FROM dice_seeds WHERE stream = ? AND commitment = ?", (stream, commitment))
-        return bytes(rows[0][0]) if rows else None
+        return self._key.open(stream, commitment, bytes(rows[0][0])) if rows else None
 
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
         rows = await self._rows("SELECT commitment, seed FROM dice_seeds WHERE stream = ? AND revealed = 1", (stream,))
-        return {r[0]: bytes(r[1]).hex() for r in rows}
+        return {r[0]: self._key.open(stream, r[0], bytes(r[1])).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         cached = self._tokens.get(token_hash)

@@ -42,6 +42,7 @@ from events.store.port import (
     TokenRevocation,
     TokenRow,
 )
+from events.store.seed_key import SeedKey, SeedKeyError
 from tests.support.appends import assert_chain, command, created, creation, read_feed
 
 
@@ -50,7 +51,7 @@ class Backend:
     """One database and a way to open more handles onto it."""
 
     name: str
-    make: Callable[[bool], Store]
+    make: Callable[..., Store]  # (first, seed_key=None): None is the key the suite's stores all use
     opened: list[Store]
 
     async def handle(self) -> Store:
@@ -82,11 +83,11 @@ class StoreContract:
     name: str
 
     @pytest.fixture
-    def make_handle(self) -> Callable[[bool], Store]:
+    def make_handle(self) -> Callable[..., Store]:
         raise NotImplementedError("a backend's subclass gives the make_handle fixture")
 
     @pytest.fixture
-    async def backend(self, make_handle: Callable[[bool], Store]) -> AsyncIterator[Backend]:
+    async def backend(self, make_handle: Callable[..., Store]) -> AsyncIterator[Backend]:
         b = Backend(self.name, make_handle, [])
         yield b
         for store in reversed(b.opened):
@@ -323,6 +324,19 @@ class StoreContract:
         assert await store.stream_info("open") is None and await store.read("open") == []
         assert await store.token("h-p2") is None and await store.seed("open", "c2") is None
         assert [s.id for s in await store.list_streams(public_only=False)] == ["hidden"]
+
+    async def test_seeds_open_only_under_the_key_the_database_recorded(self, backend: Backend):
+        seed = bytes(range(100, 132))
+        store = await backend.handle()
+        await created(store, "keyed", seeds=[SeedRow("c1", seed)])
+        stranger = backend.make(False, SeedKey(bytes(32), "a stranger's key"))
+        with pytest.raises(SeedKeyError, match="fingerprint mismatch"):
+            await stranger.open()
+        again = await backend.handle()  # another process with the database's own key
+        assert await again.seed("keyed", "c1") == seed
+        await again.append(command("keyed", 1, "rotate", seeds=[SeedRow("c2", seed[::-1])], reveal=["c1"]))
+        assert await store.revealed_seeds("keyed") == {"c1": seed.hex()}
+        assert await store.seed("keyed", "c2") == seed[::-1]
 
     async def test_a_rotation_revokes_the_old_token_and_keeps_the_new_one(self, store: Store):
         await created(store, "rot", tokens=[TokenRow("h-old", "player", "s1"), TokenRow("h-gm1", "gm")])

@@ -16,5 +16,5 @@ class TestPostgresStore(StoreContract):
     name = "postgres"
 
     @pytest.fixture
-    def make_handle(self, pg_schema_dsn: str) -> Callable[[bool], Store]:
-        return lambda first: PostgresStore(pg_schema_dsn)
+    def make_handle(self, pg_schema_dsn: str) -> Callable[..., Store]:
+        return lambda first, seed_key=None: PostgresStore(pg_schema_dsn, seed_key=seed_key)

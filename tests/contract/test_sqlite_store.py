@@ -17,6 +17,6 @@ class TestSqliteStore(StoreContract):
     name = "sqlite"
 
     @pytest.fixture
-    def make_handle(self, tmp_path: Any) -> Callable[[bool], Store]:
+    def make_handle(self, tmp_path: Any) -> Callable[..., Store]:
         path = str(tmp_path / "contract.db")
-        return lambda first: SqliteStore(path, lock=first)
+        return lambda first, seed_key=None: SqliteStore(path, lock=first, seed_key=seed_key)

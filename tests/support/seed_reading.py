@@ -1,12 +1,15 @@
-"""An unrevealed dice seed read straight from a SQLite database file, as its operator could."""
+"""An unrevealed dice seed read straight from a SQLite database file, as its operator could: the operator
+holds the seed key too (TUSSLE_SEED_KEY or the key file beside the database)."""
 
 from __future__ import annotations
 
 import sqlite3
 
+from events.store.seed_key import for_sqlite
+
 
 def stored_seed(db_path: str, stream: str, commitment: str) -> bytes:
-    """The seed row of (stream, commitment), as the operator reads it from the file."""
+    """The seed of (stream, commitment), as the operator reads it from the file and opens it."""
     con = sqlite3.connect(db_path)
     try:
         (seed,) = con.execute(
@@ -14,4 +17,4 @@ def stored_seed(db_path: str, stream: str, commitment: str) -> bytes:
         ).fetchone()
     finally:
         con.close()
-    return bytes(seed)
+    return for_sqlite(db_path, create=False).open(stream, commitment, bytes(seed))
