@@ -19,12 +19,12 @@ from server.tokens import Principal, same_secret, token_hash
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)
 # Who the request acted as, set by the auth helpers below (the request log keeps the role only).
-PRINCIPAL: Any = web.RequestKey("principal", Principal) if hasattr(web, "RequestKey") else "principal"
+PRINCIPAL = web.RequestKey("principal", Principal)
 # What the handler knew of a command or an error, for the request log and metrics (which would otherwise
 # decode the request and response bodies again): (command type, seq) of an appended command; the code of
 # a ServiceError answered.
-COMMAND_FACTS = "tussle.command_facts"
-ERROR_CODE = "tussle.error_code"
+COMMAND_FACTS = web.RequestKey("command_facts", tuple)
+ERROR_CODE = web.RequestKey("error_code", str)
 
 _json = msgspec.json.Encoder()
 
