@@ -5,6 +5,7 @@ events say (outcomes were judged in `decide`). An event naming a model a `void` 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from rules.interface import require_present
@@ -191,12 +192,7 @@ def _pushed_back(r: State, d: dict[str, Any]) -> None:
     owed = r["owed"]["push_back"].get(uid)
     if owed:
         left = [x for x in owed["models"] if x != cid]
-        push = dict(r["owed"]["push_back"])
-        if left:
-            push[uid] = {**owed, "models": left}
-        else:
-            del push[uid]
-        r["owed"] = {**r["owed"], "push_back": push}
+        _owed(r, "push_back", uid, {**owed, "models": left} if left else None)
 
 
 def _followed_up(r: State, d: dict[str, Any]) -> None:
@@ -209,12 +205,7 @@ def _followed_up(r: State, d: dict[str, Any]) -> None:
     owed = r["owed"]["follow_up"].get(uid)
     if owed:
         followers = {k: v for k, v in owed["followers"].items() if k != cid}
-        fol = dict(r["owed"]["follow_up"])
-        if followers:
-            fol[uid] = {**owed, "followers": followers}
-        else:
-            del fol[uid]
-        r["owed"] = {**r["owed"], "follow_up": fol}
+        _owed(r, "follow_up", uid, {**owed, "followers": followers} if followers else None)
 
 
 def _owed(r: State, kind: str, uid: str, value: dict[str, Any] | None) -> None:
@@ -254,68 +245,94 @@ def _rejoined(r: State, d: dict[str, Any]) -> None:
     _set_contacts(r, r["contacts"])
 
 
-def _apply(r: State, t: str, d: dict[str, Any]) -> None:  # noqa: C901 - one dispatch table in code form
-    if t == "CombatantJoined":
-        _joined(r, d)
-    elif t == "CombatantRemoved":
-        _removed(r, d["combatant"])
-    elif t == "TurnStarted":
-        r["turn"] = d["turn"]
-    elif t == "PhaseStarted":
-        r["phase_turn"] = r["turn"]
-    elif t == "ActionDeclared":
-        _action_declared(r, d)
-    elif t == "Moved":
-        _moved(r, d)
-    elif t == "CloseCombatJoined":
-        _contact_joined(r, d)
-    elif t == "CloseCombatLeft":
-        _set_contacts(r, [p for p in r["contacts"] if d["combatant"] not in p])
-    elif t == "ActionSpent":
-        _action_spent(r, d)
-    elif t == "RtChargeFailed":
-        _update_model(r, d["charger"], failed_charge_turn=d.get("turn", r["turn"]))
-        r["charge"] = None
-    elif t == "RtChargeRetargeted":
-        if r["charge"]:
-            r["charge"] = {**r["charge"], "target": d["to_target"]}
-    elif t == "RtAttacksAllocated":
-        r["allocations"] = {**r["allocations"], d["combatant"]: {"round": d["round"],
-                                                                  "allocations": d["allocations"]}}
-    elif t == "RtCombatRoundResolved":
-        _round_resolved(r, d)
-    elif t == "PushedBack":
-        _pushed_back(r, d)
-    elif t == "FollowedUp":
-        _followed_up(r, d)
-    elif t == "RtPushBackOwed":
-        _owed(r, "push_back", d["unit"], {"round": d["round"], "models": list(d["models"])})
-    elif t == "RtFollowUpOwed":
-        _owed(r, "follow_up", d["unit"], {"round": d["round"], "followers": dict(d["followers"]),
-                                           "may_hold_without_test": d["may_hold_without_test"]})
-    elif t == "RtHeldGround":
-        _owed(r, "follow_up", d["unit"], None)
-        for m in (r["units"].get(d["unit"]) or {}).get("members", []):
-            _update_model(r, m, stationary_turn=r["turn"])
-    elif t == "RtCoherencyChecked":
-        if d["unit"] in r["units"]:
-            r["units"] = {**r["units"], d["unit"]: {**r["units"][d["unit"]], "coherency": {
-                "turn": r["turn"], "main_body": list(d.get("main_body", [])),
-                "strays": [dict(x) for x in d.get("strays", [])], "ruling_owed": d.get("ruling_owed", False)}}}
-        for m in d.get("main_body", []):
-            _update_model(r, m, coherency="ok")
-        for s in d.get("strays", []):
-            _update_model(r, s["model"], coherency=s["status"])
-    elif t == "RtUnitSplit":
-        _split(r, d)
-    elif t == "RtUnitRejoined":
-        _rejoined(r, d)
-    elif t == "RtSituationSet":
-        _update_model(r, d["combatant"], uphill_over=list(d["uphill_over"]),
-                      behind_obstacle=d["behind_obstacle"], obstacle_against=list(d["obstacle_against"]),
-                      prepared_position=d["prepared_position"], living=d["living"])
-    elif t == "RtCreatureVariantDetermined":
-        _update_model(r, d["combatant"], special_attacks=list(d["attacks"]), variant=d["variant"])
+def _turn_started(r: State, d: dict[str, Any]) -> None:
+    r["turn"] = d["turn"]
+
+
+def _phase_started(r: State, d: dict[str, Any]) -> None:
+    r["phase_turn"] = r["turn"]
+
+
+def _contact_left(r: State, d: dict[str, Any]) -> None:
+    _set_contacts(r, [p for p in r["contacts"] if d["combatant"] not in p])
+
+
+def _charge_failed(r: State, d: dict[str, Any]) -> None:
+    _update_model(r, d["charger"], failed_charge_turn=d.get("turn", r["turn"]))
+    r["charge"] = None
+
+
+def _charge_retargeted(r: State, d: dict[str, Any]) -> None:
+    if r["charge"]:
+        r["charge"] = {**r["charge"], "target": d["to_target"]}
+
+
+def _attacks_allocated(r: State, d: dict[str, Any]) -> None:
+    r["allocations"] = {**r["allocations"], d["combatant"]: {"round": d["round"], "allocations": d["allocations"]}}
+
+
+def _push_back_owed(r: State, d: dict[str, Any]) -> None:
+    _owed(r, "push_back", d["unit"], {"round": d["round"], "models": list(d["models"])})
+
+
+def _follow_up_owed(r: State, d: dict[str, Any]) -> None:
+    _owed(r, "follow_up", d["unit"], {"round": d["round"], "followers": dict(d["followers"]),
+                                       "may_hold_without_test": d["may_hold_without_test"]})
+
+
+def _held_ground(r: State, d: dict[str, Any]) -> None:
+    _owed(r, "follow_up", d["unit"], None)
+    for m in (r["units"].get(d["unit"]) or {}).get("members", []):
+        _update_model(r, m, stationary_turn=r["turn"])
+
+
+def _coherency_checked(r: State, d: dict[str, Any]) -> None:
+    if d["unit"] in r["units"]:
+        r["units"] = {**r["units"], d["unit"]: {**r["units"][d["unit"]], "coherency": {
+            "turn": r["turn"], "main_body": list(d.get("main_body", [])),
+            "strays": [dict(x) for x in d.get("strays", [])], "ruling_owed": d.get("ruling_owed", False)}}}
+    for m in d.get("main_body", []):
+        _update_model(r, m, coherency="ok")
+    for s in d.get("strays", []):
+        _update_model(r, s["model"], coherency=s["status"])
+
+
+def _situation_set(r: State, d: dict[str, Any]) -> None:
+    _update_model(r, d["combatant"], uphill_over=list(d["uphill_over"]),
+                  behind_obstacle=d["behind_obstacle"], obstacle_against=list(d["obstacle_against"]),
+                  prepared_position=d["prepared_position"], living=d["living"])
+
+
+def _variant_determined(r: State, d: dict[str, Any]) -> None:
+    _update_model(r, d["combatant"], special_attacks=list(d["attacks"]), variant=d["variant"])
+
+
+# Each event type the fold applies, with what it does to the (copied) rules state; any other is ignored.
+APPLY: dict[str, Callable[[State, dict[str, Any]], None]] = {
+    "CombatantJoined": _joined,
+    "CombatantRemoved": lambda r, d: _removed(r, d["combatant"]),
+    "TurnStarted": _turn_started,
+    "PhaseStarted": _phase_started,
+    "ActionDeclared": _action_declared,
+    "Moved": _moved,
+    "CloseCombatJoined": _contact_joined,
+    "CloseCombatLeft": _contact_left,
+    "ActionSpent": _action_spent,
+    "RtChargeFailed": _charge_failed,
+    "RtChargeRetargeted": _charge_retargeted,
+    "RtAttacksAllocated": _attacks_allocated,
+    "RtCombatRoundResolved": _round_resolved,
+    "PushedBack": _pushed_back,
+    "FollowedUp": _followed_up,
+    "RtPushBackOwed": _push_back_owed,
+    "RtFollowUpOwed": _follow_up_owed,
+    "RtHeldGround": _held_ground,
+    "RtCoherencyChecked": _coherency_checked,
+    "RtUnitSplit": _split,
+    "RtUnitRejoined": _rejoined,
+    "RtSituationSet": _situation_set,
+    "RtCreatureVariantDetermined": _variant_determined,
+}
 
 
 def evolve_rules(rules_state: State, event: Any) -> State:
@@ -324,5 +341,7 @@ def evolve_rules(rules_state: State, event: Any) -> State:
     r = dict(base)
     for key, value in initial_rules_state().items():
         r.setdefault(key, copy.deepcopy(value))
-    _apply(r, event.type, event.data)
+    apply = APPLY.get(event.type)
+    if apply is not None:
+        apply(r, event.data)
     return r
