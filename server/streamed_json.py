@@ -64,6 +64,17 @@ def _pieces(value: Any) -> Iterator[bytes]:
         yield _enc.encode(value)
 
 
+async def encoded(obj: dict[str, Any]) -> bytes:
+    """The JSON of `obj`, the same bytes as encoding it at once, encoded PIECE items at a time with
+    yields to the loop between (a websocket frame must be whole before it goes out)."""
+    parts = []
+    for piece in _pieces(obj):
+        parts.append(piece)
+        if len(piece) > 1:
+            await asyncio.sleep(0)
+    return b"".join(parts)
+
+
 async def streamed_json(request: web.Request, obj: dict[str, Any]) -> web.StreamResponse:
     """Answer 200 with `obj` as JSON, its long lists written PIECE items at a time."""
     resp = web.StreamResponse(headers={"Content-Type": "application/json"})

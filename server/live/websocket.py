@@ -29,13 +29,15 @@ import msgspec
 from aiohttp import WSMsgType, web
 
 from events.envelope import ZERO_HASH, Event
-from projections.log import NarrativeLog, build_log
+from projections.log import NarrativeLog
 from projections.view import state_view
 from server.acting import reaction_deadlines
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
+from server.log_reading import log_range
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 from server.service_errors import RateLimited, ServiceError
+from server.streamed_json import encoded
 from server.tokens import Principal, token_hash
 
 PROJECTIONS = ("events", "state", "log")
@@ -298,6 +300,7 @@ class Hub:
         self.subs: dict[str, set[Subscriber]] = {p: set() for p in PROJECTIONS}
         self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.follower: NarrativeLog | None = None
+        self.follower_has_entries = False  # False: only its state is followed (no `log` subscriber yet)
         # The last log snapshot frame, by seq (it grows with the encounter): the subscribers that join
         # between two appends share its bytes rather than each holding a copy while their sockets drain.
         self.log_snapshot: tuple[int, bytes] | None = None
@@ -365,14 +368,27 @@ class Hub:
             await self._check_tokens()
 
     async def _load(self, upto: int | None = None) -> None:
-        store = self.hubs.encounters.store
-        events = await store.read(self.stream, 1, upto)
-        self.follower = build_log(events, self.hubs.ruleset_for, upto)
+        """The follower as of `upto` (the head when None). The log's entries are described in pieces with
+        yields between (server/log_reading.py), never the whole stream in one go; for `state` subscribers
+        alone the state comes from the nearest snapshot and its tail, and the entries wait for a `log` join."""
+        enc = self.hubs.encounters
+        if upto is None:
+            info = await enc.store.stream_info(self.stream)
+            upto = info.seq if info is not None else 0
+        if self.subs["log"]:
+            self.follower = (await log_range(enc, self.stream, 1, upto, upto)).log
+            self.follower_has_entries = True
+            return
+        loaded = await enc.snapshots.load(self.stream, upto)
+        f = NarrativeLog(self.hubs.ruleset_for, set(loaded.skipped))
+        f.state = loaded.state
+        f.ruleset = enc.ruleset_of(loaded.state) if loaded.state["ruleset"] else None
+        self.follower, self.follower_has_entries = f, False
 
     async def _join(self, sub: Subscriber) -> None:
         if sub.ending is not None:
             return
-        if self.follower is None:
+        if self.follower is None or (sub.projection == "log" and not self.follower_has_entries):
             await self._load()
         f = self.follower
         assert f is not None
@@ -381,7 +397,7 @@ class Hub:
             sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": self._state_view(f)}))
         else:
             if self.log_snapshot is None or self.log_snapshot[0] != seq:
-                self.log_snapshot = (seq, _encode({"type": "snapshot", "seq": seq, "data": f.entries}))
+                self.log_snapshot = (seq, await encoded({"type": "snapshot", "seq": seq, "data": f.entries}))
             sub.enqueue(self.log_snapshot[1])
         sub.last_seq = seq
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
@@ -402,7 +418,9 @@ class Hub:
                 f = self.follower
                 assert f is not None
                 self._send_state(e.seq, f, e.type == "EncounterClosed")
-                self._send_all(self.subs["log"], e.seq, _encode({"type": "log_reset", "seq": e.seq, "data": f.entries}))
+                if self.subs["log"]:
+                    reset = await encoded({"type": "log_reset", "seq": e.seq, "data": f.entries})
+                    self._send_all(self.subs["log"], e.seq, reset)
                 continue
             entry = f.apply(e)
             if entry is not None:
