@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 
@@ -17,15 +17,16 @@ ZERO_HASH = "0" * 64
 class Event(msgspec.Struct, frozen=True):
     """One stored event as every reader of an encounter sees it."""
 
-    stream: str
-    seq: int
-    type: str
-    data: dict[str, Any]
-    actor: str
-    command_id: str
-    ts: str
-    prev_hash: str
-    hash: str
+    # The descriptions are for /openapi.json's Envelope; they change nothing stored.
+    stream: Annotated[str, msgspec.Meta(description="The encounter's id.")]
+    seq: Annotated[int, msgspec.Meta(description="The event's position in the stream (1 = EncounterCreated).")]
+    type: Annotated[str, msgspec.Meta(description="The event type (GET /rulesets/{id}: events, common_events).")]
+    data: Annotated[dict[str, Any], msgspec.Meta(description="The event's own fields, as its type defines them.")]
+    actor: Annotated[str, msgspec.Meta(description="Who sent the command: gm, seat:<id>, or system (the server, e.g. a reaction timed out).")]
+    command_id: Annotated[str, msgspec.Meta(description="The id of the command that appended it.")]
+    ts: Annotated[str, msgspec.Meta(description="When it was appended: UTC, e.g. 2026-01-31T18:00:00.000000Z.")]
+    prev_hash: Annotated[str, msgspec.Meta(description="The previous event's hash (64 zeros for seq 1).")]
+    hash: Annotated[str, msgspec.Meta(description="SHA-256 (hex) of prev_hash and the canonical event body.")]
 
 
 class NewEvent(msgspec.Struct, frozen=True):

@@ -129,6 +129,39 @@ async def test_the_document_names_every_route_command_type_and_error_code(checke
             assert set(re.findall(r"{(\w+)}", template)) == declared, f"{method} {template} declares {declared}"
 
 
+def _undescribed(value: Any, where: str) -> list[str]:
+    """Every schema property and parameter under `value` without a description, named by its place."""
+    found: list[str] = []
+    if isinstance(value, list):
+        for v in value:
+            found += _undescribed(v, where)
+        return found
+    if not isinstance(value, dict):
+        return found
+    for name, prop in (value.get("properties") or {}).items():
+        here = f"{where}.{name}"
+        if not (isinstance(prop, dict) and str(prop.get("description", "")).strip()):
+            found.append(here)
+        found += _undescribed(prop, here)
+    for p in value.get("parameters") or []:
+        if not str(p.get("description", "")).strip():
+            found.append(f"{where} {p['in']} parameter {p['name']}")
+    for key, v in value.items():
+        if key not in ("properties", "parameters"):
+            found += _undescribed(v, where)
+    return found
+
+
+async def test_every_field_and_parameter_says_what_it_is(checked):
+    """A generated client's docstrings come from these: a field a player must guess at is a gap."""
+    client, _ = checked
+    doc = client.contract.doc
+    missing = [m for name, schema in doc["components"]["schemas"].items() for m in _undescribed(schema, name)]
+    missing += [m for path, ops in doc["paths"].items() for method, op in ops.items()
+                for m in _undescribed(op, f"{method.upper()} {path}")]
+    assert not missing, f"{len(missing)} without a description:\n" + "\n".join(missing)
+
+
 async def test_real_responses_fit_the_document(checked):
     client, _ = checked
     c = client

@@ -8,11 +8,29 @@ server rejects unknown fields of say so.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from events.envelope import Event
+
+
+def about(text: str) -> msgspec.Meta:
+    """A field's description in /openapi.json (server/http/openapi.py)."""
+    return msgspec.Meta(description=text)
+
+
+DiceMode = Annotated[Literal["server", "manual", "mixed"], about(
+    "Where dice come from: server (committed server dice), manual (the table's physical dice, faces typed in "
+    "each command's `dice`), or mixed (server dice unless a command supplies faces).")]
+EncounterId = Annotated[str, about("The encounter's id.")]
+EncounterName = Annotated[str, about("The encounter's name, as the log and the page show it.")]
+RulesetId = Annotated[str, about("The ruleset's id (GET /rulesets).")]
+Closed = Annotated[bool, about("Closed encounters can be read but not changed.")]
+Public = Annotated[bool, about("Listed on GET /encounters for anyone, and readable without a token.")]
+SeatId = Annotated[str, about("The seat's id.")]
+WebhookId = Annotated[str, about("The webhook's id.")]
+Timestamp = Annotated[str | None, about("UTC time, e.g. 2026-01-31T18:00:00.000000Z; null: none.")]
 
 # ---- shared pieces ----------------------------------------------------------------------------
 
@@ -20,17 +38,18 @@ from events.envelope import Event
 class Geometry(msgspec.Struct):
     """How positions and facing are measured (DESIGN.md "Units")."""
 
-    kind: Literal["hex_axial", "plane"]
-    unit: str
-    facing: Literal["hex6", "degrees"]
-    position_required: bool
+    kind: Annotated[Literal["hex_axial", "plane"], about(
+        "hex_axial: positions are axial hex coordinates [q, r]; plane: [x, y] on a table top.")]
+    unit: Annotated[str, about("What one step of a position is: hex, or 0.01 inch on a plane.")]
+    facing: Annotated[Literal["hex6", "degrees"], about("hex6: facing is a hex direction 0-5; degrees: 0-359.")]
+    position_required: Annotated[bool, about("Whether every combatant must have a position.")]
 
 
 class Head(msgspec.Struct):
     """The chain head: the last seq and its hash."""
 
-    seq: int
-    hash: str
+    seq: Annotated[int, about("The seq of the encounter's last event.")]
+    hash: Annotated[str, about("That event's chain hash (SHA-256, hex).")]
 
 
 # The store's own Event, under the name the API gives it: one list of envelope fields, not two.
@@ -39,7 +58,7 @@ class Envelope(Event):
 
 
 class Health(msgspec.Struct):
-    ok: bool
+    ok: Annotated[bool, about("true: the server is up.")]
 
 
 # ---- encounters -------------------------------------------------------------------------------
@@ -48,279 +67,327 @@ class Health(msgspec.Struct):
 class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /encounters`: a resent `command_id` returns the same encounter (200)."""
 
-    name: str
-    ruleset: str
-    options: dict[str, Any] | None = None
-    public: bool = False
-    dice: Literal["server", "manual", "mixed"] = "server"
-    command_id: str | None = None
+    name: Annotated[str, about("The encounter's name, as the log and the page show it (1-200 characters).")]
+    ruleset: RulesetId
+    options: Annotated[dict[str, Any] | None, about(
+        "Option name to value, the ruleset's and the engine's (GET /rulesets/{id}); null or omitted: defaults.")] = None
+    public: Public = False
+    dice: DiceMode = "server"
+    command_id: Annotated[str | None, about(
+        "Your id for this request: resending it with the same body returns the same encounter (200).")] = None
 
 
 class EncounterCreatedResponse(msgspec.Struct):
-    id: str
-    gm_token: str | None  # null on a resend (the same command_id and body): a resend never hands out a token
-    commitment: str | None
-    ruleset: str
-    options: dict[str, Any]
+    id: EncounterId
+    gm_token: Annotated[str | None, about(
+        "The GM's bearer token, shown once; null on a resend (the same command_id and body).")]
+    commitment: Annotated[str | None, about(
+        "SHA-256 (hex) of the dice seed, committed before any roll; null without server dice.")]
+    ruleset: RulesetId
+    options: Annotated[dict[str, Any], about("Every option resolved: the ones given, the rest at their defaults.")]
     geometry: Geometry
-    name: str
-    dice: Literal["server", "manual", "mixed"]
-    public: bool
+    name: EncounterName
+    dice: DiceMode
+    public: Public
 
 
 class EncounterSummary(msgspec.Struct):
-    id: str
-    name: str
-    ruleset: str
-    seq: int
-    closed: bool
-    public: bool
+    id: EncounterId
+    name: EncounterName
+    ruleset: RulesetId
+    seq: Annotated[int, about("The head: the seq of its last event.")]
+    closed: Closed
+    public: Public
 
 
 class EncounterList(msgspec.Struct):
-    encounters: list[EncounterSummary]
+    encounters: Annotated[list[EncounterSummary], about("The public encounters (for the admin: all), in the order created.")]
 
 
 class EncounterDetail(msgspec.Struct):
     """`GET /encounters/{id}`."""
 
-    id: str
-    name: str
-    ruleset: str
-    ruleset_version: str
-    options: dict[str, Any]
+    id: EncounterId
+    name: EncounterName
+    ruleset: RulesetId
+    ruleset_version: Annotated[str, about("The version of the ruleset the encounter was created with.")]
+    options: Annotated[dict[str, Any], about("Every option's current value.")]
     geometry: Geometry
-    dice: Literal["server", "manual", "mixed"]
-    public: bool
-    seq: int
-    hash: str
-    head: Head
-    commitment: str | None
-    commitments: list[str]
-    revealed_seeds: dict[str, str]
-    closed: bool
+    dice: DiceMode
+    public: Public
+    seq: Annotated[int, about("The head: the seq of its last event.")]
+    hash: Annotated[str, about("The chain hash of that event (SHA-256, hex).")]
+    head: Annotated[Head, about("The chain head: seq and hash together.")]
+    commitment: Annotated[str | None, about(
+        "SHA-256 (hex) of the dice seed in use now; null without server dice.")]
+    commitments: Annotated[list[str], about("Every seed commitment of the encounter, oldest first.")]
+    revealed_seeds: Annotated[dict[str, str], about(
+        "Commitment to its revealed seed (hex), for the seeds revealed so far (at rotate_seed or close).")]
+    closed: Closed
 
 
 # ---- rulesets ---------------------------------------------------------------------------------
 
 
+FieldName = Annotated[str, about("The field's or option's name, as sent in JSON.")]
+FieldType = Annotated[str, about("Its type, as Python writes it (int, bool, str | None, Literal['a', 'b'] ...).")]
+FieldRequired = Annotated[bool, about("true: it must be given; false: it has a default.")]
+FieldDefault = Annotated[Any, about("The value when it is not given (null for a required field).")]
+CommandType = Annotated[str, about("The command's type, as sent in `type`.")]
+CommandDoc = Annotated[str, about("What the command does, in the ruleset's words.")]
+RulesetTitle = Annotated[str, about("The ruleset's name for people.")]
+RulesetVersion = Annotated[str, about("The ruleset's version: it changes whenever what it decides or folds changes.")]
+
+
 class FieldDescription(msgspec.Struct):
-    name: str
-    type: str
-    required: bool
-    default: Any
-    description: str = ""
+    name: FieldName
+    type: FieldType
+    required: FieldRequired
+    default: FieldDefault
+    description: Annotated[str, about("What it is, its units and values.")] = ""
 
 
 class CommandDescription(msgspec.Struct):
-    type: str
-    fields: list[FieldDescription]
-    doc: str
+    type: CommandType
+    fields: Annotated[list[FieldDescription], about("The command's own fields (command_id, entropy ... not listed).")]
+    doc: CommandDoc
 
 
 class RulesetDescription(msgspec.Struct):
-    id: str
-    title: str
-    version: str
+    id: RulesetId
+    title: RulesetTitle
+    version: RulesetVersion
     geometry: Geometry
-    options: list[FieldDescription]
-    commands: list[CommandDescription]
-    common_commands: list[CommandDescription]
+    options: Annotated[list[FieldDescription], about("The ruleset's options, then the engine's.")]
+    commands: Annotated[list[CommandDescription], about("The ruleset's own commands.")]
+    common_commands: Annotated[list[CommandDescription], about("The commands every ruleset accepts.")]
 
 
 class RulesetList(msgspec.Struct):
-    rulesets: list[RulesetDescription]
+    rulesets: Annotated[list[RulesetDescription], about("Every installed ruleset.")]
 
 
 class OptionDetail(msgspec.Struct):
-    name: str
-    type: str
-    required: bool
-    default: Any
-    description: str
-    off_by_default: bool = False
+    name: FieldName
+    type: FieldType
+    required: FieldRequired
+    default: FieldDefault
+    description: Annotated[str, about("What it does, its units and values ('' where the ruleset says nothing).")]
+    off_by_default: Annotated[bool, about("An option that is false unless the encounter turns it on.")] = False
 
 
 class CommandDetail(msgspec.Struct):
-    type: str
-    doc: str
-    gm_only: bool
-    fields: list[OptionDetail]
+    type: CommandType
+    doc: CommandDoc
+    gm_only: Annotated[bool, about("Only the GM may send it (a player's token gets 403).")]
+    fields: Annotated[list[OptionDetail], about("The command's own fields (command_id, entropy ... not listed).")]
 
 
 class StatDetail(msgspec.Struct):
-    name: str
-    description: str
+    name: Annotated[str, about("The stat's name in combatant.stats.")]
+    description: Annotated[str, about("What it is and what reads it.")]
 
 
 class ReactionDetail(msgspec.Struct):
-    kind: str
-    asked: str
-    choices: dict[str, str]
+    kind: Annotated[str, about("The reaction's kind, as ReactionRequested and standing orders name it.")]
+    asked: Annotated[str, about("When it is asked, and of whom.")]
+    choices: Annotated[dict[str, str], about("Each choice to what it does.")]
 
 
 class EventDetail(msgspec.Struct):
-    type: str
-    doc: str
-    fields: list[str]
+    type: Annotated[str, about("The event's type, as envelopes carry it.")]
+    doc: Annotated[str, about("What it records.")]
+    fields: Annotated[list[str], about("The names of its data fields.")]
 
 
 class GuideStep(msgspec.Struct):
-    note: str
-    method: Literal["GET", "POST"]
-    path: str
-    who: Literal["anyone", "gm", "player"]
-    body: dict[str, Any] | None
-    keeps: Literal["encounter", "seat"] | None
+    note: Annotated[str, about("What the step does, for the reader.")]
+    method: Annotated[Literal["GET", "POST"], about("The HTTP method.")]
+    path: Annotated[str, about("The path; {id} is the encounter an earlier step made.")]
+    who: Annotated[Literal["anyone", "gm", "player"], about("Whose token it is sent with: none, the GM's or the seat's.")]
+    body: Annotated[dict[str, Any] | None, about("The JSON body sent; null: none.")]
+    keeps: Annotated[Literal["encounter", "seat"] | None, about(
+        "What the answer gives to later steps: the encounter (id, GM token) or the seat (its token); null: nothing.")]
 
 
 class RulesetDetail(msgspec.Struct):
     """GET /rulesets/{id}: everything its guide says, as data (server/guide.py)."""
 
-    id: str
-    title: str
-    version: str
-    about: str
+    id: RulesetId
+    title: RulesetTitle
+    version: RulesetVersion
+    about: Annotated[str, about("What game and rules it plays.")]
     geometry: Geometry
-    options: list[OptionDetail]
-    engine_options: list[OptionDetail]
-    stats: list[StatDetail]
-    phases: list[str]
-    commands: list[CommandDetail]
-    common_commands: list[CommandDetail]
-    gm_commands: list[str]
-    players_may_move: bool
-    reactions: list[ReactionDetail]
-    events: list[EventDetail]
-    common_events: list[EventDetail]
-    acting: dict[str, str]
-    first_turn: list[GuideStep]
+    options: Annotated[list[OptionDetail], about("The ruleset's options.")]
+    engine_options: Annotated[list[OptionDetail], about("The options every ruleset has.")]
+    stats: Annotated[list[StatDetail], about("What add_combatant's combatant.stats holds.")]
+    phases: Annotated[list[str], about("The phases of a turn, in order (start_phase names them).")]
+    commands: Annotated[list[CommandDetail], about("The ruleset's own commands.")]
+    common_commands: Annotated[list[CommandDetail], about("The commands every ruleset accepts.")]
+    gm_commands: Annotated[list[str], about("The types of the ruleset's commands only the GM may send.")]
+    players_may_move: Annotated[bool, about("Whether players may send the plain move (else it is the GM's placement).")]
+    reactions: Annotated[list[ReactionDetail], about("The questions the ruleset asks, answered with respond.")]
+    events: Annotated[list[EventDetail], about("The ruleset's own event types.")]
+    common_events: Annotated[list[EventDetail], about("The event types every ruleset shares.")]
+    acting: Annotated[dict[str, str], about(
+        "Whose turn it is: turn_order (the ruleset's way), and what acting_now and next_slot hold.")]
+    first_turn: Annotated[list[GuideStep], about("A worked first turn, step by step (the guide's curl session).")]
 
 
 # ---- seats and tokens -------------------------------------------------------------------------
 
 
+SeatCombatants = Annotated[list[str], about("The ids of the combatants the seat's player controls.")]
+RequestId = Annotated[str | None, about(
+    "Your id for this request: resending it with the same body answers 200 with the first result instead of "
+    "doing it twice.")]
+
+
 class CreateSeat(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    combatants: list[str] = []
-    seat: str | None = None
-    command_id: str | None = None
+    name: Annotated[str, about("The player's name, as the page and the log show it.")]
+    combatants: SeatCombatants = []
+    seat: Annotated[str | None, about("The seat's id (1-64 of A-Z a-z 0-9 _ . : -); null: the server makes one.")] = None
+    command_id: RequestId = None
 
 
 class ChangeSeat(msgspec.Struct, forbid_unknown_fields=True):
-    name: str | None = None
-    combatants: list[str] | None = None
-    command_id: str | None = None
+    name: Annotated[str | None, about("The player's new name; null: unchanged.")] = None
+    combatants: Annotated[list[str] | None, about(
+        "The ids of the combatants the seat controls from now on; null: unchanged.")] = None
+    command_id: RequestId = None
 
 
 # ---- webhooks (server/webhooks/) ----------------------------------------------------------------
 
 
+Deliver = Annotated[list[Literal["events", "log", "notices"]], about(
+    "What it is sent: events (every envelope), log (each command's log sentences), notices (whose turn it is, "
+    "what is asked of whom).")]
+WebhookFormat = Annotated[Literal["json", "discord"], about(
+    "json: signed JSON (Standard Webhooks); discord: Discord messages of Markdown.")]
+WhenFailing = Annotated[str | None, about("UTC time since when its deliveries fail; null: they do not.")]
+NextTry = Annotated[str | None, about("UTC time of the next attempt; null: none is due.")]
+LastError = Annotated[str | None, about("The last failure (status or connection error), in words; null: none.")]
+
+
 class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True):
     """A player's webhook: `deliver` ["notices"] and its own seat only."""
 
-    url: str
-    deliver: list[Literal["events", "log", "notices"]] = msgspec.field(default_factory=lambda: ["notices"])
-    format: Literal["json", "discord"] = "json"
-    seat: str | None = None
-    command_id: str | None = None
+    url: Annotated[str, about(
+        "Where to POST (an http or https URL; for format discord, the Discord webhook URL). Kept secret: only its host is shown again.")]
+    deliver: Deliver = msgspec.field(default_factory=lambda: ["notices"])
+    format: WebhookFormat = "json"
+    seat: Annotated[str | None, about(
+        "Only this seat's notices (a player's webhook is always its own seat's); null: everyone's.")] = None
+    command_id: RequestId = None
 
 
 class WebhookView(msgspec.Struct):
     """A webhook as the GM (or its seat) sees it: the host only, never the URL or the secret."""
 
-    id: str
-    seat: str | None
-    deliver: list[Literal["events", "log", "notices"]]
-    format: Literal["json", "discord"]
-    host: str | None
-    status: Literal["active", "disabled", "revoked"]
-    created_at: str | None
-    failing_since: str | None
-    next_try: str | None
-    last_error: str | None
+    id: WebhookId
+    seat: Annotated[str | None, about("The seat whose notices it gets; null: everyone's.")]
+    deliver: Deliver
+    format: WebhookFormat
+    host: Annotated[str | None, about("The host of its URL (the URL itself stays secret).")]
+    status: Annotated[Literal["active", "disabled", "revoked"], about(
+        "active; disabled (failed for too long: the GM was told); revoked (its seat was revoked).")]
+    created_at: Timestamp
+    failing_since: WhenFailing
+    next_try: NextTry
+    last_error: LastError
 
 
 class WebhookCreatedResponse(WebhookView):
     """`secret` (Standard Webhooks, `whsec_…`) is shown here once; null for a resent `command_id`."""
 
-    secret: str | None
+    secret: Annotated[str | None, about(
+        "The signing secret (whsec_...), shown once; null for a resent command_id.")]
 
 
 class WebhookList(msgspec.Struct):
-    webhooks: list[WebhookView]
+    webhooks: Annotated[list[WebhookView], about("The encounter's webhooks (a player: its seat's).")]
 
 
 class WebhookSecret(msgspec.Struct):
-    id: str
-    secret: str
+    id: WebhookId
+    secret: Annotated[str, about("The new signing secret (whsec_...), shown once; the old one stops.")]
 
 
 class DeliveryView(msgspec.Struct):
-    id: str
-    seq: int
-    part: int
-    kind: Literal["event", "log", "notice"]
-    status: Literal["pending", "delivered", "cancelled"]
-    attempts: int
-    created_at: str | None
-    next_try: str | None
-    last_status: int | None
-    last_error: str | None
-    delivered_at: str | None
+    id: Annotated[str, about("The delivery's id: the webhook-id header, the same on every retry.")]
+    seq: Annotated[int, about("The seq of the event it is about.")]
+    part: Annotated[int, about("Its place among the webhook's deliveries of that seq, from 0.")]
+    kind: Annotated[Literal["event", "log", "notice"], about("What it carries: an envelope, log sentences, a notice.")]
+    status: Annotated[Literal["pending", "delivered", "cancelled"], about(
+        "pending (not yet delivered), delivered, or cancelled (its webhook stopped first).")]
+    attempts: Annotated[int, about("How many times it has been sent.")]
+    created_at: Timestamp
+    next_try: NextTry
+    last_status: Annotated[int | None, about("The HTTP status of the last attempt; null: none answered.")]
+    last_error: LastError
+    delivered_at: Annotated[str | None, about("UTC time it was delivered; null: not yet.")]
 
 
 class DeliveryList(msgspec.Struct):
-    webhook: WebhookView
-    deliveries: list[DeliveryView]
+    webhook: Annotated[WebhookView, about("The webhook.")]
+    deliveries: Annotated[list[DeliveryView], about("Its latest deliveries, newest first.")]
 
 
 class SeatCreatedResponse(msgspec.Struct):
     """`token` is null when a resent `command_id` finds the seat already made."""
 
-    seat: str
-    token: str | None
+    seat: SeatId
+    token: Annotated[str | None, about("The seat's bearer token, shown once; null on a resend.")]
 
 
 class SeatChangedResponse(msgspec.Struct):
-    seat: str
-    seq: int
-    hash: str
-    events: list[Envelope]
+    seat: SeatId
+    seq: Annotated[int, about("The seq of the last event appended.")]
+    hash: Annotated[str, about("Its chain hash: the new head.")]
+    events: Annotated[list[Envelope], about("The events appended, as envelopes.")]
 
 
 class SeatTokenResponse(msgspec.Struct):
-    seat: str
-    token: str
+    seat: SeatId
+    token: Annotated[str, about("The seat's new bearer token, shown once; the old one stops working.")]
 
 
 class ReadTokenResponse(msgspec.Struct):
-    token_id: str
-    token: str
+    token_id: Annotated[str, about("The read token's id, to revoke it with DELETE .../read-tokens/{token_id}.")]
+    token: Annotated[str, about("The read-only bearer token, shown once.")]
 
 
 class GmTokenResponse(msgspec.Struct):
-    gm_token: str
+    gm_token: Annotated[str, about("The GM's new bearer token, shown once; the old one stops working.")]
 
 
 class Until(msgspec.Struct):
     """When an `acting_now` slot ends: `kind` (what ends it) and a phrase for people; a reaction's
     `deadline` (UTC, envelope `ts` format) when `reaction_timeout_s` is set, else null."""
 
-    kind: Literal["reaction", "action", "phase", "turn", "round", "card"]
-    text: str
-    deadline: str | None = None
+    kind: Annotated[Literal["reaction", "action", "phase", "turn", "round", "card"], about(
+        "What ends the slot: an answer to the reaction, the action taken, the phase, turn or round ending, the next "
+        "card drawn.")]
+    text: Annotated[str, about("The same for people, e.g. \"until the end of the phase\".")]
+    deadline: Annotated[str | None, about(
+        "A reaction's deadline (UTC, as the envelope's ts) when reaction_timeout_s is set; else null.")] = None
 
 
 class ActingNow(msgspec.Struct):
     """Who may or must act now (the ruleset's `acting_now`): `combatant` null is the GM's own step;
     `asked_of` the seat (or "gm") that sends the command; `reaction` the pending reaction's id, if any."""
 
-    combatant: str | None
-    asked_of: str
-    why: str
-    until: Until | None
-    reaction: str | None
+    combatant: Annotated[str | None, about("The combatant who acts; null: the GM's own step.")]
+    asked_of: Annotated[str, about("The seat id (or \"gm\") whose token sends the command.")]
+    why: Annotated[str, about("Why it is this one's move, in words.")]
+    until: Annotated[Until | None, about("When the slot ends; null: the ruleset cannot say.")]
+    reaction: Annotated[str | None, about("The pending reaction's id, to answer with respond; null: none.")]
+
+
+LegalActions = Annotated[dict[str, list[str]], about(
+    "Per combatant id, the command types it may send now.")]
+ActingNowList = Annotated[list[ActingNow], about("Who may or must act now, why, and until when.")]
 
 
 class Me(msgspec.Struct):
@@ -328,14 +395,16 @@ class Me(msgspec.Struct):
     `reactions` carry their `deadline`; `next_slot` says, for each of its combatants not acting now,
     when it will be (null: it acts now, or the ruleset cannot say)."""
 
-    role: Literal["admin", "gm", "player", "observer"]
-    seat: str | None
-    combatants: list[str]
-    reactions: list[dict[str, Any]]
-    legal_actions: dict[str, list[str]]
-    your_turn: bool
-    acting_now: list[ActingNow]
-    next_slot: dict[str, str | None]
+    role: Annotated[Literal["admin", "gm", "player", "observer"], about("What this token is here.")]
+    seat: Annotated[str | None, about("The token's seat; null for the GM, the admin or an observer.")]
+    combatants: Annotated[list[str], about("The ids of the combatants this token may command.")]
+    reactions: Annotated[list[dict[str, Any]], about(
+        "The reactions waiting for this token's answer, each with its id, kind, options, default and deadline.")]
+    legal_actions: LegalActions
+    your_turn: Annotated[bool, about("true: something is asked of this token now (see acting_now).")]
+    acting_now: Annotated[list[ActingNow], about("The acting_now entries this token answers for.")]
+    next_slot: Annotated[dict[str, str | None], about(
+        "Per combatant not acting now, when it will, in words; null: it acts now, or the ruleset cannot say.")]
 
 
 # ---- commands and reading ---------------------------------------------------------------------
@@ -351,54 +420,58 @@ class CommandAppended(msgspec.Struct):
 
 
 class EventsPage(msgspec.Struct):
-    events: list[Envelope]
-    next_from: int
-    head: Head
+    events: Annotated[list[Envelope], about("The envelopes of seqs from..from+limit-1, in seq order.")]
+    next_from: Annotated[int, about("The from of the next page (head + 1 when this page reaches the head).")]
+    head: Annotated[Head, about("The chain head when the page was read.")]
 
 
 class Combatant(msgspec.Struct):
-    id: str
-    name: str
-    side: str
-    position: Any
-    wounds: int
-    conditions: list[str]
+    id: Annotated[str, about("The combatant's id.")]
+    name: Annotated[str, about("The combatant's name, as the log writes it.")]
+    side: Annotated[str, about("The side it fights on.")]
+    position: Annotated[Any, about("Its position in the encounter's geometry ([q, r] or [x, y]); null: off the map.")]
+    wounds: Annotated[int, about("The damage it has taken in all: the sum of its Wounded amounts, in the ruleset's units.")]
+    conditions: Annotated[list[str], about("Its conditions now (stunned, unconscious, dead, routed, prisoner ...).")]
 
 
 class EncounterState(msgspec.Struct):
     """The state projection (DESIGN.md "Projections"); `rules` is the ruleset's own part."""
 
-    stream: str
-    name: str
-    ruleset: str
-    seq: int
-    hash: str
-    closed: bool
-    turn: int
-    phase: str | None
-    initiative: list[str]
-    combatants: dict[str, Combatant]
-    groups: dict[str, Any]
-    pins: list[dict[str, Any]]
-    pending: list[dict[str, Any]]
-    seats: dict[str, Any]
-    inconsistencies: list[dict[str, Any]]
-    voided: list[int]
-    rules: dict[str, Any]
-    legal_actions: dict[str, list[str]]
-    acting_now: list[ActingNow]
+    stream: EncounterId
+    name: EncounterName
+    ruleset: RulesetId
+    seq: Annotated[int, about("The seq the state is as of.")]
+    hash: Annotated[str, about("That event's chain hash.")]
+    closed: Closed
+    turn: Annotated[int, about("The turn number (0 before the first).")]
+    phase: Annotated[str | None, about("The phase of the turn; null: none started.")]
+    initiative: Annotated[list[str], about("The combatant ids in the order they act.")]
+    combatants: Annotated[dict[str, Combatant], about(
+        "Per id: stats, position, facing, posture, wounds, conditions, ready and dropped items.")]
+    groups: Annotated[dict[str, Any], about(
+        "The close-combat groups by id: who is in HTH with whom, where, standing or fallen.")]
+    pins: Annotated[list[dict[str, Any]], about("The pins: holder, pinned, the turn pinned, turns held so far.")]
+    pending: Annotated[list[dict[str, Any]], about(
+        "The reactions waiting for an answer (ReactionRequested): id, kind, options, default, asked_of.")]
+    seats: Annotated[dict[str, Any], about("The seats by id: name, combatants, revoked (never tokens).")]
+    inconsistencies: Annotated[list[dict[str, Any]], about(
+        "Events a retcon left pointing at nothing, for the GM to mend.")]
+    voided: Annotated[list[int], about("The seqs voided by retcons.")]
+    rules: Annotated[dict[str, Any], about("The ruleset's own part of the state.")]
+    legal_actions: LegalActions
+    acting_now: ActingNowList
 
 
 class VerifyReport(msgspec.Struct):
     """`GET /encounters/{id}/verify`."""
 
-    ok: bool
-    chain_ok: bool
-    first_bad_seq: int | None
-    rolls_checked: int
-    rolls_verified: int
-    rolls_unverifiable: int
-    problems: list[Any]
+    ok: Annotated[bool, about("true: nothing is wrong.")]
+    chain_ok: Annotated[bool, about("true: every event's hash and prev_hash hold.")]
+    first_bad_seq: Annotated[int | None, about("The first seq with a problem; null: none.")]
+    rolls_checked: Annotated[int, about("How many rolls were checked.")]
+    rolls_verified: Annotated[int, about("How many were recomputed from their revealed seed and found right.")]
+    rolls_unverifiable: Annotated[int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")]
+    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice ...), message, seq}.")]
 
 
 # ---- errors -----------------------------------------------------------------------------------
@@ -410,10 +483,15 @@ ErrorCode = Literal[
 ]
 
 
+ERROR_CODE = "What went wrong, for programs (API.md \"Errors\")."
+ERROR_MESSAGE = "What went wrong, for people: which rule and why."
+ERROR_DETAILS = "More for programs: the field at fault, the paths allowed ... (an empty object when none)."
+
+
 class ErrorDetail(msgspec.Struct):
-    code: ErrorCode
-    message: str
-    details: dict[str, Any]
+    code: Annotated[ErrorCode, about(ERROR_CODE)]
+    message: Annotated[str, about(ERROR_MESSAGE)]
+    details: Annotated[dict[str, Any], about(ERROR_DETAILS)]
 
 
 class Error(msgspec.Struct):
@@ -423,26 +501,27 @@ class Error(msgspec.Struct):
 
 
 class SeqConflictDetails(msgspec.Struct):
-    expected: int
-    actual: int
+    expected: Annotated[int, about("The expected_seq you sent.")]
+    actual: Annotated[int, about("The encounter's head seq now: read the state again, then resend.")]
 
 
 class CommandIdReusedDetails(msgspec.Struct):
-    command_id: str | None
+    command_id: Annotated[str | None, about("The command_id already used by a different command.")]
 
 
 class ReactionPendingDetails(msgspec.Struct):
-    pending: list[dict[str, Any]]
+    pending: Annotated[list[dict[str, Any]], about("The reactions to answer (respond) first.")]
 
 
 class DiceNeededDetails(msgspec.Struct):
-    needed: list[str]
-    more_may_follow: bool
+    needed: Annotated[list[str], about(
+        "The rolls whose faces are needed so far, in draw order, e.g. \"1d6: troll's HTH defense roll\".")]
+    more_may_follow: Annotated[bool, about("true: the last roll's result decides whether more rolls follow.")]
 
 
 class MethodNotAllowedDetails(msgspec.Struct):
-    allowed: list[str]
+    allowed: Annotated[list[str], about("The methods the path accepts.")]
 
 
 class RateLimitedDetails(msgspec.Struct):
-    retry_after: int
+    retry_after: Annotated[int, about("Seconds to wait before trying again (also the Retry-After header).")]

@@ -54,6 +54,9 @@ ID = "^[A-Za-z0-9_.:-]{1,64}$"  # command ids, seat ids (rules.common.deciding.I
 ENTROPY = "^[A-Za-z0-9_.:=+/-]{0,128}$"  # events.dice.ENTROPY_PATTERN
 NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/http/input_checks.py)
 NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only spaces, no NUL
+PATH_MEANINGS = {"id": "The encounter's id.", "seat": "The seat's id.",
+                 "token_id": "The read token's id (from POST .../read-tokens).", "wid": "The webhook's id.",
+                 "path": "The file's path under /static."}
 PATH_SCHEMAS = {"seat": {"type": "string", "pattern": ID}, "id": {"type": "string", "pattern": NO_NUL},
                 "token_id": {"type": "string", "pattern": NO_NUL}, "path": {"type": "string", "pattern": NO_NUL}}
 # Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
@@ -183,9 +186,10 @@ ENDPOINTS: list[Endpoint] = [
 
 def _error_schema(code: str, details: dict[str, Any] | None) -> dict[str, Any]:
     return {"type": "object", "required": ["error"], "properties": {"error": {
-        "type": "object", "required": ["code", "message", "details"],
-        "properties": {"code": {"const": code}, "message": {"type": "string"},
-                       "details": details or {"type": "object"}}}}}
+        "type": "object", "required": ["code", "message", "details"], "description": "The error.",
+        "properties": {"code": {"const": code, "description": t.ERROR_CODE},
+                       "message": {"type": "string", "description": t.ERROR_MESSAGE},
+                       "details": {**(details or {"type": "object"}), "description": t.ERROR_DETAILS}}}}}
 
 
 def _commands_by_ruleset(registry: Registry) -> tuple[dict[str, tuple[type, ...]], dict[str, str]]:
@@ -350,8 +354,9 @@ def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int,
     responses["default"] = {"description": "Any other error (405, 413, 500 ...), in the one error shape.",
                             "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
     op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
-    params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"})}
-              for n in ("id", "seat", "token_id", "wid", "path") if "{" + n + "}" in e.path]
+    params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"}),
+               "description": "The ruleset's id." if n == "id" and e.path.startswith("/rulesets")
+               else PATH_MEANINGS[n]} for n in ("id", "seat", "token_id", "wid", "path") if "{" + n + "}" in e.path]
     params += [{"name": n, "in": "query", "required": False, "schema": typ if isinstance(typ, dict) else {"type": typ},
                 "description": d} for n, typ, d in e.query]
     if params:
