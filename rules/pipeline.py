@@ -371,6 +371,19 @@ def to_new_event(struct: msgspec.Struct) -> NewEvent:
     return NewEvent(type(struct).__name__, data)
 
 
+# Fields of a command that are not the declaration: the envelope holds the command_id, manual faces stay
+# in their DieRolled, and expected_seq was only a precondition of the append.
+UNDECLARED = ("command_id", "dice", "expected_seq")
+
+
+def declaration(cmd: Command, ruleset: Any, keyed_by: str) -> dict[str, Any]:
+    """The command as decided, for its first event's `data.declaration` (DESIGN.md "Declarations"):
+    with the envelope's command_id, the recorded manual faces and the revealed seeds, enough for anyone
+    with this ruleset's code of `version` to decide it again (`tussle verify --replay`)."""
+    command = {k: v for k, v in msgspec.to_builtins(cmd).items() if k not in UNDECLARED}
+    return {"command": command, "keyed_by": keyed_by, "ruleset": ruleset.id, "version": ruleset.version}
+
+
 def _fold(state: dict[str, Any], new: NewEvent, ruleset: Any, ctx: Context) -> dict[str, Any]:
     seq = state["seq"] + 1
     return evolve(state, Event(ctx.stream, seq, new.type, new.data, ctx.actor, ctx.command_id, "", "", ""), ruleset)
@@ -401,6 +414,7 @@ def decide_command(
     """The events one command appends, or an exception saying why it appends nothing."""
     ctype = command_type(cmd)
     cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
+    declared = declaration(cmd, ruleset, dice.keyed_by)  # before any rekey: the keys this command brought
     _check_seat(state, ruleset, cmd, ctype, ctx)
     _check_pending(state, ctype)
     folded = state
@@ -474,4 +488,6 @@ def decide_command(
             and any(ne.type == "TurnStarted" for ne in out) and not any(ne.type == "DiceSeedRotated" for ne in out)):
         push(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
     dice.check_all_used()
+    if out:
+        out[0] = NewEvent(out[0].type, {**out[0].data, "declaration": declared})
     return out

@@ -575,7 +575,8 @@ class Encounters:
                 raise NotPermitted("only the GM may supply dice faces in this encounter "
                                    "(option manual_dice_from is gm)")
         if mode == "manual" or supplied is not None:
-            return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, supplied=supplied or [])
+            return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by,
+                        supplied=supplied or [])
         seed = await self._seed(stream, state["commitment"])
         return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by, seed=seed)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.gurps.gurps_world import HAND, KNIFE, fig
-from tests.support.bodies import types  # noqa: F401 - the tests import them from here
+from tests.support.bodies import data, types  # noqa: F401 - the tests import them from here
 
 # Spec section 1: direction d is the neighbour offset below (axial [q, r]).
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -20,7 +20,7 @@ def hex_at(d: int, steps: int = 1, origin: tuple[int, int] = (0, 0)) -> list[int
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:
     """The data of each appended event of type t."""
-    return [e["data"] for e in body["events"] if e["type"] == t]
+    return data(body, t)
 
 
 def rolls(body: dict[str, Any]) -> list[dict[str, Any]]:

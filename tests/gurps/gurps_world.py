@@ -9,6 +9,7 @@ from events.dice import Dice
 from rules.common import commands as common
 from rules.gurps import ruleset
 from rules.pipeline import Context, decide_command, to_new_event
+from tests.support.bodies import decided
 from tests.support.pure_world import PureWorld
 
 KNIFE = {"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1", "skill": "Knife"}
@@ -42,7 +43,7 @@ class World(PureWorld):
         ctx = Context(stream="s", actor="gm", command_id=command_id)
         d = Dice(stream="s", command_id=command_id, supplied=dice or [])
         appended = self._append(decide_command(self.state, ruleset, cmd, ctx, d), "gm", command_id)
-        return [{"type": e.type, **e.data} for e in appended]
+        return [{"type": e.type, **decided(e.data)} for e in appended]
 
     def fact(self, *structs: Any) -> None:
         """Append events directly (a set-up shortcut for states the commands reach the long way)."""

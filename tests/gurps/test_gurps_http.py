@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from tests.gurps.gurps_world import BROADSWORD, HAND, KNIFE, fig
-from tests.support.bodies import types
+from tests.support.bodies import data, types
 
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == t]
+    return data(body, t)
 
 
 async def replay_equals_live(enc) -> None:

@@ -13,6 +13,7 @@ from rules.interface import Ruleset
 from rules.pipeline import Context, decide_command, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state, replay
+from tests.support.bodies import decided
 
 
 class PureWorld:
@@ -68,4 +69,4 @@ def types(events: list[Event]) -> list[str]:
 
 def of_type(events: list[Event], name: str) -> list[dict[str, Any]]:
     """The data of the events of one type, in order."""
-    return [e.data for e in events if e.type == name]
+    return [decided(e.data) for e in events if e.type == name]

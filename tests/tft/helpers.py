@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.bodies import types  # noqa: F401 - the tests import them from here
+from tests.support.bodies import data, types  # noqa: F401 - the tests import them from here
 
 
 def fig(id: str, side: str, st: int, adj_dx: int, pos: list[int], facing: int = 0, **stats: Any) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def troll() -> dict[str, Any]:
 
 
 def of_type(body: dict[str, Any], t: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == t]
+    return data(body, t)
 
 
 def sentences(envelopes: list[dict[str, Any]]) -> list[str]:
