@@ -54,3 +54,57 @@ def sentences(envelopes: list[dict[str, Any]]) -> list[str]:
             out.append(text)
         state = evolve(state, e, ruleset)
     return out
+
+
+SHIELD = {"id": "shield", "name": "Small shield", "kind": "shield", "stops": 1, "state": "worn"}
+SPEAR = {"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}
+
+
+async def next_turn(enc: Any, turn: int, phase: str = "action", **fields: Any) -> dict[str, Any]:
+    """Start the turn and its movement phase, then (by default) its action phase, sent with `fields` (its
+    dice); the last response body."""
+    await enc.ok("start_turn", turn=turn)
+    body = await enc.ok("start_phase", phase="movement")
+    if phase == "action":
+        body = await enc.ok("start_phase", phase="action", **fields)
+    return body
+
+
+async def encounter(tussle: Any, *figs: dict[str, Any], options: dict[str, Any] | None = None,
+                    phase: str = "action") -> Any:
+    """A manual-dice tft encounter of these figures, in turn 1's action phase (or movement phase)."""
+    enc = await tussle.create("tft", dice="manual", options=options or {})
+    for f in figs:
+        await enc.add(f)
+    await next_turn(enc, 1, phase)
+    return enc
+
+
+async def brawl(tussle: Any, *extra: dict[str, Any], a_ma: int = 12, a_items: list[dict[str, Any]] | None = None,
+                options: dict[str, Any] | None = None) -> Any:
+    """Turn 1, action phase: a1 (DX 13, MA `a_ma`) has got into HTH with the prone b1 at 0,0."""
+    enc = await encounter(tussle, fig("a1", "a", 12, 13, [1, 0], 3, ma=a_ma, items=a_items or []),
+                          fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone"), *extra, options=options)
+    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
+    return enc
+
+
+async def refused(enc: Any, type_: str, *phrases: str, status: int = 422, token: str | None = None,
+                  **fields: Any) -> str:
+    """The command is refused with `status`, its message holding every phrase, and nothing is appended."""
+    before = (await enc.state())["seq"]
+    r = await enc.command(type_, token=token, **fields)
+    assert r.status == status, r.body
+    for p in phrases:
+        assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
+    assert (await enc.state())["seq"] == before
+    return r.body["error"]["message"]
+
+
+async def tv3_dive(tussle: Any) -> Any:
+    """TV3 (the dive knocked back) up to the dive: Rolf has run two hexes at Gorm in turn 1's movement phase."""
+    enc = await encounter(tussle, fig("rolf", "a", 12, 12, [3, 0], 3, ma=10, armor_stops=2),
+                          fig("gorm", "b", 12, 11, [0, 0], 0, ma=8, dive_block=1, items=[dict(BROADSWORD)]),
+                          phase="movement")
+    await enc.ok("tft.move", combatant="rolf", path=[[2, 0], [1, 0]])
+    return enc

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type, sentences, types
-
-SHIELD = {"id": "shield", "name": "Small shield", "kind": "shield", "stops": 1, "state": "worn"}
-SPEAR = {"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}
+from tests.tft.helpers import (
+    BROADSWORD,
+    DAGGER,
+    SHIELD,
+    SPEAR,
+    brawl,
+    fig,
+    next_turn,
+    of_type,
+    sentences,
+    types,
+)
 
 
 async def _brawl(tussle, *extra, options=None, a_items=None, turn_two=True):
     """a1 (DX 13) gets into HTH with the prone b1 at 0,0 on turn 1; turn 2's action phase has begun."""
-    enc = await tussle.create("tft", dice="manual", options=options or {})
-    await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=10, items=a_items or []))
-    await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone"))
-    for f in extra:
-        await enc.add(f)
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
-    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
+    enc = await brawl(tussle, *extra, a_ma=10, a_items=a_items, options=options)
     if turn_two:
-        await enc.ok("start_turn", turn=2)
-        await enc.ok("start_phase", phase="movement")
+        await next_turn(enc, 2, phase="movement")
     return enc
 
 
@@ -91,20 +90,14 @@ async def test_spell_shield_and_dagger(tussle):
     roll = of_type(b, "DieRolled")[0]
     assert [m["value"] for m in roll["modifiers"]] == [-1, -6, -1] and roll["target"] == 5
     assert roll["outcome"] == "success"
-    await enc.ok("start_turn", turn=3)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 3)
     b = await enc.ok("tft.drop_shield", combatant="a1", dice=[[4, 4, 4]])
     assert of_type(b, "ItemDropped")[0] == {"combatant": "a1", "item": "shield", "at": [0, 0]}
-    await enc.ok("start_turn", turn=4)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 4)
     b = await enc.ok("tft.draw_dagger", combatant="a1", dice=[[6, 5, 2]])
     assert of_type(b, "DieRolled")[0]["target"] == 13 and types(b)[-2:] == ["ItemReadied", "ActionSpent"]
     await enc.ok("tft.pass", combatant="b1")
-    await enc.ok("start_turn", turn=5)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 5)
     b = await enc.ok("tft.hth_attack", combatant="a1", target="b1", weapon="dagger", dice=[[1, 2, 3], [6]])
     dmg = of_type(b, "DieRolled")[1]
     assert (dmg["notation"], dmg["total"]) == ("1d6+1", 7)
@@ -176,9 +169,7 @@ async def test_standing_case_1_majority_falls_at_formation(tussle):
     enc = await tussle.create("tft", dice="manual", options={"standing_in_hth": True})
     await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=12))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C1", dice=[[1]])
     assert of_type(b, "StandingCheckResolved")[0] == {"group": "g1", "case": 1, "standing": False}
     assert [p["posture"] for p in of_type(b, "PostureChanged")] == ["prone", "prone"]
@@ -211,16 +202,12 @@ async def test_judo2_defends_on_the_ground_and_punches_prone(tussle):
     enc = await tussle.create("tft", dice="manual")
     await enc.add(fig("kiri", "a", 10, 14, [0, 0], 0, judo=2, ma=10, posture="prone"))
     await enc.add(fig("olaf", "b", 12, 12, [1, 0], 3, ma=12))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     b = await enc.ok("tft.prone_unarmed_attack", combatant="kiri", target="olaf", dice=[[3, 3, 3], [5]])
     roll = of_type(b, "DieRolled")[0]
     assert (roll["target"], roll["outcome"]) == (11, "hit")
     await enc.ok("tft.pass", combatant="olaf")
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 2)
     b = await enc.ok("tft.defend", combatant="kiri")
     assert of_type(b, "ActionSpent")[0]["why"] == "defend"
     b = await enc.ok("tft.enter_hth", combatant="olaf", target="kiri", dice=[[1]])

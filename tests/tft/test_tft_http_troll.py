@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from tests.tft.helpers import of_type, sentences, simeth, troll, types
+from tests.tft.helpers import encounter, of_type, sentences, simeth, troll, types
 
 
 async def _setup(tussle):
-    enc = await tussle.create("tft", dice="manual")
-    await enc.add(simeth())
-    await enc.add(troll())
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    return enc
+    return await encounter(tussle, simeth(), troll(), phase="movement")
 
 
 async def test_tv1_simeth_vs_troll(tussle):

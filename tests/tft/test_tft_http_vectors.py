@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type, sentences, types
+from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type, sentences, tv3_dive, types
 
 
 async def _turn(enc, turn: int, action_dice=None):
@@ -84,12 +84,7 @@ async def test_tv2c_uc_in_the_stander_favour(tussle):
 
 
 async def test_tv3_dive_knocked_back(tussle):
-    enc = await tussle.create("tft", dice="manual")
-    await enc.add(fig("rolf", "a", 12, 12, [3, 0], 3, ma=10, armor_stops=2))
-    await enc.add(fig("gorm", "b", 12, 11, [0, 0], 0, ma=8, dive_block=1, items=[dict(BROADSWORD)]))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("tft.move", combatant="rolf", path=[[2, 0], [1, 0]])
+    enc = await tv3_dive(tussle)
     b = await enc.ok("tft.dive_for_legs", combatant="rolf", target="gorm", condition="C1", dice=[[4], [3, 5]])
     assert types(b) == ["ActionDeclared", "Moved", "DieRolled", "HthEntryResolved", "Moved", "PostureChanged",
                         "DieRolled", "Wounded", "ActionSpent"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tests.tft.helpers import fig, of_type, simeth, troll
-from tests.tft.test_tft_http_refusals import _enc, refused
+from tests.tft.helpers import encounter, fig, next_turn, of_type, refused, simeth, troll
 
 MACE = {"id": "mace", "name": "Mace", "kind": "weapon", "damage": "2d6+1", "state": "carried"}
 
@@ -13,7 +12,7 @@ async def _in_hth(tussle, **options):
     s = simeth()
     s["position"] = [1, 0]
     s["items"].append(dict(MACE))
-    enc = await _enc(tussle, s, troll(), options=options)
+    enc = await encounter(tussle, s, troll(), options=options)
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
     return enc
 
@@ -41,7 +40,7 @@ async def test_judo_2_may_add_or_subtract_one_extra_point(tussle):
     and a figure without it has none recorded."""
     s = simeth()
     s["position"] = [1, 0]
-    enc = await _enc(tussle, s, troll())
+    enc = await encounter(tussle, s, troll())
     msg = await refused(enc, "tft.enter_hth", "only a Judo 2 figure may shift the HTH defense roll",
                         "Simeth has Judo 0", combatant="simeth", target="troll", condition="C2", judo2_shift=1)
     assert msg.startswith("Simeth may not use judo2_shift")
@@ -52,7 +51,7 @@ async def test_judo_2_may_add_or_subtract_one_extra_point(tussle):
 async def test_judo_2_entrant_records_his_extra_point(tussle):
     """§Judo-2: the Judo 2 entrant's extra point is his choice, in his favour unless he says otherwise."""
     kiri = fig("kiri", "a", 12, 14, [1, 0], 3, ma=10, judo=2, uc=1, iq=14, dx=14)
-    enc = await _enc(tussle, kiri, troll())
+    enc = await encounter(tussle, kiri, troll())
     body = await enc.ok("tft.enter_hth", combatant="kiri", target="troll", condition="C2", dice=[[4]])
     assert of_type(body, "ActionDeclared")[0]["params"]["judo2_shift"] == -1
 
@@ -156,7 +155,7 @@ async def test_a_fallen_figure_is_pointed_only_to_a_way_in_that_takes_him(tussle
     standing brawl is pointed to enter_hth at his action, never to dive_for_legs or join_hth."""
     from tests.tft.test_tft_issue_standing import _standing_pair
 
-    enc = await _enc(tussle, simeth(), fig("troll", "b", 35, 11, [1, 0], 0, ma=12, posture="prone"),
+    enc = await encounter(tussle, simeth(), fig("troll", "b", 35, 11, [1, 0], 0, ma=12, posture="prone"),
                      phase="movement")
     await enc.ok("ruling", text="Simeth slips", overrides={"combatants": {"simeth": {"posture": "prone"}}})
     msg = await refused(enc, "move", "holds Troll, an enemy: use enter_hth from the next hex at your action",
@@ -175,7 +174,7 @@ async def test_standing_up_and_picking_up_a_dropped_weapon(tussle):
     s = simeth()
     s["position"], s["posture"] = [3, 0], "prone"
     s["items"][0] = {**s["items"][0], "state": "dropped", "at": [4, 0]}
-    enc = await _enc(tussle, s, troll())
+    enc = await encounter(tussle, s, troll())
     legal = (await enc.state())["combatants"]["simeth"].get("legal_actions")
     if legal is not None:
         assert {"tft.stand_up", "tft.pick_up"} <= set(legal)
@@ -201,7 +200,7 @@ async def test_the_enemy_rolls_one_die_says_dice_needed(tussle):
     roll it is and what for (API.md's "1d6: troll's HTH defense roll"); the stored purpose stays hth_defense."""
     s = simeth()
     s["position"] = [1, 0]
-    enc = await _enc(tussle, s, troll())
+    enc = await encounter(tussle, s, troll())
     r = await enc.command("tft.enter_hth", combatant="simeth", target="troll", condition="C2")
     assert r.status == 422 and r.body["error"]["code"] == "dice_needed", r.body
     assert r.body["error"]["details"]["needed"] == ["1d6: Troll's HTH defense roll"]
@@ -218,7 +217,7 @@ async def test_the_standing_figure_can_attack_the_fallen_one(tussle):
     s["position"] = [1, 0]
     t = troll()
     t["posture"] = "prone"
-    enc = await _enc(tussle, s, t)
+    enc = await encounter(tussle, s, t)
     assert "tft.attack_fallen" in (await enc.state())["legal_actions"]["simeth"]
     # hth_attack from outside HTH points to attack_fallen, which then takes him.
     await refused(enc, "tft.hth_attack", "Troll is not in HTH either: attack_fallen attacks a fallen figure",
@@ -244,10 +243,10 @@ async def test_a_standing_enemy_or_a_fallen_attacker_is_not_the_standing_clause(
     ground, is refused with the rule, and the fallen attacker is told what takes him (stand_up, enter_hth)."""
     s = simeth()
     s["position"] = [1, 0]
-    enc = await _enc(tussle, s, troll())
+    enc = await encounter(tussle, s, troll())
     await refused(enc, "tft.attack_fallen", "Troll is standing, not fallen (§Standing", combatant="simeth",
                   target="troll")
-    enc = await _enc(tussle, {**s, "posture": "prone"}, {**troll(), "posture": "prone"})
+    enc = await encounter(tussle, {**s, "posture": "prone"}, {**troll(), "posture": "prone"})
     await refused(enc, "tft.attack_fallen", "Simeth is down", "stand_up first, or enter_hth", combatant="simeth",
                   target="troll")
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
@@ -259,11 +258,9 @@ async def test_one_wiggles_free_only_of_the_shield_one_wears(tussle):
     s = simeth()
     s["position"] = [1, 0]
     s["items"].append({"id": "buckler", "name": "Buckler", "kind": "shield", "stops": 1, "state": "worn"})
-    enc = await _enc(tussle, s, troll())
+    enc = await encounter(tussle, s, troll())
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 2)
     msg = await refused(enc, "tft.drop_shield", "one wiggles free only of the shield one wears (§Actions-Shield)",
                         "Simeth wears the Buckler, and the Dagger is not a shield", combatant="simeth",
                         item="dagger")
@@ -281,7 +278,7 @@ async def test_the_enemy_may_draw_their_dagger_only(tussle):
     t = troll()
     t["items"].append({"id": "knife", "name": "Knife", "kind": "weapon", "damage": "1d6-1", "hth_damage": "1d6",
                        "dagger_list": True, "state": "carried"})
-    enc = await _enc(tussle, s, t)
+    enc = await encounter(tussle, s, t)
     body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[3]])
     ask = of_type(body, "ReactionRequested")[0]
     assert ask["kind"] == "entry_dagger"
@@ -303,9 +300,7 @@ async def test_the_judo_throw_is_into_an_empty_adjacent_hex(tussle):
     await enc.add(fig("kiri", "b", 10, 11, [0, 0], 0, judo=2, ma=10))
     await enc.add(fig("olaf", "a", 12, 12, [1, 0], 3, ma=12))
     await enc.add(fig("una", "a", 10, 10, [5, 5], 0, ma=10))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     body = await enc.ok("tft.enter_hth", combatant="olaf", target="kiri", condition="C1", dice=[[5]])
     ask = of_type(body, "ReactionRequested")[0]
     assert "0,1" in ask["options"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.tft.helpers import fig, simeth, troll
-from tests.tft.test_tft_http_refusals import _enc
+from tests.tft.helpers import encounter, fig, simeth, troll
 
 GUESSED_PRONOUN = re.compile(r"\b(he|him|his|himself|she|her)\b", re.IGNORECASE)
 
@@ -22,7 +21,7 @@ async def _troll_turn(tussle):
         ma=10,
         items=[{"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}],
     )
-    enc = await _enc(tussle, simeth(), troll(), brenna, phase="movement")
+    enc = await encounter(tussle, simeth(), troll(), brenna, phase="movement")
     await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[2]])

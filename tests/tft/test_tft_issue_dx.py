@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.tft.helpers import fig, of_type, types
+from tests.tft.helpers import fig, next_turn, of_type, types
 
 DIRK = {"id": "dirk", "name": "Dirk", "kind": "weapon", "damage": "1d6+1", "hth_damage": "2d6-1",
         "dagger_list": True, "state": "ready"}
@@ -32,14 +32,10 @@ async def _brawl(tussle, a: dict[str, Any] | None = None, b: dict[str, Any] | No
     enc = await tussle.create("tft", dice="manual", options={"keep_hth_weapons_on_entry": True, **(options or {})})
     await enc.add(_fig("a1", "a", [1, 0], 3, **{"st": 12, "adj_dx": 13, "ma": 12, **(a or {})}))
     await enc.add(_fig("b1", "b", [0, 0], 0, **{"st": 12, "adj_dx": 10, "ma": 8, "posture": "prone", **(b or {})}))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
     if second_turn:
-        await enc.ok("start_turn", turn=2)
-        await enc.ok("start_phase", phase="movement")
-        await enc.ok("start_phase", phase="action")
+        await next_turn(enc, 2)
     return enc
 
 
@@ -112,9 +108,7 @@ async def test_strongest_uses_remaining_st_option(tussle, remaining, strongest):
     await enc.ok("tft.pass", combatant="a1")
     b = await enc.ok("tft.hth_attack", combatant="b1", target="a1", dice=[[2, 2, 2], [4]])
     assert of_type(b, "Wounded")[0]["amount"] == 4
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 2)
     st = await enc.state()
     first = st["initiative"][0]
     if first != strongest:
@@ -140,9 +134,7 @@ async def test_shield_penalty_on_every_hth_roll_and_no_protection_in_hth(tussle)
     b = await enc.ok("tft.hth_attack", combatant="b1", target="a1", dice=[[2, 2, 2], [5]])
     assert _mods(of_type(b, "DieRolled")[0]) == [(-2, "Buckler worn (stops 2)")]
     assert of_type(b, "Wounded")[0]["amount"] == 5
-    await enc.ok("start_turn", turn=3)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 3)
     b = await enc.ok("tft.disengage", combatant="a1", to=[1, 0], dice=[[6, 6, 6, 6]])
     roll = of_type(b, "DieRolled")[0]
     assert (roll["notation"], _mods(roll), roll["target"], roll["outcome"]) == (
@@ -160,9 +152,7 @@ async def test_drop_shield_counts_its_own_penalty(tussle):
     st = await enc.state()
     assert st["initiative"] == ["a1", "b1"]
     await enc.ok("tft.pass", combatant="b1")
-    await enc.ok("start_turn", turn=3)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 3)
     b = await enc.ok("tft.hth_attack", combatant="a1", target="b1", dice=[[6, 6, 5]])
     assert _mods(of_type(b, "DieRolled")[0]) == []  # the shield is gone, and so is its penalty
     await enc.replay_matches_live()

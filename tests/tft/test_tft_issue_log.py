@@ -13,11 +13,23 @@ from rules.tft.commands import TFT_COMMANDS
 from rules.tft.describe import PURPOSE_WORDS
 from rules.tft.events import TFT_EVENTS
 from rules.tft.options import DEFAULTS
-from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type, simeth, troll
+from tests.tft.helpers import (
+    BROADSWORD,
+    DAGGER,
+    SHIELD,
+    SPEAR,
+    encounter,
+    fig,
+    next_turn,
+    of_type,
+    simeth,
+    troll,
+    tv3_dive,
+)
 
-SPEAR = {"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}
 BOW = {"id": "bow", "name": "Bow", "kind": "weapon", "damage": "1d6", "state": "ready"}
-SHIELD = {"id": "shield", "name": "Small shield", "kind": "shield", "stops": 1, "state": "worn"}
+
+
 # The engine's last-resort sentence for an event nobody describes: "HthEntryResolved (gm)."
 ENGINE_FALLBACK = re.compile(r"^[A-Z][A-Za-z]+ \([^)]*\)\.$")
 
@@ -33,24 +45,25 @@ def _texts(entries: list[dict[str, Any]]) -> str:
     return "\n".join(e["text"] for e in entries)
 
 
-async def _turn(enc, n: int, **kw) -> None:
-    await enc.ok("start_turn", turn=n)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action", **kw)
+async def _hal_holds_ivo(tussle, hal: tuple[int, int], ivo_st: int):
+    """TV6 (OPTION pins): Hal (ST, DX `hal`) got into HTH with the prone Ivo in turn 4; turn 5's action phase."""
+    enc = await tussle.create("tft", dice="manual", options={"pins": True})
+    await enc.add(fig("hal", "a", *hal, [1, 0], 3, ma=10))
+    await enc.add(fig("ivo", "b", ivo_st, 11, [0, 0], 0, ma=10, posture="prone"))
+    await next_turn(enc, 4)
+    await enc.ok("tft.enter_hth", combatant="hal", target="ivo", condition="C2", dice=[[1]])
+    await next_turn(enc, 5)
+    return enc
 
 
 async def _troll(tussle):
-    enc = await tussle.create("tft", dice="manual")
-    await enc.add(simeth())
-    await enc.add(troll())
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
+    enc = await encounter(tussle, simeth(), troll(), phase="movement")
     await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[2]])
     await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[3, 4, 4], [4]])
     await enc.ok("tft.hth_attack", combatant="simeth", target="troll", weapon="fist", dice=[[5, 3, 2], [6]])
-    await _turn(enc, 2)
+    await next_turn(enc, 2)
     await enc.ok("tft.draw_dagger", combatant="simeth", dice=[[3, 3, 3]])
     return enc
 
@@ -86,12 +99,7 @@ async def test_tv1_log_through_the_endpoint(tussle):
 
 async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     # TV3: the dive knocked back
-    enc = await tussle.create("tft", dice="manual")
-    await enc.add(fig("rolf", "a", 12, 12, [3, 0], 3, ma=10, armor_stops=2))
-    await enc.add(fig("gorm", "b", 12, 11, [0, 0], 0, ma=8, dive_block=1, items=[dict(BROADSWORD)]))
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("tft.move", combatant="rolf", path=[[2, 0], [1, 0]])
+    enc = await tv3_dive(tussle)
     await enc.ok("tft.dive_for_legs", combatant="rolf", target="gorm", condition="C1", dice=[[4], [3, 5]])
     text = _texts(await _log(enc))
     for sentence in [
@@ -109,7 +117,7 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     await enc.add(fig("bors", "b", 12, 11, [0, 0], 0, judo=1, items=[dict(BROADSWORD), dict(DAGGER)],
                       reactions={"entry_dagger": "dagger"}))
     await enc.add(fig("ana", "a", 10, 13, [-1, 0], 0, ma=10))
-    await _turn(enc, 1)
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ana", target="bors", condition="C3", dice=[[6], [6], [3]])
     text = _texts(await _log(enc))
     for sentence in [
@@ -126,7 +134,7 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
     enc = await tussle.create("tft", dice="manual")
     await enc.add(fig("kiri", "b", 10, 11, [0, 0], 0, judo=2, ma=10))
     await enc.add(fig("olaf", "a", 12, 12, [1, 0], 3, ma=12))
-    await _turn(enc, 1)
+    await next_turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="olaf", target="kiri", condition="C1", dice=[[5]])
     await enc.ok("respond", reaction=of_type(b, "ReactionRequested")[0]["id"], choice="0,1", dice=[[3]])
     text = _texts(await _log(enc))
@@ -148,11 +156,11 @@ async def test_take_down_standing_and_pin_sentences(tussle):
     await enc.add(fig("frankfolson", "b", 15, 11, [5, 5], 3, uc=1, ma=10))
     for who in ("joe", "frankfolson"):
         await enc.ok("tft.set_hth_preferences", combatant=who, hth_wish="stand")
-    await _turn(enc, 3)
+    await next_turn(enc, 3)
     await enc.ok("tft.consent_hth", combatant="frankfolson", target="joe")
     await enc.ok("tft.enter_hth", combatant="joe", target="frankfolson", dice=[[1], [3, 3, 3], [3, 3, 3]])
     await enc.ok("tft.set_hth_preferences", combatant="joe", hth_wish="fall", take_down_dice=2)
-    await _turn(enc, 4, dice=[[4, 6], [1, 2, 3, 4, 5]])
+    await next_turn(enc, 4, dice=[[4, 6], [1, 2, 3, 4, 5]])
     text = _texts(await _log(enc))
     for sentence in [
         "Frankfolson lets Joe try to get into HTH this turn.",
@@ -174,16 +182,11 @@ async def test_take_down_standing_and_pin_sentences(tussle):
         assert sentence in text, sentence
 
     # TV6: pins
-    enc = await tussle.create("tft", dice="manual", options={"pins": True})
-    await enc.add(fig("hal", "a", 12, 12, [1, 0], 3, ma=10))
-    await enc.add(fig("ivo", "b", 13, 11, [0, 0], 0, ma=10, posture="prone"))
-    await _turn(enc, 4)
-    await enc.ok("tft.enter_hth", combatant="hal", target="ivo", condition="C2", dice=[[1]])
-    await _turn(enc, 5)
+    enc = await _hal_holds_ivo(tussle, hal=(12, 12), ivo_st=13)
     await enc.ok("tft.pass", combatant="ivo")
     await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[[3, 3, 3], [6, 6, 6]])
     for turn in (6, 7, 8):
-        await _turn(enc, turn)
+        await next_turn(enc, turn)
     await enc.ok("tft.break_pin", combatant="ivo", dice=[[2, 3, 3, 4]])
     text = _texts(await _log(enc))
     for sentence in [
@@ -204,14 +207,9 @@ async def test_take_down_standing_and_pin_sentences(tussle):
 
 
 async def test_a_weaker_pinned_figure_is_told_it_cannot_break_free(tussle):
-    enc = await tussle.create("tft", dice="manual", options={"pins": True})
-    await enc.add(fig("hal", "a", 14, 16, [1, 0], 3, ma=10))
-    await enc.add(fig("ivo", "b", 12, 11, [0, 0], 0, ma=10, posture="prone"))
-    await _turn(enc, 4)
-    await enc.ok("tft.enter_hth", combatant="hal", target="ivo", condition="C2", dice=[[1]])
-    await _turn(enc, 5)
+    enc = await _hal_holds_ivo(tussle, hal=(14, 16), ivo_st=12)
     await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[[3, 3, 3], [6, 6, 6]])
-    await _turn(enc, 6)
+    await next_turn(enc, 6)
     text = _texts(await _log(enc))
     assert "Hal holds Ivo (turn 6, held 1 turn; Hal's action is spent). Ivo is too weak to break the pin (ST in " \
            "HTH 12 against 14)." in text
@@ -224,7 +222,7 @@ async def test_strike_and_missile_sentences(tussle):
     await enc.add(fig("eli", "b", 12, 10, [0, 1], 2, ma=10))
     await enc.add(fig("cara", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)]))
     await enc.add(fig("archer", "a", 10, 14, [6, 0], 3, ma=10, items=[dict(BOW)]))
-    await _turn(enc, 1)
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ash", target="dax", condition="C2", dice=[[1]])
     await enc.ok("tft.join_hth", combatant="eli", target="ash")
     await enc.ok("tft.strike_into_hth", combatant="cara", target="dax", weapon="spear",
@@ -263,12 +261,12 @@ async def test_every_tft_event_and_roll_has_a_tft_sentence(tussle):
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.consent_hth", combatant="b1", target="a1")
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C4", dice=[[1], [3, 3, 3], [6, 6, 6]])
-    await _turn(enc, 2)
+    await next_turn(enc, 2)
     await enc.ok("tft.cast_spell_in_hth", combatant="a1", spell="Blur", dice=[[6, 6, 6]])
-    await _turn(enc, 3)
+    await next_turn(enc, 3)
     await enc.ok("tft.drop_shield", combatant="a1", dice=[[6, 6, 6]])
     await enc.ok("tft.pin", combatant="b1", target="a1", dice=[[6, 6, 6], [1, 1, 1]])
-    await _turn(enc, 4)
+    await next_turn(enc, 4)
     await enc.ok("tft.disengage", combatant="a1", to=[1, 0], dice=[[1, 1, 1, 1]])
     encounters.append(enc)
     for e in encounters:

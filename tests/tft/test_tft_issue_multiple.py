@@ -3,7 +3,7 @@ thrown weapons from 3 hexes or less, shields against outsiders (standing vs fall
 
 from __future__ import annotations
 
-from tests.tft.helpers import fig, of_type, types
+from tests.tft.helpers import fig, next_turn, of_type, types
 
 SPEAR = {"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}
 AXE = {"id": "axe", "name": "Axe", "kind": "weapon", "damage": "2d6", "state": "ready"}
@@ -19,9 +19,7 @@ async def _three_figure_brawl(tussle, *outsiders, options=None):
     await enc.add(fig("bea", "b", 11, 10, [0, 1], 2, ma=10, armor_stops=1))
     for o in outsiders:
         await enc.add(o)
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ash", target="bo", condition="C2", dice=[[1]])
     b = await enc.ok("tft.join_hth", combatant="bea", target="ash")
     assert types(b) == ["ActionDeclared", "Moved", "CloseCombatJoined", "PostureChanged", "HthFirstTurn",
@@ -31,9 +29,7 @@ async def _three_figure_brawl(tussle, *outsiders, options=None):
     assert st["groups"]["g1"]["combatants"] == ["ash", "bo", "bea"]
     b = await enc.ok("tft.hth_attack", combatant="bea", target="ash", dice=[[6, 6, 5]])
     assert of_type(b, "DieRolled")[0]["modifiers"] == [{"value": -4, "reason": "entered HTH this turn"}]
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 2)
     return enc
 
 
@@ -125,9 +121,7 @@ async def _pair_with_a_shield(tussle, standing: bool):
     if standing:
         for cid in ("ash", "bo"):
             await enc.ok("tft.set_hth_preferences", combatant=cid, hth_wish="stand")
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     dice = [[1], [3, 3, 3], [3, 3, 3]] if standing else [[1]]
     await enc.ok("tft.enter_hth", combatant="ash", target="bo", condition="C1", dice=dice)
     assert (await enc.state())["groups"]["g1"]["standing"] is standing

@@ -5,27 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tft.helpers import DAGGER, fig, of_type, types
-
-
-async def _enc(tussle, *figs, options=None, phase="action"):
-    enc = await tussle.create("tft", dice="manual", options=options or {})
-    for f in figs:
-        await enc.add(f)
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    if phase == "action":
-        await enc.ok("start_phase", phase="action")
-    return enc
-
-
-async def _refused(enc, type_, *phrases, **fields):
-    before = (await enc.state())["seq"]
-    r = await enc.command(type_, **fields)
-    assert r.status == 422, r.body
-    for p in phrases:
-        assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
-    assert (await enc.state())["seq"] == before
+from tests.tft.helpers import DAGGER, encounter, fig, next_turn, of_type, refused, types
 
 
 async def test_every_option_is_accepted_and_stored(tussle):
@@ -51,7 +31,7 @@ async def test_every_option_is_accepted_and_stored(tussle):
 async def test_fist_damage_option(tussle, option, st_, notation):
     a = fig("a1", "a", st_, 13, [1, 0], 3, ma=12)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8, posture="prone")
-    enc = await _enc(tussle, a, b, options={"fist_damage": option})
+    enc = await encounter(tussle, a, b, options={"fist_damage": option})
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
     damage = [1] * int(notation[0])
     b_ = await enc.ok("tft.hth_attack", combatant="a1", target="b1", dice=[[2, 2, 2], damage])
@@ -61,7 +41,7 @@ async def test_fist_damage_option(tussle, option, st_, notation):
 async def test_a_figures_own_fist_damage_overrides_the_option(tussle):
     a = fig("a1", "a", 13, 13, [1, 0], 3, ma=12, fist_damage="1d6-2")
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8, posture="prone")
-    enc = await _enc(tussle, a, b, options={"fist_damage": "by_st"})
+    enc = await encounter(tussle, a, b, options={"fist_damage": "by_st"})
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
     b_ = await enc.ok("tft.hth_attack", combatant="a1", target="b1", dice=[[2, 2, 2], [5]])
     assert of_type(b_, "DieRolled")[1]["notation"] == "1d6-2" and of_type(b_, "Wounded")[0]["amount"] == 3
@@ -74,7 +54,7 @@ async def _armed_brawl(tussle, options, adj_dx=13):
     dagger = dict(DAGGER, state="ready", hth_damage="1d6")
     a = fig("a1", "a", 12, adj_dx, [1, 0], 3, ma=12, items=[dagger])
     b = fig("b1", "b", 30, 10, [0, 0], 0, ma=8, posture="prone")
-    enc = await _enc(tussle, a, b, options={"keep_hth_weapons_on_entry": True, **options})
+    enc = await encounter(tussle, a, b, options={"keep_hth_weapons_on_entry": True, **options})
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
     await enc.ok("tft.pass", combatant="b1")
     return enc
@@ -115,31 +95,31 @@ async def test_attack_criticals_off(tussle):
 async def test_dive_is_entry_condition_option(tussle):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=8)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8)
-    enc = await _enc(tussle, a, b, phase="movement")
-    await _refused(enc, "tft.dive_for_legs", "C1: A1's MA 8 is not higher than B1's 8", "C4:", combatant="a1",
+    enc = await encounter(tussle, a, b, phase="movement")
+    await refused(enc, "tft.dive_for_legs", "C1: A1's MA 8 is not higher than B1's 8", "C4:", combatant="a1",
                    target="b1")
-    enc = await _enc(tussle, a, b, options={"dive_is_entry_condition": True}, phase="movement")
+    enc = await encounter(tussle, a, b, options={"dive_is_entry_condition": True}, phase="movement")
     b_ = await enc.ok("tft.dive_for_legs", combatant="a1", target="b1", dice=[[1]])
     assert of_type(b_, "ActionDeclared")[0]["params"]["allowed"] == "diving for the legs"
     assert "CloseCombatJoined" in types(b_)
     fast = fig("b1", "b", 12, 10, [0, 0], 0, ma=16)
-    enc = await _enc(tussle, a, fast, options={"dive_is_entry_condition": True}, phase="movement")
-    await _refused(enc, "tft.dive_for_legs", "B1's MA is at least twice A1's", combatant="a1", target="b1")
+    enc = await encounter(tussle, a, fast, options={"dive_is_entry_condition": True}, phase="movement")
+    await refused(enc, "tft.dive_for_legs", "B1's MA is at least twice A1's", combatant="a1", target="b1")
 
 
 async def test_half_move_limits(tussle):
     a = fig("a1", "a", 12, 13, [5, 0], 3, ma=10)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=10, back_to_wall=True)
-    enc = await _enc(tussle, a, b, phase="movement")
+    enc = await encounter(tussle, a, b, phase="movement")
     await enc.ok("tft.move", combatant="a1", path=[[4, 0], [3, 0], [2, 0], [1, 0]])
     # the dive step is the fifth hex: exactly half of MA 10
     st = await enc.state()
     assert "tft.dive_for_legs" in st["legal_actions"]["a1"]
     b_ = await enc.ok("tft.dive_for_legs", combatant="a1", target="b1", dice=[[1]])
     assert (await enc.state())["rules"]["figures"]["a1"]["hexes_moved"] == 5 and "CloseCombatJoined" in types(b_)
-    enc2 = await _enc(tussle, a, b, phase="movement")
+    enc2 = await encounter(tussle, a, b, phase="movement")
     await enc2.ok("tft.move", combatant="a1", path=[[4, 0], [3, 0], [2, 0], [2, -1], [1, -1]])
-    await _refused(enc2, "tft.dive_for_legs", "with the dive A1 would move 6 hexes, more than half his MA (5)",
+    await refused(enc2, "tft.dive_for_legs", "with the dive A1 would move 6 hexes, more than half his MA (5)",
                    combatant="a1", target="b1")
     # ... but after 5 hexes the action-phase entry is still allowed (hexes_moved <= half MA)
     await enc2.ok("start_phase", phase="action")
@@ -155,14 +135,14 @@ async def test_half_move_limits(tussle):
     (1, 0, 1, True), (1, 0, 2, False), (2, 0, 2, True), (1, 2, 3, True), (1, 2, 4, False)])
 async def test_prone_crawl_hexes(tussle, option, judo, path_len, ok):
     a = fig("a1", "a", 12, 13, [5, 0], 3, ma=10, posture="prone", judo=judo)
-    enc = await _enc(tussle, a, options={"prone_crawl_hexes": option}, phase="movement")
+    enc = await encounter(tussle, a, options={"prone_crawl_hexes": option}, phase="movement")
     path = [[5, -i] for i in range(1, path_len + 1)]
     if ok:
         b = await enc.ok("tft.move", combatant="a1", path=path)
         assert of_type(b, "TftMoveCounted")[0]["hexes_moved"] == path_len
     else:
         limit = 3 if judo == 2 else option
-        await _refused(enc, "tft.move", f"more than his crawl limit on the ground ({limit})", combatant="a1",
+        await refused(enc, "tft.move", f"more than his crawl limit on the ground ({limit})", combatant="a1",
                        path=path)
 
 
@@ -172,16 +152,16 @@ async def test_prone_crawl_hexes(tussle, option, judo, path_len, ok):
 async def test_sprinting_bonus_does_not_count_for_c1(tussle):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=12, sprint_bonus=4)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=10)
-    enc = await _enc(tussle, a, b)
-    await _refused(enc, "tft.enter_hth", "C1: A1's MA 8 is not higher than B1's 10 (sprinting bonus not counted)",
+    enc = await encounter(tussle, a, b)
+    await refused(enc, "tft.enter_hth", "C1: A1's MA 8 is not higher than B1's 10 (sprinting bonus not counted)",
                    combatant="a1", target="b1", condition="C1")
 
 
 async def test_the_gms_back_to_wall_ruling_makes_c2_hold(tussle):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=8)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8)
-    enc = await _enc(tussle, a, b)
-    await _refused(enc, "tft.enter_hth", "C2: B1's back is not to a wall", combatant="a1", target="b1",
+    enc = await encounter(tussle, a, b)
+    await refused(enc, "tft.enter_hth", "C2: B1's back is not to a wall", combatant="a1", target="b1",
                    condition="C2")
     b_ = await enc.ok("tft.set_back_to_wall", combatant="b1")
     assert of_type(b_, "RulingMade")[0]["overrides"] == {"combatants": {"b1": {"stats": {"back_to_wall": True}}}}
@@ -194,7 +174,7 @@ async def test_the_gms_back_to_wall_ruling_makes_c2_hold(tussle):
 async def test_c2_any_down_posture(tussle, posture):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=8)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8, posture=posture)
-    enc = await _enc(tussle, a, b)
+    enc = await encounter(tussle, a, b)
     b_ = await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[1]])
     assert of_type(b_, "ActionDeclared")[0]["params"]["condition"] == "C2"
 
@@ -202,14 +182,12 @@ async def test_c2_any_down_posture(tussle, posture):
 async def test_consent_is_for_this_entrant_and_this_turn_only(tussle):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=8)
     b = fig("b1", "b", 12, 10, [0, 0], 0, ma=8)
-    enc = await _enc(tussle, a, b)
+    enc = await encounter(tussle, a, b)
     b_ = await enc.ok("tft.consent_hth", combatant="b1", target="a1")
     assert of_type(b_, "HthConsentGiven") == [{"defender": "b1", "entrant": "a1", "turn": 1}]
     await enc.ok("tft.pass", combatant="a1")
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
-    await _refused(enc, "tft.enter_hth", "C4: B1 has not agreed this turn to let A1 try", combatant="a1",
+    await next_turn(enc, 2)
+    await refused(enc, "tft.enter_hth", "C4: B1 has not agreed this turn to let A1 try", combatant="a1",
                    target="b1", condition="C4")
 
 
@@ -218,7 +196,7 @@ async def test_consent_is_for_this_entrant_and_this_turn_only(tussle):
 
 async def test_set_hth_preferences_records_every_field(tussle):
     a = fig("a1", "a", 12, 13, [1, 0], 3, ma=8)
-    enc = await _enc(tussle, a)
+    enc = await encounter(tussle, a)
     b = await enc.ok("tft.set_hth_preferences", combatant="a1", use_judo1_defense=False, judo2_shift_defense=-1,
                      entry_dagger="always", judo_throw="never", hth_wish="stand", take_down_dice=3)
     assert of_type(b, "HthPreferencesSet")[0] == {

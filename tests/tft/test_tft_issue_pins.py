@@ -8,23 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.tft.helpers import fig, of_type, types
-
-
-async def _next_turn(enc, turn: int) -> dict:
-    await enc.ok("start_turn", turn=turn)
-    await enc.ok("start_phase", phase="movement")
-    return await enc.ok("start_phase", phase="action")
-
-
-async def _refused(enc, type_: str, *phrases: str, **fields: Any) -> str:
-    before = (await enc.state())["seq"]
-    r = await enc.command(type_, **fields)
-    assert r.status == 422, r.body
-    for p in phrases:
-        assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
-    assert (await enc.state())["seq"] == before
-    return r.body["error"]["message"]
+from tests.tft.helpers import fig, next_turn, of_type, refused, types
 
 
 async def _grapple(tussle, hal: dict[str, Any] | None = None, ivo: dict[str, Any] | None = None,
@@ -35,11 +19,11 @@ async def _grapple(tussle, hal: dict[str, Any] | None = None, ivo: dict[str, Any
     i = {"st": 13, "adj_dx": 11, "ma": 10, "posture": "prone", **(ivo or {})}
     await enc.add(fig("hal", "a", h.pop("st"), h.pop("adj_dx"), [1, 0], 3, **h))
     await enc.add(fig("ivo", "b", i.pop("st"), i.pop("adj_dx"), [0, 0], 0, **i))
-    await _next_turn(enc, 4)
+    await next_turn(enc, 4)
     await enc.ok("tft.enter_hth", combatant="hal", target="ivo", condition="C2", dice=[[1]])
     for cid in (await enc.state())["initiative"]:
         await enc.ok("tft.pass", combatant=cid)
-    await _next_turn(enc, 5)
+    await next_turn(enc, 5)
     return enc
 
 
@@ -66,7 +50,7 @@ async def test_a_pin_held_across_four_turns(tussle):
     assert st["pins"] == [{"holder": "hal", "pinned": "ivo", "turn": 5, "turns_held": 0, "last_held_turn": 5}]
 
     for held, turn in enumerate((6, 7, 8, 9), 1):
-        b = await _next_turn(enc, turn)
+        b = await next_turn(enc, turn)
         assert of_type(b, "PinHeld") == [{"holder": "hal", "pinned": "ivo", "turn": turn}]
         assert {"combatant": "hal", "turn": turn, "why": "holding pin"} in of_type(b, "ActionSpent")
         st = await enc.state()
@@ -77,12 +61,12 @@ async def test_a_pin_held_across_four_turns(tussle):
         assert "tft.hth_attack" not in legal and "tft.disengage" not in legal and "tft.cast_spell_in_hth" in legal
         if turn in (6, 7):
             assert "tft.break_pin" not in legal
-            await _refused(enc, "tft.break_pin", "first try to break free on turn 8", combatant="ivo")
-            await _refused(enc, "tft.hth_attack", "Ivo is pinned", combatant="ivo", target="hal")
-            await _refused(enc, "tft.draw_dagger", "Ivo is pinned", combatant="ivo")
-            await _refused(enc, "tft.disengage", "Ivo is pinned", combatant="ivo", to=[1, 0])
+            await refused(enc, "tft.break_pin", "first try to break free on turn 8", combatant="ivo")
+            await refused(enc, "tft.hth_attack", "Ivo is pinned", combatant="ivo", target="hal")
+            await refused(enc, "tft.draw_dagger", "Ivo is pinned", combatant="ivo")
+            await refused(enc, "tft.disengage", "Ivo is pinned", combatant="ivo", to=[1, 0])
             if turn == 6:
-                await _refused(enc, "tft.cast_spell_in_hth", "may cast only a spell without hand motions",
+                await refused(enc, "tft.cast_spell_in_hth", "may cast only a spell without hand motions",
                                combatant="ivo")
                 b = await enc.ok("tft.cast_spell_in_hth", combatant="ivo", spell="Drop Weapon", motion=False,
                                  dice=[[1, 2, 3]])
@@ -100,7 +84,7 @@ async def test_a_pin_held_across_four_turns(tussle):
     assert of_type(b, "PinBroken") == [{"pinned": "ivo", "holder": "hal"}]
     st = await enc.state()
     assert st["pins"] == [] and st["actions_spent"]["hal"] == "holding pin"
-    await _refused(enc, "tft.pin", "already used this turn's action", combatant="hal", target="ivo")
+    await refused(enc, "tft.pin", "already used this turn's action", combatant="hal", target="ivo")
     await enc.replay_matches_live()
 
 
@@ -125,10 +109,10 @@ async def test_breaking_a_pin_when_weaker_is_refused(tussle):
     enc = await _grapple(tussle, hal={"st": 14}, ivo={"st": 12})
     await _pin(enc)
     for turn in (6, 7, 8):
-        await _next_turn(enc, turn)
+        await next_turn(enc, turn)
     st = await enc.state()
     assert "tft.break_pin" not in st["legal_actions"]["ivo"]
-    await _refused(enc, "tft.break_pin", "Ivo's ST in HTH (12) is less than Hal's (14)",
+    await refused(enc, "tft.break_pin", "Ivo's ST in HTH (12) is less than Hal's (14)",
                    "only an equal or stronger figure can break a pin", combatant="ivo")
     await enc.replay_matches_live()
 
@@ -137,7 +121,7 @@ async def test_judo_st_lets_a_weaker_figure_break_the_pin(tussle):
     enc = await _grapple(tussle, hal={"st": 14}, ivo={"st": 12, "judo": 1})
     await _pin(enc)
     for turn in (6, 7, 8):
-        await _next_turn(enc, turn)
+        await next_turn(enc, turn)
     b = await enc.ok("tft.break_pin", combatant="ivo", dice=[[4, 4, 4, 4]])
     roll = of_type(b, "DieRolled")[0]
     assert roll["modifiers"] == [{"value": 4, "reason": "Judo 1 (ST in HTH)"}]
@@ -164,16 +148,16 @@ async def test_release_before_the_hold_keeps_the_holders_action(tussle):
 async def test_holding_a_pin_bars_other_actions(tussle):
     enc = await _grapple(tussle, hal={"adj_dx": 16})
     await _pin(enc)
-    b = await _next_turn(enc, 6)
+    b = await next_turn(enc, 6)
     assert "PinHeld" in types(b)
     await enc.ok("tft.release_pin", combatant="hal")  # after the hold: the action stays spent
     st = await enc.state()
     assert st["actions_spent"]["hal"] == "holding pin"
-    await _next_turn(enc, 7)
+    await next_turn(enc, 7)
     b = await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[[3, 3, 3], [6, 6, 6]])
     assert "PinApplied" in types(b)
-    await _next_turn(enc, 8)
-    await _refused(enc, "tft.pin", "Hal is holding a pin", combatant="hal", target="ivo")
+    await next_turn(enc, 8)
+    await refused(enc, "tft.pin", "Hal is holding a pin", combatant="hal", target="ivo")
 
 
 @pytest.mark.parametrize("hal_uc, ivo_uc, dice_counts", [(2, 0, (3, 5)), (0, 1, (4, 3)), (None, None, (3, 3))])
@@ -212,17 +196,15 @@ async def test_pin_resolution_gm_not_pinned(tussle):
 
 async def test_pin_refusals(tussle):
     enc = await _grapple(tussle, hal={"adj_dx": 16})
-    await _refused(enc, "tft.pin", "Hal is not in HTH with Hal", combatant="hal", target="hal")
+    await refused(enc, "tft.pin", "Hal is not in HTH with Hal", combatant="hal", target="hal")
     await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[[3, 3, 3], [6, 6, 6]])
     await enc.add(fig("cy", "a", 10, 9, [0, 1], 2, ma=10))
-    await _next_turn(enc, 6)
+    await next_turn(enc, 6)
     await enc.ok("tft.join_hth", combatant="cy", target="ivo")
-    await enc.ok("start_turn", turn=7)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 7)
     if (await enc.state())["initiative"][0] == "ivo":
         await enc.ok("tft.pass", combatant="ivo")
-    await _refused(enc, "tft.pin", "Ivo is already pinned", combatant="cy", target="ivo")
+    await refused(enc, "tft.pin", "Ivo is already pinned", combatant="cy", target="ivo")
 
 
 async def test_no_pins_in_a_standing_brawl(tussle):
@@ -231,7 +213,7 @@ async def test_no_pins_in_a_standing_brawl(tussle):
     await enc.add(fig("ivo", "b", 12, 11, [0, 0], 0, ma=10))
     for cid in ("hal", "ivo"):
         await enc.ok("tft.set_hth_preferences", combatant=cid, hth_wish="stand")
-    await _next_turn(enc, 1)
+    await next_turn(enc, 1)
     await enc.ok("tft.consent_hth", combatant="ivo", target="hal")
     await enc.ok("tft.enter_hth", combatant="hal", target="ivo", dice=[[1], [3, 3, 3], [3, 3, 3]])
     await enc.ok("tft.pass", combatant="ivo")
@@ -241,4 +223,4 @@ async def test_no_pins_in_a_standing_brawl(tussle):
     await enc.ok("start_phase", phase="action", dice=[[3, 3, 3], [3, 3, 3]])
     st = await enc.state()
     assert st["groups"]["g1"]["standing"] is True and "tft.pin" not in st["legal_actions"]["hal"]
-    await _refused(enc, "tft.pin", "pins are made only in a fallen brawl", combatant="hal", target="ivo")
+    await refused(enc, "tft.pin", "pins are made only in a fallen brawl", combatant="hal", target="ivo")

@@ -4,49 +4,14 @@ the action is lost, and the Judo 2 ground commands."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.tft.helpers import BROADSWORD, DAGGER, fig, of_type
-
-SHIELD = {"id": "shield", "name": "Small shield", "kind": "shield", "stops": 1, "state": "worn"}
-SPEAR = {"id": "spear", "name": "Spear", "kind": "weapon", "damage": "1d6+1", "state": "ready"}
-
-
-async def refused(enc, type_: str, *phrases: str, status: int = 422, **fields: Any) -> str:
-    before = (await enc.state())["seq"]
-    r = await enc.command(type_, **fields)
-    assert r.status == status, r.body
-    for p in phrases:
-        assert p in r.body["error"]["message"], (p, r.body["error"]["message"])
-    assert (await enc.state())["seq"] == before
-    return r.body["error"]["message"]
-
-
-async def _brawl(tussle, *extra, a_items=None, options=None):
-    """Turn 1, action phase: a1 (DX 13) has got into HTH with the prone b1 at 0,0."""
-    enc = await tussle.create("tft", dice="manual", options=options or {})
-    await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=12, items=a_items or []))
-    await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone"))
-    for f in extra:
-        await enc.add(f)
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
-    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
-    return enc
-
-
-async def _next_turn(enc, turn: int) -> None:
-    await enc.ok("start_turn", turn=turn)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+from tests.tft.helpers import BROADSWORD, DAGGER, SHIELD, SPEAR, brawl, fig, next_turn, of_type, refused
 
 
 async def test_entering_refusals(tussle):
     c = fig("c1", "a", 12, 15, [0, 1], 2, ma=12)
     d = fig("d1", "b", 12, 9, [3, 0], 3, ma=8)  # rear hex 4,0
     e = fig("e1", "a", 12, 8, [2, 0], 3, ma=12)
-    enc = await _brawl(tussle, c, d, e)
+    enc = await brawl(tussle, c, d, e)
     await refused(enc, "tft.enter_hth", "B1 is already in HTH: use join_hth to join the brawl", combatant="c1",
                   target="b1", condition="C2")
     await refused(enc, "tft.enter_hth", "A1 is already in HTH", "A1 is not next to D1", combatant="a1",
@@ -62,15 +27,13 @@ async def test_entering_a_hex_that_is_not_the_enemys_alone(tussle):
     await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=12))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8))
     await enc.add(fig("b2", "b", 12, 10, [0, 0], 0, ma=8))  # two figures placed in one hex by the GM
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     await refused(enc, "tft.enter_hth", "B1 is not alone in its hex", combatant="a1", target="b1", condition="C1")
 
 
 async def test_a_joiner_may_not_disengage_cast_or_pin_on_the_turn_he_joined(tussle):
     c = fig("c1", "b", 12, 15, [0, 1], 2, ma=12, items=[dict(SHIELD), dict(DAGGER)])
-    enc = await _brawl(tussle, c, options={"pins": True})
+    enc = await brawl(tussle, c, options={"pins": True})
     await enc.ok("tft.join_hth", combatant="c1", target="a1")
     for t in ("tft.cast_spell_in_hth", "tft.drop_shield", "tft.draw_dagger"):
         await refused(enc, t, "C1 may only attack on the turn he enters HTH", combatant="c1")
@@ -81,24 +44,24 @@ async def test_a_joiner_may_not_disengage_cast_or_pin_on_the_turn_he_joined(tuss
 
 
 async def test_the_initiator_may_not_disengage_on_his_entry_turn_but_may_the_next(tussle):
-    enc = await _brawl(tussle)
+    enc = await brawl(tussle)
     await enc.ok("tft.pass", combatant="b1")
     await refused(enc, "tft.disengage", "A1 may only attack on the turn he enters HTH", combatant="a1", to=[1, 0])
     await enc.ok("tft.pass", combatant="a1")
-    await _next_turn(enc, 2)
+    await next_turn(enc, 2)
     b = await enc.ok("tft.disengage", combatant="a1", to=[1, 0], dice=[[1, 1, 1, 1]])
     assert of_type(b, "CloseCombatLeft")[0]["how"] == "disengaged"
 
 
 async def test_the_defender_may_disengage_on_the_entry_turn(tussle):
-    enc = await _brawl(tussle)
+    enc = await brawl(tussle)
     b = await enc.ok("tft.disengage", combatant="b1", to=[-1, 0], dice=[[1, 1, 1, 1]])  # being jumped restricts nothing
     assert of_type(b, "Moved")[0]["to"] == [-1, 0]
 
 
 async def test_disengage_target_hex_refusals(tussle):
     c = fig("c1", "a", 12, 9, [-1, 0], 0, ma=10)
-    enc = await _brawl(tussle, c)
+    enc = await brawl(tussle, c)
     await refused(enc, "tft.disengage", "3,0 is not next to the brawl at 0,0", combatant="b1", to=[3, 0])
     await refused(enc, "tft.disengage", "-1,0 is not empty", combatant="b1", to=[-1, 0])
     await refused(enc, "tft.disengage", "to must be an [q, r] hex", status=400, combatant="b1", to=[1])
@@ -106,13 +69,13 @@ async def test_disengage_target_hex_refusals(tussle):
 
 
 async def test_disengage_keeps_a_ready_dagger_and_leaves_dropped_weapons(tussle):
-    enc = await _brawl(tussle, a_items=[dict(BROADSWORD, state="ready"), dict(DAGGER)])
+    enc = await brawl(tussle, a_items=[dict(BROADSWORD, state="ready"), dict(DAGGER)])
     await enc.ok("tft.pass", combatant="b1")
     await enc.ok("tft.pass", combatant="a1")
-    await _next_turn(enc, 2)
+    await next_turn(enc, 2)
     await enc.ok("tft.draw_dagger", combatant="a1", dice=[[1, 1, 1]])
     await enc.ok("tft.pass", combatant="b1")
-    await _next_turn(enc, 3)
+    await next_turn(enc, 3)
     await enc.ok("tft.disengage", combatant="a1", to=[1, 0], facing=3, dice=[[1, 1, 1, 1]])
     st = await enc.state()
     items = {i["id"]: i["state"] for i in st["combatants"]["a1"]["items"]}
@@ -137,7 +100,7 @@ async def test_dive_refusals_after_the_action_is_lost_and_when_down(tussle):
 async def test_join_refusals(tussle):
     c = fig("c1", "b", 12, 9, [4, 0], 3, ma=6)
     d = fig("d1", "b", 12, 8, [5, 5], 3, ma=10)
-    enc = await _brawl(tussle, c, d)
+    enc = await brawl(tussle, c, d)
     await refused(enc, "tft.join_hth", "D1 is not in HTH: use enter_hth from the next hex at your action", combatant="c1",
                   target="d1")
     await enc.ok("tft.pass", combatant="b1")
@@ -152,7 +115,7 @@ async def test_join_refusals(tussle):
 
 async def test_attack_refusals_in_hth(tussle):
     c = fig("c1", "b", 12, 9, [3, 0], 3, ma=6)
-    enc = await _brawl(tussle, c, a_items=[dict(BROADSWORD, state="carried"), dict(DAGGER)],
+    enc = await brawl(tussle, c, a_items=[dict(BROADSWORD, state="carried"), dict(DAGGER)],
                        options={"keep_hth_weapons_on_entry": True})
     await enc.ok("tft.pass", combatant="b1")
     await refused(enc, "tft.hth_attack", "C1 is not in HTH with A1: someone in HTH attacks only those in HTH with them",
@@ -165,7 +128,7 @@ async def test_attack_refusals_in_hth(tussle):
 
 
 async def test_a_weapon_not_usable_in_hth_was_dropped_on_entry(tussle):
-    enc = await _brawl(tussle, a_items=[dict(SPEAR)], options={"keep_hth_weapons_on_entry": True})
+    enc = await brawl(tussle, a_items=[dict(SPEAR)], options={"keep_hth_weapons_on_entry": True})
     await enc.ok("tft.pass", combatant="b1")
     await refused(enc, "tft.hth_attack", "A1 may not attack with the Spear: only daggers and the cestus can be used "
                   "in HTH (§Overview); the Spear was dropped on entering HTH", combatant="a1", target="b1",
@@ -177,7 +140,7 @@ async def test_a_natural_attack_not_usable_in_hth(tussle):
     await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=12,
                       natural_attacks=[{"name": "horns", "damage": "2d6", "hth": False}]))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone"))
-    await _next_turn(enc, 1)
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[1]])
     await enc.ok("tft.pass", combatant="b1")
     await refused(enc, "tft.hth_attack", "A1 may not attack with his horns: only daggers and the cestus can be used "
@@ -185,10 +148,10 @@ async def test_a_natural_attack_not_usable_in_hth(tussle):
 
 
 async def test_draw_and_drop_refusals(tussle):
-    enc = await _brawl(tussle, a_items=[dict(DAGGER, state="ready")], options={"keep_hth_weapons_on_entry": True})
+    enc = await brawl(tussle, a_items=[dict(DAGGER, state="ready")], options={"keep_hth_weapons_on_entry": True})
     await enc.ok("tft.pass", combatant="b1")
     await enc.ok("tft.pass", combatant="a1")
-    await _next_turn(enc, 2)
+    await next_turn(enc, 2)
     await refused(enc, "tft.draw_dagger", "A1 carries no dagger-list weapon", "A1 already has a weapon ready for HTH",
                   combatant="a1")
     await refused(enc, "tft.drop_shield", "A1 wears no shield", combatant="a1")
@@ -199,7 +162,7 @@ async def test_draw_and_drop_refusals(tussle):
 async def test_outsider_refusals(tussle):
     c = fig("c1", "a", 12, 15, [1, -1], 4, ma=10, items=[dict(SPEAR)])
     f = fig("f1", "b", 12, 14, [5, 5], 0, ma=10)
-    enc = await _brawl(tussle, c, f)
+    enc = await brawl(tussle, c, f)
     await refused(enc, "tft.strike_into_hth", "A1 is in HTH and attacks only those in HTH with them", combatant="a1",
                   target="b1")
     await refused(enc, "tft.strike_into_hth", "F1 is not in HTH: an attack on a standing figure out of HTH is base TFT melee", combatant="c1", target="f1",
@@ -226,7 +189,7 @@ async def test_judo2_ground_command_refusals(tussle):
 
 async def test_move_refusals(tussle):
     c = fig("c1", "a", 12, 9, [3, 0], 3, ma=10)
-    enc = await _brawl(tussle, c)
+    enc = await brawl(tussle, c)
     await refused(enc, "tft.move", "figures move in the movement phase, and this is the action phase",
                   combatant="c1", path=[[2, 0]])
     await enc.ok("tft.pass", combatant="b1")
@@ -257,7 +220,7 @@ async def test_a_named_dagger_the_defender_does_not_carry(tussle):
     enc = await tussle.create("tft", dice="manual")
     await enc.add(fig("a1", "a", 12, 13, [1, 0], 3, ma=12))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8, items=[dict(DAGGER)]))
-    await _next_turn(enc, 1)
+    await next_turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[3]])
     rid = of_type(b, "ReactionRequested")[0]["id"]
     r = await enc.command("respond", reaction=rid, choice="dagger", item="sword")
@@ -270,7 +233,7 @@ async def test_a_judo2_entrant_may_not_defend_on_his_entry_turn(tussle):
     enc = await tussle.create("tft", dice="manual")
     await enc.add(fig("k1", "a", 12, 14, [1, 0], 3, ma=12, judo=2))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8))
-    await _next_turn(enc, 1)
+    await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="k1", target="b1", dice=[[1]])
     st = await enc.state()
     assert st["combatants"]["k1"]["posture"] == "prone"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tft.helpers import fig, of_type, types
+from tests.tft.helpers import fig, next_turn, of_type, types
 
 
 async def _standing_pair(tussle, a_stats=None, b_stats=None, options=None, formation_dice=None):
@@ -16,9 +16,7 @@ async def _standing_pair(tussle, a_stats=None, b_stats=None, options=None, forma
     await enc.add(fig("ben", "b", 12, 11, [0, 0], 0, **{"ma": 8, **(b_stats or {})}))
     for cid in ("ann", "ben"):
         await enc.ok("tft.set_hth_preferences", combatant=cid, hth_wish="stand")
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="ann", target="ben", condition="C1",
                      dice=formation_dice or [[1], [3, 3, 3], [3, 3, 3]])
     return enc, b
@@ -131,9 +129,7 @@ async def test_a_prone_entrant_pulls_the_stander_down(tussle):
     await enc.add(fig("ben", "b", 12, 11, [0, 0], 0, ma=8))
     for cid in ("ann", "ben"):
         await enc.ok("tft.set_hth_preferences", combatant=cid, hth_wish="stand")
-    await enc.ok("start_turn", turn=1)
-    await enc.ok("start_phase", phase="movement")
-    await enc.ok("start_phase", phase="action")
+    await next_turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="ann", target="ben", condition="C1", dice=[[2]])
     assert of_type(b, "CloseCombatJoined")[0]["standing"] is False
     assert "StandingCheckResolved" not in types(b)
