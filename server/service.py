@@ -40,6 +40,7 @@ from events.store.port import (
     Store,
     StreamInfo,
     TokenRevocation,
+    TokenRevoked,
     TokenRow,
 )
 from rules.common import commands as common
@@ -62,6 +63,7 @@ from server.service_errors import (
     RuleRefusal,
     SeqMoved,
     ServiceError,
+    Unauthenticated,
     bad_request,
 )
 from server.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
@@ -102,6 +104,10 @@ def integers_only(body: dict[str, Any]) -> None:
 def identity_of(body: dict[str, Any]) -> str:
     """A command's identity: SHA-256 of its canonical body without expected_seq."""
     return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "expected_seq"})).hexdigest()
+
+
+def _revoked() -> Unauthenticated:
+    return Unauthenticated("this token was revoked; ask the GM for the new one")
 
 
 class Outcome(msgspec.Struct):
@@ -147,10 +153,11 @@ class Encounters:
         return self.registry.get(e.data["ruleset"])
 
     async def info(self, stream: str) -> StreamInfo:
-        cached = self.cache.state(stream) if self.store.sole_writer else None
-        if cached is not None:
-            # Every append of a sole writer goes through _apply (or forgets the state): the cached state
-            # holds the listing row's fields, without a read per request.
+        cached = self.cache.state(stream)
+        if cached is not None and self.store.head_known(stream, cached["seq"]):
+            # Every append of a sole writer goes through _apply (or forgets the state), and on a shared
+            # database the store knows when its head is the cached one: the cached state holds the listing
+            # row's fields, without a read per request.
             return StreamInfo(stream, cached["name"], cached["ruleset"], cached["public"], cached["seq"],
                               cached["hash"], cached["closed"])
         info = await self.store.stream_info(stream)
@@ -161,6 +168,7 @@ class Encounters:
     async def state(self, stream: str) -> dict[str, Any]:
         """The live state, caught up from the store on first use and after other processes' appends."""
         cached = self.cache.state(stream)
+        generation = self.store.head_generation()
         if cached is None:
             with self.cache.using(stream):
                 loaded = await self.snapshots.load(stream)
@@ -173,13 +181,18 @@ class Encounters:
                 for reaction, ts in loaded.asked.items():
                     self.reaction_deadlines[(stream, reaction)] = ts
                 cached = loaded.state
-            if self.store.sole_writer:
-                return cached
-        if self.store.sole_writer:
-            return cached  # every append went through _apply: nothing newer can be in the store
+            self.store.saw_head(stream, cached["seq"], generation)  # the load read the head after `generation`
+            return cached
+        if self.store.head_known(stream, cached["seq"]):
+            return cached  # every append went through _apply, or the store heard of none since
+        return await self._caught_up(stream, cached, generation)
+
+    async def _caught_up(self, stream: str, cached: dict[str, Any], generation: int) -> dict[str, Any]:
+        """The cached state with the events other processes appended since, read from the store."""
         newer = await self.store.read(stream, cached["seq"] + 1)
         if newer:
             cached = self._apply(stream, cached, newer)
+        self.store.saw_head(stream, cached["seq"], generation)
         return cached
 
     def _apply(self, stream: str, state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
@@ -390,13 +403,25 @@ class Encounters:
         if ahead is not None:
             try:
                 decided = await self._decide(stream, who, body, command_id, keyed_by, expected, ahead)
-                return self._append_in_flight(stream, ahead, who.actor, command_id, identity, *decided, ahead=True)
+                return self._append_in_flight(stream, ahead, who, command_id, identity, *decided, ahead=True)
             except ServiceError:
                 pass  # perhaps only because of commands in flight that will not land: wait for them
         await self.in_flight.landed(stream)
+        generation = self.store.head_generation()
         state = await self.state(stream)
-        decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
-        return self._append_in_flight(stream, state, who.actor, command_id, identity, *decided, ahead=False)
+        try:
+            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
+        except ServiceError:
+            if self.store.sole_writer:
+                raise
+            # The head may be a cached one that another process's commit has just moved (its notification
+            # not heard yet): a refusal, or a 409 on a pinned expected_seq, is only given on the stored head.
+            fresher = await self._caught_up(stream, state, generation)
+            if fresher["seq"] == state["seq"]:
+                raise
+            state = fresher
+            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
+        return self._append_in_flight(stream, state, who, command_id, identity, *decided, ahead=False)
 
     async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
                       expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None, list[str]]:
@@ -437,13 +462,14 @@ class Encounters:
             raise RuleRefusal(f"{ctype} changes nothing now")
         return new, fresh_seed, voided_reactions
 
-    def _append_in_flight(self, stream: str, state: dict[str, Any], actor: str, command_id: str, identity: str,
+    def _append_in_flight(self, stream: str, state: dict[str, Any], who: Principal, command_id: str, identity: str,
                           new: list[NewEvent], fresh_seed: bytes | None, voided_reactions: list[str], *,
                           ahead: bool) -> asyncio.Future[Outcome]:
         """Append the decided events; the landing applies them to the cached state and the feed once
         committed, after the landings of the encounter's earlier commands."""
+        actor = who.actor
         req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed,
-                                   voided_reactions=voided_reactions)
+                                   voided_reactions=voided_reactions, token=who.token_hash)
         landing = asyncio.ensure_future(self._land(stream, req, ahead, self.in_flight.last(stream)))
         plain = not (req.seeds or req.reveal or req.closes or any(ne.type == "EventVoided" for ne in new))
 
@@ -469,6 +495,9 @@ class Encounters:
             self.in_flight.invalidate(stream)
             raise CommandIdTaken(f"command_id {req.command_id!r} was already used for a "
                                  "different command", {"command_id": req.command_id}) from None
+        except TokenRevoked:
+            self.in_flight.invalidate(stream)
+            raise _revoked() from None
         except BaseException:
             self.in_flight.invalidate(stream)
             raise
@@ -489,17 +518,19 @@ class Encounters:
         if self.after_side_rows is not None and (req.outbox or req.webhooks or req.webhook_changes):
             self.after_side_rows()
 
-    async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str,
+    async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], who: Principal,
                       command_id: str, identity: str, ctype: str,
                       tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
                       fresh_seed: bytes | None = None, side: dict[str, Any] | None = None) -> Outcome:
-        req = self._append_request(stream, state, new, actor, command_id, identity, tokens, revoke, fresh_seed,
-                                   side)
+        req = self._append_request(stream, state, new, who.actor, command_id, identity, tokens, revoke, fresh_seed,
+                                   side, token=who.token_hash)
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
             raise CommandIdTaken(f"command_id {command_id!r} was already used for a "
                                  "different command", {"command_id": command_id}) from None
+        except TokenRevoked:
+            raise _revoked() from None
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
         self._apply(stream, state, result.events)
@@ -511,7 +542,7 @@ class Encounters:
     def _append_request(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
                         identity: str, tokens: list[TokenRow] | None, revoke: list[TokenRevocation] | None,
                         fresh_seed: bytes | None, side: dict[str, Any] | None = None,
-                        voided_reactions: list[str] | None = None) -> Append:
+                        voided_reactions: list[str] | None = None, token: str | None = None) -> Append:
         seeds, reveal = [], []
         for ne in new:
             if ne.type == "DiceSeedRotated":
@@ -526,7 +557,8 @@ class Encounters:
         extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
         return Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
                       tokens=tokens or [], revoke=revoke or [],
-                      closes=any(ne.type == "EncounterClosed" for ne in new), **extra)
+                      closes=any(ne.type == "EncounterClosed" for ne in new), token_hash=token,
+                      expected_hash=state["hash"], **extra)
 
     async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
                        command_id: str) -> tuple[Context, bytes | None, list[str]]:
@@ -608,7 +640,7 @@ class Encounters:
                     if check is not None:
                         check(state)
                     try:
-                        return await self._append(stream, state, [to_new_event(struct)], who.actor, command_id,
+                        return await self._append(stream, state, [to_new_event(struct)], who, command_id,
                                                   identity, type(struct).__name__, tokens, revoke, side=side)
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)

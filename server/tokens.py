@@ -31,6 +31,7 @@ class Principal(msgspec.Struct, frozen=True):
     stream: str | None = None
     seat: str | None = None
     token_id: str | None = None
+    token_hash: str | None = None  # of the bearer token, checked again inside the append's transaction
 
     @property
     def actor(self) -> str:

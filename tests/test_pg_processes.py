@@ -222,6 +222,64 @@ async def test_a_pinned_expected_seq_gets_the_conflict_from_the_other_process(pr
     assert listed.status == 200
 
 
+async def test_a_token_revoked_through_one_process_is_refused_at_once_by_the_other(processes, session):
+    """Each process caches live tokens (events/store/notified_caches.py); a command's append checks its
+    token again inside the transaction, so the other process refuses the very next command."""
+    first, second = processes(), processes()
+    one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
+    enc = await one.create("freeform")
+    await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
+    enc_two = Encounter(two, enc.created)
+    token = await enc.seat("Ann's player", ["ann"])
+    for round_ in range(5):
+        # The seat's token works through the second process (and is now in its cache) ...
+        r = await enc_two.command("note", text=f"round {round_}", token=token)
+        assert r.status == 201, r.body
+        assert (await enc_two.get("/state", token=token)).status == 200
+        # ... until the first process rotates it: the second refuses the old one's next command.
+        rotated = await one.request("POST", f"{enc.path}/seats/seat-1/token", token=enc.gm_token)
+        assert rotated.status == 201, rotated.body
+        refused = await enc_two.command("note", text="too late", token=token)
+        assert refused.status == 401 and refused.body["error"]["code"] == "unauthenticated", refused.body
+        # Reads with it stop as soon as the second process hears of the rotation (a notification).
+        deadline = time.monotonic() + EVENTUALLY_S
+        while (await enc_two.get("/state", token=token)).status != 401:
+            assert time.monotonic() < deadline, "the second process kept serving a revoked token"
+            await asyncio.sleep(0.01)
+        token = rotated.body["token"]
+    revoked = await one.request("DELETE", f"{enc.path}/seats/seat-1", token=enc.gm_token)
+    assert revoked.status == 204
+    r = await enc_two.command("note", text="gone", token=token)
+    assert r.status == 401, r.body
+    notes = [e for e in await enc_two.events() if e["type"] == "NotePosted"]
+    assert [e["data"]["text"] for e in notes] == [f"round {i}" for i in range(5)]
+
+
+async def test_a_command_through_one_process_after_appends_through_the_other_sees_the_new_head(processes, session):
+    """Each process trusts its cached state while notifications say no other process moved the head;
+    a command decided on a head just moved elsewhere is decided again on the stored one."""
+    first, second = processes(), processes()
+    one, two = TussleClient(first.url, session, ""), TussleClient(second.url, session, "")
+    enc = await one.create("freeform")
+    enc_two = Encounter(two, enc.created)
+    await enc_two.state()  # the second process has it cached
+    for round_ in range(8):
+        # A pinned expected_seq at the head the first process just made is accepted by the second ...
+        head = (await enc.ok("note", text=f"one {round_}"))["seq"]
+        pinned = await enc_two.command("note", text=f"two {round_}", expected_seq=head)
+        assert pinned.status == 201 and pinned.body["seq"] == head + 1, pinned.body
+        # ... a stale one is a 409 naming the real head, and an unpinned command lands after it.
+        stale = await enc.command("note", text="stale", expected_seq=head)
+        assert stale.status == 409 and stale.body["error"]["details"] == {"expected": head, "actual": head + 1}
+        # A command that is only valid after the other process's last append is not refused.
+        await enc.add({"id": f"c{round_}", "name": f"C{round_}", "side": "red", "position": [round_, 0]})
+        moved = await enc_two.command("move", combatant=f"c{round_}", to=[round_, 1])
+        assert moved.status == 201, moved.body
+    stored = as_events(await enc_two.events())
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1)) and first_broken_link(stored) is None
+    assert len(stored) == 1 + 8 * 4
+
+
 async def test_export_reads_an_encounter_from_postgres(pg_schema_dsn, processes, session):
     served = processes()
     enc = await TussleClient(served.url, session, "").create("freeform")

@@ -35,6 +35,13 @@ class CommandIdReused(Exception):
         self.command_id = command_id
 
 
+class TokenRevoked(Exception):
+    """The command's token was revoked (or its encounter deleted) before its append committed (401)."""
+
+    def __init__(self) -> None:
+        super().__init__("this token was revoked")
+
+
 class StreamExists(Exception):
     """An encounter with this id already exists."""
 
@@ -127,6 +134,12 @@ class Append(msgspec.Struct):
     outbox: list[OutboxRow] = []  # deliveries these events cause
     deadlines: list[DeadlineRow] = []  # reactions this command leaves waiting with a timeout
     clear_deadlines: list[str] = []  # reactions (ids) this command answers, cancels or voids
+    # The hash of the bearer token that sent the command (None: the admin's or the system's, not stored):
+    # the append checks inside its transaction that it is still live, so a revoked token never writes.
+    token_hash: str | None = None
+    # The head hash at expected_seq, as the command was decided on it: lets a backend seal before it
+    # reads the head, and then only check it (events/store/postgres_fast_append.py).
+    expected_hash: str | None = None
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -152,6 +165,22 @@ class EventStore(abc.ABC):
     # The envelope `ts` of each command's events, read once per append. The encounter service sets
     # it from its one source of made-up values (server/ids.py), so golden tests get the same bytes.
     clock: Callable[[], str] = staticmethod(timestamp)
+
+    def head_known(self, stream: str, seq: int) -> bool:
+        """True when `seq` is known to be the stream's committed head without a read: always for a sole
+        writer, whose own appends are the only ones; on a shared database while notifications of every
+        process's appends keep a cache current (events/store/notified_caches.py)."""
+        return self.sole_writer
+
+    def head_generation(self) -> int:
+        """Changes whenever what `head_known` knew was thrown away: a head read before a change of
+        generation is not evidence of anything (see `saw_head`)."""
+        return 0
+
+    def saw_head(self, stream: str, seq: int, generation: int) -> None:
+        """A read (begun at `generation`) found the stream's head at `seq`: `head_known` may say so until
+        a notification says otherwise."""
+        return None
 
     async def append(self, request: Append) -> AppendResult:
         """Append one command atomically: SeqConflict, CommandIdReused, or the sealed events."""

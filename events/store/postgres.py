@@ -30,6 +30,7 @@ from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
+from events.store.notified_caches import NotifiedCaches
 from events.store.port import (
     Append,
     AppendResult,
@@ -40,6 +41,7 @@ from events.store.port import (
     StreamInfo,
     TokenRow,
 )
+from events.store.postgres_one_trip import ONE_TRIP_CHECKS, one_trip_arguments, one_trip_plan
 from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
 from events.store.sealing import Plan, Prior, Resend, plan_batch
@@ -77,6 +79,13 @@ def _info(r: Any) -> StreamInfo:
     return StreamInfo(r["id"], r["name"], r["ruleset"], r["public"], r["seq"], r["hash"], r["closed"])
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection handed back: nothing. asyncpg's default sends a query (advisory
+    unlocks, CLOSE ALL, UNLISTEN, RESET ALL) on every release, a round trip per use; this store's pooled
+    connections take no session-level locks, cursors, listeners or settings (the feed listener has a
+    connection of its own, `connect`), and an open transaction is still rolled back by asyncpg."""
+
+
 def channel_for(schema: str) -> str:
     """The NOTIFY channel of the store living in `schema` (channels are database-wide, schemas are not)."""
     return "tussle_events_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
@@ -100,6 +109,8 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         self.schema: str = ""
         self.channel: str = ""
         self._commit_listeners: list[CommitListener] = []
+        # Tokens and heads, trusted while the feed listener hears every commit (server/live/pg_listener.py).
+        self.caches = NotifiedCaches()
         # Every append holds the position counter from its UPDATE to its commit (see _write_events), so
         # across the whole database commits happen one at a time; sharing one transaction (and one WAL
         # flush) between the commands that arrived meanwhile is what keeps throughput up under load.
@@ -110,7 +121,8 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     async def open(self) -> None:
         if self.seed_key is None:
             self.seed_key = for_postgres()
-        self.pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size)
+        self.pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size,
+                                              reset=_keep_session)
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", _SCHEMA_LOCK)
@@ -220,12 +232,43 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                     results += await self._append_retrying([r])
                 except Exception as exc:  # noqa: BLE001 - handed to that request's caller
                     results.append(exc)
+        # What this process's own commits tell its caches, before any caller hears of them: a revocation
+        # stops its tokens at once here, and the new heads need no read.
+        if any(r.revoke for r in requests):
+            self.caches.drop_tokens()
+        for r in results:
+            if isinstance(r, AppendResult) and r.events:
+                self.caches.heard(r.events[-1].stream, r.events[-1].seq)
         if any(isinstance(r, AppendResult) and not r.duplicate and r.events for r in results):
             for listener in list(self._commit_listeners):
                 listener()
         return results
 
+    async def _one_trip(self, requests: list[Append]) -> list[AppendResult | Exception] | None:
+        """The batch in one statement, one round trip, when every request is a plain command decided on a
+        known head (events/store/postgres_one_trip.py); None when it is not, or when the database's heads,
+        commands or tokens are not what the plan assumed (nothing was written: the full path decides)."""
+        plan = one_trip_plan(requests, self.clock)
+        if plan is None:
+            return None
+        args = [*self._write_arguments(plan), *one_trip_arguments(requests, plan)]
+        try:
+            async with self._pool.acquire() as conn:
+                if self.before_commit is None:
+                    written = await conn.fetch(ONE_TRIP_CHECKS + self._WRITE_EVENTS, *args)
+                else:
+                    async with conn.transaction():
+                        written = await conn.fetch(ONE_TRIP_CHECKS + self._WRITE_EVENTS, *args)
+                        if written:
+                            await self.before_commit(requests)
+        except (asyncpg.DeadlockDetectedError, asyncpg.UniqueViolationError):
+            return None  # nothing of it was kept: the full path's checks see what won
+        return plan.results if written else None  # type: ignore[return-value] - a one-trip plan has no Resend
+
     async def _append_retrying(self, requests: list[Append]) -> list[AppendResult | Exception]:
+        one_trip = await self._one_trip(requests)
+        if one_trip is not None:
+            return one_trip
         for attempt in range(_DEADLOCK_RETRIES):
             try:
                 async with self._pool.acquire() as conn:
@@ -258,7 +301,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
             taken = {r["command_id"] for r in await conn.fetch(
                 "SELECT command_id FROM creations WHERE command_id = ANY($1::text[])", create_keys)} if create_keys else set()
-            plan = plan_batch(requests, heads, priors, taken, self.clock)
+            plan = plan_batch(requests, heads, priors, taken, self.clock, await self._live_tokens(conn, requests))
             if plan.accepted:
                 await self._write(conn, plan)
             results = [AppendResult(await self._range(conn, *r), duplicate=True) if isinstance(r, Resend) else r
@@ -266,6 +309,16 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             if self.before_commit is not None:
                 await self.before_commit(requests)
         return results
+
+    @staticmethod
+    async def _live_tokens(conn: asyncpg.Connection, requests: list[Append]) -> dict[str, tuple[str, TokenRow]]:
+        hashes = sorted({r.token_hash for r in requests if r.token_hash is not None})
+        if not hashes:
+            return {}
+        rows = await conn.fetch("SELECT token_hash, stream, role, seat, token_id FROM tokens"
+                                " WHERE token_hash = ANY($1::text[]) AND NOT revoked", hashes)
+        return {r["token_hash"]: (r["stream"], TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]))
+                for r in rows}
 
     async def _commands(self, conn: asyncpg.Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Prior]:
         rows = await conn.fetch(
@@ -333,31 +386,42 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         delivered at commit, in commit order, and never if the transaction rolls back; listeners
         only wake up on it and read the events themselves from the table.
         """
+        await conn.execute("WITH checks AS (SELECT TRUE AS ok)," + self._WRITE_EVENTS, *self._write_arguments(plan))
+
+    # Every write reads `checks.ok`: TRUE on the full path, the one-trip checks' verdict on the one-trip
+    # path (events/store/postgres_one_trip.py), where a failed check writes nothing, not even positions.
+    _WRITE_EVENTS = (
+        " counter AS (UPDATE event_positions SET last = last + $1 WHERE (SELECT ok FROM checks) RETURNING last),"
+        " command AS ("
+        "   INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
+        "   SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])"
+        "   WHERE (SELECT ok FROM checks)),"
+        " head AS ("
+        "   UPDATE streams SET seq = u.seq, hash = u.hash, closed = streams.closed OR u.closes"
+        "   FROM unnest($8::text[], $9::bigint[], $10::text[], $11::boolean[]) AS u(id, seq, hash, closes)"
+        "   WHERE streams.id = u.id AND (SELECT ok FROM checks)),"
+        " stored AS ("
+        f"   INSERT INTO events (position, {_EVENT_COLUMNS})"
+        "   SELECT counter.last - $1 + e.n, e.stream, e.seq, e.type, e.data, e.actor, e.command_id, e.ts,"
+        "          e.prev_hash, e.hash"
+        "   FROM counter, unnest($12::text[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[],"
+        "                        $18::text[], $19::text[], $20::text[])"
+        "        WITH ORDINALITY AS e(stream, seq, type, data, actor, command_id, ts, prev_hash, hash, n))"
+        " SELECT pg_notify($21, json_build_object('stream', h.stream, 'seq', h.seq, 'position', counter.last,"
+        "                                         'tokens', h.tokens)::text)"
+        " FROM counter, unnest($22::text[], $23::bigint[], $24::boolean[]) AS h(stream, seq, tokens)"
+    )
+
+    def _write_arguments(self, plan: Plan) -> list[Any]:
+        """$1-$24 of _WRITE_EVENTS; `tokens` in a notification: a command of that stream revoked some."""
         events = plan.events
         cmds = plan.commands
         touched = sorted(plan.heads)
         last_seq: dict[str, int] = {}
         for e in events:
             last_seq[e.stream] = e.seq
-        await conn.execute(
-            "WITH counter AS (UPDATE event_positions SET last = last + $1 RETURNING last),"
-            " command AS ("
-            "   INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq)"
-            "   SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])),"
-            " head AS ("
-            "   UPDATE streams SET seq = u.seq, hash = u.hash, closed = streams.closed OR u.closes"
-            "   FROM unnest($8::text[], $9::bigint[], $10::text[], $11::boolean[]) AS u(id, seq, hash, closes)"
-            "   WHERE streams.id = u.id),"
-            " stored AS ("
-            f"   INSERT INTO events (position, {_EVENT_COLUMNS})"
-            "   SELECT counter.last - $1 + e.n, e.stream, e.seq, e.type, e.data, e.actor, e.command_id, e.ts,"
-            "          e.prev_hash, e.hash"
-            "   FROM counter, unnest($12::text[], $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[],"
-            "                        $18::text[], $19::text[], $20::text[])"
-            "        WITH ORDINALITY AS e(stream, seq, type, data, actor, command_id, ts, prev_hash, hash, n))"
-            " SELECT pg_notify($21, json_build_object('stream', h.stream, 'seq', h.seq,"
-            "                                         'position', (SELECT last FROM counter))::text)"
-            " FROM unnest($22::text[], $23::bigint[]) AS h(stream, seq)",
+        revoked = {r.stream for r in plan.accepted if r.revoke}
+        return [
             len(events),
             [c.stream for c in cmds], [c.command_id for c in cmds], [c.identity for c in cmds],
             [c.actor for c in cmds], [c.first_seq for c in cmds], [c.last_seq for c in cmds],
@@ -367,7 +431,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             [canonical(e.data).decode() for e in events], [e.actor for e in events],
             [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],
             [e.hash for e in events],
-            self.channel, list(last_seq), list(last_seq.values()))
+            self.channel, list(last_seq), list(last_seq.values()), [s in revoked for s in last_seq]]
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -407,6 +471,10 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             found = await conn.fetchval("DELETE FROM streams WHERE id = $1 RETURNING id", stream) is not None
             for table in stream_tables(self.migrations):
                 await conn.execute(f"DELETE FROM {table} WHERE stream = $1", stream)
+            # Other processes drop their cached tokens and head of it (events/store/notified_caches.py).
+            await conn.execute("SELECT pg_notify($1, json_build_object('stream', $2::text, 'deleted', TRUE)::text)",
+                               self.channel, stream)
+        self.caches.heard(stream, None, deleted=True)
         return found
 
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None:
@@ -428,9 +496,34 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         return {r["commitment"]: self._key.open(stream, r["commitment"], bytes(r["seed"])).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
+        cached = self.caches.token(token_hash)
+        if cached is not None:
+            return cached
+        generation = self.caches.token_generation()
         r = await self._pool.fetchrow(
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked", token_hash)
-        return (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"])) if r else None
+        if r is None:
+            return None  # unknown tokens are not cached: anyone can send any number of them
+        found = (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"]))
+        self.caches.keep_token(token_hash, found, generation)
+        return found
+
+    # ---- the caches (events/store/notified_caches.py) -----------------------------------------
+
+    def head_known(self, stream: str, seq: int) -> bool:
+        return self.caches.head_known(stream, seq)
+
+    def head_generation(self) -> int:
+        return self.caches.generation
+
+    def saw_head(self, stream: str, seq: int, generation: int) -> None:
+        self.caches.saw_head(stream, seq, generation)
+
+    def notified(self, payload: dict[str, Any]) -> None:
+        """What a notification on `channel` says, from any process (server/live/pg_listener.py)."""
+        stream, seq = payload.get("stream"), payload.get("seq")
+        self.caches.heard(stream if isinstance(stream, str) else None, seq if isinstance(seq, int) else None,
+                          tokens=payload.get("tokens") is True, deleted=payload.get("deleted") is True)
 
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         rows = await self._pool.fetch(

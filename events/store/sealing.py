@@ -9,6 +9,8 @@ side rows in request order, since a later command may revoke a token an earlier 
 fills in the stored events of resends.
 
 The checks, in order, for each request:
+0. when the backend read the live tokens (`tokens`), the request's token (`Append.token_hash`) must
+   be one of them, of its stream, and not revoked by a command earlier in the batch (`TokenRevoked`);
 1. its command_id already stored (or sealed earlier in the batch): the same identity and actor is a
    resend (answered with the stored events), another is `CommandIdReused`;
 2. a creation: the stream must not exist (`StreamExists`) nor its creation command_id be taken
@@ -31,6 +33,8 @@ from events.store.port import (
     SeqConflict,
     StreamExists,
     StreamInfo,
+    TokenRevoked,
+    TokenRow,
 )
 
 
@@ -81,15 +85,23 @@ class Plan:
 
 
 def plan_batch(requests: list[Append], heads: dict[str, tuple[int, str]], priors: dict[tuple[str, str], Prior],
-               taken_creations: set[str], clock: Callable[[], str]) -> Plan:
+               taken_creations: set[str], clock: Callable[[], str],
+               tokens: dict[str, tuple[str, TokenRow]] | None = None) -> Plan:
     """Check and seal `requests` against what the store holds: `heads` (stream -> (seq, hash)), `priors`
-    ((stream, command_id) -> Prior) and the creation command_ids already used. None of the arguments
-    is changed."""
+    ((stream, command_id) -> Prior), the creation command_ids already used and, unless None (then the
+    backend checks them itself), the live tokens among the requests' (hash -> (stream, row)). None of
+    the arguments is changed."""
     heads = dict(heads)
+    live = dict(tokens) if tokens is not None else None
     taken = set(taken_creations)
     sealed_here: dict[tuple[str, str], tuple[Prior, list[Event]]] = {}
     out = Plan()
     for req in requests:
+        if live is not None and req.token_hash is not None:
+            found = live.get(req.token_hash)
+            if found is None or found[0] != req.stream:
+                out.results.append(TokenRevoked())
+                continue
         key = (req.stream, req.command_id)
         here = sealed_here.get(key)
         prior = here[0] if here is not None else priors.get(key)
@@ -138,4 +150,13 @@ def plan_batch(requests: list[Append], heads: dict[str, tuple[int, str]], priors
         out.heads[req.stream] = HeadRow(seq, prev, req.closes or (moved is not None and moved.closes))
         out.accepted.append(req)
         out.results.append(AppendResult(sealed))
+        if live is not None and req.revoke:
+            for h in [h for h, (stream, row) in live.items() if stream == req.stream and _revokes(req, row)]:
+                del live[h]
     return out
+
+
+def _revokes(req: Append, row: TokenRow) -> bool:
+    """Whether one of the request's revocations names this token of its stream (as the backends' UPDATEs do)."""
+    return any(row.token_id == r.token_id if r.token_id is not None else (row.role == r.role and row.seat == r.seat)
+               for r in req.revoke)

@@ -124,6 +124,8 @@ _PRIORS = (
     "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM json_each(?) AS k "
     "JOIN commands AS c ON c.stream = json_extract(k.value, '$[0]') AND c.command_id = json_extract(k.value, '$[1]')"
 )
+_TOKENS = ("SELECT token_hash, stream, role, seat, token_id FROM tokens"
+           " WHERE token_hash IN (SELECT value FROM json_each(?)) AND revoked = 0")
 _CREATIONS = "SELECT command_id FROM creations WHERE command_id IN (SELECT value FROM json_each(?))"
 _INSERT_STREAM = "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)"
 _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -439,9 +441,17 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         priors = {(row[0], row[1]): Prior(*row[2:]) for row in db.execute(_PRIORS, (_json_list(keys),))}
         create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
         taken = {row[0] for row in db.execute(_CREATIONS, (_json_list(create_keys),))} if create_keys else set()
-        plan = plan_batch(requests, heads, priors, taken, self.clock)
+        plan = plan_batch(requests, heads, priors, taken, self.clock, self._live_tokens(db, requests))
         self._write_plan(db, plan)
         return [self._stored(db, r) if isinstance(r, Resend) else r for r in plan.results]
+
+    @staticmethod
+    def _live_tokens(db: sqlite3.Connection, requests: list[Append]) -> dict[str, tuple[str, TokenRow]]:
+        hashes = sorted({r.token_hash for r in requests if r.token_hash is not None})
+        if not hashes:
+            return {}
+        return {row[0]: (row[1], TokenRow(row[0], row[2], row[3], row[4]))
+                for row in db.execute(_TOKENS, (_json_list(hashes),))}
 
     def _stored(self, db: sqlite3.Connection, resend: Resend) -> AppendResult:
         rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",

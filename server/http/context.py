@@ -57,7 +57,7 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
     if found is None or (stream is not None and found[0] != stream):
         raise Unauthenticated("this token is not valid for this encounter")
     stream_of, row = found
-    request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id)
+    request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id, row.token_hash)
     return request[PRINCIPAL]
 
 

@@ -7,6 +7,9 @@ this process's LiveFeed (and so its websocket subscribers) once, in commit order
   delivered: anything committed before the LISTEN is found by the catch-up, anything after it wakes it.
 - It also polls every `poll_s` as a backstop, so a lost notification (or a half-open connection)
   delays an event but never drops it; the poll also pings the LISTEN connection.
+- The notifications also keep the store's caches current (events/store/notified_caches.py): every one
+  is handed to `store.notified`; the caches are trusted only from a LISTEN until the connection is
+  lost (`went_live`, `went_deaf`), since a notification sent while nobody listened is lost for good.
 - Positions are dense and commit-ordered (events/store/postgres.py), so "everything after my last
   position" is exactly what is new: nothing committed later can appear below the bookmark.
 
@@ -78,8 +81,9 @@ class PgFeedListener:
             lost = asyncio.Event()
             try:
                 self._conn = await self.store.connect()
-                self._conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
+                self._conn.add_termination_listener(lambda _conn, lost=lost: self._lost(lost))
                 await self._conn.add_listener(self.store.channel, self._notified)
+                self.store.caches.went_live()
                 self.listen_pid = self._conn.get_server_pid()
                 self.connections += 1
                 # LISTEN is in force from here on: catch up on what was committed before it.
@@ -95,6 +99,7 @@ class PgFeedListener:
             except Exception as exc:  # noqa: BLE001 - the database went away: reconnect, never give up
                 log.warning("pg_listener_reconnect", error=f"{type(exc).__name__}: {exc}", position=self.position)
             finally:
+                self.store.caches.went_deaf()
                 await self._close_conn()
             await asyncio.sleep(self.retry_s)
 
@@ -106,10 +111,17 @@ class PgFeedListener:
             if not conn.is_closed():
                 conn.terminate()
 
+    def _lost(self, lost: asyncio.Event) -> None:
+        self.store.caches.went_deaf()  # at once: notifications may already be missing
+        lost.set()
+
     def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
         try:
-            position = msgspec.json.decode(payload)["position"]
-        except (msgspec.DecodeError, KeyError, TypeError):
+            said = msgspec.json.decode(payload)
+            position = said.get("position")
+            self.store.notified(said)
+        except (msgspec.DecodeError, AttributeError):
+            self.store.caches.drop_all()  # not ours: whatever it said, trust nothing cached before it
             position = None  # not ours to judge: read the table
         if not isinstance(position, int) or position > self.position:
             self._wake.set()  # else this process delivered those events already (its own append)

@@ -40,6 +40,7 @@ from events.store.port import (
     SeqConflict,
     Store,
     TokenRevocation,
+    TokenRevoked,
     TokenRow,
 )
 from events.store.seed_key import SeedKey, SeedKeyError
@@ -483,3 +484,74 @@ class StoreContract:
         real, ghost = await store.append_many([command("real", 1, "fine"), command("ghost", 0, "boo")])
         assert isinstance(real, AppendResult) and [e.seq for e in real.events] == [2]
         assert isinstance(ghost, SeqConflict) and (ghost.expected, ghost.actual) == (0, 0)
+
+    # ---- commands that name the head they were decided on (Append.expected_hash) ----------------
+
+    async def test_commands_naming_their_head_land_and_a_stale_head_is_a_conflict_not_a_fork(self, backend: Backend):
+        """On PostgreSQL such a batch of plain commands takes one round trip (events/store/postgres_one_trip.py)."""
+        a, b = await backend.handle(), await backend.handle()
+        heads = {}
+        for s in ("h1", "h2", "h3"):
+            heads[s] = (1, (await a.append(creation(s))).events[-1].hash)
+
+        def at(stream: str, cid: str, **kw: Any) -> Append:
+            seq, hash_ = heads[stream]
+            return command(stream, seq, cid, expected_hash=hash_, **kw)
+
+        for round_ in range(3):  # a batch over several encounters, two commands on one of them
+            first = at("h1", f"x{round_}", n=2)
+            results = await a.append_many([first, at("h2", f"y{round_}"), at("h3", f"z{round_}")])
+            assert all(isinstance(r, AppendResult) and not r.duplicate for r in results), results
+            for r in results:
+                heads[r.events[-1].stream] = (r.events[-1].seq, r.events[-1].hash)
+        stale = heads["h1"]
+        moved = await b.append(at("h1", "moved-by-b"))  # another process moves h1 on
+        heads["h1"] = (moved.events[-1].seq, moved.events[-1].hash)
+        late, fine = await a.append_many([command("h1", stale[0], "late", expected_hash=stale[1]), at("h2", "fine")])
+        assert isinstance(late, SeqConflict) and (late.expected, late.actual) == (stale[0], heads["h1"][0])
+        assert isinstance(fine, AppendResult) and [e.seq for e in fine.events] == [heads["h2"][0] + 1]
+        resent = await a.append(command("h2", heads["h2"][0], "fine", expected_hash=heads["h2"][1]))
+        assert resent.duplicate and resent.events == fine.events
+        for s in ("h1", "h2", "h3"):
+            assert_chain(await b.read(s))
+        feed = await read_feed(b)
+        assert [p for p, _ in feed] == list(range(1, len(feed) + 1))
+
+    async def test_two_writers_naming_the_same_head_exactly_one_wins(self, backend: Backend):
+        a, b = await backend.handle(), await backend.handle()
+        head = (await a.append(creation("duel"))).events[-1]
+        for round_ in range(10):
+            ra, rb = await asyncio.gather(
+                a.append_many([command("duel", head.seq, f"a{round_}", expected_hash=head.hash)]),
+                b.append_many([command("duel", head.seq, f"b{round_}", n=2, expected_hash=head.hash)]))
+            wins = [o for o in ra + rb if isinstance(o, AppendResult)]
+            assert len(wins) == 1 and any(isinstance(o, SeqConflict) for o in ra + rb), ra + rb
+            head = wins[0].events[-1]
+        assert_chain(await b.read("duel"))
+
+    # ---- the sending token, checked inside the append's transaction -------------------------------
+
+    async def test_a_revoked_token_never_writes(self, backend: Backend):
+        a, b = await backend.handle(), await backend.handle()
+        await created(a, "tok", tokens=[TokenRow("h-gm", "gm"), TokenRow("h-p1", "player", "p1")])
+        ok = await b.append(command("tok", 1, "by-p1", actor="seat:p1", token_hash="h-p1"))
+        assert [e.seq for e in ok.events] == [2]
+        assert await b.token("h-p1") is not None  # now perhaps cached in b
+        await a.append(command("tok", 2, "revoke", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p1")]))
+        head = (await b.read("tok"))[-1]
+        for kw in ({}, {"expected_hash": head.hash}):
+            with pytest.raises(TokenRevoked):
+                await b.append(command("tok", 3, f"after{len(kw)}", actor="seat:p1", token_hash="h-p1", **kw))
+        with pytest.raises(TokenRevoked):  # a token of another encounter is no better
+            await created(a, "other", tokens=[TokenRow("h-other", "gm")])
+            await b.append(command("tok", 3, "foreign", token_hash="h-other", expected_hash=head.hash))
+        # Revoked by a command earlier in the same batch: the later one is refused, the others land.
+        await a.append(command("tok", 3, "seat2", token_hash="h-gm", tokens=[TokenRow("h-p2", "player", "p2")]))
+        revoke, refused, gm = await a.append_many([
+            command("tok", 4, "revoke2", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p2")]),
+            command("tok", 5, "by-p2", actor="seat:p2", token_hash="h-p2"),
+            command("tok", 5, "by-gm", token_hash="h-gm")])
+        assert isinstance(revoke, AppendResult) and isinstance(refused, TokenRevoked) and isinstance(gm, AppendResult)
+        assert [e.seq for e in gm.events] == [6]
+        assert_chain(await b.read("tok"))
+        assert await b.token("h-p1") is None and await b.token("h-p2") is None
