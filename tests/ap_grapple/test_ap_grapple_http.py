@@ -3,37 +3,15 @@ replay equal to live for every scenario."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX, CADE, CADE_HEX, LEFT_HEX, RIGHT_HEX
-
-
-async def _encounter(tussle, **options: Any):
-    enc = await tussle.create("ap-grapple", options=options, dice="manual")
-    await enc.add({"id": "aldo", "name": "Aldo", "side": "a", "stats": ALDO, "position": ALDO_HEX, "facing": 0})
-    await enc.add({"id": "berk", "name": "Berk", "side": "b", "stats": BERK, "position": BERK_HEX, "facing": 3})
-    await enc.add({"id": "cade", "name": "Cade", "side": "a", "stats": CADE, "position": CADE_HEX, "facing": 3})
-    await enc.ok("start_turn")
-    return enc
-
-
-def _types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
-
-
-def _data(body: dict[str, Any], event_type: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == event_type]
-
-
-async def _g1(enc) -> dict[str, Any]:
-    return await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [37]])
+from ap_grapple_http import data, encounter, g1, types
+from ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX, LEFT_HEX, RIGHT_HEX
 
 
 async def test_g1_over_http(tussle):
-    enc = await _encounter(tussle)
-    body = await _g1(enc)
-    assert _data(body, "PullChance")[0]["percent"] == 54
-    assert _data(body, "PulledOffBalance")[0]["stunned_until_round"] == 2
+    enc = await encounter(tussle)
+    body = await g1(enc)
+    assert data(body, "PullChance")[0]["percent"] == 54
+    assert data(body, "PulledOffBalance")[0]["stunned_until_round"] == 2
     st = await enc.state()
     assert st["rules"]["ap_left"]["aldo"] == 2
     assert st["rules"]["pending_swings"][0]["defender"] == "berk"
@@ -43,38 +21,38 @@ async def test_g1_over_http(tussle):
 
 
 async def test_g2_g3_g4_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     body = await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [54]])
-    assert _data(body, "DieRolled")[1]["outcome"] == "success"
+    assert data(body, "DieRolled")[1]["outcome"] == "success"
     await enc.replay_matches_live()
 
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     body = await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [55]])
-    assert _types(body)[-1] == "GripLost"
+    assert types(body)[-1] == "GripLost"
     st = await enc.state()
     assert "stunned" not in st["combatants"]["berk"]["conditions"] and st["rules"]["ap_left"]["aldo"] == 2
     await enc.replay_matches_live()
 
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     body = await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[9]])
-    assert _types(body) == ["ActionDeclared", "APSpent", "DieRolled"]
+    assert types(body) == ["ActionDeclared", "APSpent", "DieRolled"]
     assert (await enc.state())["rules"]["ap_left"]["aldo"] == 2
     await enc.replay_matches_live()
 
 
 async def test_g5_then_b1_over_http(tussle):
-    enc = await _encounter(tussle)
-    await _g1(enc)
+    enc = await encounter(tussle)
+    await g1(enc)
     body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex")
-    assert _types(body) == ["ReactionAnswered", "ActionDeclared", "Moved", "CloseCombatJoined", "GripReleased"]
+    assert types(body) == ["ReactionAnswered", "ActionDeclared", "Moved", "CloseCombatJoined", "GripReleased"]
     st = await enc.state()
     assert st["combatants"]["berk"]["position"] == ALDO_HEX and st["pending"] == []
     assert st["groups"][st["combatants"]["aldo"]["group"]]["standing"] is True
     await enc.ok("start_turn")
     body = await enc.ok("ap-grapple.brawl", combatant="aldo", target="berk", path=[], dice=[[10]])
-    assert _types(body) == ["ActionDeclared", "APSpent", "ActionSpent", "WeightRatio", "DieRolled",
+    assert types(body) == ["ActionDeclared", "APSpent", "ActionSpent", "WeightRatio", "DieRolled",
                             "BrawlTakedown", "PostureChanged", "PostureChanged", "CloseCombatJoined"]
-    assert _data(body, "WeightRatio")[0]["row"] == "even"
+    assert data(body, "WeightRatio")[0]["row"] == "even"
     st = await enc.state()
     assert st["combatants"]["aldo"]["posture"] == "prone" and st["combatants"]["berk"]["posture"] == "prone"
     assert st["groups"][st["combatants"]["aldo"]["group"]]["standing"] is False
@@ -82,37 +60,37 @@ async def test_g5_then_b1_over_http(tussle):
 
 
 async def test_swing_target_from_a_seat_is_answered_by_that_seat(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     seat = await enc.seat_full("Al", ["aldo"])
-    await _g1(enc)
+    await g1(enc)
     asked = (await enc.state())["pending"][0]["asked_of"]
     body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex", token=seat["token"])
-    answered = _data(body, "ReactionAnswered")[0]
+    answered = data(body, "ReactionAnswered")[0]
     assert answered["by"] == f"seat:{asked}" and body["events"][0]["actor"] == answered["by"]
     await enc.replay_matches_live()
 
 
 async def test_g6_over_http_by_respond(tussle):
-    enc = await _encounter(tussle)
-    body = await _g1(enc)
-    reaction = _data(body, "ReactionRequested")[0]["id"]
+    enc = await encounter(tussle)
+    body = await g1(enc)
+    reaction = data(body, "ReactionRequested")[0]["id"]
     r = await enc.command("respond", reaction=reaction, choice="right", barrier=True, dice=[[2]])
     assert r.status == 201, r.body
-    assert _data(r.body, "Wounded") == [{"combatant": "berk", "amount": 2, "source": "swung against barrier"}]
+    assert data(r.body, "Wounded") == [{"combatant": "berk", "amount": 2, "source": "swung against barrier"}]
     st = await enc.state()
     assert st["combatants"]["berk"]["position"] == RIGHT_HEX and st["combatants"]["berk"]["wounds"] == 2
     await enc.replay_matches_live()
 
 
 async def test_swing_left_and_in_place_over_http(tussle):
-    enc = await _encounter(tussle)
-    await _g1(enc)
+    enc = await encounter(tussle)
+    await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="left")
     assert (await enc.state())["combatants"]["berk"]["position"] == LEFT_HEX
     await enc.replay_matches_live()
 
-    enc = await _encounter(tussle)
-    await _g1(enc)
+    enc = await encounter(tussle)
+    await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="in_place", barrier=True, dice=[[3]])
     st = await enc.state()
     assert st["combatants"]["berk"]["position"] == BERK_HEX and st["combatants"]["berk"]["wounds"] == 3
@@ -120,8 +98,8 @@ async def test_swing_left_and_in_place_over_http(tussle):
 
 
 async def test_g7_and_b3_refusals_over_http(tussle):
-    enc = await _encounter(tussle)
-    await _g1(enc)
+    enc = await encounter(tussle)
+    await g1(enc)
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [37]])
     assert r.status == 422 and r.body["error"]["code"] == "reaction_pending", r.body
     r = await enc.command("start_turn")
@@ -140,9 +118,9 @@ async def test_g7_and_b3_refusals_over_http(tussle):
 
 
 async def test_b2_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     body = await enc.ok("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]], dice=[[9]])
-    roll = _data(body, "DieRolled")[0]
+    roll = data(body, "DieRolled")[0]
     assert (roll["total"], roll["target"], roll["outcome"]) == (10, 11, "miss")
     st = await enc.state()
     assert st["combatants"]["cade"]["position"] == [2, 0] and st["rules"]["ap_left"]["cade"] == 0
@@ -150,7 +128,7 @@ async def test_b2_over_http(tussle):
 
 
 async def test_bad_fields_are_400_and_missing_dice_422(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk")
     assert r.status == 422 and r.body["error"]["code"] == "dice_needed"
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[9]], to_hit_target=4)
@@ -162,12 +140,12 @@ async def test_bad_fields_are_400_and_missing_dice_422(tussle):
 
 
 async def test_player_seat_and_log_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     token = await enc.seat("Alice", ["aldo"])
     r = await enc.command("ap-grapple.pass", token=token, combatant="berk")
     assert r.status == 403, r.body
-    body = await _g1(enc)
-    reaction = _data(body, "ReactionRequested")[0]
+    body = await g1(enc)
+    reaction = data(body, "ReactionRequested")[0]
     assert reaction["asked_of"] != "gm"
     r = await enc.command("respond", token=token, reaction=reaction["id"], choice="own_hex")
     assert r.status == 201, r.body
@@ -180,11 +158,11 @@ async def test_player_seat_and_log_over_http(tussle):
 
 
 async def test_auto_round_start_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     await enc.ok("ap-grapple.pass", combatant="cade")
     await enc.ok("ap-grapple.pass", combatant="berk")
     body = await enc.ok("ap-grapple.pass", combatant="aldo")
-    assert _types(body)[-1] == "TurnStarted"
+    assert types(body)[-1] == "TurnStarted"
     st = await enc.state()
     assert st["turn"] == 2 and st["rules"]["ap_left"] == {"aldo": 5, "berk": 5, "cade": 5}
     await enc.replay_matches_live()
@@ -195,10 +173,10 @@ async def test_a_round_the_rules_start_rotates_the_seed(tussle):
     enc = await tussle.create("ap-grapple", options={"rotate_seed_each_turn": True})
     for cid, stats, pos in (("aldo", ALDO, ALDO_HEX), ("berk", BERK, BERK_HEX)):
         await enc.add({"id": cid, "name": cid.title(), "side": cid, "stats": stats, "position": pos, "facing": 0})
-    assert _types(await enc.ok("start_turn"))[-1] == "DiceSeedRotated"
+    assert types(await enc.ok("start_turn"))[-1] == "DiceSeedRotated"
     await enc.ok("ap-grapple.pass", combatant="berk")
     body = await enc.ok("ap-grapple.pass", combatant="aldo")
-    assert _types(body)[-2:] == ["TurnStarted", "DiceSeedRotated"]
+    assert types(body)[-2:] == ["TurnStarted", "DiceSeedRotated"]
     await enc.replay_matches_live()
 
 
@@ -220,7 +198,7 @@ async def test_unknown_option_is_refused(tussle):
 
 
 async def test_me_lists_legal_actions(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     token = await enc.seat("Alice", ["aldo"])
     r = await enc.get("/me", token=token)
     assert r.status == 200, r.body
@@ -229,8 +207,8 @@ async def test_me_lists_legal_actions(tussle):
 
 
 async def test_gm_voids_a_wrong_barrier_claim(tussle):
-    enc = await _encounter(tussle)
-    await _g1(enc)
+    enc = await encounter(tussle)
+    await g1(enc)
     body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="right", barrier=True, dice=[[3]])
     wounded = next(e["seq"] for e in body["events"] if e["type"] == "Wounded")
     await enc.ok("void", seq=wounded, reason="there is no wall on that side")

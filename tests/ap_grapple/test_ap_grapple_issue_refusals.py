@@ -3,22 +3,11 @@ field that makes no sense, 403 for a seat acting for another's combatant. A refu
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from ap_grapple_http import ALDO_FIGHTER, BERK_FIGHTER, CADE_FIGHTER, encounter, fighter, g1
 from ap_grapple_world import ALDO, BERK, CADE
 
-
-def _refused(r, status: int, *phrases: str) -> None:
-    assert r.status == status, r.body
-    for phrase in phrases:
-        assert phrase in r.body["error"]["message"], r.body["error"]["message"]
-
-
-async def _unchanged(enc, before: dict[str, Any]) -> None:
-    assert (await enc.state())["seq"] == before["seq"]
-    await enc.replay_matches_live()
+from tests.support.refusals import refused, unchanged
 
 
 async def test_nothing_before_the_first_round(tussle):
@@ -26,7 +15,7 @@ async def test_nothing_before_the_first_round(tussle):
     for verb, fields in (("ap-grapple.pass", {}), ("ap-grapple.make_a_grab", {"target": "berk"}),
                          ("ap-grapple.brawl", {"target": "berk"})):
         r = await enc.command(verb, combatant="aldo", dice=[[13], [37]], **fields)
-        _refused(r, 422, "no round has started yet (the GM starts round 1 with start_turn)")
+        refused(r, 422, "no round has started yet (the GM starts round 1 with start_turn)")
 
 
 async def test_a_stunned_combatant_may_issue_nothing(tussle):
@@ -37,8 +26,8 @@ async def test_a_stunned_combatant_may_issue_nothing(tussle):
     for verb, fields in (("ap-grapple.pass", {}), ("ap-grapple.make_a_grab", {"target": "aldo"}),
                          ("ap-grapple.brawl", {"target": "aldo"})):
         r = await enc.command(verb, combatant="berk", dice=[[13], [37]], **fields)
-        _refused(r, 422, "Berk is stunned until the end of round 2 and may spend no AP")
-    await _unchanged(enc, before)
+        refused(r, 422, "Berk is stunned until the end of round 2 and may spend no AP")
+    await unchanged(enc, before)
 
 
 async def test_g7_a_second_grab_with_a_swing_pending_and_2_ap(tussle):
@@ -53,28 +42,28 @@ async def test_g7_a_second_grab_with_a_swing_pending_and_2_ap(tussle):
         assert r.status == 422 and r.body["error"]["code"] == "reaction_pending", (verb, r.body)
     rid = next(e["data"]["id"] for e in body["events"] if e["type"] == "ReactionRequested")
     r = await enc.command("respond", reaction=rid, choice="in_place")
-    _refused(r, 422, "Aldo cannot swing Berk there: in_place is only for a swing against a barrier (barrier: true)")
+    refused(r, 422, "Aldo cannot swing Berk there: in_place is only for a swing against a barrier (barrier: true)")
     r = await enc.command("ap-grapple.swing_target", combatant="aldo", to="own_hex", barrier=True)
-    _refused(r, 422, "a swing into the attacker's own hex cannot end against a barrier")
+    refused(r, 422, "a swing into the attacker's own hex cannot end against a barrier")
     r = await enc.command("ap-grapple.swing_target", combatant="aldo", to="behind")
-    _refused(r, 422, "'behind' is not a destination; choose one of: left, right, own_hex, in_place")
+    refused(r, 422, "'behind' is not a destination; choose one of: left, right, own_hex, in_place")
     r = await enc.command("ap-grapple.swing_target", combatant="berk", to="own_hex")
-    _refused(r, 422, "Berk has no swing to make: a swing follows a grab that pulled the enemy off balance")
+    refused(r, 422, "Berk has no swing to make: a swing follows a grab that pulled the enemy off balance")
     r = await enc.command("respond", reaction=rid, choice="left", barrier="yes")
     assert r.status == 400 and r.body["error"]["details"]["field"] == "barrier", r.body
     r = await enc.command("respond", reaction=rid, choice="left", speed=2)
     assert r.status == 400 and r.body["error"]["details"]["field"] == "speed", r.body
     r = await enc.command("ap-grapple.swing_target", combatant="aldo", to="left", barrier="yes")
     assert r.status == 400, r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex")
     before = await enc.state()
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [37]])
-    _refused(r, 422, "Aldo cannot make a grab: a grab needs 3 AP and Aldo has 2 left; Berk is in Aldo's own hex; "
+    refused(r, 422, "Aldo cannot make a grab: a grab needs 3 AP and Aldo has 2 left; Berk is in Aldo's own hex; "
                      "a grab needs the enemy in a hex next to the attacker")
     r = await enc.command("ap-grapple.swing_target", combatant="aldo", to="own_hex")
-    _refused(r, 422, "Aldo has no swing to make")
-    await _unchanged(enc, before)
+    refused(r, 422, "Aldo has no swing to make")
+    await unchanged(enc, before)
 
 
 async def test_an_occupied_side_hex_is_no_destination(tussle):
@@ -83,8 +72,8 @@ async def test_an_occupied_side_hex_is_no_destination(tussle):
     before = await enc.state()
     for barrier in (False, True):
         r = await enc.command("ap-grapple.swing_target", combatant="aldo", to="left", barrier=barrier, dice=[[2]])
-        _refused(r, 422, "the left hex is occupied, so Berk cannot be swung there")
-    await _unchanged(enc, before)
+        refused(r, 422, "the left hex is occupied, so Berk cannot be swung there")
+    await unchanged(enc, before)
 
 
 async def test_grab_refusals_name_each_condition(tussle):
@@ -105,11 +94,11 @@ async def test_grab_refusals_name_each_condition(tussle):
     ]
     for fields, problems in cases:
         r = await enc.command("ap-grapple.make_a_grab", dice=[[13], [37]], **fields)
-        _refused(r, 422, *problems)
+        refused(r, 422, *problems)
         assert r.body["error"]["message"].startswith(f"{fields['combatant'].title()} cannot make a grab: ")
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="nobody", dice=[[13]])
-    _refused(r, 422, "there is no combatant 'nobody' in this encounter")
-    await _unchanged(enc, before)
+    refused(r, 422, "there is no combatant 'nobody' in this encounter")
+    await unchanged(enc, before)
 
 
 async def test_grab_needs_thac0_and_ac(tussle):
@@ -117,7 +106,7 @@ async def test_grab_needs_thac0_and_ac(tussle):
     berk = fighter("berk", "b", {k: v for k, v in BERK.items() if k != "ac"}, [1, 0])
     enc = await encounter(tussle, figures=(aldo, berk))
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13]])
-    _refused(r, 422, "Aldo has no thac0 stat (the GM enters one); Berk has no ac stat (the GM enters one)")
+    refused(r, 422, "Aldo has no thac0 stat (the GM enters one); Berk has no ac stat (the GM enters one)")
 
 
 async def test_b3_and_other_brawl_refusals(tussle):
@@ -139,18 +128,18 @@ async def test_b3_and_other_brawl_refusals(tussle):
     ]
     for fields, problems in cases:
         r = await enc.command("ap-grapple.brawl", dice=[[10]], **fields)
-        _refused(r, 422, *problems)
+        refused(r, 422, *problems)
         assert r.body["error"]["message"].startswith(f"{fields['combatant'].title()} cannot brawl: ")
     r = await enc.command("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0, 1]], dice=[[10]])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "path[0]", r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_pass_with_no_ap_left(tussle):
     enc = await encounter(tussle, auto_start_round=False)
     await enc.ok("ap-grapple.pass", combatant="aldo")
     r = await enc.command("ap-grapple.pass", combatant="aldo")
-    _refused(r, 422, "Aldo cannot pass: Aldo has no AP left to give up")
+    refused(r, 422, "Aldo cannot pass: Aldo has no AP left to give up")
 
 
 async def test_to_hit_target_field_follows_the_option(tussle):

@@ -3,39 +3,20 @@ sentences, and replay equal to live for every scenario."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from skirmish_http import data, encounter, types
 from skirmish_world import HALE, KURT, TEST_CHARTS, VOSS
-
-
-async def _encounter(tussle, *, charts: bool = True, **options: Any):
-    enc = await tussle.create(
-        "skirmish", options={**(TEST_CHARTS if charts else {}), **options}, dice="manual"
-    )
-    await enc.add(HALE)
-    await enc.add(VOSS)
-    await enc.ok("start_turn")
-    return enc
-
-
-def _types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
-
-
-def _data(body: dict[str, Any], event_type: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in body["events"] if e["type"] == event_type]
 
 
 async def _hale_strikes(enc) -> str:
     body = await enc.ok("skirmish.draw_card", dice=[[1]])
-    assert _data(body, "CardDrawn")[0]["combatant"] == "hale"
+    assert data(body, "CardDrawn")[0]["combatant"] == "hale"
     body = await enc.ok("skirmish.strike", combatant="hale", target="voss")
-    assert _types(body)[-2:] == ["SkirmishDefenceAwaited", "ReactionRequested"]
-    return _data(body, "ReactionRequested")[0]["id"]
+    assert types(body)[-2:] == ["SkirmishDefenceAwaited", "ReactionRequested"]
+    return data(body, "ReactionRequested")[0]["id"]
 
 
 async def test_e1_parry_and_counterstrike_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     tok = await enc.seat("Voss's player", ["voss"])
     rid = await _hale_strikes(enc)
     me = (await enc.get("/me", token=tok)).body
@@ -44,9 +25,9 @@ async def test_e1_parry_and_counterstrike_over_http(tussle):
     # here the GM answers for the table with the physical dice.
     r = await enc.command("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
     assert r.status == 201, r.body
-    totals = [d["total"] for d in _data(r.body, "DieRolled")]
+    totals = [d["total"] for d in data(r.body, "DieRolled")]
     assert totals == [45, 68, 70, 68, 58]
-    assert _data(r.body, "DamageEvaluated")[0]["result"] == "light"
+    assert data(r.body, "DamageEvaluated")[0]["result"] == "light"
     st = await enc.state()
     assert st["rules"]["wound_levels"]["hale"] == "light" and st["combatants"]["hale"]["wounds"] == 1
     assert st["rules"]["exchange"] is None
@@ -59,20 +40,20 @@ async def test_e1_parry_and_counterstrike_over_http(tussle):
 
 
 async def test_e1c_gm_records_the_damage_result_over_http(tussle):
-    enc = await _encounter(tussle, charts=False)
+    enc = await encounter(tussle, charts=False)
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
-    assert _data(r.body, "DamageResultAwaited") == [{"striker": "voss", "target": "hale", "total": 58}]
+    assert data(r.body, "DamageResultAwaited") == [{"striker": "voss", "target": "hale", "total": 58}]
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
     assert r.status == 422 and r.body["error"]["code"] == "reaction_pending"
     r = await enc.command("skirmish.record_damage_result", result="light")
     assert r.status == 201, r.body
-    assert _types(r.body) == ["ReactionAnswered", "WoundLevelChanged", "Wounded", "HandToHandEnded"]
+    assert types(r.body) == ["ReactionAnswered", "WoundLevelChanged", "Wounded", "HandToHandEnded"]
     await enc.replay_matches_live()
 
 
 async def test_e2_evade_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     tok = await enc.seat("Voss's player", ["voss"])
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", token=tok, reaction=rid, choice="evade", to=[400, 300], facing=90)
@@ -81,19 +62,19 @@ async def test_e2_evade_over_http(tussle):
         "respond", reaction=rid, choice="evade", to=[400, 300], facing=90, dice=[[44], [37]]
     )
     assert r.status == 201, r.body
-    assert _data(r.body, "Moved")[0]["to"] == [400, 300]
-    assert _data(r.body, "FacingChanged") == [{"combatant": "voss", "facing": 90}]
-    assert _data(r.body, "CloseCombatLeft")[0]["how"] == "evade"
+    assert data(r.body, "Moved")[0]["to"] == [400, 300]
+    assert data(r.body, "FacingChanged") == [{"combatant": "voss", "facing": 90}]
+    assert data(r.body, "CloseCombatLeft")[0]["how"] == "evade"
     st = await enc.state()
     assert st["combatants"]["voss"]["position"] == [400, 300] and st["combatants"]["voss"]["group"] is None
     await enc.replay_matches_live()
 
 
 async def test_e2a_e2b_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", reaction=rid, choice="evade", dice=[[44], [30], [62]])
-    assert _data(r.body, "DamageEvaluated")[0] == {
+    assert data(r.body, "DamageEvaluated")[0] == {
         "striker": "hale",
         "target": "voss",
         "total": 92,
@@ -101,19 +82,19 @@ async def test_e2a_e2b_over_http(tussle):
     }
     await enc.replay_matches_live()
 
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     rid = await _hale_strikes(enc)
     r = await enc.command("respond", reaction=rid, choice="evade", dice=[[44], [34]])
-    assert _data(r.body, "ExchangeResolved")[0]["winner"] == "voss"
+    assert data(r.body, "ExchangeResolved")[0]["winner"] == "voss"
     await enc.replay_matches_live()
 
 
 async def test_e3_grapple_to_prisoner_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     await enc.ok("skirmish.draw_card", dice=[[1]])
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
-    assert [d["item"] for d in _data(body, "ItemDropped")] == ["rifle", "grenade", "sword"]
-    assert _data(body, "PrisonerTaken") == [{"prisoner": "voss", "captor": "hale"}]
+    assert [d["item"] for d in data(body, "ItemDropped")] == ["rifle", "grenade", "sword"]
+    assert data(body, "PrisonerTaken") == [{"prisoner": "voss", "captor": "hale"}]
     st = await enc.state()
     assert (
         st["combatants"]["voss"]["posture"] == "on_back"
@@ -126,26 +107,26 @@ async def test_e3_grapple_to_prisoner_over_http(tussle):
         "grenade": "dropped",
     }
     body = await enc.ok("skirmish.draw_card", dice=[[1]])
-    assert _data(body, "ActivationSkipped") == [{"combatant": "voss", "why": "prisoner"}]
+    assert data(body, "ActivationSkipped") == [{"combatant": "voss", "why": "prisoner"}]
     # Step 5: another figure's blow on the held prisoner is accepted.
     await enc.add({**KURT, "position": [0, 100]})
     await enc.ok("start_turn")
     body = await enc.ok("skirmish.draw_card", dice=[[3]])
-    assert _data(body, "CardDrawn")[0]["combatant"] == "kurt"
+    assert data(body, "CardDrawn")[0]["combatant"] == "kurt"
     body = await enc.ok("skirmish.strike", combatant="kurt", target="voss", dice=[[40]])
-    assert _data(body, "BlowAccepted")[0]["why"] == "held and down"
+    assert data(body, "BlowAccepted")[0]["why"] == "held and down"
     await enc.replay_matches_live()
 
 
 async def test_e3a_and_e3b_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     await enc.ok("skirmish.draw_card", dice=[[1]])
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [75]])
-    assert "PrisonerTaken" not in _types(body)
-    assert {"combatant": "hale", "posture": "on_back"} in _data(body, "PostureChanged")
+    assert "PrisonerTaken" not in types(body)
+    assert {"combatant": "hale", "posture": "on_back"} in data(body, "PostureChanged")
     await enc.replay_matches_live()
 
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     await enc.ok("ruling", text="Hale kneels", overrides={"combatants": {"hale": {"posture": "kneeling"}}})
     await enc.ok("skirmish.draw_card", dice=[[1]])
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
@@ -155,7 +136,7 @@ async def test_e3a_and_e3b_over_http(tussle):
 
 
 async def test_refusals_over_http(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     hale_tok = await enc.seat("Hale's player", ["hale"])
     r = await enc.command("skirmish.strike", token=hale_tok, combatant="hale", target="voss")
     assert r.status == 422 and "does not hold the card" in r.body["error"]["message"]
@@ -182,20 +163,20 @@ async def test_refusals_over_http(tussle):
 
 
 async def test_player_answers_the_defence_with_a_standing_order(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     tok = await enc.seat("Voss's player", ["voss"])
     await enc.ok("set_standing_orders", combatant="voss", reactions={"hth_defence": "evade"})
     assert tok
     await enc.ok("skirmish.draw_card", dice=[[1]])
     body = await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[44], [37]])
-    assert "ReactionAnswered" in _types(body) and _types(body)[-1] == "HandToHandEnded"
+    assert "ReactionAnswered" in types(body) and types(body)[-1] == "HandToHandEnded"
     st = await enc.state()
     assert st["combatants"]["voss"]["position"] == [600, 0]
     await enc.replay_matches_live()
 
 
 async def test_voss_player_answers_his_own_defence(tussle):
-    enc = await _encounter(tussle, manual_dice_from="actor")
+    enc = await encounter(tussle, manual_dice_from="actor")
     tok = await enc.seat("Voss's player", ["voss"])
     hale_tok = await enc.seat("Hale's player", ["hale"])
     rid = await _hale_strikes(enc)
@@ -208,7 +189,7 @@ async def test_voss_player_answers_his_own_defence(tussle):
     answered = r.body["events"][0]
     assert answered["type"] == "ReactionAnswered" and answered["actor"].startswith("seat:")
     assert answered["data"]["by"] == answered["actor"]
-    assert _data(r.body, "WoundLevelChanged")[0]["to"] == "light"
+    assert data(r.body, "WoundLevelChanged")[0]["to"] == "light"
     await enc.replay_matches_live()
 
 
@@ -218,13 +199,13 @@ async def test_server_dice_run_the_whole_flow(tussle):
     await enc.add(VOSS)
     await enc.ok("start_turn")
     body = await enc.ok("skirmish.draw_card", entropy="a-long-enough-entropy-string")
-    holder = _data(body, "CardDrawn")[0]["combatant"]
+    holder = data(body, "CardDrawn")[0]["combatant"]
     other = "voss" if holder == "hale" else "hale"
     body = await enc.ok("skirmish.strike", combatant=holder, target=other)
-    rid = _data(body, "ReactionRequested")[0]["id"]
+    rid = data(body, "ReactionRequested")[0]["id"]
     body = await enc.ok("respond", reaction=rid, choice="parry")
-    assert all(d["source"] == "server" for d in _data(body, "DieRolled"))
-    assert _types(body)[-1] == "HandToHandEnded"
+    assert all(d["source"] == "server" for d in data(body, "DieRolled"))
+    assert types(body)[-1] == "HandToHandEnded"
     verify = await enc.get("/verify")
     assert verify.status in (200, 404)
     await enc.replay_matches_live()

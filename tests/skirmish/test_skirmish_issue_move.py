@@ -3,21 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from skirmish_world import HALE, KURT, TEST_CHARTS, VOSS
-
-
-async def _encounter(tussle, **options: Any):
-    enc = await tussle.create("skirmish", options={**TEST_CHARTS, **options}, dice="manual")
-    await enc.add(HALE)
-    await enc.add(VOSS)
-    await enc.ok("start_turn")
-    return enc
-
-
-def _types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
+from skirmish_http import encounter, types
+from skirmish_world import KURT
 
 
 def _error(r) -> str:
@@ -25,12 +12,12 @@ def _error(r) -> str:
 
 
 async def test_a_player_moves_his_own_figure_on_his_card(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     hale = await enc.seat("Hale's player", ["hale"])
     await enc.ok("skirmish.draw_card", dice=[[1]])  # Hale's card
     r = await enc.command("move", token=hale, combatant="hale", to=[-800, 200], facing=90)
     assert r.status == 201, r.body
-    assert _types(r.body) == ["Moved"]
+    assert types(r.body) == ["Moved"]
     st = await enc.state()
     assert st["combatants"]["hale"]["position"] == [-800, 200] and st["combatants"]["hale"]["facing"] == 90
     me = (await enc.get("/me", token=hale)).body
@@ -39,7 +26,7 @@ async def test_a_player_moves_his_own_figure_on_his_card(tussle):
 
 
 async def test_a_player_may_not_move_before_any_card_is_drawn(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     hale = await enc.seat("Hale's player", ["hale"])
     r = await enc.command("move", token=hale, combatant="hale", to=[-800, 0])
     assert r.status == 422 and r.body["error"]["code"] == "rule_violation", r.body
@@ -51,7 +38,7 @@ async def test_a_player_may_not_move_before_any_card_is_drawn(tussle):
 
 
 async def test_a_player_may_not_move_a_figure_whose_card_is_not_held(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     voss = await enc.seat("Voss's player", ["voss"])
     await enc.ok("skirmish.draw_card", dice=[[1]])  # Hale's card, not Voss's
     r = await enc.command("move", token=voss, combatant="voss", to=[300, 0])
@@ -71,9 +58,9 @@ async def test_a_player_may_not_move_a_figure_whose_card_is_not_held(tussle):
 
 
 async def test_the_gm_moves_any_figure_at_any_time(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     body = await enc.ok("move", combatant="voss", to=[100, 100])
-    assert _types(body) == ["Moved"]
+    assert types(body) == ["Moved"]
     await enc.ok("skirmish.draw_card", dice=[[1]])
     await enc.ok("move", combatant="voss", to=[200, 100])
     assert (await enc.state())["combatants"]["voss"]["position"] == [200, 100]
@@ -82,7 +69,7 @@ async def test_the_gm_moves_any_figure_at_any_time(tussle):
 
 async def test_a_team_card_lets_each_figure_on_it_move(tussle):
     deck = [{"card": "Allies", "combatants": ["hale", "kurt"]}, {"card": "Axis", "combatants": ["voss"]}]
-    enc = await _encounter(tussle, deck=deck)
+    enc = await encounter(tussle, deck=deck)
     await enc.add(KURT)
     tok = await enc.seat("Allied player", ["hale", "kurt"])
     await enc.ok("skirmish.draw_card", dice=[[1]])
@@ -93,7 +80,7 @@ async def test_a_team_card_lets_each_figure_on_it_move(tussle):
 
 
 async def test_after_his_hand_to_hand_he_waits_for_his_next_card(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     hale = await enc.seat("Hale's player", ["hale"])
     await enc.ok("skirmish.draw_card", dice=[[1]])
     await enc.ok("set_standing_orders", combatant="voss", reactions={"hth_defence": "evade"})
@@ -112,16 +99,16 @@ async def test_after_his_hand_to_hand_he_waits_for_his_next_card(tussle):
 async def _hale_holds_voss(enc) -> None:
     await enc.ok("skirmish.draw_card", dice=[[1]])
     body = await enc.ok("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
-    assert "PrisonerTaken" in _types(body)
+    assert "PrisonerTaken" in types(body)
 
 
 async def test_a_prisoner_moves_only_with_his_captor(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     voss = await enc.seat("Voss's player", ["voss"])
     hale = await enc.seat("Hale's player", ["hale"])
     await _hale_holds_voss(enc)
     body = await enc.ok("skirmish.draw_card", dice=[[1]])  # Voss's card: skipped, he is a prisoner
-    assert "ActivationSkipped" in _types(body)
+    assert "ActivationSkipped" in types(body)
     r = await enc.command("move", token=voss, combatant="voss", to=[500, 0])
     assert r.status == 422, r.body
     assert "Pvt Voss is Sgt Hale's prisoner and does not act on it" in _error(r)
@@ -137,24 +124,24 @@ async def test_a_prisoner_moves_only_with_his_captor(tussle):
 
 
 async def test_moving_out_of_touch_leaves_the_close_combat(tussle):
-    enc = await _encounter(tussle)
+    enc = await encounter(tussle)
     hale = await enc.seat("Hale's player", ["hale"])
     voss = await enc.seat("Voss's player", ["voss"])
     await enc.ok("skirmish.draw_card", dice=[[1]])
     await enc.ok("set_standing_orders", combatant="voss", reactions={"hth_defence": "parry"})
     # Hale strikes, Voss parries and his counterstrike fails: both stay in contact.
     body = await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[10], [50], [10], [50]])
-    assert _types(body)[-1] == "HandToHandEnded"
+    assert types(body)[-1] == "HandToHandEnded"
     st = await enc.state()
     group = st["combatants"]["voss"]["group"]
     assert group and st["combatants"]["hale"]["group"] == group
     await enc.ok("skirmish.draw_card", dice=[[1]])  # Voss's card
     # A step that keeps him in touch (centres 1" apart at most) keeps the group.
     r = await enc.command("move", token=voss, combatant="voss", to=[-50, 50])
-    assert r.status == 201 and _types(r.body) == ["Moved"], r.body
+    assert r.status == 201 and types(r.body) == ["Moved"], r.body
     r = await enc.command("move", token=voss, combatant="voss", to=[400, 0])
     assert r.status == 201, r.body
-    assert _types(r.body) == ["Moved", "CloseCombatLeft"]
+    assert types(r.body) == ["Moved", "CloseCombatLeft"]
     assert r.body["events"][1]["data"] == {"group": group, "combatant": "voss", "how": "moved away"}
     st = await enc.state()
     assert st["combatants"]["voss"]["group"] is None

@@ -4,29 +4,18 @@ appends nothing, so each scenario still replays to the live state."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from skirmish_http import VOSS_FACING_HALE, data, draw, encounter, set_posture, strike
 from skirmish_world import HALE, KURT, VOSS
 
-
-def _refused(r, status: int, *phrases: str) -> None:
-    assert r.status == status, r.body
-    for phrase in phrases:
-        assert phrase in r.body["error"]["message"], r.body["error"]["message"]
-
-
-async def _unchanged(enc, before: dict[str, Any]) -> None:
-    assert (await enc.state())["seq"] == before["seq"]
-    await enc.replay_matches_live()
+from tests.support.refusals import refused, unchanged
 
 
 async def test_strike_refusals_name_each_condition(tussle):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
-    _refused(
+    refused(
         r,
         422,
         "Sgt Hale cannot strike Pvt Voss: Sgt Hale does not hold the card drawn (§Flow: the man that has the "
@@ -40,7 +29,7 @@ async def test_strike_refusals_name_each_condition(tussle):
     )
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss")
-    _refused(
+    refused(
         r,
         422,
         "Sgt Hale cannot strike Pvt Voss: Sgt Hale is unconscious (out of the fight); Pvt Voss is dead.",
@@ -49,7 +38,7 @@ async def test_strike_refusals_name_each_condition(tussle):
         "Sgt Hale is unconscious (out of the fight)",
         "Pvt Voss is dead",
     ]
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_one_hand_to_hand_per_card(tussle):
@@ -59,8 +48,8 @@ async def test_one_hand_to_hand_per_card(tussle):
     await enc.ok("skirmish.strike", combatant="hale", target="voss", dice=[[35], [88], [70], [58], [48]])
     before = await enc.state()
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss")
-    _refused(r, 422, "Sgt Hale has already fought hand to hand on this card (§COUNTERSTRIKE")
-    await _unchanged(enc, before)
+    refused(r, 422, "Sgt Hale has already fought hand to hand on this card (§COUNTERSTRIKE")
+    await unchanged(enc, before)
 
 
 async def test_nothing_else_while_the_defender_chooses(tussle):
@@ -72,7 +61,7 @@ async def test_nothing_else_while_the_defender_chooses(tussle):
     assert r.status == 422 and r.body["error"]["code"] == "reaction_pending", r.body
     r = await enc.command("respond", reaction=rid, choice="flee", dice=[[1], [1]])
     assert r.status == 422, r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_a_prisoner_and_a_captor_holding_him_may_not_start_a_hand_to_hand(tussle):
@@ -83,7 +72,7 @@ async def test_a_prisoner_and_a_captor_holding_him_may_not_start_a_hand_to_hand(
     await draw(enc, "voss")  # team card B: Voss is skipped, Kurt acts
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="voss", target="kurt")
-    _refused(
+    refused(
         r,
         422,
         "Pvt Voss does not hold the card",
@@ -95,14 +84,14 @@ async def test_a_prisoner_and_a_captor_holding_him_may_not_start_a_hand_to_hand(
     before = await enc.state()
     for verb in ("skirmish.strike", "skirmish.grapple"):
         r = await enc.command(verb, combatant="hale", target="kurt")
-        _refused(
+        refused(
             r,
             422,
             "Sgt Hale is holding a prisoner on the ground and must stand up first (skirmish.captor_acts with stand_up)",
         )
     r = await enc.command("skirmish.grapple", combatant="hale", target="kurt")
-    _refused(r, 422, "Sgt Hale is on stomach (§GRAPPLING: the attacker may grapple if he is standing)")
-    await _unchanged(enc, before)
+    refused(r, 422, "Sgt Hale is on stomach (§GRAPPLING: the attacker may grapple if he is standing)")
+    await unchanged(enc, before)
 
 
 async def test_a_kneeling_or_fallen_man_may_not_grapple(tussle):
@@ -111,12 +100,12 @@ async def test_a_kneeling_or_fallen_man_may_not_grapple(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
-    _refused(
+    refused(
         r,
         422,
         "Sgt Hale cannot grapple Pvt Voss: Sgt Hale is prone (§GRAPPLING: the attacker may grapple if he is standing).",
     )
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 @pytest.mark.parametrize(
@@ -138,18 +127,18 @@ async def test_strike_fields_that_make_no_sense_are_400(tussle, fields, field):
     assert r.status == 400, r.body
     if field:
         assert r.body["error"]["details"]["field"] == field
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_unknown_figures_are_refused(tussle):
     enc = await encounter(tussle)
     await draw(enc, "hale")
     r = await enc.command("skirmish.strike", combatant="hale", target="ghost")
-    _refused(r, 422, "there is no combatant 'ghost' in this encounter")
+    refused(r, 422, "there is no combatant 'ghost' in this encounter")
     r = await enc.command("skirmish.captor_acts", combatant="ghost")
-    _refused(r, 422, "there is no combatant 'ghost'")
+    refused(r, 422, "there is no combatant 'ghost'")
     r = await enc.command("skirmish.liberate", target="ghost", how="x")
-    _refused(r, 422, "there is no combatant 'ghost'")
+    refused(r, 422, "there is no combatant 'ghost'")
 
 
 async def test_a_path_must_end_touching_the_defender(tussle):
@@ -157,13 +146,13 @@ async def test_a_path_must_end_touching_the_defender(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.strike", combatant="hale", target="voss", path=[[-300, 0]])
-    _refused(
+    refused(
         r,
         422,
         "the path must end touching Pvt Voss (§Flow: the attacker moves to touch the defender): its last point is "
         '3.00" from Pvt Voss (touch is 1.00" between centres: option contact_distance)',
     )
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_evade_answers_that_are_refused(tussle):
@@ -172,7 +161,7 @@ async def test_evade_answers_that_are_refused(tussle):
     rid = data(body, "ReactionRequested")[0]["id"]
     before = await enc.state()
     r = await enc.command("respond", reaction=rid, choice="evade", to=[0, 700], dice=[[1], [99]])
-    _refused(
+    refused(
         r,
         422,
         'that evade move is not allowed: Pvt Voss can evade at most one move (6.00"; §EVADE: he is moved one move '
@@ -180,14 +169,14 @@ async def test_evade_answers_that_are_refused(tussle):
         'is 7.00" away.',
     )
     r = await enc.command("respond", reaction=rid, choice="evade", to=[600, 0], dice=[[1], [99]])
-    _refused(r, 422, "the straight line to that point passes through another figure")
+    refused(r, 422, "the straight line to that point passes through another figure")
     r = await enc.command("respond", reaction=rid, choice="evade", to="east", dice=[[1], [99]])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "to", r.body
     r = await enc.command("respond", reaction=rid, choice="evade", to=[0, 300], facing=400, dice=[[1], [99]])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "facing", r.body
     r = await enc.command("respond", reaction=rid, choice="parry", speed=3, dice=[[1], [99]])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "speed", r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_gm_results_only_when_awaited_and_only_listed_ones(tussle):
@@ -199,10 +188,10 @@ async def test_gm_results_only_when_awaited_and_only_listed_ones(tussle):
         ("skirmish.record_morale", {"pass": True}, "morale"),
     ):
         r = await enc.command(verb, **fields)
-        _refused(r, 422, f"no {what} is awaited from the GM now.")
+        refused(r, 422, f"no {what} is awaited from the GM now.")
     r = await enc.command("skirmish.record_damage_result", result="grazed")
     assert r.status == 400, r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
     body = await strike(enc)
     rid = data(body, "ReactionRequested")[0]["id"]
     body = await enc.ok("respond", reaction=rid, choice="parry", dice=[[35], [88], [70], [58], [48]])
@@ -212,7 +201,7 @@ async def test_gm_results_only_when_awaited_and_only_listed_ones(tussle):
     assert r.status == 400 and "takes only a choice" in r.body["error"]["message"], r.body
     r = await enc.command("skirmish.record_fall", result="light")  # the damage result is what is owed
     assert r.status == 422 and r.body["error"]["code"] == "reaction_pending", r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_gm_only_commands_are_403_for_a_seat(tussle):
@@ -243,7 +232,7 @@ async def test_a_seat_acts_only_for_its_own_figures(tussle):
 async def test_captor_acts_refusals(tussle):
     enc = await encounter(tussle, figures=(HALE, VOSS, KURT))
     r = await enc.command("skirmish.captor_acts", combatant="hale")
-    _refused(
+    refused(
         r,
         422,
         "Sgt Hale cannot act as a captor: Sgt Hale does not hold the card drawn (§GRAPPLING: the prisoner moves on "
@@ -255,20 +244,20 @@ async def test_captor_acts_refusals(tussle):
     await draw(enc, "hale")
     before = await enc.state()
     r = await enc.command("skirmish.captor_acts", combatant="hale", path=[[-100, 300]])
-    _refused(r, 422, "Sgt Hale is on stomach and must stand up to move (stand_up: true)")
+    refused(r, 422, "Sgt Hale is on stomach and must stand up to move (stand_up: true)")
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 900]])
-    _refused(
+    refused(
         r, 422, 'Sgt Hale can move at most one move (6.00") with a prisoner in tow; that path is 9.00" long.'
     )
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "path", r.body
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 async def test_liberate_needs_a_prisoner(tussle):
     enc = await encounter(tussle)
     r = await enc.command("skirmish.liberate", target="voss", how="a ruling")
-    _refused(r, 422, "Pvt Voss is not anyone's prisoner.")
+    refused(r, 422, "Pvt Voss is not anyone's prisoner.")
 
 
 async def test_the_deck_runs_out(tussle):
@@ -279,13 +268,13 @@ async def test_the_deck_runs_out(tussle):
     await enc.ok("skirmish.draw_card", dice=[[1]])
     before = await enc.state()
     r = await enc.command("skirmish.draw_card", dice=[[1]])
-    _refused(
+    refused(
         r,
         422,
         "every card has been drawn this turn (a pass through the deck is one turn): start the next turn "
         "(start_turn) to gather the deck again.",
     )
-    await _unchanged(enc, before)
+    await unchanged(enc, before)
 
 
 @pytest.mark.parametrize(
