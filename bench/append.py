@@ -3,6 +3,7 @@
     python bench/append.py                                  # starts tussle serve on a temporary database
     python bench/append.py --connections 16 --encounters 1 --seconds 10
     python bench/append.py --url http://127.0.0.1:8080 --admin-token TOKEN   # a server already running
+    python bench/append.py --store postgres   # CPU per command on PostgreSQL vs SQLite, 2 processes vs 1
 
 Each request is `{"type": "roll", "expression": "3d6", ...}` with a fresh command_id, spread round-robin
 over `--encounters` encounters (default: one per connection). The load comes from wrk with
@@ -155,7 +156,16 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1, help="wrk threads (1: leave the other core to the server)")
     p.add_argument("--client", choices=["auto", "wrk", "aiohttp"], default="auto")
     p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
+    p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
+                   help="postgres: the load on PostgreSQL (one and two processes) against SQLite, by CPU per "
+                        "command (bench/append_postgres.py)")
+    p.add_argument("--pg", default=None, help="with --store postgres: a PostgreSQL DSN (default: start a private one)")
     args = p.parse_args()
+    if args.store == "postgres":
+        import append_postgres
+
+        append_postgres.main(args)
+        return
     client = args.client
     if client == "auto":
         client = "wrk" if shutil.which("wrk") else "aiohttp"
