@@ -59,3 +59,26 @@ def of_type(events: list[dict[str, Any]], type_: str, **match: Any) -> list[dict
 
 def rolls(events: list[dict[str, Any]], purpose: str) -> list[dict[str, Any]]:
     return [e["data"] for e in events if e["type"] == "DieRolled" and e["data"]["purpose"] == purpose]
+
+
+async def red_charges_blue(tussle: Any, *extra: dict[str, Any], options: dict[str, Any] | None = None,
+                           **stats: dict[str, Any]) -> Any:
+    """E7's opening, turn 3: unit R (m1 at 8,10 and m2 at 8,12) charges unit B (c1 at 11,10 and c2 at 11,12),
+    each model the one across from it; `stats` by model id (m1=..., c1=...), `extra` models join after."""
+    enc = await encounter(tussle, [
+        marine("m1", 8, 10, unit="R", **stats.get("m1", {})), marine("m2", 8, 12, unit="R", **stats.get("m2", {})),
+        cultist("c1", 11, 10, unit="B", **stats.get("c1", {})), cultist("c2", 11, 12, unit="B", **stats.get("c2", {})),
+        *extra,
+    ], turn=3, options=options)
+    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    return enc
+
+
+async def e6_second_round(tussle: Any, options: dict[str, Any] | None = None) -> Any:
+    """E6: m4 charged e1 (WS4 I4 T4) in turn 1; turn 2's close-combat phase has begun."""
+    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4)], options=options)
+    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("start_phase", phase="close_combat")
+    return enc

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
+from rt_support import at, cultist, encounter, marine, mods, of_type, red_charges_blue, rolls
 
 
 async def _e7(tussle, ld: int = 8):
     """Turn 3: R (m1, m2) charges B (c1, c2) into the spec's positions."""
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R", Ld=ld), marine("m2", 8, 12, unit="R", Ld=ld),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle, m1={"Ld": ld}, m2={"Ld": ld})
     st = await enc.state()
     assert st["combatants"]["m1"]["position"] == at(10, 10)
     assert st["combatants"]["m2"]["position"] == at(10, 12)
@@ -123,12 +118,7 @@ async def test_e9_messy_combat(tussle):
 
 
 async def test_failed_rout_test_flees_and_winners_pursue(tussle):
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R"), marine("m2", 8, 12, unit="R"),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle)
     await enc.ok("start_phase", phase="close_combat")
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [6, 6]])
     evs = body["events"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rt_support import LASPISTOL, at, cultist, encounter, marine, mods, of_type, rolls
+from rt_support import LASPISTOL, at, cultist, e6_second_round, encounter, marine, mods, of_type, rolls
 
 
 def trooper(cid: str, x: float, y: float, facing: int) -> dict:
@@ -79,17 +79,8 @@ async def test_e6_charger_strikes_first_on_tie(tussle):
     await enc.replay_matches_live()
 
 
-async def _later_round(tussle, options=None):
-    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4, facing=180)],
-                          options=options)
-    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="close_combat")
-    return enc
-
-
 async def test_e6_simultaneous_slain_still_strikes(tussle):
-    enc = await _later_round(tussle)
+    enc = await e6_second_round(tussle)
     # Strikers in id order: e1 hits (5 vs 5) but does not wound (1 vs 5+); m4 hits and wounds (6 vs 4+).
     body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[5], [1], [5], [6]])
     evs = body["events"]
@@ -102,7 +93,7 @@ async def test_e6_simultaneous_slain_still_strikes(tussle):
 
 
 async def test_e6_roll_off(tussle):
-    enc = await _later_round(tussle, {"initiative_ties": "roll_off"})
+    enc = await e6_second_round(tussle, {"initiative_ties": "roll_off"})
     body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[5], [2], [1], [1]])
     ro = rolls(body["events"], "initiative_roll_off")
     # Sides roll in ascending id: blue (e1's side) 5, red (m4's side) 2.

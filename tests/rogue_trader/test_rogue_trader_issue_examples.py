@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
+from rt_support import at, cultist, e6_second_round, encounter, marine, mods, of_type, rolls
 
 POWER_SWORD = {"id": "power_sword", "name": "power sword", "type": "C", "S": 5}
 
@@ -219,11 +219,7 @@ async def test_e6_charger_first_positions(tussle):
 
 async def test_e6_roll_off_equal_dice_roll_again(tussle):
     """A4: sides roll one D6 each in ascending side id; equal rolls roll again."""
-    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4)],
-                          options={"initiative_ties": "roll_off"})
-    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="close_combat")
+    enc = await e6_second_round(tussle, options={"initiative_ties": "roll_off"})
     # blue 3, red 3: again; blue 2, red 5: m4 strikes first (miss), then e1 (miss).
     body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[3], [3], [2], [5], [1], [1]])
     ro = rolls(body["events"], "initiative_roll_off")
@@ -236,11 +232,7 @@ async def test_e6_roll_off_equal_dice_roll_again(tussle):
 
 
 async def test_e6_roll_off_winner_slays_before_the_loser_strikes(tussle):
-    enc = await encounter(tussle, [marine("m4", 0, 0), cultist("e1", 3, 0, WS=4, I=4, T=4)],
-                          options={"initiative_ties": "roll_off"})
-    await enc.ok("rogue-trader.charge", combatant="m4", target="e1")
-    await enc.ok("start_turn", turn=2)
-    await enc.ok("start_phase", phase="close_combat")
+    enc = await e6_second_round(tussle, options={"initiative_ties": "roll_off"})
     # red wins 6-1; m4 hits (5) and wounds (4): e1 is slain in the first wave and never strikes.
     body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[1], [6], [5], [4]])
     assert not of_type(body["events"], "RtAttackResolved", attacker="e1")

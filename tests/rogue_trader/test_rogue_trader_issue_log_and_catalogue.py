@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import msgspec
-from rt_support import at, cultist, encounter, marine, of_type
+from rt_support import at, cultist, encounter, marine, of_type, red_charges_blue
 
 from rules.rogue_trader.commands import RT_COMMANDS
 from rules.rogue_trader.events import RT_EVENTS
@@ -27,12 +27,7 @@ async def _log(enc: Any) -> list[dict[str, Any]]:
 
 
 async def _results_and_hold(tussle) -> Any:
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R", Ld=7, unit_name="Red"), marine("m2", 8, 12, unit="R", Ld=7),
-        cultist("c1", 11, 10, unit="B", unit_name="Blue"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle, m1={"Ld": 7, "unit_name": "Red"}, m2={"Ld": 7}, c1={"unit_name": "Blue"})
     await enc.ok("start_phase", phase="close_combat")
     await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
     await enc.ok("rogue-trader.push_back", unit="B")

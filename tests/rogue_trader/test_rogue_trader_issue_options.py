@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rt_support import LASPISTOL, at, cultist, encounter, marine, mods, of_type, rolls
+from rt_support import LASPISTOL, at, cultist, encounter, marine, mods, of_type, red_charges_blue, rolls
 
 POWER_SWORD = {"id": "power_sword", "name": "power sword", "type": "C", "S": 5}
 
@@ -128,12 +128,7 @@ async def test_weapon_save_modifier_and_hopeless_save(tussle):
 
 async def _lost_round(tussle, options=None, rout_dice=([2, 3],)):
     """E7's round with the given options: B loses (c1 slain)."""
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R"), marine("m2", 8, 12, unit="R"),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3, options=options)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle, options=options)
     await enc.ok("start_phase", phase="close_combat")
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], *rout_dice])
     return enc, body["events"]

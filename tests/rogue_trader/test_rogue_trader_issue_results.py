@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import math
 
-from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
+from rt_support import at, cultist, encounter, marine, mods, of_type, red_charges_blue, rolls
 
 
 async def _e7(tussle, **red_stats):
     """Turn 3: R (m1, m2) charges B (c1, c2); round 3: c1 slain, B loses, rout test 2+3 passes."""
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R", **red_stats), marine("m2", 8, 12, unit="R", **red_stats),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle, m1=red_stats, m2=red_stats)
     await enc.ok("start_phase", phase="close_combat")
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
     return enc, body["events"]
@@ -80,12 +75,7 @@ async def test_push_back_terrain_divisor_and_refusals(tussle):
 
 async def test_prepared_position_holds_without_a_test(tussle):
     """A13: defenders of a prepared position (or a linear obstacle) may decline the follow-up untested."""
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R"), marine("m2", 8, 12, unit="R"),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle)
     await enc.ok("rogue-trader.set_situation", combatant="m2", prepared_position=True)
     await enc.ok("start_phase", phase="close_combat")
     await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
@@ -175,12 +165,7 @@ async def test_leaderless_tie_is_the_gms_ruling(tussle):
 
 async def test_coherency_check_after_close_combat(tussle):
     """A push-back carries c2 beyond 2" of c3 but it can close up: a stray that must move toward its unit."""
-    enc = await encounter(tussle, [
-        marine("m1", 8, 10, unit="R"), marine("m2", 8, 12, unit="R"),
-        cultist("c1", 11, 10, unit="B"), cultist("c2", 11, 12, unit="B"), cultist("c3", 9, 14.5, unit="B"),
-    ], turn=3)
-    await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
-    await enc.ok("rogue-trader.charge", combatant="m2", target="c2")
+    enc = await red_charges_blue(tussle, cultist("c3", 9, 14.5, unit="B"))
     await enc.ok("start_phase", phase="close_combat")
     await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
     await enc.ok("rogue-trader.push_back", unit="B")
