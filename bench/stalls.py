@@ -9,14 +9,18 @@ sends `note` commands to a small encounter one after another and times each answ
 (the ceiling: the same commands with nothing else running, measured in the same run), then while
 another client reads the big encounter back to back in every way — GET /encounters/{id}, /state,
 /state?at=N/2, /log (a page), /log?limit=10000, /log?format=markdown, a turn excerpt, /events,
-/events as NDJSON (the whole export), /audit and /verify. It prints the commands' p50/p99/max in
+/events as NDJSON (the whole export), /audit, /verify and a websocket `log` subscription's snapshot.
+It prints the commands' p50/p99/max in
 both phases, the p99's ratio to the ceiling's and to the 20 ms target, and how long each read took.
+With `--trace` the server runs asyncio's debug mode (TUSSLE_LOOP_PROBE=trace) and the script lists
+the slowest steps it logged: which callback or task held the loop.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -101,17 +105,31 @@ async def reads(
         ("/audit", f"{e}/audit", {}),
         ("/verify", f"{e}/verify", {}),
     ]
+    kinds.append(("ws log subscription", f"{e}/ws", {}))
     while not stop.is_set():
         for name, url, headers in kinds:
             if stop.is_set():
                 return
             t0 = time.perf_counter()
-            async with session.get(url, headers=headers) as r:
-                body = await r.read()
-                assert r.status == 200, (name, r.status, body[:200])
+            if url.endswith("/ws"):
+                await log_snapshot(session, url)
+            else:
+                async with session.get(url, headers=headers) as r:
+                    body = await r.read()
+                    assert r.status == 200, (name, r.status, body[:200])
             took.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
             held.setdefault(name, []).append((await loop_slices(session, base))[1])
         cycled.set()
+
+
+async def log_snapshot(session: aiohttp.ClientSession, url: str) -> None:
+    """Subscribe to the log, take its snapshot and caught_up, and leave (the hub goes: each run builds it)."""
+    async with session.ws_connect(url, max_msg_size=0) as ws:
+        await ws.send_json({"op": "subscribe", "projection": "log", "after": 0})
+        kinds = []
+        while "caught_up" not in kinds:
+            kinds.append(json.loads((await ws.receive(timeout=120)).data)["type"])
+        assert kinds == ["snapshot", "caught_up"], kinds
 
 
 async def loop_slices(session: aiohttp.ClientSession, base: str) -> tuple[float, float]:
@@ -170,11 +188,29 @@ async def run(base: str, stream: str, total: int, seconds: float) -> None:
         )
 
 
+def slowest(log_path: str, most: int = 15) -> None:
+    """The slowest loop steps asyncio's debug mode logged ("Executing <handle> took 0.012 seconds")."""
+    steps = []
+    with open(log_path) as f:
+        for raw in f:
+            try:
+                message = json.loads(raw).get("event", "")
+            except ValueError:
+                continue
+            if message.startswith("Executing ") and " took " in message:
+                what, took = message[len("Executing "):].rsplit(" took ", 1)
+                steps.append((float(took.split()[0]) * 1000, what))
+    print(f"loop steps over 5 ms (asyncio debug mode, wall ms; debug mode itself slows the loop): {len(steps)}")
+    for ms, what in sorted(steps, reverse=True)[:most]:
+        print(f"  {ms:7.1f}  {what[:300]}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--events", type=int, default=100_000)
     p.add_argument("--seconds", type=float, default=8.0, help="length of each phase (8 s)")
     p.add_argument("--db-dir", default=None)
+    p.add_argument("--trace", action="store_true", help="list the slowest loop steps asyncio's debug mode logged")
     args = p.parse_args()
     workdir = tempfile.mkdtemp(prefix="tussle-stalls-", dir=args.db_dir)
     path = os.path.join(workdir, "stalls.db")
@@ -205,8 +241,8 @@ def main() -> None:
             ],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "TUSSLE_LOOP_PROBE": "1"},
+            stderr=open(os.path.join(workdir, "server.log"), "w"),  # noqa: SIM115 - closed with the process
+            env={**os.environ, "TUSSLE_LOOP_PROBE": "trace" if args.trace else "1"},
         )
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -217,6 +253,8 @@ def main() -> None:
                 time.sleep(0.1)
         asyncio.run(run(base, stream, args.events, args.seconds))
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if args.trace:
+            slowest(os.path.join(workdir, "server.log"))
     finally:
         if server is not None:
             server.terminate()

@@ -5,15 +5,21 @@ wake-up is the longest stretch some request held the loop (plus the probe's own 
 CPU time, not wall time: on a machine whose cores are busy with other work a stretch's wall time grows
 with the waiting, its CPU time does not; nor does it count other threads (the SQLite writer) or the
 time spent waiting for the GIL. On only when `TUSSLE_LOOP_PROBE` is set (`bench/stalls.py` sets it):
-`GET /metrics` then shows the p99 and the longest stretch since the previous scrape.
+`GET /metrics` then shows the p99 and the longest stretch since the previous scrape. With
+`TUSSLE_LOOP_PROBE=trace` the loop also runs in asyncio's debug mode, which logs (as a warning) every
+callback or task step that ran longer than 5 ms, naming it: where a stall comes from.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 from aiohttp import web
+
+# With TUSSLE_LOOP_PROBE=trace, steps longer than this are logged by asyncio's debug mode.
+TRACED_SLICE_S = 0.005
 
 
 class LoopProbe:
@@ -50,6 +56,10 @@ def install(app: web.Application, sections: list) -> None:
     sections.append(probe.metric_lines)
 
     async def running(app: web.Application):  # noqa: ANN202 - an aiohttp cleanup context
+        if os.environ.get("TUSSLE_LOOP_PROBE") == "trace":
+            loop = asyncio.get_running_loop()
+            loop.set_debug(True)
+            loop.slow_callback_duration = TRACED_SLICE_S
         task = asyncio.create_task(probe.run())
         yield
         task.cancel()

@@ -19,14 +19,22 @@ _enc = msgspec.json.Encoder()
 # Items encoded between yields to the loop.
 PIECE = 250
 
+
 # Lists longer than this are worth streaming; shorter answers are encoded at once.
 LONG_LIST = 1000
 
 
-def _weight(value: Any) -> int:
-    """About how many items encoding `value` touches: its list items, and theirs one level down."""
+def _weight(value: Any, limit: int = PIECE) -> int:
+    """About how many items encoding `value` touches: its list items, and theirs one level down. Counting
+    stops once past `limit` (all a caller compares with): a 100,000-entry list is not walked in one go."""
     if isinstance(value, list):
-        return len(value) + sum(_weight(x) for x in value if isinstance(x, dict))
+        n = len(value)
+        for x in value:
+            if n > limit:
+                break
+            if isinstance(x, dict):
+                n += _weight(x, limit - n)
+        return n
     if isinstance(value, dict):
         return sum(len(v) for v in value.values() if isinstance(v, list))
     return 1
@@ -64,15 +72,15 @@ def _pieces(value: Any) -> Iterator[bytes]:
         yield _enc.encode(value)
 
 
-async def encoded(obj: dict[str, Any]) -> bytes:
-    """The JSON of `obj`, the same bytes as encoding it at once, encoded PIECE items at a time with
-    yields to the loop between (a websocket frame must be whole before it goes out)."""
+async def encoded_pieces(obj: dict[str, Any]) -> list[bytes]:
+    """The JSON of `obj` in pieces whose concatenation is the bytes of encoding it at once, encoded PIECE
+    items at a time with yields to the loop between."""
     parts = []
     for piece in _pieces(obj):
         parts.append(piece)
         if len(piece) > 1:
             await asyncio.sleep(0)
-    return b"".join(parts)
+    return parts
 
 
 async def streamed_json(request: web.Request, obj: dict[str, Any]) -> web.StreamResponse:
