@@ -8,6 +8,7 @@ since any read would load the encounter into the server and hide the bug this gu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sqlite3
@@ -94,6 +95,17 @@ async def duel(client: TussleClient, timeout_s: int) -> Encounter:
     return enc
 
 
+@contextlib.asynccontextmanager
+async def served_duel(db: Db, connect: Callable[[ServeProcess], TussleClient], timeout_s: int
+                      ) -> AsyncIterator[Encounter]:
+    """A duel on a `tussle serve` process of its own, stopped when the test is done with it."""
+    proc = db.serve()
+    try:
+        yield await duel(connect(proc), timeout_s)
+    finally:
+        proc.stop()
+
+
 def kill(proc: ServeProcess) -> None:
     proc.stop(signal.SIGKILL)
 
@@ -119,23 +131,17 @@ async def test_after_a_restart_the_default_lands_with_nobody_touching_the_encoun
 
 
 async def test_a_void_of_another_event_keeps_the_deadline(db, connect):
-    proc = db.serve()
-    try:
-        enc = await duel(connect(proc), timeout_s=1)
+    async with served_duel(db, connect, timeout_s=1) as enc:
         note = await enc.ok("note", text="The crowd roars.")
         rid = await asked(enc)
         await enc.ok("void", seq=note["seq"], reason="nobody roared")  # the void replays the encounter
         (answer,) = await db.until_answered(rid)
         assert answer["actor"] == "system"
         assert (await enc.state())["pending"] == []
-    finally:
-        proc.stop()
 
 
 async def test_voiding_the_question_clears_its_deadline_and_no_default_lands(db, connect):
-    proc = db.serve()
-    try:
-        enc = await duel(connect(proc), timeout_s=1)
+    async with served_duel(db, connect, timeout_s=1) as enc:
         voided = await asked(enc)
         r = await enc.ok("void", target_command_id=voided.split("/")[0], reason="asked by mistake")
         assert r["events"][0]["type"] == "EventVoided"
@@ -145,20 +151,14 @@ async def test_voiding_the_question_clears_its_deadline_and_no_default_lands(db,
         later = await asked(enc, default="parry")
         await db.until_answered(later)
         assert [a["id"] for a in await db.answers()] == [later]
-    finally:
-        proc.stop()
 
 
 async def test_an_answer_in_time_clears_the_deadline(db, connect):
-    proc = db.serve()
-    try:
-        enc = await duel(connect(proc), timeout_s=3600)
+    async with served_duel(db, connect, timeout_s=3600) as enc:
         rid = await asked(enc)
         assert await db.deadlines() == [rid]
         await enc.ok("respond", reaction=rid, choice="parry")
         assert await db.deadlines() == []
-    finally:
-        proc.stop()
 
 
 async def test_two_pg_processes_the_owner_killed_the_other_answers_once(pg_schema_dsn, connect):
