@@ -9,7 +9,7 @@ not mutate its input: copy what you change.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -63,10 +63,15 @@ class Forbidden(Exception):
 class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
     """Fields every command may carry (API.md "Commands"); subclasses set `tag="<ruleset>.<verb>"`."""
 
-    command_id: str | None = None
-    entropy: str = ""
-    expected_seq: int | None = None
-    dice: list[list[int]] | None = None
+    command_id: Annotated[str | None, msgspec.Meta(description=(
+        "Your id for this command (1-64 of A-Z a-z 0-9 _ . : -): resending it with the same body answers 200 with "
+        "the original events instead of acting twice."))] = None
+    entropy: Annotated[str, msgspec.Meta(description=(
+        "Your contribution to the dice of this command (mixed into the seed; up to 128 characters)."))] = ""
+    expected_seq: Annotated[int | None, msgspec.Meta(description=(
+        "Act only if the encounter is at this seq (else 409 seq_conflict): no blind overwrites."))] = None
+    dice: Annotated[list[list[int]] | None, msgspec.Meta(description=(
+        "With physical dice (dice: manual or mixed): the faces rolled, one list per roll in the order asked."))] = None
     # Who sent it (`gm`, `seat:<id>`, `system`): set by the engine before decide, never by the client.
     actor: str = ""
 

@@ -9,7 +9,7 @@ The server adds only what it must fetch or draw (`Context`) and the store.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -124,17 +124,22 @@ def _facing(state: dict[str, Any], value: Any, field: str) -> int | None:
 
 
 class NewCombatant(msgspec.Struct, forbid_unknown_fields=True):
-    id: str
-    name: str
-    side: str
-    controller: str | None = None
-    stats: dict[str, Any] = {}
-    position: Any = None
-    facing: Any = None
-    posture: str = "standing"
-    items: list[dict[str, Any]] = []
-    talents: dict[str, Any] = {}
-    reactions: dict[str, str] = {}
+    id: Annotated[str, msgspec.Meta(description="The combatant's id (1-64 of A-Z a-z 0-9 _ . : -), unique here.")]
+    name: Annotated[str, msgspec.Meta(description="Its name, as the log writes it.")]
+    side: Annotated[str, msgspec.Meta(description="The side it fights on: combatants of other sides are enemies.")]
+    controller: Annotated[str | None, msgspec.Meta(description="The seat that controls it (null: the GM).")] = None
+    stats: Annotated[dict[str, Any], msgspec.Meta(description=(
+        "Its numbers, as its ruleset names them (GET /rulesets/{id}: stats)."))] = {}
+    position: Annotated[Any, msgspec.Meta(description=(
+        "Where it stands in the encounter's geometry ([q, r] hex, or [x, y] in 0.01 inch); null: off the map."))] = None
+    facing: Annotated[Any, msgspec.Meta(description=(
+        "Its facing: a hex direction 0-5, or degrees 0-359 on a table top; null: none."))] = None
+    posture: Annotated[str, msgspec.Meta(description="standing, kneeling, prone, on_back or on_stomach.")] = "standing"
+    items: Annotated[list[dict[str, Any]], msgspec.Meta(description=(
+        "What it carries: each {id, name, kind, state, ...}."))] = []
+    talents: Annotated[dict[str, Any], msgspec.Meta(description="Its talents or skills, name to level.")] = {}
+    reactions: Annotated[dict[str, str], msgspec.Meta(description=(
+        "Standing orders: reaction kind to the choice given without asking."))] = {}
 
 
 def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Any) -> list[Any]:

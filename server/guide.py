@@ -19,6 +19,7 @@ import msgspec
 
 from events.common import COMMON_EVENTS
 from rules.common.commands import COMMON_COMMANDS, COMMON_GM_ONLY, Move
+from rules.common.field_meanings import COMMAND_FIELD_MEANINGS
 from rules.common.options import EngineOptions
 from rules.interface import Command, Ruleset
 from rules.registry import Registry
@@ -48,13 +49,16 @@ def _type_name(t: Any) -> str:
 
 
 def fields(cls: type[msgspec.Struct], skip: set[str] = _ENVELOPE_FIELDS) -> list[dict[str, Any]]:
-    """Each field of a Struct: name, type, required, default and description."""
+    """Each field of a Struct: name, type, required, default and description (a command's field without its
+    own: what a field of that name means in every command)."""
     out = []
     hints = msgspec.structs.fields(cls)
+    common = COMMAND_FIELD_MEANINGS if issubclass(cls, Command) else {}
     for f in hints:
         if f.name in skip:
             continue
         base, about = _described(f.type)
+        about = about or common.get(f.encode_name, "")
         required = f.default is msgspec.NODEFAULT and f.default_factory is msgspec.NODEFAULT
         default = None if required else (f.default if f.default is not msgspec.NODEFAULT else f.default_factory())
         out.append({"name": f.encode_name, "type": _type_name(base), "required": required,

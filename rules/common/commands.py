@@ -31,7 +31,8 @@ class SetStandingOrders(Command, tag="set_standing_orders"):
 class StartTurn(Command, tag="start_turn"):
     """Begin the next turn (GM); `turn` checks which one you mean."""
 
-    turn: int | None = None
+    turn: Annotated[int | None, msgspec.Meta(description=(
+        "The number of the turn to start, after the current one (a check that you mean it); null: the next."))] = None
 
 
 class StartPhase(Command, tag="start_phase"):
@@ -69,10 +70,13 @@ class RollDice(Command, tag="roll"):
 class Ask(Command, tag="ask"):
     """Ask someone a question with fixed choices (GM): a reaction of kind `kind`."""
 
-    kind: str
-    options: list[str]
-    default: str
-    combatant: str | None = None
+    kind: Annotated[str, msgspec.Meta(description=(
+        "The question's kind, a name of yours (e.g. parry_or_dodge): standing orders answer by it."))]
+    options: Annotated[list[str], msgspec.Meta(description="The answers allowed.")]
+    default: Annotated[str, msgspec.Meta(description=(
+        "The answer given when nobody answers in time (reaction_timeout_s), one of options."))]
+    combatant: Annotated[str | None, msgspec.Meta(description=(
+        "The id of the combatant asked (its seat answers); null: the GM."))] = None
     question: Annotated[str, msgspec.Meta(description="The question as the one asked reads it (e.g. \"parry or dodge?\").")] = ""
 
 
@@ -87,13 +91,13 @@ class Respond(Command, tag="respond"):
 class Note(Command, tag="note"):
     """Post a note to the log."""
 
-    text: str
+    text: Annotated[str, msgspec.Meta(description="The note, as the log shows it.")]
 
 
 class Ruling(Command, tag="ruling"):
     """A GM ruling in words, with optional `overrides` of the state (JSON merge patch)."""
 
-    text: str
+    text: Annotated[str, msgspec.Meta(description="The ruling in words, as the log shows it.")]
     overrides: Annotated[dict[str, Any], msgspec.Meta(description=(
         "A JSON merge patch (RFC 7386) of the state: combatants.<id>.{stats, posture, position, facing, "
         "conditions, items} and the ruleset's overridable paths, e.g. {\"combatants\": {\"troll\": {\"posture\": "
@@ -110,7 +114,8 @@ class Void(Command, tag="void"):
     """Void an earlier event (`seq`) or command (`target_command_id`) with a reason (GM)."""
 
     reason: str
-    seq: int | None = None
+    seq: Annotated[int | None, msgspec.Meta(description=(
+        "The seq of the event to void (give this or target_command_id, not both)."))] = None
     target_command_id: Annotated[str | None, msgspec.Meta(description=(
         "The command_id of an earlier command, to void every event it appended (give this or seq, not both)."))] = None
 
@@ -122,7 +127,7 @@ class RotateSeed(Command, tag="rotate_seed"):
 class Close(Command, tag="close"):
     """End the encounter (GM); the seed is revealed."""
 
-    reason: str = ""
+    reason: Annotated[str, msgspec.Meta(description="Why it ends, for the log.")] = ""
 
 
 COMMON_COMMANDS: tuple[type[Command], ...] = (

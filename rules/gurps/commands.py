@@ -8,14 +8,22 @@ from typing import Annotated
 import msgspec
 
 from events.dice import Modifier
+from rules.gurps.tables import MANEUVERS
 from rules.interface import Command
+
+# Spec section 2: a combatant's `weapons` are named entries; an empty hand is one too.
+Weapon = Annotated[str, msgspec.Meta(description=(
+    "The name of one of the combatant's stats.weapons (e.g. \"knife\", or \"hand\" for an empty hand)."))]
+
+Maneuver = Annotated[str, msgspec.Meta(description=(
+    f"The maneuver for his turn: {', '.join(MANEUVERS)} (\"Move and Attack\" and such are read too)."))]
 
 
 class ChooseManeuver(Command, tag="gurps.choose_maneuver"):
     """Start his own turn with a maneuver (Move, Attack, Ready ...; spec section 1)."""
 
     combatant: str
-    maneuver: str
+    maneuver: Maneuver
 
 
 class GurpsMove(Command, tag="gurps.move"):
@@ -46,7 +54,7 @@ class CloseCombatAttack(Command, tag="gurps.close_combat_attack"):
 
     combatant: str
     target: str
-    weapon: str
+    weapon: Weapon
     modifiers: list[Modifier] = []
 
 
@@ -56,7 +64,7 @@ class StepOutAttack(Command, tag="gurps.step_out_attack"):
     combatant: str
     to: list[int]
     target: str
-    weapon: str
+    weapon: Weapon
     modifiers: list[Modifier] = []
 
 

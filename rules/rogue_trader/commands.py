@@ -66,8 +66,11 @@ class FollowUp(Command, tag="rogue-trader.follow_up"):
     """4.11: a winning unit follows up or tries to hold; `targets: {model: enemy}` picks among several."""
 
     unit: str
-    choice: str
-    targets: dict[str, str] = {}
+    choice: Annotated[str, msgspec.Meta(description=(
+        "follow: the unit follows up the pushed-back enemy; hold: it tries to stay (an Ld test, none for models "
+        "holding an obstacle or a prepared position)."))]
+    targets: Annotated[dict[str, str], msgspec.Meta(description=(
+        "Model id to the id of the enemy it follows, where it could follow several (omitted: the nearest)."))] = {}
 
 
 class BreakOff(Command, tag="rogue-trader.break_off"):

@@ -18,6 +18,10 @@ Judo2Shift = Annotated[Literal[-1, 0, 1] | None, msgspec.Meta(description=(
     "Judo 2 entrants only: an extra -1, 0 or +1 on the defender's HTH defense roll (lower is better for you); "
     "null: -1."))]
 
+Weapon = Annotated[str, msgspec.Meta(description=(
+    "fist, the id of a ready item (in HTH one usable there: a dagger-list item or cestus), or the name of a "
+    "natural attack (in HTH an hth one)."))]
+
 
 class GivenModifier(msgspec.Struct, forbid_unknown_fields=True):
     """A base-TFT modifier the player states, recorded as given (4.7, 4.13)."""
@@ -60,7 +64,7 @@ class HthAttack(Command, tag="tft.hth_attack"):
 
     combatant: str
     target: str
-    weapon: str = "fist"  # fist, a ready HTH-usable item id, or an hth natural attack's name
+    weapon: Weapon = "fist"
 
 
 class CastSpellInHth(Command, tag="tft.cast_spell_in_hth"):
@@ -122,7 +126,7 @@ class StrikeIntoHth(Command, tag="tft.strike_into_hth"):
 
     combatant: str
     target: str
-    weapon: str = "fist"
+    weapon: Weapon = "fist"
     attack: Annotated[Literal["melee", "thrown", "missile"], msgspec.Meta(description=(
         "melee from an adjacent hex, or a thrown or missile weapon from 3 hexes or less."))] = "melee"
     modifiers: list[GivenModifier] = []
@@ -133,7 +137,7 @@ class MissileIntoHthFar(Command, tag="tft.missile_into_hth_far"):
 
     combatant: str
     target: str
-    weapon: str
+    weapon: Annotated[str, msgspec.Meta(description="The id of the ready missile weapon (an item).")]
     modifiers: list[GivenModifier] = []
 
 
@@ -215,7 +219,7 @@ class AttackFallen(Command, tag="tft.attack_fallen"):
 
     combatant: str
     target: str
-    weapon: str = "fist"
+    weapon: Weapon = "fist"
     modifiers: list[GivenModifier] = []
 
 

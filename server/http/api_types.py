@@ -45,6 +45,9 @@ class Geometry(msgspec.Struct):
     position_required: Annotated[bool, about("Whether every combatant must have a position.")]
 
 
+GeometryOf = Annotated[Geometry, about("How positions and facings are written in this encounter (ruleset).")]
+
+
 class Head(msgspec.Struct):
     """The chain head: the last seq and its hash."""
 
@@ -85,7 +88,7 @@ class EncounterCreatedResponse(msgspec.Struct):
         "SHA-256 (hex) of the dice seed, committed before any roll; null without server dice.")]
     ruleset: RulesetId
     options: Annotated[dict[str, Any], about("Every option resolved: the ones given, the rest at their defaults.")]
-    geometry: Geometry
+    geometry: GeometryOf
     name: EncounterName
     dice: DiceMode
     public: Public
@@ -112,7 +115,7 @@ class EncounterDetail(msgspec.Struct):
     ruleset: RulesetId
     ruleset_version: Annotated[str, about("The version of the ruleset the encounter was created with.")]
     options: Annotated[dict[str, Any], about("Every option's current value.")]
-    geometry: Geometry
+    geometry: GeometryOf
     dice: DiceMode
     public: Public
     seq: Annotated[int, about("The head: the seq of its last event.")]
@@ -157,7 +160,7 @@ class RulesetDescription(msgspec.Struct):
     id: RulesetId
     title: RulesetTitle
     version: RulesetVersion
-    geometry: Geometry
+    geometry: GeometryOf
     options: Annotated[list[FieldDescription], about("The ruleset's options, then the engine's.")]
     commands: Annotated[list[CommandDescription], about("The ruleset's own commands.")]
     common_commands: Annotated[list[CommandDescription], about("The commands every ruleset accepts.")]
@@ -217,7 +220,7 @@ class RulesetDetail(msgspec.Struct):
     title: RulesetTitle
     version: RulesetVersion
     about: Annotated[str, about("What game and rules it plays.")]
-    geometry: Geometry
+    geometry: GeometryOf
     options: Annotated[list[OptionDetail], about("The ruleset's options.")]
     engine_options: Annotated[list[OptionDetail], about("The options every ruleset has.")]
     stats: Annotated[list[StatDetail], about("What add_combatant's combatant.stats holds.")]
@@ -413,10 +416,10 @@ class Me(msgspec.Struct):
 class CommandAppended(msgspec.Struct):
     """`POST /encounters/{id}/commands`: seq and hash of the command's last event, and its events."""
 
-    seq: int
-    hash: str
-    command_id: str
-    events: list[Envelope]
+    seq: Annotated[int, about("The seq of the command's last event: the new head.")]
+    hash: Annotated[str, about("Its chain hash (SHA-256, hex).")]
+    command_id: Annotated[str, about("The command's id: yours, or the one the server made.")]
+    events: Annotated[list[Envelope], about("The events the command appended, in order.")]
 
 
 class EventsPage(msgspec.Struct):
@@ -497,7 +500,7 @@ class ErrorDetail(msgspec.Struct):
 class Error(msgspec.Struct):
     """Every error: `{"error": {"code", "message", "details"}}` (API.md "Errors")."""
 
-    error: ErrorDetail
+    error: Annotated[ErrorDetail, about("The error.")]
 
 
 class SeqConflictDetails(msgspec.Struct):

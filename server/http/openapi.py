@@ -303,17 +303,23 @@ def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) ->
                 schema["required"] = [r for r in schema["required"] if r != "actor"]
         for field, strict in FIELD_SCHEMAS.items():
             if field in props and ("type" in props or name.startswith(("Create", "Change"))):
-                props[field] = dict(strict)
+                props[field] = _keeping_description(props[field], strict)
     create = components.get("CreateEncounter", {}).get("properties", {})
     if create:
-        create["name"] = {"type": "string", "maxLength": 200, "pattern": NAMED}
-        create["ruleset"] = {"enum": rulesets}
+        create["name"] = _keeping_description(create["name"], {"type": "string", "maxLength": 200, "pattern": NAMED})
+        create["ruleset"] = _keeping_description(create["ruleset"], {"enum": rulesets})
     for seat in ("CreateSeat", "ChangeSeat"):
         props = components.get(seat, {}).get("properties", {})
         if "name" in props:
-            props["name"] = ({"type": "string", "pattern": NAMED} if seat == "CreateSeat" else
-                             {"anyOf": [{"type": "string", "pattern": NAMED}, {"type": "null"}], "default": None})
+            props["name"] = _keeping_description(props["name"], {"type": "string", "pattern": NAMED} if seat == "CreateSeat"
+                                                 else {"anyOf": [{"type": "string", "pattern": NAMED}, {"type": "null"}],
+                                                       "default": None})
     _no_nul(components)
+
+
+def _keeping_description(old: dict[str, Any], strict: dict[str, Any]) -> dict[str, Any]:
+    """`strict` in place of a generated field schema, which keeps its description."""
+    return {**strict, **({"description": old["description"]} if "description" in old else {})}
 
 
 def _no_nul(value: Any) -> None:

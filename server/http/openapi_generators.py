@@ -14,71 +14,17 @@ from typing import Any
 
 import msgspec
 
+from rules.common.field_meanings import COMMAND_FIELD_MEANINGS
 from rules.interface import Ruleset
 
 REF = "#/components/schemas/{name}"
 
-# What a field of that name means wherever it appears (a field's own msgspec.Meta description wins).
+# What a field of that name means wherever it appears without a msgspec.Meta description of its own: the
+# commands' fields as rules/common/field_meanings.py has them (the guides read that too), and the server's.
 FIELD_MEANINGS: dict[str, str] = {
+    **COMMAND_FIELD_MEANINGS,
     "type": "The command type (the discriminator: it chooses the command's schema).",
-    "command_id": "Your id for this command (1-64 of A-Z a-z 0-9 _ . : -): resending it with the same body "
-    "answers 200 with the original events instead of acting twice.",
-    "entropy": "Your contribution to the dice of this command (mixed into the seed; up to 128 characters).",
-    "expected_seq": "Act only if the encounter is at this seq (else 409 seq_conflict): no blind overwrites.",
-    "dice": "With physical dice (dice: manual): the faces rolled, one list per roll in the order asked.",
-    "combatant": "The id of the combatant who acts.",
-    "target": "The id of the combatant acted on.",
-    "targets": "The ids of the combatants acted on.",
-    "combatants": "Combatant ids.",
-    "to": "Where to: a position in the encounter's geometry ([q, r] hex, or [x, y] in 0.01 inch).",
-    "path": "The way taken, position by position in the encounter's geometry.",
-    "facing": "Facing: a hex direction 0-5, or degrees 0-359 on a table top.",
-    "position": "A position in the encounter's geometry ([q, r] hex, or [x, y] in 0.01 inch); null: none.",
-    "modifiers": "Extra modifiers of the roll, each {value, reason}.",
-    "value": "The modifier's value, added to the roll.",
-    "reason": "Why: written into the log and the audit.",
-    "weapon": "The id of the weapon (an item of the combatant), or its natural attack.",
-    "item": "The id of an item of the combatant.",
-    "unit": "The unit's name.",
-    "group": "The id of a close-combat group.",
-    "name": "A name as the log writes it.",
-    "id": "An id, unique in the encounter.",
-    "side": "The side the combatant fights on.",
-    "seq": "An event's position in the encounter's stream (1 = EncounterCreated).",
-    "hash": "The event's chain hash (SHA-256, hex).",
-    "turn": "The turn number (0 before the first).",
-    "phase": "The phase of the turn, one of the ruleset's phases.",
-    "kind": "What kind it is.",
-    "reaction": "The id of the reaction being answered (from ReactionRequested).",
-    "choice": "The chosen option, one of the reaction's options.",
-    "params": "The answer's extra fields, as the reaction asks.",
-    "text": "Free text.",
-    "options": "Option name to value.",
-    "result": "The result, one of those the ruleset lists.",
-    "force": "Do it even where the ruleset would refuse the order (the GM's override).",
-    "helpers": "The ids of the combatants who help.",
-    "condition": "Which condition lets it happen.",
-    "maneuver": "The maneuver chosen for the turn.",
-    "to_hit_target": "The to-hit target the GM states (only with the option to_hit: gm_target).",
     "stats": "The combatant's numbers, as its ruleset names them (GET /rulesets/{id}: stats).",
-    "items": "What the combatant carries: each {id, name, kind, state, ...}.",
-    "talents": "The combatant's talents or skills, name to level.",
-    "reactions": "Standing orders: reaction kind to the choice given without asking.",
-    "controller": "The seat that controls the combatant (null: the GM).",
-    "posture": "standing, kneeling, prone, on_back or on_stomach.",
-    "seat": "A seat id.",
-    "events": "The events appended, as envelopes.",
-    "error": "The error.",
-    "ruleset": "The ruleset's id.",
-    "geometry": "How positions and facings are written in this encounter.",
-    "public": "Listed on GET /encounters for anyone, and readable without a token.",
-    "closed": "Closed encounters can be read but not changed.",
-    "status": "Its state.",
-    "format": "The format.",
-    "description": "What it is for.",
-    "default": "The value when none is given.",
-    "token": "A bearer token: shown once.",
-    "secret": "The signing secret: shown once.",
 }
 
 
