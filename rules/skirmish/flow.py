@@ -192,9 +192,7 @@ def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
         or ex.get("attacker") != attacker
         or ex.get("defender") != defender
     ):
-        w.emit(ReactionCancelled(pending["id"], "the hand to hand this question belonged to is over"))
-        if ex.get("attacker") == attacker and ex.get("defender") == defender:
-            w.emit(HandToHandEnded(attacker, defender, "cancelled"))
+        withdraw(w, pending, "the hand to hand this question belonged to is over")
         return
     options, _ = defender_options(w.state, defender)
     if answer.choice not in options:
@@ -206,6 +204,16 @@ def answer_defence(w: Working, pending: dict[str, Any], answer: Answer) -> None:
         evade_destination(w.state, defender, attacker, to, facing)  # a bad point is refused before any roll
     w.emit(ActionDeclared(defender, answer.choice, [attacker], dict(answer.params)))
     defend(w, attacker, defender, answer.choice, list(r.get("claims", [])), to, facing)
+
+
+def withdraw(w: Working, pending: dict[str, Any], why: str) -> None:
+    """Cancel a question whose hand to hand is over or lost a figure; if that hand to hand is still the open
+    one, it ends here (cancelled)."""
+    r = pending.get("resume", {})
+    w.emit(ReactionCancelled(pending["id"], why))
+    ex = w.state["rules"].get("exchange") or {}
+    if ex.get("attacker") == r.get("attacker") and ex.get("defender") == r.get("defender"):
+        w.emit(HandToHandEnded(r["attacker"], r["defender"], "cancelled"))
 
 
 def defend(

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.common import ReactionAnswered, ReactionCancelled
+from events.common import ReactionAnswered
 from rules.interface import Answer, BadCommand, RuleError
 from rules.skirmish import flow, grapple
 from rules.skirmish.charts import RESULTS
 from rules.skirmish.commands import RecordDamageResult, RecordFall, RecordMorale
 from rules.skirmish.damage import DAMAGE_REACTION
-from rules.skirmish.events import HandToHandEnded
 from rules.working import Working
 
 GM_RESULT_REACTIONS = (DAMAGE_REACTION, grapple.FALL_REACTION, grapple.MORALE_REACTION)
@@ -60,10 +59,7 @@ def resume(w: Working, pending: dict[str, Any], answer: Answer) -> None:
         raise RuleError(f"{answer.choice!r} is not a {_words(kind)}: choose one of {', '.join(valid)}.")
     r = pending.get("resume", {})
     if any(r.get(k) not in w.state["combatants"] for k in ("attacker", "defender")):
-        w.emit(ReactionCancelled(pending["id"], "a figure of this hand to hand has left the encounter"))
-        ex = w.state["rules"].get("exchange") or {}
-        if ex.get("attacker") == r.get("attacker") and ex.get("defender") == r.get("defender"):
-            w.emit(HandToHandEnded(r["attacker"], r["defender"], "cancelled"))
+        flow.withdraw(w, pending, "a figure of this hand to hand has left the encounter")
         return
     if r.get("flow") == "strike":
         flow.after_damage_result(w, r, answer.choice)
