@@ -1,7 +1,18 @@
-"""Websocket fan-out benchmark: N subscribers on one encounter while commands arrive at a fixed rate.
+"""Websocket fan-out benchmark: N subscribers over E encounters while commands arrive at a fixed rate.
 
     python bench/fanout.py                       # starts `tussle serve` on a temporary database
     python bench/fanout.py --url http://127.0.0.1:8080 --subscribers 200 --rate 20 --seconds 30
+    python bench/fanout.py --preset host         # 10,000 subscribers over 1,000 encounters, 200 events/s in all
+    python bench/fanout.py --preset crowd        # 2,000 subscribers on one encounter at 20 events/s (40,000 frames/s)
+
+Subscribers are spread evenly over the encounters and the commands go round-robin over them, so
+each encounter gets rate/E commands per second and each command's frame goes to N/E subscribers.
+The started server runs with the websocket caps off (`--max-ws 0`: per token and per IP) and this
+script raises its own open-file limit to the hard limit first (children inherit it). With two or
+more CPUs the server is pinned to CPU 0 and the load client (the subscriber processes and the
+commander, this process) to the others (os.sched_setaffinity), so that the client does not take the
+server's core; each process of the client reports its own CPU use over the run, since a saturated
+client measures itself, not the server (and the server's CPU is printed beside it).
 
 Reports delivery latency p50/p99 from "append acknowledged" (the 201 arrived at the commander) to "frame
 received" by each subscriber, the same from "command sent", frames/s, and how many subscribers were
@@ -20,6 +31,7 @@ import asyncio
 import gc
 import multiprocessing as mp
 import os
+import resource
 import secrets
 import socket
 import subprocess
@@ -48,27 +60,28 @@ def free_port() -> int:
 # ---- subscriber processes ---------------------------------------------------------------------
 
 
-async def _subscribers(url: str, stream: str, after: int, count: int, ready: mp.Queue, stop: mp.Event,
-                       results: mp.Queue) -> None:
+async def _subscribers(url: str, streams: list[str], after: int, wanted: list[int], ready: mp.Queue,
+                       stop: mp.Event, results: mp.Queue) -> None:
+    """Subscribers to `streams[i]` for each index i in `wanted` (one socket per entry)."""
     # Flat arrays, not a list of tuples: hundreds of thousands of tracked objects would make the
     # collector's full passes stall this process and show up as delivery latency.
     gc.disable()
-    seqs, times = array.array("q"), array.array("d")
+    which, seqs, times = array.array("i"), array.array("q"), array.array("d")
     closed_early = 0
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        sockets = []
-        for start in range(0, count, 100):
-            batch = await asyncio.gather(*(session.ws_connect(f"{url}/encounters/{stream}/ws", autoping=True,
-                                                              max_msg_size=0)
-                                           for _ in range(start, min(count, start + 100))))
-            sockets += batch
-        for ws in sockets:
+        sockets: list[tuple[int, aiohttp.ClientWebSocketResponse]] = []
+        for start in range(0, len(wanted), 100):
+            part = wanted[start:start + 100]
+            batch = await asyncio.gather(*(session.ws_connect(f"{url}/encounters/{streams[i]}/ws", autoping=True,
+                                                              max_msg_size=0) for i in part))
+            sockets += zip(part, batch, strict=True)
+        for _, ws in sockets:
             await ws.send_json({"op": "subscribe", "projection": "events", "after": after})
         caught = asyncio.Event()
         pending = len(sockets)
 
-        async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
+        async def read(index: int, ws: aiohttp.ClientWebSocketResponse) -> None:
             nonlocal pending, closed_early
             now = time.monotonic
             async for msg in ws:
@@ -76,6 +89,7 @@ async def _subscribers(url: str, stream: str, after: int, count: int, ready: mp.
                     break
                 f = _decode(msg.data)
                 if f.type == "event":
+                    which.append(index)
                     seqs.append(f.seq)
                     times.append(now())
                 elif f.type == "caught_up":
@@ -86,43 +100,51 @@ async def _subscribers(url: str, stream: str, after: int, count: int, ready: mp.
                 closed_early += 1
 
         stopping = False
-        readers = [asyncio.create_task(read(ws)) for ws in sockets]
+        readers = [asyncio.create_task(read(i, ws)) for i, ws in sockets]
         await caught.wait()
         ready.put(len(sockets))
+        cpu0, wall0 = time.process_time(), time.monotonic()
         while not stop.is_set():
             await asyncio.sleep(0.1)
+        cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
         stopping = True
-        for ws in sockets:
+        for _, ws in sockets:
             await ws.close()
         for t in readers:
             t.cancel()
-    results.put((list(zip(seqs, times, strict=True)), closed_early))
+    results.put((which.tobytes(), seqs.tobytes(), times.tobytes(), closed_early, cpu, wall))
 
 
-def subscriber_process(url: str, stream: str, after: int, count: int, ready: mp.Queue, stop: mp.Event,
-                       results: mp.Queue) -> None:
-    asyncio.run(_subscribers(url, stream, after, count, ready, stop, results))
+def subscriber_process(url: str, streams: list[str], after: int, wanted: list[int], ready: mp.Queue,
+                       stop: mp.Event, results: mp.Queue, cpus: set[int] | None) -> None:
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    asyncio.run(_subscribers(url, streams, after, wanted, ready, stop, results))
 
 
 # ---- the commander ----------------------------------------------------------------------------
 
 
-async def command_at_rate(url: str, stream: str, token: str, rate: float, seconds: float
-                          ) -> tuple[dict[int, float], dict[int, float], float]:
-    sent: dict[int, float] = {}
-    acked: dict[int, float] = {}
+async def command_at_rate(url: str, encounters: list[tuple[str, str]], rate: float, seconds: float
+                          ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float], float]:
+    """Commands at `rate` in all, round-robin over the encounters; sent and acknowledged times by
+    (encounter index, seq)."""
+    sent: dict[tuple[int, int], float] = {}
+    acked: dict[tuple[int, int], float] = {}
     interval = 1.0 / rate
-    headers = {"Authorization": f"Bearer {token}"}
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         async def one(i: int) -> None:
+            index = i % len(encounters)
+            stream, token = encounters[index]
             body = {"type": "note", "text": f"fan-out note {i}", "command_id": f"bench-{i}-{secrets.token_hex(4)}"}
             t0 = time.monotonic()
-            async with session.post(f"{url}/encounters/{stream}/commands", json=body, headers=headers) as r:
+            async with session.post(f"{url}/encounters/{stream}/commands", json=body,
+                                    headers={"Authorization": f"Bearer {token}"}) as r:
                 data = await r.json()
                 t1 = time.monotonic()
                 if r.status != 201:
                     raise RuntimeError(f"command failed: {r.status} {data}")
-            sent[data["seq"]], acked[data["seq"]] = t0, t1
+            sent[index, data["seq"]], acked[index, data["seq"]] = t0, t1
 
         start = time.monotonic()
         tasks = []
@@ -138,13 +160,20 @@ async def command_at_rate(url: str, stream: str, token: str, rate: float, second
     return sent, acked, elapsed
 
 
-async def create(url: str) -> tuple[str, str, int]:
+async def create(url: str, count: int) -> tuple[list[tuple[str, str]], int]:
+    """`count` public encounters: (id, GM token) of each, and their head (the creation)."""
     async with aiohttp.ClientSession() as session:
-        async with session.post(f"{url}/encounters", json={"name": "fan-out bench", "ruleset": "freeform",
-                                                           "public": True}) as r:
-            body = await r.json()
-            assert r.status == 201, body
-        return body["id"], body["gm_token"], 1
+        async def one(i: int) -> tuple[str, str]:
+            async with session.post(f"{url}/encounters", json={"name": f"fan-out bench {i}", "ruleset": "freeform",
+                                                               "public": True}) as r:
+                body = await r.json()
+                assert r.status == 201, body
+            return body["id"], body["gm_token"]
+
+        made: list[tuple[str, str]] = []
+        for start in range(0, count, 50):
+            made += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
+        return made, 1
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -155,10 +184,11 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
-def start_server(port: int, db: str) -> subprocess.Popen:
+def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--db", db, "--port", str(port),
                              "--max-ws", "0", "--rate-commands", "0", "--rate-reads", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.1):
@@ -169,38 +199,98 @@ def start_server(port: int, db: str) -> subprocess.Popen:
     raise RuntimeError("the server did not start")
 
 
+PRESETS = {
+    "host": {"subscribers": 10_000, "encounters": 1_000, "rate": 200.0, "client_procs": 4, "target_p99_ms": 50.0},
+    "crowd": {"subscribers": 2_000, "encounters": 1, "rate": 20.0, "client_procs": 2, "target_p99_ms": 100.0},
+}
+
+
+def raise_open_files() -> int:
+    """The soft open-file limit raised to the hard one (a socket per subscriber, on both sides)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def process_cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_and_wait_s(pid: int) -> tuple[float, float]:
+    """Seconds the process's threads ran, and waited runnable for a CPU (/proc/PID/task/*/schedstat)."""
+    ran = waited = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                on_cpu, on_queue, _ = f.read().split()
+        except OSError:
+            continue
+        ran, waited = ran + int(on_cpu), waited + int(on_queue)
+    return ran / 1e9, waited / 1e9
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--url", default=None, help="a running server (default: start one on a temporary database)")
-    ap.add_argument("--subscribers", type=int, default=1000)
-    ap.add_argument("--rate", type=float, default=20.0, help="commands per second")
+    ap.add_argument("--preset", choices=sorted(PRESETS), help="issue 19 item 7's loads (the flags below override)")
+    ap.add_argument("--subscribers", type=int, default=None, help="websockets in all (1000)")
+    ap.add_argument("--encounters", type=int, default=None, help="encounters they are spread over (1)")
+    ap.add_argument("--rate", type=float, default=None, help="commands per second, in all (20)")
     ap.add_argument("--seconds", type=float, default=30.0)
-    ap.add_argument("--client-procs", type=int, default=1, help="subscriber processes")
+    ap.add_argument("--client-procs", type=int, default=None, help="subscriber processes (1)")
+    ap.add_argument("--no-pin", action="store_true", help="leave the processes on any CPU")
     args = ap.parse_args()
+    preset = PRESETS.get(args.preset or "", {})
+    for name, default in (("subscribers", 1000), ("encounters", 1), ("rate", 20.0), ("client_procs", 1)):
+        if getattr(args, name) is None:
+            setattr(args, name, preset.get(name, default))
+    target = preset.get("target_p99_ms")
 
+    open_files = raise_open_files()
+    cpus = sorted(os.sched_getaffinity(0))
+    server_cpus = client_cpus = None
+    if len(cpus) >= 2 and not args.no_pin:
+        server_cpus, client_cpus = {cpus[0]}, set(cpus[1:])
     server = None
     url = args.url
     if url is None:
         port = free_port()
-        server = start_server(port, os.path.join(tempfile.mkdtemp(), "bench.db"))
+        server = start_server(port, os.path.join(tempfile.mkdtemp(), "bench.db"), server_cpus)
         url = f"http://127.0.0.1:{port}"
+    if client_cpus:
+        os.sched_setaffinity(0, client_cpus)
+    print(f"{args.subscribers} subscribers over {args.encounters} encounter(s), {args.rate:g} commands/s in all, "
+          f"{args.seconds:g} s; {args.client_procs} subscriber process(es); open files {open_files}; "
+          f"server on CPU {sorted(server_cpus) if server_cpus else 'any'}, client on CPU "
+          f"{sorted(client_cpus) if client_cpus else 'any'}; load average {open('/proc/loadavg').read().strip()}",
+          flush=True)
     try:
-        stream, token, head = asyncio.run(create(url))
+        encounters, head = asyncio.run(create(url, args.encounters))
+        streams = [e for e, _ in encounters]
         ctx = mp.get_context("spawn")
         ready, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
-        per = [args.subscribers // args.client_procs + (1 if i < args.subscribers % args.client_procs else 0)
-               for i in range(args.client_procs)]
-        procs = [ctx.Process(target=subscriber_process, args=(url, stream, head, n, ready, stop, results))
-                 for n in per if n]
+        wanted = [i % args.encounters for i in range(args.subscribers)]
+        parts = [wanted[k::args.client_procs] for k in range(args.client_procs)]
+        procs = [ctx.Process(target=subscriber_process, args=(url, streams, head, part, ready, stop, results,
+                                                              client_cpus))
+                 for part in parts if part]
         t_connect = time.monotonic()
         for p in procs:
             p.start()
-        connected = sum(ready.get(timeout=300) for _ in procs)
+        connected = sum(ready.get(timeout=600) for _ in procs)
         print(f"{connected} subscribers caught up in {time.monotonic() - t_connect:.1f} s", flush=True)
-        sent, acked, elapsed = asyncio.run(command_at_rate(url, stream, token, args.rate, args.seconds))
+        server_cpu0 = process_cpu_s(server.pid) if server is not None else 0.0
+        sched0 = run_and_wait_s(server.pid) if server is not None else (0.0, 0.0)
+        commander_cpu0 = time.process_time()
+        sent, acked, elapsed = asyncio.run(command_at_rate(url, encounters, args.rate, args.seconds))
+        commander_cpu = time.process_time() - commander_cpu0
         time.sleep(2.0)  # let the last frames arrive
+        server_cpu = process_cpu_s(server.pid) - server_cpu0 if server is not None else float("nan")
+        sched1 = run_and_wait_s(server.pid) if server is not None else (0.0, 0.0)
         stop.set()
-        outcomes = [results.get(timeout=120) for _ in procs]
+        outcomes = [results.get(timeout=300) for _ in procs]
         for p in procs:
             p.join(timeout=30)
     finally:
@@ -212,24 +302,47 @@ def main() -> int:
     frames = 0
     closed_early = 0
     last_recv = 0.0
-    for received, closed in outcomes:
+    client_cpu: list[tuple[float, float]] = []
+    for which_b, seqs_b, times_b, closed, cpu, wall in outcomes:
+        which, seqs, times = array.array("i"), array.array("q"), array.array("d")
+        which.frombytes(which_b)
+        seqs.frombytes(seqs_b)
+        times.frombytes(times_b)
         closed_early += closed
-        frames += len(received)
-        for seq, t in received:
-            if seq in acked:
-                from_ack.append(max(0.0, t - acked[seq]))
-                from_send.append(t - sent[seq])
+        client_cpu.append((cpu, wall))
+        frames += len(seqs)
+        for index, seq, t in zip(which, seqs, times, strict=True):
+            key = (index, seq)
+            if key in acked:
+                from_ack.append(max(0.0, t - acked[key]))
+                from_send.append(t - sent[key])
                 last_recv = max(last_recv, t)
-    expected = len(acked) * connected
+    per_encounter = [0] * args.encounters
+    for i in wanted:
+        per_encounter[i] += 1
+    expected = sum(per_encounter[index] for index, _ in acked)
     first_send = min(sent.values())
     print(f"commands: {len(acked)} in {elapsed:.1f} s ({len(acked) / elapsed:.1f}/s); subscribers: {connected}")
     print(f"frames received: {frames} of {expected} expected; "
           f"{frames / (last_recv - first_send):.0f} frames/s delivered")
+    p99 = percentile(from_ack, 99) * 1000
     print(f"latency from append acknowledged: p50 {percentile(from_ack, 50) * 1000:.1f} ms, "
-          f"p99 {percentile(from_ack, 99) * 1000:.1f} ms, max {max(from_ack) * 1000:.1f} ms")
+          f"p99 {p99:.1f} ms, max {max(from_ack) * 1000:.1f} ms")
     print(f"latency from command sent:        p50 {percentile(from_send, 50) * 1000:.1f} ms, "
           f"p99 {percentile(from_send, 99) * 1000:.1f} ms")
     print(f"subscribers closed early: {closed_early}")
+    busy = ", ".join(f"{cpu / wall:.0%}" for cpu, wall in client_cpu)
+    print(f"CPU, share of one core over the run: server {server_cpu / (elapsed + 2.0):.0%}; subscriber processes "
+          f"{busy}; commander {commander_cpu / elapsed:.0%} (a client near 100% measures itself)")
+    if server is not None:
+        waited = sched1[1] - sched0[1]
+        print(f"server CPU per frame delivered {server_cpu / max(frames, 1) * 1e6:.1f} us (with its share of the "
+              f"commands: {server_cpu / max(len(acked), 1) * 1000:.2f} ms per command); its threads waited "
+              f"{waited:.1f} s runnable for a CPU while they ran {sched1[0] - sched0[0]:.1f} s (the machine's other work)")
+    if target is not None:
+        print(f"p99 from acknowledged {p99:.1f} ms vs target {target:g} ms: ratio {p99 / target:.2f} "
+              f"({'met' if p99 < target else 'NOT met'})")
+    print(f"load average at the end: {open('/proc/loadavg').read().strip()}")
     return 0 if closed_early == 0 and frames == expected else 1
 
 
