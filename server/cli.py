@@ -333,6 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the first commitment, from the create answer: the stream must start with it")
     verify.add_argument("--sent", default=None, metavar="FILE",
                         help="JSONL of the {command_id, entropy} you sent: your dice must be keyed by them")
+    verify.add_argument("--replay", action="store_true",
+                        help="also decide every declared command again with this installation's rulesets: "
+                        "every total, outcome and state change must be what the rules give")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     demo = sub.add_parser("demo", help="play a short scripted freeform encounter",
                           description="Create an encounter on a running server (or in a database no server "
@@ -368,7 +371,12 @@ def _verify(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"tussle verify: {exc}", file=sys.stderr)
         return 2
-    report = verify_export(raw, receipts, head=head, commitment=args.commitment, sent=sent)
+    registry = None
+    if args.replay:
+        from rules.registry import Registry
+
+        registry = Registry.discover()
+    report = verify_export(raw, receipts, head=head, commitment=args.commitment, sent=sent, replay=registry)
     print(json.dumps(report, indent=2) if args.json else report_text(report, args.file))
     return 0 if report["ok"] else 1
 

@@ -23,6 +23,8 @@ from projections.audit import (
     commitment_timeline,
     keying_command,
 )
+from rules.registry import Registry
+from server.replaying import replay_stream
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -192,10 +194,12 @@ def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]]) -> list[P
 def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
                   receipts: Iterable[dict[str, Any]] | None = None,
                   format_problems: list[Problem] | None = None, heads: list[tuple[int, str, str]] | None = None,
-                  commitment: str | None = None, sent: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  commitment: str | None = None, sent: Iterable[dict[str, Any]] | None = None,
+                  replay: Registry | None = None) -> dict[str, Any]:
     """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
     whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
-    `sent`: the client's own {command_id, entropy}."""
+    `sent`: the client's own {command_id, entropy}; `replay`: the rulesets to decide every declared command
+    again with (server/replaying.py), which adds the report's `replay` part."""
     problems: list[Problem] = list(format_problems or [])
     chain = chain_problems(events)
     problems += chain
@@ -217,11 +221,14 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         problems += commitment_problems(events, commitment)
     if sent is not None:
         problems += sent_problems(events, sent)
+    replayed = replay_stream(events, replay) if replay is not None else None
+    if replayed is not None:
+        problems += [Problem("replay", d.message, d.seq) for d in replayed.differences]
     problems.sort(key=lambda p: (p.seq is None, p.seq or 0))
     bad = [p.seq for p in problems if p.seq is not None]
     marks = [r["mark"] for r in rolls]
     last = max(events, key=lambda e: e.seq) if events else None
-    return {
+    report = {
         "ok": not problems,
         "chain_ok": not chain,
         "first_bad_seq": min(bad) if bad else None,
@@ -235,6 +242,9 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         "head": {"seq": last.seq, "hash": last.hash} if last else {"seq": 0, "hash": ZERO_HASH},
         "problems": [msgspec.to_builtins(p) for p in problems],
     }
+    if replayed is not None:
+        report["replay"] = replayed.summary()
+    return report
 
 
 def parse_export(raw: bytes) -> tuple[list[Event], dict[str, Any] | None, list[Problem]]:
@@ -271,16 +281,18 @@ def parse_receipts(raw: bytes) -> list[dict[str, Any]]:
 
 
 def verify_export(raw: bytes, receipts: bytes | None = None, *, head: tuple[int, str] | None = None,
-                  commitment: str | None = None, sent: bytes | None = None) -> dict[str, Any]:
+                  commitment: str | None = None, sent: bytes | None = None,
+                  replay: Registry | None = None) -> dict[str, Any]:
     """Verify an exported stream from bytes alone, and optionally what the client kept: a receipts file, a
-    head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array)."""
+    head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array);
+    with `replay`, decide every declared command again."""
     events, trailer, problems = parse_export(raw)
     if not events:
         problems.append(Problem("format", "the file holds no events"))
     return verify_events(events, trailer=trailer, format_problems=problems,
                          receipts=parse_receipts(receipts) if receipts is not None else None,
                          heads=[(*head, "the head you kept")] if head else None, commitment=commitment,
-                         sent=parse_receipts(sent) if sent is not None else None)
+                         sent=parse_receipts(sent) if sent is not None else None, replay=replay)
 
 
 def report_text(report: dict[str, Any], name: str) -> str:
@@ -297,4 +309,12 @@ def report_text(report: dict[str, Any], name: str) -> str:
     lines.append(f"Rolls: {report['rolls_checked']} checked, {report['rolls_verified']} verified, "
                  f"{report['rolls_failed']} failed, {report['rolls_not_yet_revealed']} not yet revealed, "
                  f"{report['rolls_manual']} manual.")
+    if "replay" in report:
+        lines.append(f"Replay: {report['replay']['summary']}.")
+        by_reason: dict[str, list[int]] = {}
+        for skipped in report["replay"]["skipped"]:
+            by_reason.setdefault(skipped["reason"], []).append(skipped["seq"])
+        for reason, seqs in by_reason.items():
+            shown = ", ".join(str(n) for n in seqs[:8]) + (" …" if len(seqs) > 8 else "")
+            lines.append(f"  {reason}: {len(seqs)} command(s), at seq {shown}")
     return "\n".join(lines)

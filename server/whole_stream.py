@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import functools
 import multiprocessing
 import sqlite3
 from typing import Any
@@ -23,6 +24,7 @@ from events.envelope import Event
 from events.store.sqlite import SqliteStore
 from events.store.sqlite import _event as event_of_row
 from projections.audit import audit
+from rules.registry import Registry
 from server.snapshots import read_range
 from server.verifying import Problem, verify_events
 
@@ -77,9 +79,10 @@ def _source(store: Any) -> tuple[str, ...] | None:
 
 
 def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[int, str, str]] | None = None,
-                  commitment: str | None = None) -> dict[str, Any]:
+                  commitment: str | None = None, replay: bool = False) -> dict[str, Any]:
     """GET /verify's report: the stream's checks, the listing's head (a tail cut below it is named at the
-    first missing seq) and what the client kept (`?head=`, `?commitment=`)."""
+    first missing seq), what the client kept (`?head=`, `?commitment=`) and, with `?replay=1`, every declared
+    command decided again by the installed rulesets (as `tussle verify --replay` would here)."""
     extra: list[Problem] = []
     heads = list(kept or [])
     seq, hash_ = head
@@ -89,7 +92,14 @@ def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[i
                                      f"{last}", seq + 1))
     else:
         heads.append((seq, hash_, "the encounter's listing"))
-    return verify_events(events, format_problems=extra, heads=heads, commitment=commitment)
+    return verify_events(events, format_problems=extra, heads=heads, commitment=commitment,
+                         replay=_installed() if replay else None)
+
+
+@functools.cache
+def _installed() -> Registry:
+    """The installed rulesets, found once per process (the worker cannot be handed the app's)."""
+    return Registry.discover()
 
 
 def audit_report(events: list[Event]) -> dict[str, Any]:
@@ -104,11 +114,11 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
 
 
 def _in_worker(kind: str, source: tuple[str, ...], stream: str, head: tuple[int, str], kept: Any = None,
-               commitment: str | None = None) -> bytes:
+               commitment: str | None = None, replay: bool = False) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
     events = _read(source, stream)
-    return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
+    return msgspec.json.encode(verify_report(events, head, kept, commitment, replay) if kind == "verify"
                                else audit_report(events))
 
 
@@ -126,19 +136,20 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
 
 
 async def report(store: Any, kind: str, stream: str, head: tuple[int, str], kept: Any = None,
-                 commitment: str | None = None) -> bytes:
+                 commitment: str | None = None, replay: bool = False) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
     source = _source(store)
     if source is not None:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(_worker(), _in_worker, kind, source, stream, head, kept, commitment)
+            return await loop.run_in_executor(_worker(), _in_worker, kind, source, stream, head, kept, commitment,
+                                              replay)
         except concurrent.futures.BrokenExecutor:
             global _pool
             _pool = None  # the worker died (killed, out of memory): the next report starts another
             raise
     events = await read_range(store, stream, 1, None)
-    return msgspec.json.encode(verify_report(events, head, kept, commitment) if kind == "verify"
+    return msgspec.json.encode(verify_report(events, head, kept, commitment, replay) if kind == "verify"
                                else audit_report(events))
 
 

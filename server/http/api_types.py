@@ -465,6 +465,30 @@ class EncounterState(msgspec.Struct):
     acting_now: ActingNowList
 
 
+class ReplaySkipped(msgspec.Struct):
+    """A declared command the replay could not decide again here: not a tamper."""
+
+    seq: Annotated[int, about("The command's first seq.")]
+    command_id: Annotated[str, about("The command's id.")]
+    reason: Annotated[str, about("Why: \"not yet replayable (seed unrevealed)\", or a ruleset version this "
+                                 "installation does not have.")]
+
+
+class ReplayReport(msgspec.Struct):
+    """`?replay=1`: every declared command decided again (docs/verifying.md §8)."""
+
+    declared: Annotated[int, about("Commands whose first event holds a declaration.")]
+    agreed: Annotated[int, about("How many of them the rules decide again into exactly the stored events.")]
+    differed: Annotated[int, about("How many do not (each is a `replay` problem naming its first differing seq).")]
+    seed_unrevealed: Annotated[int, about("How many draw server dice under a seed not revealed yet.")]
+    not_replayable: Annotated[int, about("How many were decided by a ruleset version this installation lacks.")]
+    given: Annotated[int, about("Commands without a declaration taken as given (creation, seats, tokens, "
+                                "webhooks, and everything in a stream written before declarations).")]
+    skipped: Annotated[list[ReplaySkipped], about("The declared commands not decided again, and why.")]
+    summary: Annotated[str, about("One sentence; \"no declarations: faces and chain only\" for a stream "
+                                  "written before declarations existed.")]
+
+
 class VerifyReport(msgspec.Struct):
     """`GET /encounters/{id}/verify`."""
 
@@ -474,7 +498,8 @@ class VerifyReport(msgspec.Struct):
     rolls_checked: Annotated[int, about("How many rolls were checked.")]
     rolls_verified: Annotated[int, about("How many were recomputed from their revealed seed and found right.")]
     rolls_unverifiable: Annotated[int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")]
-    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice ...), message, seq}.")]
+    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice, replay ...), message, seq}.")]
+    replay: Annotated[ReplayReport | None, about("Only with ?replay=1: the replay audit's counts.")] = None
 
 
 # ---- errors -----------------------------------------------------------------------------------

@@ -166,7 +166,12 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
              {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
     Endpoint("get", _enc("/verify"), "Check the hash chain and every verifiable roll.", {200: t.VerifyReport},
-             (401, 403, 404), auth="optional"),
+             (400, 401, 403, 404), query=(
+                 ("head", {"type": "string", "pattern": "^[0-9]+:[0-9a-f]{64}$"}, "SEQ:HASH, a head you kept"),
+                 ("commitment", {"type": "string"}, "the first commitment, from the create answer"),
+                 ("replay", {"type": "string", "enum": ["0", "1"]},
+                  "1: also decide every declared command again (docs/verifying.md §8)")),
+             auth="optional"),
     Endpoint("post", _enc("/webhooks"), "Add a webhook (GM; a player for its own seat's notices); the secret is "
              "shown once.", {201: t.WebhookCreatedResponse, 200: t.WebhookCreatedResponse},
              (400, 401, 403, 404, 409, 413), body=t.CreateWebhook, auth="token", rate=WRITE),

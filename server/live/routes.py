@@ -97,8 +97,11 @@ async def get_verify(request: web.Request) -> web.StreamResponse:
             raise bad_request(str(exc), "head") from None
     enc = request.app[ENCOUNTERS]
     info = await enc.info(stream)
+    replay = request.query.get("replay", "0")
+    if replay not in ("0", "1"):
+        raise bad_request("replay must be 1 (decide every declared command again) or 0", "replay")
     body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash), kept,
-                                     request.query.get("commitment"))
+                                     request.query.get("commitment"), replay == "1")
     return await whole_stream.write_report(request, body)
 
 

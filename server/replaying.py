@@ -1,0 +1,266 @@
+"""The replay audit (`tussle verify --replay`, `GET /verify?replay=1`): every declared command decided again.
+
+Each command's first event holds its declaration (rules/pipeline.py `declaration`). The replay folds the
+stored stream command by command and, before each declared command, decides it again through the same
+`decide_command` the service uses, on the state folded from the stored events before it, with the
+revealed seeds and the manual faces its `DieRolled` events recorded. The events it gets must equal the
+stored ones in `type`, `data`, `actor` and `command_id`. Events without a declaration (the creation,
+seats, tokens, webhooks) are facts the rules take as given. docs/verifying.md §8 says it all in prose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.dice import Dice, DiceNeeded
+from events.envelope import Event, NewEvent
+from projections.audit import commitment_timeline
+from rules.common import commands as c
+from rules.interface import BadCommand, Command
+from rules.pipeline import Context, decide_command
+from rules.registry import Registry
+from rules.state import EventNotFoldable, fold_onto, initial_state, replay
+
+NO_DECLARATIONS = "no declarations: faces and chain only"
+SEED_UNREVEALED = "not yet replayable (seed unrevealed)"
+
+# Appended outside the command pipeline (the creation, and the seat, token and webhook endpoints):
+# facts a replay takes as given. Any other event comes from a command, which declares itself.
+GIVEN = frozenset({
+    "EncounterCreated", "SeatCreated", "SeatChanged", "SeatRevoked", "SeatTokenRotated", "ReadTokenCreated",
+    "ReadTokenRevoked", "GmTokenRotated", "WebhookCreated", "WebhookDeleted", "WebhookSecretRotated",
+    "WebhookDisabled",
+})
+
+
+class Different(msgspec.Struct, frozen=True):
+    """A command whose events the rules do not give again: the first seq that differs, and how."""
+
+    seq: int
+    message: str
+
+
+class Skipped(msgspec.Struct, frozen=True):
+    """A declared command that cannot be decided again here (not a tamper): where, and why."""
+
+    seq: int
+    command_id: str
+    reason: str
+
+
+def _commands(events: list[Event]) -> list[list[Event]]:
+    """The stream cut into commands: runs of contiguous events sharing a command_id."""
+    out: list[list[Event]] = []
+    for e in events:
+        if out and out[-1][0].command_id == e.command_id:
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
+
+
+def _shown(value: Any) -> str:
+    if value is _ABSENT:
+        return "absent"
+    return msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+
+
+_ABSENT = object()
+
+
+def first_difference(stored: Any, given: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place two JSON values differ, as (path, stored value, the rules' value), or None."""
+    if isinstance(stored, dict) and isinstance(given, dict):
+        for key in [*stored, *(k for k in given if k not in stored)]:
+            found = first_difference(stored.get(key, _ABSENT), given.get(key, _ABSENT),
+                                     f"{path}.{key}" if path else key)
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(given, list) and len(stored) == len(given):
+        for i, (a, b) in enumerate(zip(stored, given, strict=True)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if stored == given and type(stored) is type(given):
+        return None
+    return path, stored, given
+
+
+def compare(stored: list[Event], given: list[NewEvent], actor: str) -> Different | None:
+    """The first difference between a command's stored events and the ones the rules give, or None."""
+    for i in range(max(len(stored), len(given))):
+        if i >= len(stored):
+            seq = stored[-1].seq + 1
+            return Different(seq, f"seq {seq}: the rules give one more event here, {given[i].type}, "
+                                  "which the stream does not hold")
+        e = stored[i]
+        if i >= len(given):
+            return Different(e.seq, f"seq {e.seq}: the stream has {e.type}, the rules give no such event")
+        if e.type != given[i].type:
+            return Different(e.seq, f"seq {e.seq}: the stream has {e.type}, the rules give {given[i].type}")
+        if e.actor != actor:
+            return Different(e.seq, f"seq {e.seq} ({e.type}): actor {e.actor}, the declaration says {actor}")
+        if e.command_id != stored[0].command_id:
+            return Different(e.seq, f"seq {e.seq} ({e.type}): command_id {e.command_id}, the command's is "
+                                    f"{stored[0].command_id}")
+        found = first_difference(e.data, given[i].data)
+        if found:
+            path, was, rules = found
+            return Different(e.seq, f"seq {e.seq} ({e.type}): {path} {_shown(was)}, the rules give {_shown(rules)}")
+    return None
+
+
+def _declared(e: Event) -> dict[str, Any] | None:
+    d = e.data.get("declaration") if isinstance(e.data, dict) else None
+    return d if isinstance(d, dict) else None
+
+
+def _void_targets(prefix: list[Event], cmd: Command) -> list[tuple[int, str]]:
+    """What a void names, looked up in the stored stream before it, as the service looks it up in the store."""
+    if not isinstance(cmd, c.Void):
+        return []
+    if cmd.seq is not None:
+        return [(e.seq, e.type) for e in prefix if e.seq == cmd.seq]
+    return [(e.seq, e.type) for e in prefix if e.command_id == cmd.target_command_id]
+
+
+class Replay:
+    """One replay of one stream; `run()` gives the problems (as Different) and the skipped commands."""
+
+    def __init__(self, events: list[Event], registry: Registry):
+        unique = {e.seq: e for e in reversed(events)}  # a repeated seq is the chain's problem: keep the first
+        self.events = [unique[s] for s in sorted(unique)]
+        self.registry = registry
+        self.seeds = {t["commitment"]: bytes.fromhex(t["revealed_seed"]) for t in commitment_timeline(self.events)
+                      if t["seed_matches"]}
+        self.declared = self.agreed = self.given = 0
+        self.differences: list[Different] = []
+        self.skipped: list[Skipped] = []
+
+    def _ruleset_for(self, e: Event) -> Any:
+        return self.registry.get(e.data.get("ruleset", ""))
+
+    def run(self) -> None:
+        state, ruleset, done = initial_state(), None, 0
+        for command in _commands(self.events):
+            declared = _declared(command[0])
+            if declared is not None:
+                self.declared += 1
+                self._check(state, ruleset, command, declared, done)
+            elif self.declared and not all(e.type in GIVEN for e in command):
+                kinds = sorted({e.type for e in command} - GIVEN)
+                self.differences.append(Different(command[0].seq, f"seq {command[0].seq}: {', '.join(kinds)} "
+                                                  "without a declaration, after commands that declare themselves: "
+                                                  "the rules cannot check it"))
+            else:
+                self.given += 1
+            done += len(command)
+            try:
+                if any(e.type == "EventVoided" for e in command):  # the state is read again without them
+                    state = replay(self.events[:done], self._ruleset_for)
+                else:
+                    state = fold_onto(state, ruleset, command, self._ruleset_for, set())
+            except EventNotFoldable as exc:
+                self.differences.append(Different(exc.seq, f"seq {exc.seq}: the stored events cannot be folded "
+                                                           f"({exc}); the replay stops here"))
+                return
+            if command[0].type == "EncounterCreated":
+                ruleset = self._ruleset_for(command[0])
+
+    def _skip(self, command: list[Event], reason: str) -> None:
+        self.skipped.append(Skipped(command[0].seq, command[0].command_id, reason))
+
+    def _check(self, state: dict[str, Any], ruleset: Any, command: list[Event], declared: dict[str, Any],
+               before: int) -> None:
+        """Decide one declared command again on `state` (the stream's first `before` events folded)."""
+        first = command[0]
+        body, rs_id, version = declared.get("command"), declared.get("ruleset"), declared.get("version")
+        if not isinstance(body, dict) or not isinstance(body.get("actor"), str):
+            self.differences.append(Different(first.seq, f"seq {first.seq}: its declaration holds no command "
+                                                         "with an actor"))
+            return
+        installed = self.registry.get(rs_id) if isinstance(rs_id, str) else None
+        if installed is None:
+            return self._skip(command, f"decided by ruleset {rs_id!r}, which this installation does not have")
+        if installed.version != version:
+            return self._skip(command, f"decided by {rs_id} version {version}; this installation has version "
+                                       f"{installed.version}")
+        if ruleset is None or rs_id != ruleset.id:
+            self.differences.append(Different(first.seq, f"seq {first.seq}: declared under ruleset {rs_id}, but "
+                                                         f"the encounter plays {state.get('ruleset')}"))
+            return
+        manual = [e.data.get("faces") for e in command
+                  if e.type == "DieRolled" and e.data.get("source") == "manual"]
+        actor = body["actor"]
+        fields = {k: v for k, v in body.items() if k != "actor"}
+        try:
+            cmd = self.registry.command(rs_id, {**fields, "command_id": first.command_id,
+                                                **({"dice": manual} if manual else {})})
+        except BadCommand as exc:
+            self.differences.append(Different(first.seq, f"seq {first.seq}: the declared command is not one "
+                                                         f"{rs_id} version {version} takes: {exc.message}"))
+            return
+        rotated = next((e.data for e in command if e.type == "DiceSeedRotated"), {})
+        ctx = Context(first.stream, actor, first.command_id, rotated.get("revealed_seed"),
+                      rotated.get("commitment"), _void_targets(self.events[:before], cmd))
+        if manual or state["dice"] == "manual":
+            dice = Dice(stream=first.stream, command_id=first.command_id, entropy=cmd.entropy,
+                        keyed_by=str(declared.get("keyed_by")), supplied=manual)
+        else:
+            dice = Dice(stream=first.stream, command_id=first.command_id, entropy=cmd.entropy,
+                        keyed_by=str(declared.get("keyed_by")), seed=self.seeds.get(state["commitment"]))
+        try:
+            given = decide_command(state, ruleset, cmd, ctx, dice, max_events=max(1000, len(command) + 1))
+        except DiceNeeded as exc:
+            if dice.manual:
+                self.differences.append(Different(first.seq, f"seq {first.seq}: the rules draw more dice than "
+                                                             f"the command's DieRolled events hold ({exc})"))
+            else:
+                self._skip(command, SEED_UNREVEALED)
+            return
+        except Exception as exc:  # noqa: BLE001 - any refusal (or failure) of a stored command is the finding
+            self.differences.append(Different(first.seq, f"seq {first.seq}: the rules refuse this command now "
+                                                         f"({type(exc).__name__}: {exc})"))
+            return
+        different = compare(command, given, actor)
+        if different is None:
+            self.agreed += 1
+        else:
+            self.differences.append(different)
+
+    def summary(self) -> dict[str, Any]:
+        """The report's `replay` part (docs/verifying.md §8)."""
+        unrevealed = sum(1 for s in self.skipped if s.reason == SEED_UNREVEALED)
+        if not self.declared:
+            text = NO_DECLARATIONS
+        else:
+            parts = [f"{self.agreed} agree"]
+            if self.differences:
+                parts.append(f"{len(self.differences)} differ")
+            if unrevealed:
+                parts.append(f"{unrevealed} {SEED_UNREVEALED}")
+            if len(self.skipped) > unrevealed:
+                parts.append(f"{len(self.skipped) - unrevealed} not replayable here (a ruleset version this "
+                             "installation does not have)")
+            text = f"{self.declared} declared commands decided again: " + ", ".join(parts)
+        return {
+            "declared": self.declared,
+            "agreed": self.agreed,
+            "differed": len(self.differences),
+            "seed_unrevealed": unrevealed,
+            "not_replayable": len(self.skipped) - unrevealed,
+            "given": self.given,
+            "skipped": [msgspec.to_builtins(s) for s in self.skipped],
+            "summary": text,
+        }
+
+
+def replay_stream(events: list[Event], registry: Registry) -> Replay:
+    """Replay a stream: the finished `Replay` (its differences, skipped commands and summary)."""
+    r = Replay(events, registry)
+    r.run()
+    return r

@@ -1,0 +1,239 @@
+"""Issue 16 item 4, the replay audit: every declared command decided again, by `tussle verify --replay` and
+`GET /verify?replay=1`, on a real server with a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.guide import published
+from server.guide_turns import first_turn_steps
+from tests.golden.scripts import load, play, script_names
+from tests.support.client import Encounter
+from tests.support.tampering import encode, parse, rewrite_chain
+from tests.test_verify_cases import DOC, _rewrite_db, fight
+from tests.test_verify_tamper import export, tussle_cli
+
+FROZEN = Path(__file__).parent / "golden" / "frozen"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def replayed(path: Path | str, *args: str) -> dict[str, Any]:
+    """`tussle verify --replay --json`'s report (its exit code agreeing with `ok`)."""
+    code, out = await tussle_cli("verify", str(path), "--replay", "--json", *args)
+    report = json.loads(out)
+    assert code == (0 if report["ok"] else 1), out
+    return report
+
+
+def all_agree(report: dict[str, Any]) -> None:
+    replay = report["replay"]
+    assert report["ok"], report["problems"]
+    assert replay["declared"] > 0 and replay["agreed"] == replay["declared"], replay
+    assert replay["differed"] == replay["seed_unrevealed"] == replay["not_replayable"] == 0, replay
+
+
+@pytest.mark.parametrize("name", script_names())
+async def test_every_golden_fight_replays_exactly(tussle, tmp_path, name):
+    enc = await play(tussle, load(name))
+    all_agree(await replayed(await export(tussle, enc, tmp_path)))
+    report = (await enc.get("/verify?replay=1")).body
+    all_agree(report)
+    plain = (await enc.get("/verify")).body
+    assert "replay" not in plain and plain["ok"]
+
+
+async def _play_first_turn(tussle, rid: str) -> Encounter:
+    """The guide's first turn as its curl lines send it (the GETs left out)."""
+    enc, tokens = None, {}
+    for step in first_turn_steps(published().rulesets[rid]):
+        if step.method != "POST":
+            continue
+        path = step.path.replace("{id}", enc.id if enc else "{id}")
+        r = await tussle.request("POST", path, step.body, token=tokens.get(step.who))
+        assert r.status in (200, 201), (step.note, r.status, r.body)
+        if step.keeps == "encounter":
+            enc, tokens["gm"] = Encounter(tussle, r.body), r.body["gm_token"]
+        elif step.keeps == "seat":
+            tokens["player"] = r.body["token"]
+    assert enc is not None
+    return enc
+
+
+@pytest.mark.parametrize("rid", sorted(published().rulesets))
+async def test_each_guides_first_turn_replays_once_its_seed_is_revealed(tussle, tmp_path, rid):
+    enc = await _play_first_turn(tussle, rid)
+    # While the seed is secret, commands that drew server dice cannot be decided again: said, not failed.
+    before = (await enc.get("/verify?replay=1")).body
+    assert before["ok"], before["problems"]
+    drew = {e["command_id"] for e in await enc.events() if e["type"] == "DieRolled"}
+    assert before["replay"]["seed_unrevealed"] == len(drew)
+    assert all(s["reason"] == "not yet replayable (seed unrevealed)" for s in before["replay"]["skipped"])
+    code, out = await tussle_cli("verify", await export(tussle, enc, tmp_path, "open.jsonl"), "--replay")
+    assert code == 0 and ("not yet replayable (seed unrevealed)" in out) == bool(drew), out
+    await enc.ok("close")
+    all_agree(await replayed(await export(tussle, enc, tmp_path)))
+    all_agree((await enc.get("/verify?replay=1")).body)
+
+
+async def test_a_reaction_answered_by_the_gm_and_a_rotated_seed_replay(tussle, tmp_path):
+    enc, _ = await fight(tussle)  # a player's grab answered by the GM, rolls, a rotated seed, close
+    report = await replayed(await export(tussle, enc, tmp_path))
+    all_agree(report)
+    events = await enc.events()
+    answer = next(e for e in events if e["command_id"] == "gm-answer")
+    assert answer["type"] == "ReactionAnswered"
+    assert answer["data"]["declaration"] == {
+        "command": {"type": "respond", "actor": "gm", "entropy": "", "reaction": answer["data"]["id"],
+                    "choice": "resist", "params": {}},
+        "keyed_by": "client", "ruleset": "probe", "version": answer["data"]["declaration"]["version"]}
+
+
+def _forged(raw: bytes, change) -> tuple[bytes, int, list[dict[str, Any]]]:
+    """The export with `change` made to its events and every hash after it recomputed, as a forger would."""
+    events, trailer = parse(raw)
+    seq = change(events)
+    rewrite_chain(events, trailer)
+    return encode(events, trailer), seq, events
+
+
+def forged_total(events: list[dict[str, Any]]) -> int:
+    roll = next(e for e in events if e["type"] == "DieRolled" and e["data"]["modifiers"])
+    roll["data"]["total"] += 1
+    return roll["seq"]
+
+
+def forged_outcome(events: list[dict[str, Any]]) -> int:
+    wound = next(e for e in events if e["type"] == "Wounded")
+    wound["data"]["amount"] += 2
+    return wound["seq"]
+
+
+async def test_a_forged_total_rehashed_into_a_valid_chain_is_caught_only_by_replay(server, tussle, tmp_path):
+    enc = await play(tussle, load("tft-manual-troll"))
+    honest = Path(await export(tussle, enc, tmp_path)).read_bytes()
+    await server.stop()
+    backup = tmp_path / "backup.db"
+    shutil.copy(server.db_path, backup)
+    for change, what in ((forged_total, "total"), (forged_outcome, "amount")):
+        raw, seq, events = _forged(honest, change)
+        stored = next(e for e in events if e["seq"] == seq)["data"][what]
+        path = tmp_path / f"{change.__name__}.jsonl"
+        path.write_bytes(raw)
+        # Chain, seeds, faces and trailer all hold: without the replay the forgery passes.
+        code, out = await tussle_cli("verify", str(path))
+        assert code == 0, out
+        report = await replayed(path)
+        assert not report["ok"] and report["chain_ok"] and report["first_bad_seq"] == seq, report["problems"]
+        [problem] = report["problems"]
+        assert problem["kind"] == "replay" and problem["seq"] == seq
+        assert f"seq {seq} " in problem["message"] and f"{what} {stored}, the rules give {stored - 1 if what == 'total' else stored - 2}" in problem["message"], problem
+        code, out = await tussle_cli("verify", str(path), "--replay")
+        assert code == 1 and f"first bad seq {seq}" in out and "the rules give" in out, out
+        # The same forgery in the store: GET /verify passes it, GET /verify?replay=1 names it.
+        shutil.copy(backup, server.db_path)
+        for extra in ("-wal", "-shm"):
+            if os.path.exists(server.db_path + extra):
+                os.remove(server.db_path + extra)
+        _rewrite_db(server.db_path, enc.id, events, events[-1])
+        await server.start()
+        try:
+            assert (await enc.get("/verify")).body["ok"]
+            report = (await enc.get("/verify?replay=1")).body
+            assert report["first_bad_seq"] == seq and [p["kind"] for p in report["problems"]] == ["replay"]
+            assert report["problems"][0]["message"] == problem["message"]
+            assert (await enc.get("/verify?replay=maybe")).status == 400
+        finally:
+            await server.stop()
+    await server.start()
+
+
+async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_tampered(tussle, tmp_path):
+    enc = await play(tussle, load("tft-manual-troll"))
+
+    def older(events: list[dict[str, Any]]) -> int:
+        first = next(e for e in events if e["data"].get("declaration", {}).get("command", {}).get("type")
+                     == "tft.hth_attack")
+        first["data"]["declaration"]["version"] = "0"
+        return first["seq"]
+
+    raw, seq, _ = _forged(Path(await export(tussle, enc, tmp_path)).read_bytes(), older)
+    path = tmp_path / "older.jsonl"
+    path.write_bytes(raw)
+    report = await replayed(path)
+    assert report["ok"], report["problems"]
+    replay = report["replay"]
+    assert replay["not_replayable"] == 1 and replay["agreed"] == replay["declared"] - 1
+    [skipped] = replay["skipped"]
+    assert skipped["seq"] == seq and "version 0" in skipped["reason"] and "this installation has" in skipped["reason"]
+    code, out = await tussle_cli("verify", str(path), "--replay")
+    assert code == 0 and "not replayable" in out and f"at seq {seq}" in out, out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FROZEN.glob("*.jsonl")))
+async def test_a_stream_written_before_declarations_says_faces_and_chain_only(name):
+    report = await replayed(FROZEN / f"{name}.jsonl")
+    assert report["ok"], report["problems"]
+    assert report["replay"]["declared"] == 0 and report["replay"]["summary"] == "no declarations: faces and chain only"
+    code, out = await tussle_cli("verify", str(FROZEN / f"{name}.jsonl"), "--replay")
+    assert code == 0 and "Replay: no declarations: faces and chain only." in out, out
+
+
+async def test_a_command_stripped_of_its_declaration_is_named(tussle, tmp_path):
+    enc = await play(tussle, load("skirmish-manual-e1"))
+
+    def stripped(events: list[dict[str, Any]]) -> int:
+        first = [e for e in events if "declaration" in e["data"]][-1]
+        del first["data"]["declaration"]
+        return first["seq"]
+
+    raw, seq, _ = _forged(Path(await export(tussle, enc, tmp_path)).read_bytes(), stripped)
+    path = tmp_path / "stripped.jsonl"
+    path.write_bytes(raw)
+    report = await replayed(path)
+    assert report["first_bad_seq"] == seq and report["problems"][0]["kind"] == "replay", report["problems"]
+    assert "without a declaration" in report["problems"][0]["message"]
+
+
+def doc_replayer(tmp_path: Path) -> Path:
+    """docs/verifying.md §8's replay check, as a stranger would copy it."""
+    text = DOC.read_text()
+    start = text.index("## 8. Replaying the rules")
+    code = re.search(r"```python\n(.*?)```", text[start:], re.S).group(1)
+    path = tmp_path / "doc_replay.py"
+    path.write_text(code)
+    return path
+
+
+async def tussle_python(script: str, *args: str) -> tuple[int, str]:
+    """Run a copied script with this checkout importable (the test-only probe ruleset lives in tests/)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = await asyncio.create_subprocess_exec(sys.executable, script, *args, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(proc.communicate(), 120)
+    return proc.returncode, out.decode()
+
+
+async def test_the_documented_replay_check_names_the_same_seqs(tussle, tmp_path):
+    replayer = doc_replayer(tmp_path)
+    enc = await play(tussle, load("tft-manual-troll"))
+    honest = Path(await export(tussle, enc, tmp_path))
+    code, out = await tussle_python(str(replayer), str(honest))
+    assert code == 0 and out.strip().endswith("OK"), out
+    for change in (forged_total, forged_outcome):
+        raw, seq, _ = _forged(honest.read_bytes(), change)
+        path = tmp_path / f"{change.__name__}.jsonl"
+        path.write_bytes(raw)
+        assert (await replayed(path))["first_bad_seq"] == seq
+        code, out = await tussle_python(str(replayer), str(path))
+        assert code == 1 and f"FAILED at seq {seq}:" in out, out
+    code, out = await tussle_python(str(replayer), str(FROZEN / "tft-manual-troll.jsonl"))
+    assert code == 0 and "no declarations: faces and chain only" in out, out
