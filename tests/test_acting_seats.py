@@ -42,6 +42,8 @@ ACTS_AS_NOBODY = {"note", "respond", "rotate_seed"}
 
 def _value(t: mi.Type) -> Any:
     """A value of type `t` that decodes; every identifier in it names the other seat's figure."""
+    if isinstance(t, mi.Metadata):  # a field's description (msgspec.Meta) wraps its type
+        return _value(t.type)
     if isinstance(t, mi.StrType):
         return THEIRS
     if isinstance(t, mi.BoolType):
