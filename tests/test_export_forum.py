@@ -9,6 +9,9 @@ import sys
 import aiohttp
 import pytest
 
+from events.common import COMMON_EVENTS
+from rules.interface import Ruleset
+from server.guide import published
 from tests.golden.scripts import load, play
 from tests.support.client import RunningServer, TussleClient
 
@@ -52,3 +55,47 @@ def test_a_turn_of_a_jsonl_export_is_refused(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2 and "--turn needs" in done.stderr
+
+
+# What each ruleset's forum post leaves out (said by the sentence named with it) and keeps.
+FOLDED = {
+    "rogue-trader-manual-devil": {
+        "left out": ["standing order answers the charge", "Unit T is in coherency", "T2 is out of the fight",
+                     "T2 leaves the encounter"],
+        "kept": ["Devil holds.", "T2 is slain.", "Round 1: Devil caused 3 wounds"],
+    },
+    "skirmish-manual-e1": {
+        "left out": ["answers for the defender", "1 wound level for Sgt Hale"],
+        "kept": ["Pvt Voss chooses to parry.", "Sgt Hale is now lightly wounded"],
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLDED))
+async def test_a_forum_post_folds_the_rulesets_bookkeeping(tmp_path, name):
+    """Issue 18 item 4: what another sentence already says is marked aside in /log and left out of the post."""
+    db = str(tmp_path / "folded.db")
+    server = await RunningServer(db, rate_reads=0, rate_commands=0).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            enc = await play(TussleClient(server.base_url, session, db), load(name))
+            entries = (await enc.get("/log?limit=10000")).body["entries"]
+            asides = [e["text"] for e in entries if e.get("aside")]
+            for fmt in ("markdown", "bbcode"):
+                post = (await enc.get(f"/log?format={fmt}&limit=10000")).body
+                for words in FOLDED[name]["left out"]:
+                    assert any(words in text for text in asides), (words, asides)
+                    assert words not in post, (fmt, words)
+                for words in FOLDED[name]["kept"]:
+                    assert words in post, (fmt, words)
+    finally:
+        await server.stop()
+
+
+def test_every_ruleset_with_events_of_its_own_says_which_are_bookkeeping():
+    """A ruleset's bookkeeping (its `bookkeeping` types, or its own `aside`) is what forum posts fold (the
+    installed rulesets: the tests' probe has no log of its own)."""
+    silent = [rs.id for rs in published().rulesets.values()
+              if [e for e in rs.events if e not in COMMON_EVENTS]
+              and not rs.bookkeeping and type(rs).aside is Ruleset.aside]
+    assert silent == []

@@ -32,7 +32,7 @@ from rules.rogue_trader.commands import (
     Retarget,
     SetSituation,
 )
-from rules.rogue_trader.describe import describe_event
+from rules.rogue_trader.describe import describe_event, is_aside
 from rules.rogue_trader.events import RT_EVENTS
 from rules.rogue_trader.options import RogueTraderOptions
 from rules.rogue_trader.situation import decide_situation
@@ -93,6 +93,9 @@ class RogueTrader(Ruleset, guide=playing):
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
     describe = staticmethod(describe_event)
+
+    def aside(self, state_before: dict[str, Any], event: Any) -> bool:
+        return is_aside(state_before, event.type, event.data)
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         needed = command_actors(state, command)

@@ -247,6 +247,31 @@ def _seat_name(state: State, seat: str | None) -> str:
     return f"{found['name']}'s seat" if isinstance(found, dict) and found.get("name") else "the player"
 
 
+# Leaving close combat that the sentence before already says: slain, pushed back, broken off.
+TOLD_LEAVING = frozenset({"slain", "push_back", "break_off"})
+
+
+def is_aside(state: State, t: str, d: dict[str, Any]) -> bool:
+    """Bookkeeping a forum export folds into the sentence that already says it: the move of a push-back or
+    follow-up (PushedBack / FollowedUp name the same hexes), leaving a fight one was slain, pushed back or broke
+    off from, a slain model taken off the table, staying put after holding ground, a unit found in coherency,
+    and the answer to a charge (the target's declared hold, fire or run says it)."""
+    if t == "Moved":
+        return d.get("reason") in ("push_back", "follow_up")
+    if t == "CloseCombatLeft":
+        return d.get("how") in TOLD_LEAVING
+    if t == "CombatantRemoved":
+        c = state.get("combatants", {}).get(d.get("combatant")) or {}
+        return "dead" in (c.get("conditions") or [])
+    if t == "ActionSpent":
+        return d.get("why") == "held_ground"
+    if t == "RtCoherencyChecked":
+        return not d.get("strays") and not d.get("ruling_owed")
+    if t == "ReactionAnswered":
+        return (_pending(state, d["id"]) or {}).get("kind") == "charged"
+    return False
+
+
 def _pending(state: State, rid: str) -> dict[str, Any] | None:
     return next((p for p in state.get("pending", []) if p.get("id") == rid), None)
 

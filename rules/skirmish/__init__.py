@@ -124,5 +124,12 @@ class Skirmish(Ruleset, guide=playing):
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe.sentence(state_before, event.type, event.data or {})
 
+    # The wound levels a blow adds (WoundLevelChanged and the damage sentence say them) and the end of an
+    # activation (the next card says it).
+    bookkeeping = frozenset({"Wounded", "ActionSpent"})
+
+    def aside(self, state_before: dict[str, Any], event: Any) -> bool:
+        return super().aside(state_before, event) or describe.is_aside(state_before, event.type, event.data or {})
+
 
 ruleset = Skirmish()

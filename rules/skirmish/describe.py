@@ -267,6 +267,17 @@ def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
     return None
 
 
+def is_aside(state: dict[str, Any], etype: str, d: dict[str, Any]) -> bool:
+    """Bookkeeping a forum export folds into the sentence that already says it: the defender's answer (his
+    declared parry or evade says it) and the GM's list of chart results (the question before it says what is
+    asked). The rest is the ruleset's `bookkeeping` types."""
+    if etype == "ReactionAnswered":
+        return _defence_kind(state, d["id"])
+    if etype == "ReactionRequested":
+        return d.get("kind") in GM_READINGS
+    return False
+
+
 def _answerer(state: dict[str, Any], by: str) -> str:
     if by.startswith("seat:"):
         seat = state.get("seats", {}).get(by.removeprefix("seat:")) or {}
