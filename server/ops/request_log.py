@@ -9,13 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import structlog
 from aiohttp import web
 
 from server.http.context import COMMAND_FACTS, ERROR_CODE, PRINCIPAL
-
-log = structlog.get_logger("tussle.request")
-
+from server.ops.logging import line
 
 COMMANDS_ROUTE = "/encounters/{id}/commands"
 
@@ -114,7 +111,4 @@ def log_request(facts: RequestFacts) -> None:
         value = getattr(facts, name)
         if value is not None:
             fields[name] = value
-    if facts.status >= 500:
-        log.error("request", **fields)
-    else:
-        log.info("request", **fields)
+    line("error" if facts.status >= 500 else "info", "request", fields)
