@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, NamedTuple
 
@@ -36,10 +37,19 @@ class NewEvent(msgspec.Struct, frozen=True):
     data: dict[str, Any]
 
 
+# The last whole second formatted by `timestamp`, and its text: every event of a busy second shares it.
+_second: tuple[int, str] = (-1, "")
+
+
 def timestamp(now: dt.datetime | None = None) -> str:
     """UTC time as the envelope's `ts` text: YYYY-MM-DDTHH:MM:SS.ffffffZ."""
-    if now is None:  # the same text from isoformat, a few times quicker than strftime
-        return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")[:-6] + "Z"
+    global _second
+    if now is None:  # the clock datetime.now reads, floored to the microsecond as it does; 3x quicker
+        second, micro = divmod(time.time_ns() // 1000, 1_000_000)
+        cached = _second
+        if cached[0] != second:
+            cached = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        return f"{cached[1]}.{micro:06d}Z"
     return now.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
