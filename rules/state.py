@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import msgspec
+
 from events.envelope import Event
 from events.gc_pause import gc_paused
 from rules.dice_keys import fold_draws
@@ -286,6 +288,8 @@ def evolve(state: State, event: Event, ruleset: Any) -> State:
     An event whose subject a void removed is recorded in `inconsistencies` (the ruleset says so by
     raising `SubjectGone` from an explicit check); any other failure is `EventNotFoldable`."""
     s = dict(state)
+    if "declaration" in event.data:  # the replay audit's record of the command (rules/pipeline.py), not a fact
+        event = msgspec.structs.replace(event, data={k: v for k, v in event.data.items() if k != "declaration"})
     try:
         s = _core(s, event)
         if ruleset is not None:

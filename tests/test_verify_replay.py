@@ -12,11 +12,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
+from projections.audit import commitment_timeline
+from projections.forum_export import forum_posts
+from projections.log import build_log
 from server.guide import published
 from server.guide_turns import first_turn_steps
-from tests.golden.scripts import load, play, script_names
+from tests.golden.renders import REGISTRY, read_stream, renders
+from tests.golden.scripts import SCRIPTS, load, play, script_names
 from tests.support.client import Encounter
 from tests.support.tampering import encode, parse, rewrite_chain
 from tests.test_verify_cases import DOC, _rewrite_db, fight
@@ -237,3 +242,24 @@ async def test_the_documented_replay_check_names_the_same_seqs(tussle, tmp_path)
         assert code == 1 and f"FAILED at seq {seq}:" in out, out
     code, out = await tussle_python(str(replayer), str(FROZEN / "tft-manual-troll.jsonl"))
     assert code == 0 and "no declarations: faces and chain only" in out, out
+
+
+@pytest.mark.parametrize("name", script_names())
+def test_declarations_leave_every_reader_as_it_was(name):
+    """The state, the log, the audit and the forum posts of a golden stream are what they would be
+    without its declarations: only the replay reads them."""
+    events = read_stream(SCRIPTS / f"{name}.jsonl")
+    assert any("declaration" in e.data for e in events)
+    bare = [msgspec.structs.replace(e, data={k: v for k, v in e.data.items() if k != "declaration"}) for e in events]
+    with_, without = renders(events), renders(bare)
+    for reader in ("state", "log", "audit"):
+        assert with_[reader] == without[reader], reader
+    assert "declaration" not in msgspec.json.encode(with_["state"]).decode()
+
+    def posts(stream: list[Any], flavour: str) -> list[str]:
+        entries = msgspec.to_builtins(build_log(stream, lambda e: REGISTRY.get(e.data["ruleset"])).entries)
+        return forum_posts(entries, name=name, commitments=commitment_timeline(stream),
+                           head={"seq": stream[-1].seq, "hash": stream[-1].hash}, flavour=flavour)
+
+    for flavour in ("markdown", "bbcode"):
+        assert posts(events, flavour) == posts(bare, flavour)
