@@ -33,5 +33,9 @@ class LiveFeed:
         for listener in list(self._listeners.get(stream, ())):
             listener(events)
 
+    def idle(self) -> bool:
+        """No listener on any stream: nothing published now would reach anyone."""
+        return not self._listeners
+
     def count(self) -> int:
         return sum(len(v) for v in self._listeners.values())

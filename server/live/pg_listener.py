@@ -10,6 +10,10 @@ this process's LiveFeed (and so its websocket subscribers) once, in commit order
 - The notifications also keep the store's caches current (events/store/notified_caches.py): every one
   is handed to `store.notified`; the caches are trusted only from a LISTEN until the connection is
   lost (`went_live`, `went_deaf`), since a notification sent while nobody listened is lost for good.
+- While this process has no subscriber at all, the listener reads no events: it moves its bookmark to
+  the last position it heard of (from a notification, or read by the poll) instead. A subscriber that
+  comes later catches up from the store itself after joining its hub (server/live/websocket.py), so
+  nothing committed before it joined is owed to it by the feed.
 - Positions are dense and commit-ordered (events/store/postgres.py), so "everything after my last
   position" is exactly what is new: nothing committed later can appear below the bookmark.
 
@@ -53,6 +57,7 @@ class PgFeedListener:
         self.retry_s = retry_s
         self.batch = batch
         self.position = 0  # the last position delivered to the feed
+        self.heard = 0  # the last committed position heard of (notifications, the poll)
         self.connections = 0  # how many times a LISTEN connection was made (1 + reconnections)
         self.listen_pid: int | None = None  # the LISTEN connection's server process (for operators, tests)
         self._wake = asyncio.Event()
@@ -92,7 +97,9 @@ class PgFeedListener:
                     woken = await self._wait(lost)
                     if not woken and not lost.is_set():
                         # The backstop poll: also proves the LISTEN connection is still alive.
-                        await self._conn.fetchval("SELECT 1", timeout=max(self.poll_s, 5.0))
+                        last = await self._conn.fetchval("SELECT last FROM event_positions",
+                                                         timeout=max(self.poll_s, 5.0))
+                        self.heard = max(self.heard, last or 0)
                     await self._catch_up()
             except asyncio.CancelledError:
                 raise
@@ -119,6 +126,8 @@ class PgFeedListener:
         try:
             said = msgspec.json.decode(payload)
             position = said.get("position")
+            if isinstance(position, int) and position > self.heard:
+                self.heard = position
             self.store.notified(said)
         except (msgspec.DecodeError, AttributeError):
             self.store.caches.drop_all()  # not ours: whatever it said, trust nothing cached before it
@@ -140,6 +149,9 @@ class PgFeedListener:
         """Publish everything after the last delivered position, in position order."""
         while True:
             self._wake.clear()  # a wake-up during the read below triggers one more pass
+            if self.feed.idle():  # no subscriber here: nobody is owed these events by the feed
+                self.position = max(self.position, self.heard)
+                return
             batch = await self.store.read_all(self.position, self.batch)
             if not batch:
                 return
