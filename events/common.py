@@ -26,6 +26,9 @@ class EncounterCreated(msgspec.Struct, frozen=True):
     commitment: str | None
     dice: str
     public: bool = False
+    # The second seed's commitment, behind the GM's hidden rolls (events/hidden_rolls.py), revealed only
+    # at close. Absent in streams written before hidden rolls existed.
+    hidden_commitment: str | None = None
 
 
 class OptionsChanged(msgspec.Struct, frozen=True):
@@ -45,6 +48,36 @@ class DiceSeedRotated(msgspec.Struct, frozen=True):
 
     revealed_seed: str
     commitment: str | None
+
+
+class HiddenRollMade(msgspec.Struct, frozen=True):
+    """The GM rolled behind the screen: the faces come from the hidden seed, keyed by this command's
+    command_id (`keyed_command_id`) and entropy; the chain holds only `commitment`, sha256 of the faces
+    and a salt (events/hidden_rolls.py), never the faces."""
+
+    expression: str
+    purpose: str
+    entropy: str
+    keyed_by: str
+    keyed_command_id: str
+    commitment: str
+    combatant: str | None = None
+
+
+class HiddenRollRevealed(msgspec.Struct, frozen=True):
+    """The faces of the hidden roll at `seq` with the salt they were committed with (reveal_roll, close)."""
+
+    seq: int
+    faces: list[list[int]]
+    salt: str
+    total: int
+
+
+class HiddenSeedRevealed(msgspec.Struct, frozen=True):
+    """At close: the hidden seed, so anyone can recompute every hidden roll's faces and salt."""
+
+    commitment: str
+    revealed_seed: str
 
 
 class SeatCreated(msgspec.Struct, frozen=True):
@@ -367,7 +400,8 @@ class NotePosted(msgspec.Struct, frozen=True):
 
 
 COMMON_EVENTS: tuple[type, ...] = (
-    EncounterCreated, OptionsChanged, EncounterClosed, DiceSeedRotated,
+    EncounterCreated, OptionsChanged, EncounterClosed, DiceSeedRotated, HiddenRollMade, HiddenRollRevealed,
+    HiddenSeedRevealed,
     SeatCreated, SeatChanged, SeatRevoked, SeatTokenRotated, ReadTokenCreated, ReadTokenRevoked,
     GmTokenRotated, WebhookCreated, WebhookDeleted, WebhookSecretRotated, WebhookDisabled, CombatantJoined, CombatantRemoved, StandingOrdersSet,
     TurnStarted, PhaseStarted, InitiativeSet, ActionDeclared, DieRolled,

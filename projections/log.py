@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from events.envelope import Event
+from events.hidden_rolls import shown
 from rules.state import EventNotFoldable, evolve, initial_state, voided_seqs
 
 State = dict[str, Any]
@@ -136,6 +137,14 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return "The encounter is closed" + (f": {d['reason']}." if d.get("reason") else ".")
     if t == "DiceSeedRotated":
         return _seed_rotated(state, e)
+    if t == "HiddenRollMade":
+        why = "" if d["purpose"] in ("", d["expression"]) else f": {d['purpose']}"
+        return f"The GM rolls behind the screen ({d['expression']}){why}."
+    if t == "HiddenRollRevealed":
+        return f"The GM reveals the roll at seq {d['seq']}: {shown(d['faces'], d['total'])}."
+    if t == "HiddenSeedRevealed":
+        return (f"The hidden seed behind commitment {d['commitment']} is revealed: {d['revealed_seed']}; every "
+                "hidden roll can now be checked.")
     if t == "SeatCreated":
         return f"The GM makes a seat for {d['name']} (controls {_names(state, d['combatants'])})."
     if t == "SeatChanged":

@@ -39,6 +39,7 @@ from rules.acting import asked_of
 from rules.common import commands as c
 from rules.common.options import resolve_options
 from rules.dice_keys import dice_key, key_answer
+from rules.hidden_rolls import hidden_roll, reveal_at_close, reveal_roll
 from rules.interface import (
     Answer,
     BadCommand,
@@ -53,7 +54,10 @@ from rules.state import evolve
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}\Z")  # \Z: "$" would let a trailing newline in
 POSTURES = ("standing", "kneeling", "prone", "on_back", "on_stomach")
-UNVOIDABLE = ("EventVoided", "EncounterCreated", "DiceSeedRotated", "EncounterClosed")
+# A hidden roll and its reveal stay, too: voiding an unwelcome hidden roll before it is shown would be
+# changing it after the fact.
+UNVOIDABLE = ("EventVoided", "EncounterCreated", "DiceSeedRotated", "EncounterClosed", "HiddenRollMade",
+              "HiddenRollRevealed", "HiddenSeedRevealed")
 COMBATANT_OVERRIDABLE = {"stats", "posture", "position", "facing", "conditions", "items"}
 
 
@@ -66,6 +70,8 @@ class Context(msgspec.Struct, frozen=True):
     current_seed: str | None = None  # hex, revealed by rotate_seed / close
     next_commitment: str | None = None  # the fresh seed's commitment, drawn by the server
     void_targets: list[tuple[int, str]] = []  # (seq, type) of what a void names, looked up by the server
+    # The secret hidden seed (rules/hidden_rolls.py), given only to a hidden roll, reveal_roll and close.
+    hidden_seed: bytes | None = None
 
 
 def _is_gm(ctx: Context) -> bool:
@@ -321,7 +327,14 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
             raise BadCommand(str(exc), "expression") from None
         if cmd.combatant is not None:
             combatant_or_error(state, cmd.combatant)
+        if cmd.hidden:
+            _gm_only(ctx, "roll behind the screen (hidden): a player's rolls are made in the open")
+            return [hidden_roll(state, expr, cmd.purpose or cmd.expression, cmd.combatant, dice, ctx.stream,
+                                ctx.hidden_seed)]
         return list(roll_expression(expr, dice, cmd.purpose or cmd.expression, cmd.combatant))
+    if isinstance(cmd, c.RevealRoll):
+        _gm_only(ctx, "reveal a hidden roll")
+        return [reveal_roll(state, cmd.seq, ctx.stream, ctx.hidden_seed)]
     if isinstance(cmd, c.Ask):
         _gm_only(ctx, "ask a question")
         if cmd.combatant is not None:
@@ -349,7 +362,7 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
         return [DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment)]
     if isinstance(cmd, c.Close):
         _gm_only(ctx, "close the encounter")
-        out: list[Any] = []
+        out: list[Any] = reveal_at_close(state, ctx.stream, ctx.hidden_seed)
         if state["dice"] != "manual":
             out.append(DiceSeedRotated(ctx.current_seed or "", None))
         return [*out, EncounterClosed(cmd.reason)]
@@ -358,7 +371,7 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
 
 __all__ = ["Context", "decide_common", "controls", "acting_as", "ActionDeclared"]
 
-ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "rotate_seed", "close", "ask"})
+ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "reveal_roll", "rotate_seed", "close", "ask"})
 COMMON_TYPES = frozenset(cls.__struct_config__.tag for cls in c.COMMON_COMMANDS)
 
 

@@ -105,12 +105,20 @@ def _core(s: State, e: Event) -> State:
         s.update(stream=e.stream, name=d["name"], ruleset=d["ruleset"], ruleset_version=d["ruleset_version"],
                  options=d["options"], geometry=d["geometry"], dice=d["dice"], public=d.get("public", False),
                  commitment=d["commitment"])
+        if d.get("hidden_commitment"):  # streams written before hidden rolls have none, and fold as they did
+            s["hidden_commitment"] = d["hidden_commitment"]
     elif t == "OptionsChanged":
         s["options"] = {**s["options"], **d["options"]}
     elif t == "EncounterClosed":
         s["closed"] = True
     elif t == "DiceSeedRotated":
         s["commitment"] = d["commitment"]
+    elif t == "HiddenRollMade":  # only what the chain shows: the faces stay behind the screen
+        roll = {"seq": e.seq, "expression": d["expression"], "purpose": d["purpose"], "combatant": d.get("combatant"),
+                "entropy": d["entropy"], "keyed_command_id": d["keyed_command_id"], "revealed": False}
+        s["hidden_rolls"] = [*s.get("hidden_rolls", []), roll]
+    elif t == "HiddenRollRevealed":
+        s["hidden_rolls"] = [{**r, "revealed": True} if r["seq"] == d["seq"] else r for r in s.get("hidden_rolls", [])]
     elif t in ("SeatCreated", "SeatChanged"):
         s["seats"] = {**s["seats"], d["seat"]: {"seat": d["seat"], "name": d["name"],
                                                 "combatants": list(d["combatants"]), "revoked": False}}

@@ -95,7 +95,7 @@ async def create_encounter(request: web.Request) -> web.Response:
     created = out.events[0].data
     payload = {"id": info.id, "gm_token": gm_token, "commitment": created["commitment"], "ruleset": info.ruleset,
                "options": created["options"], "geometry": created["geometry"], "name": info.name,
-               "dice": created["dice"], "public": info.public}
+               "dice": created["dice"], "public": info.public, "hidden_commitment": created.get("hidden_commitment")}
     return json_response(payload, status=200 if out.duplicate else 201)
 
 
@@ -137,6 +137,16 @@ async def get_encounter(request: web.Request) -> web.Response:
         "commitment": state["commitment"], "commitments": commitments,
         "revealed_seeds": await enc.store.revealed_seeds(stream), "closed": state["closed"],
     })
+
+
+@routes.get("/encounters/{id}/hidden-rolls")
+async def get_hidden_rolls(request: web.Request) -> web.Response:
+    stream = request.match_info["id"]
+    who = await reader(request, stream)
+    if who.role not in ("gm", "admin"):
+        raise NotPermitted("only the GM reads the hidden rolls: they stay behind the GM screen until reveal_roll "
+                           "or close shows them to everyone")
+    return json_response({"hidden_rolls": await request.app[ENCOUNTERS].hidden_rolls(stream)})
 
 
 @routes.post("/encounters/{id}/commands")

@@ -40,7 +40,7 @@ async def secrets_line(store: Store, stream: str, events: list[Event]) -> bytes:
     """The export's last line for `--with-secrets`: as secret as the database it comes from."""
     revealed = await store.revealed_seeds(stream)
     seeds = {}
-    for commitment in (c["commitment"] for c in commitment_timeline(events)):
+    for commitment in [*(c["commitment"] for c in commitment_timeline(events)), *_hidden_commitment(events)]:
         if commitment not in revealed:
             seed = await store.seed(stream, commitment)
             if seed is not None:
@@ -64,14 +64,26 @@ def split_secrets(raw: bytes) -> tuple[bytes, Secrets | None]:
     return b"\n".join(kept), secrets
 
 
+def _hidden_commitment(events: list[Event]) -> list[str]:
+    """The hidden seed's commitment (the GM's hidden rolls), if the encounter has one."""
+    first = events[0] if events else None
+    found = first.data.get("hidden_commitment") if first is not None and first.type == "EncounterCreated" else None
+    return [found] if found else []
+
+
 def _seeds_by_commitment(events: list[Event], secrets: Secrets | None) -> dict[str, bytes]:
     """Each commitment's seed: revealed ones from the chain itself, the rest from the secrets line."""
     timeline = commitment_timeline(events)
     seeds = {c["commitment"]: bytes.fromhex(c["revealed_seed"]) for c in timeline if c["revealed_seed"] is not None}
+    seeds.update({e.data["commitment"]: bytes.fromhex(e.data["revealed_seed"])
+                  for e in events if e.type == "HiddenSeedRevealed"})
     current = timeline[-1]["commitment"] if timeline and timeline[-1]["replaced_at_seq"] is None else None
     for commitment, seed_hex in (secrets.seeds if secrets else {}).items():
         seeds.setdefault(commitment, bytes.fromhex(seed_hex))
-    if current is not None and current not in seeds:
+    # A closed encounter that made no hidden roll never revealed its hidden seed, and needs it no more.
+    closed = any(e.type == "EncounterClosed" for e in events)
+    live = [c for c in [current, *([] if closed else _hidden_commitment(events))] if c is not None]
+    if any(c not in seeds for c in live):
         raise ImportRefused(
             "this encounter is still live and the file holds no secrets: the new server could not roll the "
             "dice its chain committed to. Export it with `tussle export ID --with-secrets` on the old "
@@ -97,6 +109,7 @@ def _appends(events: list[Event], secrets: Secrets | None) -> Iterator[tuple[App
         False,
     )
     current = created.get("commitment")
+    hidden = created.get("hidden_commitment")
     expected = 0
     runs = groupby(events, key=lambda e: (e.command_id, e.actor, e.ts))
     for n, ((command_id, actor, ts), run) in enumerate(runs):
@@ -104,7 +117,11 @@ def _appends(events: list[Event], secrets: Secrets | None) -> Iterator[tuple[App
         new_seeds, reveal = [], []
         if n == 0 and current is not None:
             new_seeds.append(SeedRow(current, seeds[current]))
+        if n == 0 and hidden is not None and hidden in seeds:
+            new_seeds.append(SeedRow(hidden, seeds[hidden]))
         for e in group:
+            if e.type == "HiddenSeedRevealed":
+                reveal.append(e.data["commitment"])
             if e.type == "DiceSeedRotated":
                 if current is not None:
                     reveal.append(current)

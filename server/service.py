@@ -29,6 +29,7 @@ from events.common import (
 )
 from events.dice import BadDice, Dice, DiceNeeded, commitment_of, valid_entropy
 from events.envelope import Event, NewEvent
+from events.hidden_rolls import hidden_faces, total_of
 from events.store.port import (
     Append,
     AppendResult,
@@ -292,13 +293,13 @@ class Encounters:
                 return resent
         stream = self.ids.encounter()
         gm_token = new_token()
-        seeds, commitment = [], None
+        seeds, commitment, hidden_commitment = [], None, None
         if dice_mode != "manual":
-            seed = self.ids.seed()
-            commitment = commitment_of(seed)
-            seeds = [SeedRow(commitment, seed)]
+            seed, hidden_seed = self.ids.seed(), self.ids.seed()  # the second behind the GM's hidden rolls
+            commitment, hidden_commitment = commitment_of(seed), commitment_of(hidden_seed)
+            seeds = [SeedRow(commitment, seed), SeedRow(hidden_commitment, hidden_seed)]
         created = EncounterCreated(name, ruleset.id, ruleset.version, options, dict(ruleset.geometry),
-                                   commitment, dice_mode, public)
+                                   commitment, dice_mode, public, hidden_commitment)
         info = StreamInfo(stream, name, ruleset.id, public, 0, "", False)
         req = Append(stream, 0, f"create-{stream}", identity, actor, [to_new_event(created)], seeds=seeds,
                      tokens=[TokenRow(token_hash(gm_token), "gm")], create=info, create_key=command_id)
@@ -545,6 +546,8 @@ class Encounters:
                         voided_reactions: list[str] | None = None, token: str | None = None) -> Append:
         seeds, reveal = [], []
         for ne in new:
+            if ne.type == "HiddenSeedRevealed":
+                reveal.append(ne.data["commitment"])
             if ne.type == "DiceSeedRotated":
                 reveal.append(state["commitment"])
                 if ne.data["commitment"] is not None:
@@ -583,7 +586,25 @@ class Encounters:
                 voided = found.events if found else []
         targets = [(e.seq, e.type) for e in voided]
         voided_reactions = [e.data["id"] for e in voided if e.type == "ReactionRequested"]
-        return Context(stream, actor, command_id, current_seed, next_commitment, targets), fresh, voided_reactions
+        behind_screen = (isinstance(cmd, (common.RevealRoll, common.Close))
+                         or (isinstance(cmd, common.RollDice) and cmd.hidden))
+        hidden_seed = await self._seed(stream, state.get("hidden_commitment")) if behind_screen else None
+        return (Context(stream, actor, command_id, current_seed, next_commitment, targets, hidden_seed), fresh,
+                voided_reactions)
+
+    async def hidden_rolls(self, stream: str) -> list[dict[str, Any]]:
+        """The GM's view of the hidden rolls: each one's faces and total, derived from the hidden seed."""
+        state = await self.state(stream)
+        rolls = state.get("hidden_rolls", [])
+        seed = await self._seed(stream, state.get("hidden_commitment")) if rolls else None
+        out = []
+        for r in rolls:
+            assert seed is not None, "a hidden roll without its hidden seed"
+            faces = hidden_faces(seed, stream, r["keyed_command_id"], r["entropy"], r["expression"])
+            out.append({"seq": r["seq"], "expression": r["expression"], "purpose": r["purpose"],
+                        "combatant": r["combatant"], "faces": faces, "total": total_of(r["expression"], faces),
+                        "revealed": r["revealed"]})
+        return out
 
     async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
         if commitment is None:

@@ -25,6 +25,7 @@ from projections.audit import (
 )
 from rules.registry import Registry
 from server.replaying import replay_stream
+from server.verifying_hidden import hidden_roll_report
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -207,6 +208,8 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         if c["revealed_seed"] is not None and not c["seed_matches"]:
             problems.append(Problem("seed", f"the seed revealed at seq {c['revealed_at_seq']} does not hash to "
                                             f"commitment {c['commitment']}", c["revealed_at_seq"]))
+    hidden, hidden_counts = hidden_roll_report(events)
+    problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
     rolls = audit_rolls(events)
     for r in rolls:
         if r["mark"] == FAILED:
@@ -239,6 +242,8 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
         "rolls_unverifiable": marks.count(NOT_YET_REVEALED) + marks.count(MANUAL),
         "rolls_not_yet_revealed": marks.count(NOT_YET_REVEALED),
         "rolls_manual": marks.count(MANUAL),
+        # Only where there are hidden rolls: the reports of streams without them stay as they were.
+        **(hidden_counts if hidden_counts["hidden_rolls"] else {}),
         "head": {"seq": last.seq, "hash": last.hash} if last else {"seq": 0, "hash": ZERO_HASH},
         "problems": [msgspec.to_builtins(p) for p in problems],
     }
@@ -317,4 +322,7 @@ def report_text(report: dict[str, Any], name: str) -> str:
         for reason, seqs in by_reason.items():
             shown = ", ".join(str(n) for n in seqs[:8]) + (" …" if len(seqs) > 8 else "")
             lines.append(f"  {reason}: {len(seqs)} command(s), at seq {shown}")
+    if report.get("hidden_rolls"):
+        lines.append(f"Hidden rolls: {report['hidden_rolls']} made, {report['hidden_rolls_revealed']} revealed, "
+                     f"{report['hidden_rolls_verified']} of them verified.")
     return "\n".join(lines)

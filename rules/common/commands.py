@@ -58,13 +58,17 @@ class Move(Command, tag="move"):
 
 
 class RollDice(Command, tag="roll"):
-    """Roll dice in the open, e.g. 3d6 or 2d10+4, for a purpose the log names."""
+    """Roll dice, e.g. 3d6 or 2d10+4, for a purpose the log names: in the open, or behind the GM screen (hidden)."""
 
     expression: Annotated[str, msgspec.Meta(description=(
         "The dice to roll: NdS with an optional +/- modifier and keep-highest/lowest, e.g. 3d6, d100, 2d6+1, "
         "4d6kh3."))]
     purpose: Annotated[str, msgspec.Meta(description="What the roll is for, as the log says it (e.g. \"spot the ambush\").")] = ""
     combatant: str | None = None
+    hidden: Annotated[bool, msgspec.Meta(description=(
+        "GM only: roll behind the screen. The chain holds only a commitment to the faces (from the encounter's "
+        "hidden seed); the GM reads them at GET /encounters/{id}/hidden-rolls, and reveal_roll or close shows "
+        "them to everyone."))] = False
 
 
 class Ask(Command, tag="ask"):
@@ -120,6 +124,12 @@ class Void(Command, tag="void"):
         "The command_id of an earlier command, to void every event it appended (give this or seq, not both)."))] = None
 
 
+class RevealRoll(Command, tag="reveal_roll"):
+    """Show everyone the faces of a hidden roll (GM), with the salt they were committed with."""
+
+    seq: Annotated[int, msgspec.Meta(description="The seq of the hidden roll's HiddenRollMade event.")]
+
+
 class RotateSeed(Command, tag="rotate_seed"):
     """Reveal the dice seed and commit to a new one (GM)."""
 
@@ -132,10 +142,11 @@ class Close(Command, tag="close"):
 
 COMMON_COMMANDS: tuple[type[Command], ...] = (
     AddCombatant, RemoveCombatant, SetStandingOrders, StartTurn, StartPhase, SetInitiative, Move,
-    RollDice, Ask, Respond, Note, Ruling, SetOptions, Void, RotateSeed, Close,
+    RollDice, Ask, Respond, Note, Ruling, SetOptions, Void, RevealRoll, RotateSeed, Close,
 )
 
 # The common commands only the GM may send (rules/pipeline.py refuses them to players with 403); the
 # plain `move` too, unless the ruleset sets `players_may_move`.
 COMMON_GM_ONLY: frozenset[str] = frozenset(cls.__struct_config__.tag for cls in (
-    AddCombatant, RemoveCombatant, StartTurn, StartPhase, SetInitiative, Ask, Ruling, SetOptions, Void, Close))
+    AddCombatant, RemoveCombatant, StartTurn, StartPhase, SetInitiative, Ask, Ruling, SetOptions, Void, RevealRoll,
+    Close))

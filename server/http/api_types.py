@@ -92,6 +92,27 @@ class EncounterCreatedResponse(msgspec.Struct):
     name: EncounterName
     dice: DiceMode
     public: Public
+    hidden_commitment: Annotated[str | None, about(
+        "SHA-256 (hex) of the hidden seed behind the GM's hidden rolls, revealed at close; null without server "
+        "dice. Keep it with the commitment.")] = None
+
+
+class HiddenRoll(msgspec.Struct):
+    """One of the GM's hidden rolls as the GM reads it (faces and total are the GM's until revealed)."""
+
+    seq: Annotated[int, about("The seq of its HiddenRollMade event.")]
+    expression: Annotated[str, about("The dice rolled, e.g. 3d6+2.")]
+    purpose: Annotated[str, about("What the roll is for.")]
+    combatant: Annotated[str | None, about("The combatant it was rolled for, if any.")]
+    faces: Annotated[list[list[int]], about("The faces, one list per dice term of the expression.")]
+    total: Annotated[int, about("The expression's total for these faces.")]
+    revealed: Annotated[bool, about("true once reveal_roll or close showed it to everyone.")]
+
+
+class HiddenRollList(msgspec.Struct):
+    """`GET /encounters/{id}/hidden-rolls` (GM only)."""
+
+    hidden_rolls: Annotated[list[HiddenRoll], about("Every hidden roll of the encounter, in seq order.")]
 
 
 class EncounterSummary(msgspec.Struct):
@@ -498,8 +519,12 @@ class VerifyReport(msgspec.Struct):
     rolls_checked: Annotated[int, about("How many rolls were checked.")]
     rolls_verified: Annotated[int, about("How many were recomputed from their revealed seed and found right.")]
     rolls_unverifiable: Annotated[int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")]
-    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice, replay ...), message, seq}.")]
+    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice, hidden, replay ...), message, seq}.")]
     replay: Annotated[ReplayReport | None, about("Only with ?replay=1: the replay audit's counts.")] = None
+    hidden_rolls: Annotated[int, about("How many hidden rolls the GM made.")] = 0
+    hidden_rolls_revealed: Annotated[int, about("How many of them were revealed.")] = 0
+    hidden_rolls_verified: Annotated[int, about(
+        "How many revealed ones match their commitment (and the hidden seed, once revealed).")] = 0
 
 
 # ---- errors -----------------------------------------------------------------------------------

@@ -165,6 +165,9 @@ ENDPOINTS: list[Endpoint] = [
              auth="optional"),
     Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
              {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
+    Endpoint("get", _enc("/hidden-rolls"), "The GM's hidden rolls with their faces and totals (GM only: players "
+             "and watchers get 403; everyone sees the faces once reveal_roll or close shows them).",
+             {200: t.HiddenRollList}, (401, 403, 404), auth="token"),
     Endpoint("get", _enc("/verify"), "Check the hash chain and every verifiable roll.", {200: t.VerifyReport},
              (400, 401, 403, 404), query=(
                  ("head", {"type": "string", "pattern": "^[0-9]+:[0-9a-f]{64}$"}, "SEQ:HASH, a head you kept"),

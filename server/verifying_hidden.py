@@ -1,0 +1,95 @@
+"""The verifier's check of the GM's hidden rolls (events/hidden_rolls.py, docs/verifying.md §Hidden rolls).
+
+Each revealed roll must hash to the commitment its `HiddenRollMade` published and add up as its
+expression says; once the hidden seed is revealed (at close), it must hash to the creation's
+`hidden_commitment`, and every hidden roll's commitment, faces and salt must be what that seed derives.
+A changed roll is named at the event that shows the change: a reveal whose faces do not match, or a
+commitment the seed does not give.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.dice import commitment_of
+from events.envelope import Event
+from events.hidden_rolls import hidden_faces, roll_commitment, salt_of, total_of
+
+
+def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
+    """(kind, message, seq) problems, and the counts {hidden_rolls, hidden_rolls_revealed,
+    hidden_rolls_verified}: verified when its reveal matches its commitment (and the seed, once revealed)."""
+    problems: list[tuple[str, str, int]] = []
+    ordered = sorted(events, key=lambda e: e.seq)
+    created = ordered[0].data if ordered and ordered[0].type == "EncounterCreated" else {}
+    made: dict[int, Event] = {e.seq: e for e in ordered if e.type == "HiddenRollMade"}
+    reveals: dict[int, Event] = {}
+    bad: set[int] = set()
+    for e in ordered:
+        if e.type != "HiddenRollRevealed":
+            continue
+        target = e.data.get("seq")
+        roll = made.get(target) if isinstance(target, int) else None
+        if roll is None or target >= e.seq:
+            problems.append(("hidden", f"seq {e.seq} reveals seq {target}, which is no earlier hidden roll", e.seq))
+            continue
+        if target in reveals:
+            problems.append(("hidden", f"seq {e.seq} reveals the hidden roll at seq {target} again (first at seq "
+                                       f"{reveals[target].seq})", e.seq))
+            continue
+        reveals[target] = e
+        faces, salt = e.data.get("faces"), e.data.get("salt")
+        if not isinstance(faces, list) or not isinstance(salt, str) or roll_commitment(faces, salt) != roll.data["commitment"]:
+            problems.append(("hidden", f"seq {e.seq}: the faces revealed for the hidden roll at seq {target} ({faces}) "
+                                       f"with their salt do not hash to the commitment made at seq {target}: the roll "
+                                       "was changed after it was made", e.seq))
+            bad.add(target)
+            continue
+        try:
+            total = total_of(roll.data["expression"], faces)
+        except ValueError as exc:
+            problems.append(("hidden", f"seq {e.seq}: the faces revealed for seq {target} do not fit "
+                                       f"{roll.data['expression']}: {exc}", e.seq))
+            bad.add(target)
+            continue
+        if total != e.data.get("total"):
+            problems.append(("hidden", f"seq {e.seq}: total {e.data.get('total')}, but {roll.data['expression']} "
+                                       f"with faces {faces} gives {total}", e.seq))
+            bad.add(target)
+    seed_event = next((e for e in ordered if e.type == "HiddenSeedRevealed"), None)
+    seed = _checked_seed(seed_event, created, problems)
+    if seed is not None and seed_event is not None:
+        stream = seed_event.stream
+        for seq, roll in made.items():
+            d = roll.data
+            faces = hidden_faces(seed, stream, d["keyed_command_id"], d["entropy"], d["expression"])
+            if roll_commitment(faces, salt_of(seed, stream, d["keyed_command_id"], d["entropy"])) != d["commitment"]:
+                problems.append(("hidden", f"seq {seq}: the hidden roll's commitment is not what the hidden seed "
+                                           f"revealed at seq {seed_event.seq} gives for its inputs", seq))
+                bad.add(seq)
+            elif seq not in reveals:
+                problems.append(("hidden", f"the hidden roll at seq {seq} was never revealed, though the hidden "
+                                           f"seed was (seq {seed_event.seq})", seed_event.seq))
+                bad.add(seq)
+    counts = {"hidden_rolls": len(made), "hidden_rolls_revealed": len(reveals),
+              "hidden_rolls_verified": len([s for s in reveals if s not in bad])}
+    return problems, counts
+
+
+def _checked_seed(e: Event | None, created: dict[str, Any], problems: list[tuple[str, str, int]]) -> bytes | None:
+    """The revealed hidden seed when it hashes to the creation's hidden commitment (never used otherwise)."""
+    if e is None:
+        return None
+    committed = created.get("hidden_commitment")
+    try:
+        seed = bytes.fromhex(e.data.get("revealed_seed", ""))
+    except (TypeError, ValueError):
+        seed = b""
+    if not committed or commitment_of(seed) != committed or e.data.get("commitment") != committed:
+        problems.append(("seed", f"the hidden seed revealed at seq {e.seq} does not hash to the hidden commitment "
+                                 f"{committed} published at seq 1", e.seq))
+        return None
+    return seed
+
+
+__all__ = ["hidden_roll_report"]
