@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from events.dice import Dice, DiceNeeded
+from events.dice import Dice, DiceNeeded, commitment_of
 from events.envelope import Event, NewEvent
 from projections.audit import commitment_timeline
 from rules.common import commands as c
@@ -25,6 +25,8 @@ from rules.state import EventNotFoldable, fold_onto, initial_state, replay
 
 NO_DECLARATIONS = "no declarations: faces and chain only"
 SEED_UNREVEALED = "not yet replayable (seed unrevealed)"
+# The events of the GM's hidden rolls: deciding them again needs the hidden seed, revealed only at close.
+HIDDEN = frozenset({"HiddenRollMade", "HiddenRollRevealed", "HiddenSeedRevealed"})
 
 # Appended outside the command pipeline (the creation, and the seat, token and webhook endpoints):
 # facts a replay takes as given. Any other event comes from a command, which declares itself.
@@ -128,6 +130,13 @@ def _void_targets(prefix: list[Event], cmd: Command) -> list[tuple[int, str]]:
     return [(e.seq, e.type) for e in prefix if e.command_id == cmd.target_command_id]
 
 
+def _hex(text: Any) -> bytes:
+    try:
+        return bytes.fromhex(text)
+    except (TypeError, ValueError):
+        return b""
+
+
 class Replay:
     """One replay of one stream; `run()` gives the problems (as Different) and the skipped commands."""
 
@@ -137,6 +146,10 @@ class Replay:
         self.registry = registry
         self.seeds = {t["commitment"]: bytes.fromhex(t["revealed_seed"]) for t in commitment_timeline(self.events)
                       if t["seed_matches"]}
+        # The hidden seed behind the GM's hidden rolls, once close revealed it (and it hashes to seq 1's commitment).
+        hidden = self.events[0].data.get("hidden_commitment") if self.events else None
+        self.hidden_seed = next((seed for e in self.events if e.type == "HiddenSeedRevealed"
+                                 if hidden and commitment_of(seed := _hex(e.data.get("revealed_seed"))) == hidden), None)
         self.declared = self.agreed = self.given = 0
         self.differences: list[Different] = []
         self.skipped: list[Skipped] = []
@@ -204,9 +217,11 @@ class Replay:
             self.differences.append(Different(first.seq, f"seq {first.seq}: the declared command is not one "
                                                          f"{rs_id} version {version} takes: {exc.message}"))
             return
+        if self.hidden_seed is None and any(e.type in HIDDEN for e in command):
+            return self._skip(command, SEED_UNREVEALED)
         rotated = next((e.data for e in command if e.type == "DiceSeedRotated"), {})
         ctx = Context(first.stream, actor, first.command_id, rotated.get("revealed_seed"),
-                      rotated.get("commitment"), _void_targets(self.events[:before], cmd))
+                      rotated.get("commitment"), _void_targets(self.events[:before], cmd), self.hidden_seed)
         if manual or state["dice"] == "manual":
             dice = Dice(stream=first.stream, command_id=first.command_id, entropy=cmd.entropy,
                         keyed_by=str(declared.get("keyed_by")), supplied=manual)

@@ -129,6 +129,10 @@ async def test_close_reveals_every_hidden_roll_and_the_hidden_seed(tussle, tmp_p
     path = await export(tussle, enc, tmp_path)
     assert await cli_first_bad(Path(path)) is None
     assert await run_doc_verifier(doc_verifier(tmp_path), path) is None
+    code, out = await tussle_cli("verify", path, "--replay")  # the rules decide every hidden roll alike
+    assert code == 0, out
+    replayed = (await enc.get("/verify?replay=1")).body
+    assert replayed["ok"] and replayed["replay"]["skipped"] == [], replayed
     created = (await enc.events())[0]["data"]
     assert created["hidden_commitment"] and created["hidden_commitment"] != created["commitment"]
 
