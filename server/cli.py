@@ -15,9 +15,6 @@ from aiohttp import web
 from server.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
 
-# The GIL switch interval of `tussle serve` on SQLite (see _serve).
-SWITCH_INTERVAL_S = 0.001
-
 
 def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
@@ -110,10 +107,6 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     store = SqliteStore(args.db)
     app = make_app(store, admin_token=admin, **limit_settings(args))
-    # Each group commit ends on the SQLite writer thread, which must then win the GIL back from the
-    # busy event loop before the batch's commands can answer; the interpreter makes a thread that
-    # holds the GIL let go after the switch interval, 5 ms by default, far longer than the fsync.
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
     _freeze_startup_objects()
     print(f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     try:

@@ -2,9 +2,9 @@
 
 Per encounter it keeps the folded state, the commitments published (GET /encounters/{id}), the lock
 that serializes its commands in this process and its dice seeds. An encounter is evicted whole, and
-only when nothing is at work on it: no request inside the service for it (`using`), its lock free, no
-command of it in flight (the service's `busy`). When every encounter is at work the cache holds more
-than its capacity for a while rather than evict one; the next insertion brings it back down.
+only when nothing is at work on it: no request inside the service for it (`using`), its lock free.
+When every encounter is at work the cache holds more than its capacity for a while rather than evict
+one; the next insertion brings it back down.
 Everything evicted is read again from the store on next use (from a snapshot: server/snapshots.py).
 """
 
@@ -38,13 +38,11 @@ class EncounterCache:
     def __init__(
         self,
         capacity: int = DEFAULT_CAPACITY,
-        busy: Callable[[str], bool] = lambda stream: False,
         on_evict: Callable[[str], None] = lambda stream: None,
     ):
         if capacity < 1:
             raise ValueError("the cache must hold at least one encounter")
         self.capacity = capacity
-        self.busy = busy
         self.on_evict = on_evict
         self.evictions = 0
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
@@ -73,7 +71,7 @@ class EncounterCache:
             if over <= 0:
                 break
             e = self._entries[stream]
-            if e.users or (e.lock is not None and e.lock.locked()) or self.busy(stream):
+            if e.users or (e.lock is not None and e.lock.locked()):
                 continue
             del self._entries[stream]
             self.evictions += 1

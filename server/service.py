@@ -54,7 +54,6 @@ from server.dice_wanted import dice_wanted
 from server.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.feed import LiveFeed
 from server.ids import RandomIds
-from server.in_flight import DecidedAhead, InFlight
 from server.reaction_deadlines import deadline_changes, timeout_command_id
 from server.service_errors import (
     Closed,
@@ -131,11 +130,9 @@ class Encounters:
         # False when another publisher delivers every committed event to the feed (on PostgreSQL the
         # feed listener does, once and in position order, for this process's appends and others').
         self.publish_appends = True
-        self.in_flight = InFlight()  # commands appended, not yet committed (server/in_flight.py)
         # States, commitments, locks and seeds of the encounters in use, at most `cache_encounters` of
-        # them (server/encounter_cache.py); never one with a command in flight.
-        self.cache = EncounterCache(cache_encounters, busy=lambda stream: self.in_flight.last(stream) is not None,
-                                    on_evict=self._evicted)
+        # them (server/encounter_cache.py); never one a command is at work on.
+        self.cache = EncounterCache(cache_encounters, on_evict=self._evicted)
         self.snapshots = Snapshots(store, registry, snapshot_every)  # cold loads and ?at= (server/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
@@ -256,7 +253,6 @@ class Encounters:
 
     def forget(self, stream: str) -> None:
         self.cache.drop_state(stream)
-        self.in_flight.invalidate(stream)
 
     # ---- creating --------------------------------------------------------------------------
 
@@ -355,15 +351,11 @@ class Encounters:
         identity = identity_of(body)
         for attempt in range(CONFLICT_RETRIES):
             try:
-                # Decided under the encounter's lock; the commit is awaited without it, so that the
-                # encounter's next command can be decided meanwhile (server/in_flight.py). The landing
-                # is shielded: a request that goes away does not stop its events reaching the feed.
+                # Decided and appended under the encounter's lock: the next command is decided on the
+                # state this one committed. Other encounters' commands share its group commit.
                 with self.cache.using(stream):
                     async with self.cache.lock(stream):
-                        done = await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
-                return done if isinstance(done, Outcome) else await asyncio.shield(done)
-            except DecidedAhead:
-                continue
+                        return await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
             except SeqConflict as exc:
                 self.forget(stream)
                 if expected is not None:
@@ -373,7 +365,7 @@ class Encounters:
         raise SeqMoved("the encounter kept moving; send the command again")
 
     async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                            keyed_by: str, identity: str, expected: int | None) -> Outcome | asyncio.Future[Outcome]:
+                            keyed_by: str, identity: str, expected: int | None) -> Outcome:
         # The resend check comes before every check below (API.md), but it costs a read, and the
         # append transaction makes it again anyway (answering a resend with the stored events, a reuse
         # with CommandIdReused). So a command goes straight on, and only a refusal on the way asks
@@ -397,17 +389,8 @@ class Encounters:
                              {"command_id": command_id})
 
     async def _decide_and_append(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                                 keyed_by: str, identity: str, expected: int | None) -> asyncio.Future[Outcome]:
-        """Decide the command and append it: its landing, which completes with the outcome once committed.
-        Decided ahead of the commands in flight when they allow it; refused only on committed state."""
-        ahead = self.in_flight.state_after(stream) if self.store.sole_writer else None
-        if ahead is not None:
-            try:
-                decided = await self._decide(stream, who, body, command_id, keyed_by, expected, ahead)
-                return self._append_in_flight(stream, ahead, who, command_id, identity, *decided, ahead=True)
-            except ServiceError:
-                pass  # perhaps only because of commands in flight that will not land: wait for them
-        await self.in_flight.landed(stream)
+                                 keyed_by: str, identity: str, expected: int | None) -> Outcome:
+        """Decide the command on the committed state and append it."""
         generation = self.store.head_generation()
         state = await self.state(stream)
         try:
@@ -422,7 +405,9 @@ class Encounters:
                 raise
             state = fresher
             decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
-        return self._append_in_flight(stream, state, who, command_id, identity, *decided, ahead=False)
+        new, fresh_seed, voided_reactions = decided
+        return await self._append(stream, state, new, who, command_id, identity, fresh_seed=fresh_seed,
+                                  voided_reactions=voided_reactions)
 
     async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
                       expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None, list[str]]:
@@ -463,73 +448,28 @@ class Encounters:
             raise RuleRefusal(f"{ctype} changes nothing now")
         return new, fresh_seed, voided_reactions
 
-    def _append_in_flight(self, stream: str, state: dict[str, Any], who: Principal, command_id: str, identity: str,
-                          new: list[NewEvent], fresh_seed: bytes | None, voided_reactions: list[str], *,
-                          ahead: bool) -> asyncio.Future[Outcome]:
-        """Append the decided events; the landing applies them to the cached state and the feed once
-        committed, after the landings of the encounter's earlier commands."""
-        actor = who.actor
-        req = self._append_request(stream, state, new, actor, command_id, identity, None, None, fresh_seed,
-                                   voided_reactions=voided_reactions, token=who.token_hash)
-        landing = asyncio.ensure_future(self._land(stream, req, ahead, self.in_flight.last(stream)))
-        plain = not (req.seeds or req.reveal or req.closes or any(ne.type == "EventVoided" for ne in new))
-
-        def state_after() -> dict[str, Any]:
-            after, ruleset = state, self.ruleset_of(state)
-            for ne in new:
-                after = evolve(after, Event(stream, after["seq"] + 1, ne.type, ne.data, actor, command_id, "", "", ""),
-                               ruleset)
-            return after
-
-        self.in_flight.add(stream, landing, state_after if plain and self.store.sole_writer else None)
-        return landing
-
-    async def _land(self, stream: str, req: Append, ahead: bool, previous: asyncio.Future[Any] | None) -> Outcome:
-        try:
-            result: AppendResult = await self.store.append(req)
-        except SeqConflict:
-            self.in_flight.invalidate(stream)
-            if ahead:
-                raise DecidedAhead() from None  # a command it was decided after did not land
-            raise
-        except CommandIdReused:  # the same command_id reached another server process first
-            self.in_flight.invalidate(stream)
-            raise CommandIdTaken(f"command_id {req.command_id!r} was already used for a "
-                                 "different command", {"command_id": req.command_id}) from None
-        except TokenRevoked:
-            self.in_flight.invalidate(stream)
-            raise _revoked() from None
-        except BaseException:
-            self.in_flight.invalidate(stream)
-            raise
-        if result.duplicate:
-            self.in_flight.invalidate(stream)
-            return Outcome(result.events, duplicate=True)
-        if previous is not None and not previous.done():
-            await asyncio.wait([previous])  # apply and publish in commit order
-        committed = self.cache.state(stream)
-        if committed is not None:
-            self._apply(stream, committed, result.events)
-        if self.publish_appends:
-            self.feed.publish(stream, result.events)
-        self._side_rows_committed(req)
-        return Outcome(result.events)
-
     def _side_rows_committed(self, req: Append) -> None:
         if self.after_side_rows is not None and (req.outbox or req.webhooks or req.webhook_changes):
             self.after_side_rows()
 
     async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], who: Principal,
-                      command_id: str, identity: str, ctype: str,
+                      command_id: str, identity: str,
                       tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
-                      fresh_seed: bytes | None = None, side: dict[str, Any] | None = None) -> Outcome:
+                      fresh_seed: bytes | None = None, side: dict[str, Any] | None = None,
+                      voided_reactions: list[str] | None = None) -> Outcome:
+        """Append events decided on `state`; once committed, apply them to the cached state and the feed.
+        The commit is shielded: a request that goes away does not stop its events reaching the cache
+        and the feed."""
         req = self._append_request(stream, state, new, who.actor, command_id, identity, tokens, revoke, fresh_seed,
-                                   side, token=who.token_hash)
+                                   side, voided_reactions, token=who.token_hash)
+        return await asyncio.shield(self._commit(stream, state, req))
+
+    async def _commit(self, stream: str, state: dict[str, Any], req: Append) -> Outcome:
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
-            raise CommandIdTaken(f"command_id {command_id!r} was already used for a "
-                                 "different command", {"command_id": command_id}) from None
+            raise CommandIdTaken(f"command_id {req.command_id!r} was already used for a "
+                                 "different command", {"command_id": req.command_id}) from None
         except TokenRevoked:
             raise _revoked() from None
         if result.duplicate:
@@ -648,7 +588,6 @@ class Encounters:
         with self.cache.using(stream):
             async with self.cache.lock(stream):
                 for attempt in range(CONFLICT_RETRIES):
-                    await self.in_flight.landed(stream)  # seats and tokens are decided on committed state
                     prior = await self.store.find_command(stream, command_id)
                     if prior is not None:
                         if prior.identity == identity and prior.actor == who.actor:
@@ -662,7 +601,7 @@ class Encounters:
                         check(state)
                     try:
                         return await self._append(stream, state, [to_new_event(struct)], who, command_id,
-                                                  identity, type(struct).__name__, tokens, revoke, side=side)
+                                                  identity, tokens, revoke, side=side)
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)
                         await conflict_pause(attempt)
