@@ -74,9 +74,7 @@ async def whole_log(enc: Any, stream: str, at: int) -> NarrativeLog:
     each pass of the cyclic garbage collector hold the loop 50-130 ms."""
     end = await enc.snapshots.load(stream, at)
     if end is None:
-        from server.service import ApiError
-
-        raise ApiError(404, "not_found", f"there is no encounter {stream!r}")
+        raise NotFound(f"there is no encounter {stream!r}")
     log = NarrativeLog(lambda e: enc.registry.get(e.data["ruleset"]), set(end.skipped))
     seq = 1
     while seq <= at:

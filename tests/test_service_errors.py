@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from server import service_errors
 from server.http.errors import status_of
@@ -19,3 +20,10 @@ def test_every_service_error_kind_maps_to_a_client_status() -> None:
 def test_a_rule_refusal_keeps_its_rulesets_code_and_is_422() -> None:
     exc = service_errors.RuleRefusal("not now", {"rule": "B12"}, code="out_of_reach")
     assert (status_of(exc), exc.code, exc.details) == (422, "out_of_reach", {"rule": "B12"})
+
+
+def test_no_server_module_raises_the_removed_http_error() -> None:
+    """ApiError (status, code, ...) is gone: a module still importing it fails only when that path runs."""
+    server = Path(__file__).resolve().parent.parent / "server"
+    stale = [str(p.relative_to(server)) for p in server.rglob("*.py") if "ApiError" in p.read_text()]
+    assert not stale, f"use server.service_errors in {', '.join(stale)}"
