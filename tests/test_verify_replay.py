@@ -263,3 +263,40 @@ def test_declarations_leave_every_reader_as_it_was(name):
 
     for flavour in ("markdown", "bbcode"):
         assert posts(events, flavour) == posts(bare, flavour)
+
+
+async def test_a_timeout_answer_and_a_standing_order_replay(tussle, tmp_path):
+    enc = await tussle.create("probe", options={"reaction_timeout_s": 1})
+    await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
+    await enc.add({"id": "troll", "name": "Troll", "side": "monsters"})
+    await enc.add({"id": "imp", "name": "Imp", "side": "monsters", "reactions": {"probe_defence": "resist"}})
+    token = await enc.seat("Ann's player", ["ann"])
+    # The imp's standing order answers at once, inside the grab; the troll's question waits for the clock.
+    r = await enc.command("probe.grab", token=token, combatant="ann", target="imp", command_id="grab-imp",
+                          entropy="i" * 16)
+    assert r.status == 201 and "ReactionAnswered" in [e["type"] for e in r.body["events"]], r.body
+    r = await enc.command("probe.grab", token=token, combatant="ann", target="troll", command_id="grab-troll",
+                          entropy="t" * 16)
+    assert r.status == 201, r.body
+    for _ in range(300):
+        if not (await enc.state())["pending"]:
+            break
+        await asyncio.sleep(0.1)
+    events = await enc.events()
+    timeout = next(e for e in events if e["type"] == "ReactionAnswered" and e["actor"] == "system")
+    assert timeout["data"]["declaration"]["command"]["actor"] == "system"
+    assert timeout["data"]["declaration"]["command"]["choice"] == "default"
+    await enc.ok("close")
+    all_agree(await replayed(await export(tussle, enc, tmp_path)))
+    all_agree((await enc.get("/verify?replay=1")).body)
+
+
+async def test_mixed_dice_replay_with_the_faces_a_command_supplied(tussle, tmp_path):
+    enc = await tussle.create("freeform", dice="mixed")
+    await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
+    await enc.ok("roll", expression="2d6+1", purpose="table dice", combatant="ann", dice=[[3, 4]])
+    await enc.ok("roll", expression="3d6", purpose="server dice", combatant="ann", entropy="m" * 16)
+    await enc.ok("close")
+    report = await replayed(await export(tussle, enc, tmp_path))
+    all_agree(report)
+    assert report["rolls_manual"] == 1 and report["rolls_verified"] == 1
