@@ -242,6 +242,21 @@ async def test_the_documented_replay_check_names_the_same_seqs(tussle, tmp_path)
         assert code == 1 and f"FAILED at seq {seq}:" in out, out
     code, out = await tussle_python(str(replayer), str(FROZEN / "tft-manual-troll.jsonl"))
     assert code == 0 and "no declarations: faces and chain only" in out, out
+    # The GM's hidden rolls, one shown by reveal_roll and one by close, which reveals the hidden seed.
+    enc = await tussle.create("freeform")
+    await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
+    made = (await enc.ok("roll", expression="3d6+1", hidden=True, command_id="behind-1", entropy="h" * 16))
+    await enc.ok("reveal_roll", seq=made["events"][0]["seq"])
+    await enc.ok("roll", expression="1d20", hidden=True, command_id="behind-2")
+    open_ = Path(await export(tussle, enc, tmp_path, "hidden-open.jsonl"))
+    assert (await replayed(open_))["replay"]["seed_unrevealed"] == 3
+    code, out = await tussle_python(str(replayer), str(open_))
+    assert code == 0 and out.count("not yet replayable (seed unrevealed)") == 3, out
+    await enc.ok("close")
+    hidden = Path(await export(tussle, enc, tmp_path, "hidden.jsonl"))
+    all_agree(await replayed(hidden))
+    code, out = await tussle_python(str(replayer), str(hidden))
+    assert code == 0 and out.strip() == "OK", out
 
 
 @pytest.mark.parametrize("name", script_names())
