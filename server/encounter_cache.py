@@ -12,12 +12,29 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 # Encounters kept by default (`tussle serve --cache-encounters`): at about 10 KB each, 10 MB.
 DEFAULT_CAPACITY = 1000
+
+
+class _InUse:
+    """The context of `EncounterCache.using`: a class, not a @contextmanager generator, as every command
+    enters one (a generator-based one costs several times as much to make and enter)."""
+
+    __slots__ = ("cache", "entry", "stream")
+
+    def __init__(self, cache: EncounterCache, stream: str):
+        self.cache = cache
+        self.stream = stream
+
+    def __enter__(self) -> None:
+        self.entry = self.cache._entry(self.stream)
+        self.entry.users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.entry.users -= 1
 
 
 class _Entry:
@@ -78,15 +95,9 @@ class EncounterCache:
             over -= 1
             self.on_evict(stream)
 
-    @contextmanager
-    def using(self, stream: str) -> Iterator[None]:
-        """The encounter is at work inside this block: it is not evicted meanwhile."""
-        entry = self._entry(stream)
-        entry.users += 1
-        try:
-            yield
-        finally:
-            entry.users -= 1
+    def using(self, stream: str) -> _InUse:
+        """`with cache.using(stream):` the encounter is at work inside the block: it is not evicted meanwhile."""
+        return _InUse(self, stream)
 
     def lock(self, stream: str) -> asyncio.Lock:
         entry = self._entry(stream)
