@@ -76,6 +76,15 @@ class World(PureWorld):
     def pending(self, kind: str) -> dict[str, Any]:
         return next(p for p in self.state["pending"] if p["kind"] == kind)
 
+    def e3_grapple(self) -> list[Event]:
+        """E3 (spec 5): Hale's card is drawn and he grapples Voss (blow 22, fall 71, morale 45 passed)."""
+        self.draw_card_of("hale")
+        return self.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+
+    def sentences(self) -> list[str]:
+        """The log's sentences, each event described against the state before it (events without one left out)."""
+        return [s for s in self.describe_all() if s]
+
     def describe_all(self) -> list[str | None]:
         """Every event's sentence, each described against the state before it."""
         state = {**initial_state(), "rules": ruleset.initial_state(self.options)}

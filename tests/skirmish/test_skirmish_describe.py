@@ -26,7 +26,7 @@ def _e1() -> World:
 
 def test_e1_reads_like_the_gm_expects():
     w = _e1()
-    text = [s for s in w.describe_all() if s]
+    text = w.sentences()
     assert "Sgt Hale's card is drawn (1 card left this turn): Sgt Hale acts." in text
     assert "Sgt Hale closes with Pvt Voss to strike a blow." in text
     assert "Sgt Hale strikes at Pvt Voss." in text
@@ -53,10 +53,9 @@ def test_e1_reads_like_the_gm_expects():
 
 def test_e3_sentences():
     w = hale_and_voss(**TEST_CHARTS)
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.e3_grapple()
     w.draw_card_of("voss")
-    text = [s for s in w.describe_all() if s]
+    text = w.sentences()
     assert "Sgt Hale closes with Pvt Voss to grapple instead of striking." in text
     assert "Pvt Voss rolls 1d100 for a one-storey fall: [71] = 71: a light wound." in text
     assert "Sgt Hale rolls 1d100 for morale: [45] = 45 against morale 60: passed." in text
@@ -132,8 +131,7 @@ def test_legal_actions_follow_the_card():
 
 def test_legal_actions_of_a_captor():
     w = hale_and_voss(**TEST_CHARTS)
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.e3_grapple()
     w.send("start_turn")
     w.draw_card_of("hale")
     assert ruleset.legal_actions(w.state, "hale") == ["skirmish.captor_acts"]
@@ -166,15 +164,14 @@ def test_common_events_in_the_game_s_words():
     w = World(**TEST_CHARTS)
     w.add(HALE, stats={**HALE["stats"], "pronoun": "he"})
     w.add(VOSS)
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
-    text = [s for s in w.describe_all() if s]
+    w.e3_grapple()
+    text = w.sentences()
     assert "Pvt Voss falls on their back." in text and "Sgt Hale falls on his stomach." in text
     assert "Pvt Voss drops their grenade." in text and "Sgt Hale drops his sword." in text
     w.send("start_turn")
     w.draw_card_of("hale")
     w.send("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 400]])
-    text = [s for s in w.describe_all() if s]
+    text = w.sentences()
     assert "Sgt Hale lets go of Pvt Voss to stand up; Pvt Voss is still a prisoner." in text
     assert "Pvt Voss stands up." in text
     assert 'Pvt Voss is dragged along by the captor to (0.00", 4.00").' in text
@@ -182,8 +179,7 @@ def test_common_events_in_the_game_s_words():
 
 def test_a_released_hold_says_why():
     w = hale_and_voss(**TEST_CHARTS)
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.e3_grapple()
     w.send("skirmish.liberate", target="voss", how="his mates drag Hale off")
-    text = [s for s in w.describe_all() if s]
+    text = w.sentences()
     assert "Sgt Hale lets go of Pvt Voss (his mates drag Hale off)." in text

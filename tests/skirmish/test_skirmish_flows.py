@@ -196,8 +196,7 @@ def test_an_unconscious_defender_gets_no_free_blow():
 
 def test_attacker_keeps_weapons_on_a_passed_test_when_the_option_says_so():
     w = hale_and_voss(attacker_drops_weapons="on_morale_fail", **TEST_CHARTS)
-    w.draw_card_of("hale")
-    evs = w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    evs = w.e3_grapple()
     assert [d["combatant"] for d in of_type(evs, "ItemDropped")] == ["voss", "voss"]
 
 

@@ -63,8 +63,7 @@ def test_each_failing_condition_is_named():
 def test_a_prisoner_or_a_captor_holding_him_may_not_strike():
     w = hale_and_voss(**TEST_CHARTS)
     w.add(KURT)
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.e3_grapple()
     w.send("start_turn")
     w.draw_card_of("hale")
     with pytest.raises(
@@ -192,8 +191,7 @@ def test_captor_acts_refusals():
         w.send("skirmish.captor_acts", combatant="hale")
     assert "does not hold the card" in err.value.message and "has no prisoner" in err.value.message
     w.send("start_turn")
-    w.draw_card_of("hale")
-    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [71], [45]])
+    w.e3_grapple()
     w.send("start_turn")
     w.draw_card_of("hale")
     with pytest.raises(RuleError, match="must stand up to move"):
