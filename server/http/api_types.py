@@ -340,8 +340,10 @@ class WebhookSecret(msgspec.Struct):
 
 class DeliveryView(msgspec.Struct):
     id: Annotated[str, about("The delivery's id: the webhook-id header, the same on every retry.")]
-    seq: Annotated[int, about("The seq of the event it is about.")]
-    part: Annotated[int, about("Its place among the webhook's deliveries of that seq, from 0.")]
+    seq: Annotated[int, about("The seq of the event it is about (a log delivery: the command's last).")]
+    part: Annotated[int, about(
+        "Its place, from 0, among the webhook's deliveries of one command (the events, then the log, then the "
+        "notices): with seq, the order of delivery.")]
     kind: Annotated[Literal["event", "log", "notice"], about("What it carries: an envelope, log sentences, a notice.")]
     status: Annotated[Literal["pending", "delivered", "cancelled"], about(
         "pending (not yet delivered), delivered, or cancelled (its webhook stopped first).")]
@@ -445,7 +447,9 @@ class CommandAppended(msgspec.Struct):
 
 class EventsPage(msgspec.Struct):
     events: Annotated[list[Envelope], about("The envelopes of seqs from..from+limit-1, in seq order.")]
-    next_from: Annotated[int, about("The from of the next page (head + 1 when this page reaches the head).")]
+    next_from: Annotated[int, about(
+        "The from of the next page: this page's last seq + 1 (from itself when the page is empty); past head.seq: "
+        "no more.")]
     head: Annotated[Head, about("The chain head when the page was read.")]
 
 
