@@ -62,7 +62,8 @@ class Creation(msgspec.Struct, frozen=True):
 
 
 class SeedRow(msgspec.Struct, frozen=True):
-    """A dice seed to store (secret until revealed)."""
+    """A dice seed to store (secret until revealed): given and read back plain, sealed at rest by the store
+    under its seed key (events/store/seed_key.py)."""
 
     commitment: str
     seed: bytes
