@@ -92,6 +92,9 @@ async def test_only_the_gm_rolls_and_reads_behind_the_screen(tussle):
     manual = await tussle.create("freeform", dice="manual")
     r = await manual.command("roll", expression="1d6", hidden=True)
     assert r.status == 422 and "hidden seed" in r.body["error"]["message"]
+    mixed = await tussle.create("freeform", dice="mixed")
+    r = await mixed.command("roll", expression="1d6", hidden=True, dice=[[6]])
+    assert r.status == 400 and "leave out dice" in r.body["error"]["message"], r.body
 
 
 async def test_reveal_roll_shows_the_faces_and_verifies(tussle, tmp_path):

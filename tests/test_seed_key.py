@@ -92,19 +92,21 @@ async def test_the_database_file_holds_no_unrevealed_seed(served):
     await other.ok("roll", expression="2d6")
     events = await enc.events()
     first, current = events[0]["data"]["commitment"], events[-2]["data"]["commitment"]
+    hidden = events[0]["data"]["hidden_commitment"]  # the seed behind the GM's hidden rolls
     revealed = next(e for e in events if e["type"] == "DiceSeedRotated")["data"]["revealed_seed"]
     other_commitment = (await other.events())[0]["data"]["commitment"]
     await server.stop()
 
     key_file = server.db_path + KEY_FILE_SUFFIX
     assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600, "the key file is its owner's only"
-    seeds = await seeds_of(server.db_path, enc.id, [first, current])
+    seeds = await seeds_of(server.db_path, enc.id, [first, current, hidden])
     (other_seed,) = (await seeds_of(server.db_path, other.id, [other_commitment])).values()
     assert commitment_of(seeds[current]) == current and commitment_of(other_seed) == other_commitment
     assert seeds[first].hex() == revealed, "a revealed seed reads back as the chain shows it"
     raw = file_bytes(server.db_path)
     assert revealed.encode() in raw, "the revealed seed is in the chain, as before"
     assert_absent(seeds[current], raw)
+    assert_absent(seeds[hidden], raw)
     assert_absent(other_seed, raw)
     with open(key_file, "rb") as f:
         assert f.read().strip() not in raw, "the key is not in the database"
