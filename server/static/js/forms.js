@@ -128,8 +128,10 @@ export function commandForm(type, registry, ctx, onSubmit) {
     if (ENVELOPE_FIELDS.has(name)) continue;
     if (name === "dice" && !ctx.faces) continue;
     if (name === "params" && type === "respond") continue;
+    if ((ctx.omit || []).includes(name)) continue;
     const f = field(name, prop, required.has(name), { ...ctx, resolve: registry.resolve });
     if (name === "dice") f.wrap.querySelector("label").textContent = "dice faces you rolled (optional, JSON per roll, e.g. [[3], [2, 5]])";
+    else if (ctx.labels && ctx.labels[name]) f.wrap.querySelector("label").textContent = ctx.labels[name];
     fields.push(f);
     box.append(f.wrap);
   }

@@ -183,7 +183,7 @@ function markRoll(e, commitment, timeline, cache) {
 }
 
 // The whole report for a list of events (and, for an export, its trailer): as GET /verify says it.
-export function report(chain, trailer = null) {
+export function report(chain, trailer = null, cache = new Map()) {
   const problems = [...chain.problems];
   const events = chain.events;
   const timeline = commitmentTimeline(events);
@@ -192,8 +192,10 @@ export function report(chain, trailer = null) {
       problems.push({ kind: "seed", seq: c.revealed_at_seq, message: `the seed revealed at seq ${c.revealed_at_seq} does not hash to commitment ${c.commitment}` });
     }
   }
-  const rolls = auditRolls(events);
+  const rolls = auditRolls(events, cache);
   for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: `seq ${r.seq} (${r.purpose}): ${r.problem}` });
+  const hidden = auditHidden(events, cache);
+  problems.push(...hidden.problems);
   if (trailer) {
     if (trailer.head_seq !== chain.head.seq || trailer.head_hash !== chain.head.hash) {
       problems.push({ kind: "trailer", seq: null, message: `the trailer names head seq ${trailer.head_seq}, but the stream ends at seq ${chain.head.seq} hash ${chain.head.hash}` });
@@ -210,7 +212,12 @@ export function report(chain, trailer = null) {
     first_bad_seq: seqs.length ? Math.min(...seqs) : null, events_checked: events.length,
     rolls, rolls_checked: rolls.length, rolls_verified: count(VERIFIED), rolls_failed: count(FAILED),
     rolls_not_yet_revealed: count(NOT_YET_REVEALED), rolls_manual: count(MANUAL),
-    head: chain.head, problems, commitments: timeline,
+    head: chain.head, problems, commitments: timeline, hidden: hidden.rolls,
+    // Only where there are hidden rolls, as GET /verify counts them.
+    ...(hidden.rolls.length ? {
+      hidden_rolls: hidden.rolls.length, hidden_rolls_revealed: hidden.rolls.filter((r) => r.revealed_at_seq !== null).length,
+      hidden_rolls_verified: hidden.rolls.filter((r) => r.mark === VERIFIED).length,
+    } : {}),
   };
 }
 
@@ -238,6 +245,126 @@ export function badgeText(roll) {
     case VERIFIED: return "verified";
     case NOT_YET_REVEALED: return "not yet revealed";
     case MANUAL: return "manual dice (not verifiable)";
-    default: return `FAILED at seq ${roll.seq}`;
+    case HIDDEN: return "hidden — committed";
+    default: return `FAILED at seq ${roll.failed_at ?? roll.seq}`;
   }
+}
+
+// ---- the GM's hidden rolls, behind the screen (docs/verifying.md §5 "Hidden rolls") ----
+
+export const HIDDEN = "hidden";
+
+// A recorded roll expression (events/dice_expressions.py's grammar): its dice terms and constant; null
+// when it cannot be read.
+const TERM = /([+-]?)(?:([0-9]*)d([0-9]+)(?:k([hl])([0-9]+))?|([0-9]+))/y;
+
+export function parseExpression(text) {
+  const s = String(text).replace(/ /g, "").toLowerCase();
+  const terms = [];
+  let constant = 0, pos = 0;
+  while (pos < s.length) {
+    TERM.lastIndex = pos;
+    const m = TERM.exec(s);
+    if (!m || TERM.lastIndex === pos || (pos > 0 && !m[1])) return null;
+    const sign = m[1] === "-" ? -1 : 1;
+    if (m[6] !== undefined) constant += sign * Number(m[6]);
+    else {
+      const count = m[2] ? Number(m[2]) : 1;
+      terms.push({ sign, count, sides: Number(m[3]), keep: m[4] || null, keepN: m[4] ? Number(m[5]) : count });
+    }
+    pos = TERM.lastIndex;
+  }
+  return terms.length ? { terms, constant } : null;
+}
+
+// The expression's total for these faces (one list per dice term); null when they do not fit its terms.
+export function expressionTotal(expression, faces) {
+  const expr = parseExpression(expression);
+  if (!expr || !Array.isArray(faces) || faces.length !== expr.terms.length) return null;
+  let total = expr.constant;
+  for (let i = 0; i < faces.length; i++) {
+    const t = expr.terms[i], group = faces[i];
+    if (!Array.isArray(group) || group.length !== t.count || group.some((f) => !Number.isInteger(f) || f < 1 || f > t.sides)) return null;
+    const sorted = [...group].sort((a, b) => (t.keep === "h" ? b - a : a - b));
+    total += t.sign * (t.keep ? sorted.slice(0, t.keepN) : group).reduce((a, b) => a + b, 0);
+  }
+  return total;
+}
+
+export function hiddenRollCommitment(faces, salt) {
+  return toHex(sha256(utf8.encode(canonical({ faces, salt }))));
+}
+
+export function hiddenSalt(seed, stream, commandId, entropy) {
+  return toHex(hmac(sha256, seed, utf8.encode(canonical(["tussle-hidden-salt-v1", stream, commandId, entropy]))));
+}
+
+// A hidden roll's faces under the hidden seed: the ordinary die, draws 0, 1, 2 … across the terms.
+export function hiddenFaces(seed, stream, commandId, entropy, expression) {
+  const expr = parseExpression(expression);
+  if (!expr) return null;
+  let draw = 0;
+  return expr.terms.map((t) => Array.from({ length: t.count }, () => dieFace(seed, stream, commandId, draw++, t.sides, entropy)));
+}
+
+// The faces as the log shows them: 4+2+6 = 12.
+export function shownFaces(faces, total) {
+  return `${faces.flat().join("+")} = ${total}`;
+}
+
+// Every HiddenRollMade with its mark (hidden while only committed, verified once its reveal hashes to the
+// commitment and, with the hidden seed revealed, the seed gives that commitment), and the problems as
+// GET /verify names them (kinds `hidden` and `seed`).
+export function auditHidden(events, cache = new Map()) {
+  const made = new Map(), problems = [];
+  const bad = (roll, seq, message, kind = "hidden") => {
+    problems.push({ kind, seq, message });
+    if (roll && roll.mark !== FAILED) Object.assign(roll, { mark: FAILED, failed_at: seq, problem: message });
+  };
+  const committed = events.length && events[0].type === "EncounterCreated" ? events[0].data.hidden_commitment : null;
+  let seedEvent = null, seed = null;
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "HiddenRollMade") {
+      made.set(e.seq, { seq: e.seq, expression: d.expression, purpose: d.purpose, combatant: d.combatant ?? null,
+        mark: HIDDEN, problem: null, failed_at: null, faces: null, total: null, revealed_at_seq: null, event: e });
+    } else if (e.type === "HiddenRollRevealed") {
+      const roll = made.get(d.seq);
+      if (!roll) { bad(null, e.seq, `seq ${e.seq} reveals seq ${d.seq}, which is no earlier hidden roll`); continue; }
+      if (roll.revealed_at_seq !== null) { bad(null, e.seq, `seq ${e.seq} reveals the hidden roll at seq ${d.seq} again (first at seq ${roll.revealed_at_seq})`); continue; }
+      Object.assign(roll, { revealed_at_seq: e.seq, faces: d.faces, total: d.total });
+      let hash = null;
+      try { hash = hiddenRollCommitment(d.faces, d.salt); } catch { hash = null; }
+      if (!Array.isArray(d.faces) || typeof d.salt !== "string" || hash !== roll.event.data.commitment) {
+        bad(roll, e.seq, `seq ${e.seq}: the faces revealed for the hidden roll at seq ${d.seq} (${JSON.stringify(d.faces)}) with their salt do not hash to the commitment made at seq ${d.seq}: the roll was changed after it was made`);
+        continue;
+      }
+      const total = expressionTotal(roll.expression, d.faces);
+      if (total === null) bad(roll, e.seq, `seq ${e.seq}: the faces revealed for seq ${d.seq} do not fit ${roll.expression}`);
+      else if (total !== d.total) bad(roll, e.seq, `seq ${e.seq}: total ${d.total}, but ${roll.expression} with faces ${JSON.stringify(d.faces)} gives ${total}`);
+      else roll.mark = VERIFIED;
+    } else if (e.type === "HiddenSeedRevealed" && !seedEvent) {
+      seedEvent = e;
+      if (committed && d.commitment === committed && seedMatches(d.revealed_seed, committed)) seed = fromHex(d.revealed_seed);
+      else bad(null, e.seq, `the hidden seed revealed at seq ${e.seq} does not hash to the hidden commitment ${committed} published at seq 1`, "seed");
+    }
+  }
+  if (seed) {
+    for (const roll of made.values()) {
+      const d = roll.event.data;
+      const key = `hidden|${roll.event.hash}|${seedEvent.data.revealed_seed}`;
+      if (!cache.has(key)) {
+        let want = null;
+        try {
+          const faces = hiddenFaces(seed, roll.event.stream, d.keyed_command_id, d.entropy, d.expression);
+          want = faces && hiddenRollCommitment(faces, hiddenSalt(seed, roll.event.stream, d.keyed_command_id, d.entropy));
+        } catch { want = null; }
+        cache.set(key, want);
+      }
+      if (cache.get(key) !== d.commitment) bad(roll, roll.seq, `seq ${roll.seq}: the hidden roll's commitment is not what the hidden seed revealed at seq ${seedEvent.seq} gives for its inputs`);
+      else if (roll.revealed_at_seq === null) bad(roll, seedEvent.seq, `the hidden roll at seq ${roll.seq} was never revealed, though the hidden seed was (seq ${seedEvent.seq})`);
+    }
+  }
+  const rolls = [...made.values()].map(({ event, ...r }) => r);
+  return { rolls, problems, seed_revealed_at_seq: seed ? seedEvent.seq : null };
 }

@@ -3,7 +3,7 @@
 // log are the server's projections (GET /state, GET /log), as of the head or of any seq (?at=).
 
 import { api, el, newCommandId, newEntropy, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
-import { Chain, auditRolls, badgeText, report, verifyExport, VERIFIED, FAILED, NOT_YET_REVEALED } from "./verify.js";
+import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
 import { drawMap } from "./map.js";
 
@@ -15,6 +15,7 @@ const page = {
   info: null, me: null, registry: null, state: null, log: null,
   chain: new Chain(), rollCache: new Map(), caughtUp: false, closed: false,
   viewAt: null, ws: null, wsDelay: 500, formsKey: null,
+  hiddenFaces: new Map(), // the GM's: seq of a hidden roll -> {faces, total}, from GET /hidden-rolls
 };
 
 const GM_COMMANDS = ["start_turn", "start_phase", "set_initiative", "add_combatant", "remove_combatant",
@@ -146,11 +147,25 @@ async function refresh() {
     page.state = state;
     page.log = log;
     page.me = me;
+    await fetchHiddenFaces(base);
   } catch (err) {
     fatal(err.message);
     return;
   }
   render();
+}
+
+// The GM reads the faces of the rolls behind the screen (GET /hidden-rolls is the GM's only); nobody
+// else's page ever asks, so the faces reach no other browser before they are revealed.
+async function fetchHiddenFaces(base) {
+  if (!page.me || page.me.role !== "gm") return;
+  const events = page.chain.events;
+  const revealed = new Set(events.filter((e) => e.type === "HiddenRollRevealed").map((e) => e.data.seq));
+  const unknown = events.some((e) => e.type === "HiddenRollMade" && !revealed.has(e.seq) && !page.hiddenFaces.has(e.seq));
+  if (!unknown) return;
+  try {
+    for (const r of (await api("GET", `${base}/hidden-rolls`, { token })).hidden_rolls || []) page.hiddenFaces.set(r.seq, r);
+  } catch { /* shown as "hidden — committed" until the next refresh */ }
 }
 
 // ---- rendering ----
@@ -220,7 +235,7 @@ function rollMarks() {
 }
 
 function renderChain() {
-  const rep = report(page.chain);
+  const rep = report(page.chain, null, page.rollCache);
   const problems = [...rep.problems, ...receiptProblems()];
   const bad = problems.map((p) => p.seq).filter((x) => typeof x === "number");
   const head = page.chain.head;
@@ -231,6 +246,7 @@ function renderChain() {
   const kept = receipts().length;
   $("chain").replaceChildren(status,
     el("p", {}, `Rolls: ${rep.rolls_verified} verified, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual, ${rep.rolls_failed} failed.`),
+    rep.hidden_rolls ? el("p", { "data-fact": "hidden-rolls" }, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
     el("p", { class: "commitment" }, `Dice commitment in force: ${inForce.length ? inForce[inForce.length - 1] : "none (every seed revealed)"}`),
     el("p", {}, `Receipts kept in this browser: ${kept}${kept ? (receiptProblems().length ? " — one does not match!" : ", all match the stream") : ""}.`),
     el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"));
@@ -331,8 +347,33 @@ function rollDetails(d) {
   return el("dl", { class: "roll" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
 }
 
+function badgeOf(mark) {
+  const cls = !mark ? "pending" : mark.mark === VERIFIED ? "verified" : mark.mark === FAILED ? "failed"
+    : mark.mark === NOT_YET_REVEALED ? "unrevealed" : mark.mark === HIDDEN ? "hidden" : "manual";
+  return el("span", { class: `badge ${cls}`, "data-badge": cls, title: mark && mark.problem ? mark.problem : "" }, mark ? badgeText(mark) : "checking");
+}
+
+// A roll behind the screen: the commitment's badge for everyone; its faces once revealed, and before
+// that to the GM alone, with the button that reveals them.
+function hiddenRollEntry(li, seq, entry, roll) {
+  li.append(seq, " ", entry.text, " ", badgeOf(roll));
+  if (!roll) return;
+  if (roll.revealed_at_seq !== null) {
+    li.append(" ", el("span", { class: "hidden-faces", "data-hidden-faces": roll.seq }, `faces ${shownFaces(roll.faces, roll.total)} (revealed at seq ${roll.revealed_at_seq})`));
+    return;
+  }
+  const mine = page.hiddenFaces.get(roll.seq);
+  if (!mine || page.viewAt || page.state.closed) return;
+  const status = el("span", { class: "status", role: "status" });
+  li.append(" ", el("span", { class: "hidden-faces gm-only", "data-hidden-faces": roll.seq }, `faces ${shownFaces(mine.faces, mine.total)} — only you see this`),
+    " ", el("button", { type: "button", class: "reveal", "data-reveal": roll.seq, onclick: async () => {
+      status.textContent = (await send({ type: "reveal_roll", seq: roll.seq })).text;
+    } }, "Reveal"), " ", status);
+}
+
 function renderLog() {
   const marks = rollMarks();
+  const hidden = new Map(auditHidden(page.chain.events, page.rollCache).rolls.map((r) => [r.seq, r]));
   const entries = page.log.entries || [];
   const byTurn = new Map();
   for (const e of entries) byTurn.set(e.turn ?? 0, [...(byTurn.get(e.turn ?? 0) || []), e]);
@@ -344,10 +385,11 @@ function renderLog() {
       const li = el("li", { "data-seq": entry.seq, class: `entry type-${entry.type}` });
       const seq = el("span", { class: "seq" }, `#${entry.seq}`);
       if (entry.type === "DieRolled" && env) {
-        const mark = marks.get(entry.seq);
-        const cls = !mark ? "pending" : mark.mark === VERIFIED ? "verified" : mark.mark === FAILED ? "failed" : mark.mark === NOT_YET_REVEALED ? "unrevealed" : "manual";
-        const badge = el("span", { class: `badge ${cls}`, "data-badge": cls, title: mark && mark.problem ? mark.problem : "" }, mark ? badgeText(mark) : "checking");
-        li.append(el("details", {}, el("summary", {}, seq, " ", entry.text, " ", badge), rollDetails(env.data)));
+        li.append(el("details", {}, el("summary", {}, seq, " ", entry.text, " ", badgeOf(marks.get(entry.seq))), rollDetails(env.data)));
+      } else if (entry.type === "HiddenRollMade") {
+        hiddenRollEntry(li, seq, entry, hidden.get(entry.seq));
+      } else if (entry.type === "HiddenRollRevealed" && env) {
+        li.append(seq, " ", entry.text, " ", badgeOf(hidden.get(env.data.seq)));
       } else {
         li.append(seq, " ", entry.text);
       }
@@ -402,7 +444,10 @@ function mayEnterFaces() {
 
 function formContext(extra) {
   const s = page.state;
-  return { combatants: s.combatants, pending: s.pending, faces: mayEnterFaces(), templates: { combatant: COMBATANT_TEMPLATE }, ...extra };
+  // Only the GM rolls behind the screen: a player's form has no such box (the server refuses it anyway).
+  const gm = page.me.role === "gm";
+  return { combatants: s.combatants, pending: s.pending, faces: mayEnterFaces(), templates: { combatant: COMBATANT_TEMPLATE },
+    omit: gm ? [] : ["hidden"], labels: { hidden: "behind the screen (hidden: only you see the faces until you reveal them)" }, ...extra };
 }
 
 function openDetails() {
@@ -551,8 +596,9 @@ async function verifyFile(file) {
   box.replaceChildren(head,
     el("ul", {}, rep.problems.map((p) => el("li", { "data-kind": p.kind }, `[${p.kind}] ${p.message}`))),
     el("p", {}, `Rolls: ${rep.rolls_checked} checked, ${rep.rolls_verified} verified, ${rep.rolls_failed} failed, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual.`),
-    el("ol", { class: "file-rolls" }, rep.rolls.map((r) => el("li", { "data-seq": r.seq }, `seq ${r.seq} ${r.purpose || ""} `,
-      el("span", { class: `badge ${r.mark === VERIFIED ? "verified" : r.mark === FAILED ? "failed" : "unrevealed"}` }, badgeText(r))))));
+    rep.hidden_rolls ? el("p", {}, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
+    el("ol", { class: "file-rolls" }, [...rep.rolls, ...rep.hidden].sort((x, y) => x.seq - y.seq).map((r) => el("li", { "data-seq": r.seq },
+      `seq ${r.seq} ${r.expression ? `behind the screen (${r.expression}) ` : ""}${r.purpose || ""} `, badgeOf(r)))));
 }
 
 // ---- start ----
