@@ -161,7 +161,7 @@ async def test_a_forged_total_rehashed_into_a_valid_chain_is_caught_only_by_repl
     await server.start()
 
 
-async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_tampered(tussle, tmp_path):
+async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_tampered(server, tussle, tmp_path):
     enc = await play(tussle, load("tft-manual-troll"))
 
     def older(events: list[dict[str, Any]]) -> int:
@@ -170,7 +170,7 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
         first["data"]["declaration"]["version"] = "0"
         return first["seq"]
 
-    raw, seq, _ = _forged(Path(await export(tussle, enc, tmp_path)).read_bytes(), older)
+    raw, seq, events = _forged(Path(await export(tussle, enc, tmp_path)).read_bytes(), older)
     path = tmp_path / "older.jsonl"
     path.write_bytes(raw)
     report = await replayed(path)
@@ -181,6 +181,13 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
     assert skipped["seq"] == seq and "version 0" in skipped["reason"] and "this installation has" in skipped["reason"]
     code, out = await tussle_cli("verify", str(path), "--replay")
     assert code == 0 and "not replayable" in out and f"at seq {seq}" in out, out
+    # The same stream in the store: GET /verify?replay=1 says the same.
+    await server.stop()
+    _rewrite_db(server.db_path, enc.id, events, events[-1])
+    await server.start()
+    report = (await enc.get("/verify?replay=1")).body
+    assert report["ok"] and report["replay"]["not_replayable"] == 1, report
+    assert report["replay"]["skipped"] == replay["skipped"]
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in FROZEN.glob("*.jsonl")))
