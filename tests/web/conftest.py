@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,3 +138,15 @@ def screenshots_dir() -> str | None:
     if os.environ.get("TUSSLE_SCREENSHOTS"):
         return os.path.join(os.path.dirname(__file__), "..", "..", "docs")
     return None
+
+
+AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it stands, every <details> opened (the generated forms too)."""
+    for d in page.locator("details").all():
+        d.evaluate("d => { d.open = true; }")
+    page.evaluate(AXE.read_text())  # through the devtools protocol: the page's CSP allows no injected script
+    return json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations.map(v => "
+                                    "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.html)})))"))

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.tampering import encode, parse
 from tests.test_hidden_rolls import changed_hidden_roll, recommitted_hidden_roll
-from tests.web.conftest import screenshots_dir
+from tests.web.conftest import axe_violations, screenshots_dir
 from tests.web.test_browser_play import open_action, send
 
 pytestmark = pytest.mark.browser
@@ -69,6 +69,7 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
     assert not any("hidden-rolls" in u for u in player.urls)
     screenshot(g, "hidden-roll-gm")
     screenshot(p, "hidden-roll-player")
+    assert axe_violations(g) == [] and axe_violations(p) == []
 
     g.locator(MADE).first.locator("button[data-reveal]").click()
     for page in (g, p):
@@ -90,6 +91,7 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
         assert page.locator("[data-chain=ok]").count() == 1
         assert page.locator("li.type-DieRolled .badge").inner_text() == "verified"
     screenshot(p, "hidden-roll-closed")
+    assert axe_violations(p) == []
 
     # The chain the pages verified holds declarations and every hidden event type.
     status, raw = api.call("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"], accept="application/x-ndjson")

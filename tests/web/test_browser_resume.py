@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from tests.tft.helpers import simeth, troll
-from tests.web.conftest import screenshots_dir
+from tests.web.conftest import axe_violations, screenshots_dir
 
 pytestmark = pytest.mark.browser
-
-AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
-
 
 def seqs(page) -> list[int]:
     return [int(s) for s in page.locator("ol.log li").evaluate_all("els => els.map(e => e.dataset.seq)")]
@@ -107,18 +101,12 @@ def test_no_console_errors_and_no_accessibility_violations(served, api, open_pag
         "player": (f"{served.url}/encounters/{enc['id']}/view#token={seat_token}", "#actions form"),
         "observer": (f"{served.url}/encounters/{enc['id']}/view", "ol.log li"),
     }
-    axe = AXE.read_text()
     for name, (url, ready) in pages.items():
         watched = open_page(url)
         p = watched.page
         p.locator(ready).first.wait_for(state="attached")
         p.wait_for_timeout(300)  # let the last refresh render
-        for d in p.locator("details").all():  # the generated forms too, not only their summaries
-            d.evaluate("d => { d.open = true; }")
-        p.evaluate(axe)  # through the devtools protocol: the page's CSP allows no injected script
-        result = p.evaluate("async () => JSON.stringify((await axe.run(document)).violations.map(v => "
-                            "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.html)})))")
-        assert json.loads(result) == [], name
+        assert axe_violations(p) == [], name
         assert watched.script_errors() == [], name
 
 
