@@ -130,6 +130,17 @@ def _void_targets(prefix: list[Event], cmd: Command) -> list[tuple[int, str]]:
     return [(e.seq, e.type) for e in prefix if e.command_id == cmd.target_command_id]
 
 
+def _behind_screen(cmd: Command, stored: list[Event]) -> bool:
+    """Whether deciding `cmd` needs the hidden seed, as the service hands it (server/service.py `_context`):
+    a hidden roll, a reveal, and a close that revealed hidden rolls. Not any command whose stored events
+    merely include a hidden roll's: a forger could add one to a forged command to have it skipped."""
+    if isinstance(cmd, c.RollDice):
+        return cmd.hidden
+    if isinstance(cmd, c.Close):
+        return any(e.type in HIDDEN for e in stored)
+    return isinstance(cmd, c.RevealRoll)
+
+
 def _hex(text: Any) -> bytes:
     try:
         return bytes.fromhex(text)
@@ -151,6 +162,9 @@ class Replay:
         self.hidden_seed = next((seed for e in self.events if e.type == "HiddenSeedRevealed"
                                  if hidden and commitment_of(seed := _hex(e.data.get("revealed_seed"))) == hidden), None)
         self.declared = self.agreed = self.given = 0
+        # Given commands other than the creation, seats, tokens and webhooks, before the first declaration:
+        # a stream written before declarations, or a forger who stripped every one up to a forged command.
+        self.undeclared = 0
         self.differences: list[Different] = []
         self.skipped: list[Skipped] = []
 
@@ -171,6 +185,7 @@ class Replay:
                                                   "the rules cannot check it"))
             else:
                 self.given += 1
+                self.undeclared += not all(e.type in GIVEN for e in command)
             done += len(command)
             try:
                 if any(e.type == "EventVoided" for e in command):  # the state is read again without them
@@ -217,7 +232,7 @@ class Replay:
             self.differences.append(Different(first.seq, f"seq {first.seq}: the declared command is not one "
                                                          f"{rs_id} version {version} takes: {exc.message}"))
             return
-        if self.hidden_seed is None and any(e.type in HIDDEN for e in command):
+        if self.hidden_seed is None and _behind_screen(cmd, command):
             return self._skip(command, SEED_UNREVEALED)
         rotated = next((e.data for e in command if e.type == "DiceSeedRotated"), {})
         ctx = Context(first.stream, actor, first.command_id, rotated.get("revealed_seed"),
@@ -262,6 +277,9 @@ class Replay:
                 parts.append(f"{len(self.skipped) - unrevealed} not replayable here (a ruleset version this "
                              "installation does not have)")
             text = f"{self.declared} declared commands decided again: " + ", ".join(parts)
+            if self.undeclared:
+                text += (f"; {self.undeclared} command{'s' if self.undeclared > 1 else ''} before the first "
+                         "declaration taken as given (not decided again)")
         return {
             "declared": self.declared,
             "agreed": self.agreed,
@@ -269,6 +287,7 @@ class Replay:
             "seed_unrevealed": unrevealed,
             "not_replayable": len(self.skipped) - unrevealed,
             "given": self.given,
+            "undeclared": self.undeclared,
             "skipped": [msgspec.to_builtins(s) for s in self.skipped],
             "summary": text,
         }

@@ -512,6 +512,9 @@ class ReplayReport(msgspec.Struct):
     skipped: Annotated[list[ReplaySkipped], about("The declared commands not decided again, and why.")]
     summary: Annotated[str, about("One sentence; \"no declarations: faces and chain only\" for a stream "
                                   "written before declarations existed.")]
+    undeclared: Annotated[int, about("How many of the given commands are other than the creation, seats, tokens "
+                                     "and webhooks and come before the first declaration: not decided again "
+                                     "(the summary names them when the stream declares later commands).")] = 0
 
 
 class VerifyReport(msgspec.Struct):
