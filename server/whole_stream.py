@@ -2,9 +2,11 @@
 
 Hashing and checking 100,000 events takes the better part of a second of pure Python; on the event
 loop that is a second in which no other encounter's command is answered, and a thread would still
-hold the GIL. So a SQLite store's reports are made by one worker process, which reads the file
-itself through a read-only connection: only the stream id goes there and only the report comes
-back. Other stores (PostgreSQL) make them here, reading page by page and yielding between pages.
+hold the GIL. So the reports are made by one worker process, which reads the stream itself (a SQLite
+file through a read-only connection, PostgreSQL through a connection of its own to the store's
+schema): only the stream id goes there and only the report's JSON comes back, and that is written to
+the client in pieces, each awaited (handing a whole 10 MB body to the transport at once held the loop
+for 30 ms). A store of another kind has its report made here, from pages read with yields between.
 """
 
 from __future__ import annotations
