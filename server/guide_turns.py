@@ -41,7 +41,7 @@ def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
     body: dict[str, Any] = {"name": turn.name, "ruleset": rs.id, **({"options": turn.options} if turn.options else {})}
     steps = [Step(note="Create the encounter: the answer holds its id, the GM token and the dice commitment.",
                   path="/encounters", who="anyone", body=body, keeps="encounter")]
-    steps += [Step(note=f"{c['name']} joins, with its stats.", body={"type": "add_combatant", "combatant": c})
+    steps += [Step(note=f"{c['name']} joins, with the stats {rs.id} reads.", body={"type": "add_combatant", "combatant": c})
               for c in turn.combatants]
     names = ", ".join(c["name"] for c in turn.combatants if c["id"] in turn.plays)
     steps.append(Step(note=f"A seat for {turn.player}, who plays {names}: the answer holds the seat's token.",

@@ -3,6 +3,8 @@ page serve the same facts, and every guide's worked first turn plays on a live s
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from server.guide import GUIDES_DIR, guide_markdown, published
@@ -27,6 +29,19 @@ def test_every_option_of_every_ruleset_says_what_it_does():
         for name in rs.Options.__struct_fields__:
             row = next(line for line in md.splitlines() if line.startswith(f"| `{name}` |"))
             assert row.split("|")[4].strip(), f"{rs.id} option {name} has no description"
+
+
+GUESSED = re.compile(r"\b(he|his|him|himself)\b|\bjoins, with its\b", re.IGNORECASE)
+
+
+def test_a_guides_worked_turn_and_options_guess_no_pronoun():
+    """Issue 18: a figure is named or "they", never a guessed "he" (Ana is not a "him"), nor "its stats"."""
+    for rid, rs in published().rulesets.items():
+        md = guide_markdown(rs)
+        turn = md[md.index("## A first turn"):]
+        options = [line for line in md.splitlines() if line.startswith("| `")]
+        for line in [*turn.splitlines(), *options]:
+            assert not GUESSED.search(line), f"docs/playing/{rid}.md: {line}"
 
 
 async def _play(tussle: TussleClient, steps: tuple[Step, ...]) -> list[tuple[Step, int, object]]:

@@ -15,13 +15,13 @@ from rules.ap_grapple.options import option
 
 
 def _round_end(state: dict[str, Any]) -> dict[str, Any]:
-    return until("round", f"until every combatant has spent or passed his AP and round {state['turn'] + 1} starts")
+    return until("round", f"until every combatant has spent or passed their AP and round {state['turn'] + 1} starts")
 
 
 def _why(state: dict[str, Any], cid: str) -> str:
     who = name_of(state, cid)
     if pending_swing(state, cid):
-        return f"{who} must first swing the enemy he pulled off balance (ap-grapple.swing_target)"
+        return f"{who} must first swing the enemy {who} pulled off balance (ap-grapple.swing_target)"
     budget = f"{ap_left(state, cid)} of {ap_per_round(state, cid)} AP left in round {state['turn']}"
     if option(state, "strict_initiative"):
         return f"{who} acts: first in the initiative order with AP left ({budget}; strict initiative)"
@@ -37,7 +37,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
         return [gm_step("strict initiative is on: the GM sets the initiative order (set_initiative)")]
     actors = [cid for cid in state["combatants"] if legal_commands(state, cid)]
     if actors:
-        ends = (until("action", f"until {name_of(state, actors[0])} has spent or passed his AP")
+        ends = (until("action", f"until {name_of(state, actors[0])} has spent or passed all AP")
                 if option(state, "strict_initiative") and not pending_swing(state, actors[0]) else _round_end(state))
         return [slot(state, cid, _why(state, cid), ends) for cid in actors]
     return [gm_step(f"nobody can spend AP any more in round {state['turn']}: the GM starts round "
@@ -61,7 +61,7 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
     if is_out_of_round(state, cid):
         return f"{who} is out of the fight ({', '.join(c.get('conditions') or [])})"
     if ap_left(state, cid) <= 0:
-        return f"{who} has spent his AP this round; round {turn + 1} brings {ap_per_round(state, cid)} AP"
+        return f"{who} has spent all AP this round; round {turn + 1} brings {ap_per_round(state, cid)} AP"
     order = state.get("initiative") or []
     if option(state, "strict_initiative") and cid in order:
         still = [o for o in order if o in state["combatants"] and ap_left(state, o) > 0 and not is_out_of_round(state, o)]

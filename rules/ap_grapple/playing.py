@@ -39,8 +39,8 @@ FIRST_TURN = FirstTurn(
     commands=(
         ("gm", "The GM starts round 1 (a round is a turn: every combatant gets its AP back).",
          {"type": "start_turn", "turn": 1}),
-        ("player", "Aldo makes a grab at Berk: 3 AP, a to-hit roll, then a d100 to pull him off balance (on a "
-                   "pull, Alice is asked where to swing him: answer with ap-grapple.swing_target).",
+        ("player", "Aldo makes a grab at Berk: 3 AP, a to-hit roll, then a d100 to pull Berk off balance (on a "
+                   "pull, Alice is asked where to swing Berk: answer with ap-grapple.swing_target).",
          {"type": "ap-grapple.make_a_grab", "combatant": "aldo", "target": "berk"}),
     ),
 )

@@ -12,7 +12,7 @@ def opponent_problems(state: dict[str, Any], attacker: str, defender: str) -> li
     a, d = state["combatants"][attacker], state["combatants"][defender]
     problems = []
     if attacker == defender:
-        problems.append(f"{name_of(state, attacker)} cannot wrestle himself")
+        problems.append(f"{name_of(state, attacker)} cannot wrestle {name_of(state, attacker)}")
     elif a.get("side") == d.get("side"):
         problems.append(f"{name_of(state, defender)} is on {name_of(state, attacker)}'s own side, not an enemy")
     for cid in dict.fromkeys((attacker, defender)):

@@ -35,21 +35,21 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     if running:
         m = str(current_maneuver(state, cur)).replace("_", " ")
         left = fighter(state, cur)["movement_left"]
-        out.append(slot(state, cur, f"{name(state, cur)}'s own turn is running: he chose {m}"
+        out.append(slot(state, cur, f"{name(state, cur)}'s own turn is running: {name(state, cur)} chose {m}"
                         + (f", {left} hexes of movement left" if left else ""),
-                        until("action", f"until {name(state, cur)}'s turn ends: the next figure chooses his "
+                        until("action", f"until {name(state, cur)}'s turn ends: the next figure chooses a "
                               "maneuver, or the GM starts the next turn")))
     waiting = [c for c in _not_had_turn(state) if c != cur]
     ends = f", which ends {name(state, cur)}'s" if running else ""
     if state.get("initiative"):
-        out += [slot(state, c, f"{name(state, c)} is next in the initiative order to take his own turn "
+        out += [slot(state, c, f"{name(state, c)} is next in the initiative order to take a turn "
                      f"(gurps.choose_maneuver{ends})", END_OF_TURN) for c in waiting[:1]]
     else:
-        out += [slot(state, c, f"{name(state, c)} has not had his own turn this second and may take it "
+        out += [slot(state, c, f"{name(state, c)} has not yet had a turn this second and may take it "
                      f"(gurps.choose_maneuver{ends}); the GM has set no initiative order", END_OF_TURN)
                 for c in waiting]
     if not out:
-        return [gm_step("every figure has had his turn this second: the GM starts the next turn (start_turn)")]
+        return [gm_step("every figure has had a turn this second: the GM starts the next turn (start_turn)")]
     return out
 
 
@@ -60,11 +60,11 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
     who = name(state, cid)
     wait = once_answered(state)
     if state.get("turn", 0) < 1:
-        return f"{who} takes his own turn once the GM starts the first second"
+        return f"{who} takes a turn once the GM starts the first second"
     spent = state.get("actions_spent", {})
     if cid in spent or rules_of(state).get("current") == cid:
-        return f"{who} has had his turn this second; he takes the next one after the GM starts the next turn"
+        return f"{who} has had a turn this second and takes the next one after the GM starts the next turn"
     order = [c for c in state.get("initiative") or [] if c in state["combatants"]]
     if cid in order:
         return before_in_order(state, order, cid, _not_had_turn(state)) + wait
-    return f"{who} cannot begin his own turn now{wait}"
+    return f"{who} cannot begin a turn now{wait}"

@@ -71,7 +71,7 @@ def parry_weapon(state: dict[str, Any], cid: str, wanted: Any) -> dict[str, Any]
     t = state["combatants"][cid]
     if wanted is not None:
         if not isinstance(wanted, str):
-            raise BadCommand("weapon must be the name of one of his weapons", "weapon")
+            raise BadCommand("weapon must be the name of one of the parrying figure's weapons", "weapon")
         w = weapon_named(t, wanted)
         if w is None:
             raise RuleError(f"{t['name']} has no weapon named {wanted!r}")

@@ -54,7 +54,7 @@ FIRST_TURN = FirstTurn(
          {"type": "start_turn", "turn": 1}),
         ("player", "Ana chooses the Move maneuver ...",
          {"type": "gurps.choose_maneuver", "combatant": "ana", "maneuver": "Move"}),
-        ("player", "... and evades through the prone Bors' hex: his side is asked to stop her or let her pass.",
+        ("player", "... and evades through the prone Bors' hex: Bors' side is asked to stop Ana or let Ana pass.",
          {"type": "gurps.evade", "combatant": "ana", "target": "bors", "path": [[-1, 0], [0, 0], [1, 0]]}),
     ),
 )

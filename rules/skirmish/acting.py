@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.acting import before_slots, counted, gm_step, slot, until
-from rules.skirmish.figures import OUT_OF_ACTION, captor_of, has, name_of
+from rules.skirmish.figures import OUT_OF_ACTION, captor_of, has, name_of, pronoun
 
 Legal = Callable[[dict[str, Any], str], list[str]]
 NEXT_CARD = until("card", "until the GM draws the next card")
@@ -19,8 +19,9 @@ def _card_of(rules: dict[str, Any], cid: str) -> str | None:
     return next((c["card"] for c in rules.get("deck", []) if cid in c["combatants"]), None)
 
 
-def _card_words(card: str, cid: str) -> str:
-    return "his card" if card == cid else f"his card {card!r}"
+def _card_words(state: dict[str, Any], card: str, cid: str) -> str:
+    their = pronoun(state, cid)[1]
+    return f"{their} card" if card == cid else f"{their} card {card!r}"
 
 
 def acting_now(state: dict[str, Any], legal: Legal) -> list[dict[str, Any]]:
@@ -42,7 +43,7 @@ def acting_now(state: dict[str, Any], legal: Legal) -> list[dict[str, Any]]:
             slot(
                 state,
                 cid,
-                f"{name_of(state, cid)} acts: {_card_words(str(card), cid)} is drawn "
+                f"{name_of(state, cid)} acts: {_card_words(state, str(card), cid)} is drawn "
                 "(the man that has the card moves and fights)",
                 ends,
             )
@@ -69,12 +70,12 @@ def next_slot(state: dict[str, Any], cid: str, legal: Legal) -> str | None:
         return f"{who} is {out} and does not act"
     captor = captor_of(state, cid)
     if captor:
-        return f"{who} is {name_of(state, captor)}'s prisoner and moves only on his captor's cards"
+        return f"{who} is {name_of(state, captor)}'s prisoner and moves only on {pronoun(state, cid)[1]} captor's cards"
     rules = state.get("rules", {})
     card = _card_of(rules, cid)
     if card is None:
         return f"{who} has no card in the deck"
-    words = _card_words(card, cid)
+    words = _card_words(state, card, cid)
     if state.get("turn", 0) < 1:
         return f"{who} acts when {words} is drawn, once the GM starts the turn"
     if card in rules.get("undrawn", []):
@@ -83,5 +84,6 @@ def next_slot(state: dict[str, Any], cid: str, legal: Legal) -> str | None:
             "turn, drawn at random"
         )
     if card == rules.get("card"):
-        return f"{who} holds the card drawn but may do nothing more on it; he acts again on his next card"
+        their = pronoun(state, cid)[1]
+        return f"{who} holds the card drawn but may do nothing more on it, and acts again on {their} next card"
     return f"{words[0].upper() + words[1:]} has been drawn this turn: {who} acts again next turn, when it is drawn"

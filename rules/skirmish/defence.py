@@ -20,7 +20,7 @@ def defence_problems(state: dict[str, Any], defender: str) -> dict[str, list[str
     if has(d, "unconscious"):
         for k in DEFENCES:
             out[k].append(
-                f"{who} is unconscious (§Flow: if the defender is unconscious, he must accept the blow)"
+                f"{who} is unconscious (§Flow: if the defender is unconscious, the defender must accept the blow)"
             )
         return out
     holder = holder_of(state, defender)

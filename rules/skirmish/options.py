@@ -75,7 +75,7 @@ class SkirmishOptions(msgspec.Struct, forbid_unknown_fields=True):
     attacker_drops_weapons: Annotated[
         Literal["always", "on_morale_fail"],
         msgspec.Meta(
-            description="When a grappling attacker drops his weapons: always, or only on a failed morale test."
+            description="When a grappling attacker drops their weapons: always, or only on a failed morale test."
         ),
     ] = "always"
     # Spec 6 row 5: being held by a captor forbids a parry, like the GM-set `pinned` condition.

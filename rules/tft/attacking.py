@@ -60,7 +60,7 @@ def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[st
         if nat.get("name") == weapon:
             if not nat.get("hth"):
                 refuse([f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
-                          f"{c['name']} may not attack with his {weapon}")
+                          f"{c['name']} may not attack with their {weapon}")
             return {"name": weapon, "damage": str(nat["damage"]), "item": None}
     raise BadCommand(f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an "
                      "attack name)", "weapon")
@@ -175,6 +175,6 @@ def defend(state: dict[str, Any], cmd: Defend, dice: Dice) -> list[Any]:
         problems.append(f"{c['name']} is not on the ground")
     if F.entry_turn(state, c["id"]):
         # Getting into HTH leaves only the attack for that turn (§Actions-Attack, 4.2).
-        problems.append(f"{c['name']} may only attack on the turn he enters HTH")
+        problems.append(f"{c['name']} may only attack on the turn of entering HTH")
     refuse(problems, f"{c['name']} may not defend")
     return [ActionDeclared(c["id"], "defend", [], {}), ActionSpent(c["id"], state.get("turn", 0), "defend")]

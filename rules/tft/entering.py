@@ -50,7 +50,7 @@ def common_entry_problems(state: dict[str, Any], e: dict[str, Any], d: dict[str,
     """4.1 "Also": an enemy alone in its hex and not in HTH; an adjacent entrant not in HTH."""
     out = []
     if e["id"] == d["id"]:
-        return [f"{e['name']} cannot enter HTH with himself"]
+        return [f"{e['name']} cannot enter HTH with {e['name']}"]
     if not F.enemies(e, d):
         out.append(f"{d['name']} is not an enemy of {e['name']}")
     if not F.conscious(e):
@@ -84,7 +84,7 @@ def enter_hth(state: dict[str, Any], cmd: EnterHth, dice: Dice) -> list[Any]:
     problems = slot_problems(state, e["id"], cmd.actor) + common_entry_problems(state, e, d)
     rec = F.tft_record(state, e["id"])
     if rec["hexes_moved"] > F.half_move(e):
-        problems.append(f"{e['name']} moved {rec['hexes_moved']} hexes, more than half his MA "
+        problems.append(f"{e['name']} moved {rec['hexes_moved']} hexes, more than half their MA "
                         f"({F.half_move(e)})")
     condition, why, failed = choose_condition(state, e, d, e.get("position"), cmd.condition)
     problems += failed
@@ -110,7 +110,7 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
         problems.append(f"{e['name']} has already lost this turn's action")
     if rec["hexes_moved"] + 1 > F.half_move(e):
         problems.append(f"with the dive {e['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
-                        f"his MA ({F.half_move(e)})")
+                        f"their MA ({F.half_move(e)})")
     problems += common_entry_problems(state, e, d)
     condition, why = "", "diving for the legs"
     if option(state, "dive_is_entry_condition") and cmd.condition is None:

@@ -20,7 +20,7 @@ def _out_of_hth_problems(state: dict[str, Any], c: dict[str, Any], actor: str) -
     if state.get("phase") != "action":
         out.append(f"this is the {state.get('phase') or 'no'} phase, and it takes the action phase")
     if c.get("group"):
-        out.append(f"{c['name']} is in HTH (disengage gets him up and out, §Actions-Disengage)")
+        out.append(f"{c['name']} is in HTH (disengage gets {c['name']} up and out, §Actions-Disengage)")
     return out
 
 

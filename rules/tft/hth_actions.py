@@ -15,7 +15,7 @@ from rules.tft.dx_in_hth import hth_dx
 from rules.tft.initiative import slot_problems
 from rules.tft.options import option
 
-ENTRY_TURN_RULE = "{name} may only attack on the turn he enters HTH"
+ENTRY_TURN_RULE = "{name} may only attack on the turn of entering HTH"
 
 
 def entry_turn_problems(state: dict[str, Any], cid: str, allowed_by_first_turn_draw: bool = False) -> list[str]:

@@ -33,8 +33,8 @@ def _blocked(state: dict[str, Any], cid: str, to: Any) -> str | None:
         group = F.group_of(state, other)
         if group:
             if F.group_standing(state, group) and F.is_down(me):
-                return (f"{label(to)} holds a brawl on its feet: a fallen figure gets in with enter_hth at his "
-                        "action (§Standing)")
+                return (f"{label(to)} holds a brawl on its feet: a fallen figure gets in with enter_hth at its "
+                        "own action (§Standing)")
             return f"{label(to)} holds an HTH brawl: use join_hth"
         if F.enemies(me, o):
             return f"{label(to)} holds {o['name']}, an enemy: {ways_in(state, me)}"
@@ -81,7 +81,7 @@ def tft_move(state: dict[str, Any], cmd: TftMove, dice: Dice) -> list[Any]:
     total = rec["hexes_moved"] + len(cmd.path)
     if total > limit:
         what = "MA" if c.get("posture") == "standing" else "crawl limit on the ground"
-        problems.append(f"{c['name']} would move {total} hexes this turn, more than his {what} ({limit})")
+        problems.append(f"{c['name']} would move {total} hexes this turn, more than their {what} ({limit})")
     here = c.get("position")
     for step in cmd.path:
         if not adjacent(here, step):

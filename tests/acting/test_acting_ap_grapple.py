@@ -40,7 +40,7 @@ async def test_ap_grapple_strict_initiative_names_the_first_with_ap_left(tussle)
     r = await enc.command("ap-grapple.pass", token=berk, combatant="berk")
     assert r.status == 201, r.body
     assert await who_acts(enc) == ["aldo"]
-    assert "Berk has spent his AP this round; round 2 brings" in (await me(enc, berk))["next_slot"]["berk"]
+    assert "Berk has spent all AP this round; round 2 brings" in (await me(enc, berk))["next_slot"]["berk"]
 
     r = await enc.command("ap-grapple.pass", token=aldo, combatant="aldo")
     assert r.status == 201, r.body
@@ -55,7 +55,7 @@ async def test_ap_grapple_without_an_order_everyone_with_ap_may_act(tussle):
     await enc.ok("start_turn")
     entries = await acting(enc)
     assert [e["combatant"] for e in entries] == ["aldo", "berk"]
-    assert all(e["until"] == {"kind": "round", "text": "until every combatant has spent or passed his AP and "
+    assert all(e["until"] == {"kind": "round", "text": "until every combatant has spent or passed their AP and "
                               "round 2 starts"} for e in entries)
     assert "5 of 5 AP left in round 1" in entries[0]["why"]
     r = await enc.command("ap-grapple.pass", token=aldo, combatant="aldo")

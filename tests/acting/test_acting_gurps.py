@@ -34,7 +34,7 @@ async def test_gurps_own_turns_follow_the_initiative_order(tussle):
     r = await enc.command("gurps.choose_maneuver", token=ana, combatant="ana", maneuver="move")
     assert r.status == 201, r.body
     running, following = await acting(enc)
-    assert running["combatant"] == "ana" and running["why"] == "Ana's own turn is running: he chose move, 5 hexes of movement left"
+    assert running["combatant"] == "ana" and running["why"] == "Ana's own turn is running: Ana chose move, 5 hexes of movement left"
     assert running["until"]["kind"] == "action"
     assert following["combatant"] == "bram" and "which ends Ana's" in following["why"]
     assert (await me(enc, bram))["your_turn"] is True
@@ -42,7 +42,7 @@ async def test_gurps_own_turns_follow_the_initiative_order(tussle):
     r = await enc.command("gurps.choose_maneuver", token=bram, combatant="bram", maneuver="attack")
     assert r.status == 201, r.body
     assert await who_acts(enc) == ["bram"]
-    assert "has had his turn this second" in (await me(enc, ana))["next_slot"]["ana"]
+    assert "has had a turn this second" in (await me(enc, ana))["next_slot"]["ana"]
     r = await enc.command("gurps.move", token=bram, combatant="bram", path=[[3, 0]])
     assert r.status == 201, r.body
     [gm] = await acting(enc)  # a step taken, no foe in reach: nothing is left of Bram's turn

@@ -1,13 +1,13 @@
 """Whose turn it is in skirmish (spec 4.1: card activation), through HTTP: the GM draws, the figure on the
-card drawn acts until the next draw, the defender asked acts while his defence waits, and a figure who
-fought on this card waits for his next one."""
+card drawn acts until the next draw, the defender asked acts while the defence waits, and a figure who
+fought on this card waits for the next one; the sentences use the `pronoun` stat, else "their"."""
 
 from __future__ import annotations
 
 from tests.acting.acting_support import acting, me, who_acts
 
 HALE = {"id": "hale", "name": "Sgt Hale", "side": "a", "position": [-500, 0], "facing": 0,
-        "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6},
+        "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6, "pronoun": "he"},
         "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}]}
 VOSS = {"id": "voss", "name": "Pvt Voss", "side": "b", "position": [0, 0], "facing": 0,
         "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
@@ -40,7 +40,7 @@ async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):
     assert (await me(enc, hale))["your_turn"] is True
     waiting = await me(enc, voss)
     assert waiting["your_turn"] is False
-    assert waiting["next_slot"]["voss"].startswith("Pvt Voss acts when his card is drawn: 1 card still to come")
+    assert waiting["next_slot"]["voss"].startswith("Pvt Voss acts when their card is drawn: 1 card still to come")
 
     r = await enc.command("skirmish.strike", token=hale, combatant="hale", target="voss")
     assert r.status == 201, r.body
@@ -55,7 +55,8 @@ async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):
     await enc.ok("respond", reaction=asked["reaction"], choice="parry", dice=[[35], [88], [68], [58]])
     [gm] = await acting(enc)
     assert gm["combatant"] is None and "1 of 2 cards" in gm["why"]
-    assert "may do nothing more on it" in (await me(enc, hale))["next_slot"]["hale"]
+    assert (await me(enc, hale))["next_slot"]["hale"] == ("Sgt Hale holds the card drawn but may do nothing more "
+                                                         "on it, and acts again on his next card")
 
     await _draw(enc, "voss")
     [entry] = await acting(enc)

@@ -177,7 +177,7 @@ def test_grab_refusals_name_each_condition():
     assert "Aldo has no strength stat" in message
     with pytest.raises(RuleError, match="Dora is on Aldo's own side, not an enemy"):
         w.send("ap-grapple.make_a_grab", combatant="aldo", target="dora", dice=[[13]])
-    with pytest.raises(RuleError, match="cannot wrestle himself"):
+    with pytest.raises(RuleError, match="cannot wrestle Aldo"):
         w.send("ap-grapple.make_a_grab", combatant="aldo", target="aldo", dice=[[13]])
     with pytest.raises(RuleError, match="there is no combatant 'nobody'"):
         w.send("ap-grapple.make_a_grab", combatant="aldo", target="nobody", dice=[[13]])

@@ -83,7 +83,7 @@ async def test_grab_refusals_name_each_condition(tussle):
     enc = await encounter(tussle, figures=(ALDO_FIGHTER, BERK_FIGHTER, CADE_FIGHTER, ghost, weak))
     before = await enc.state()
     cases = [
-        ({"combatant": "aldo", "target": "aldo"}, ["Aldo cannot wrestle himself"]),
+        ({"combatant": "aldo", "target": "aldo"}, ["Aldo cannot wrestle Aldo"]),
         ({"combatant": "aldo", "target": "cade"}, ["Cade is on Aldo's own side, not an enemy",
                                                    "Cade is not in a hex next to Aldo"]),
         ({"combatant": "weak", "target": "ghost"}, ["Ghost has no weight_lb stat (the GM enters a body weight)",

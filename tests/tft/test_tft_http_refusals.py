@@ -62,7 +62,7 @@ async def test_enter_after_moving_more_than_half(tussle):
     await enc.ok("tft.move", combatant="simeth", path=[[5, 0], [4, 0], [3, 0], [2, 0], [1, 0], [1, 1]])
     await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
     await enc.ok("start_phase", phase="action")
-    await refused(enc, "tft.enter_hth", "Simeth moved 7 hexes, more than half his MA (5)", combatant="simeth",
+    await refused(enc, "tft.enter_hth", "Simeth moved 7 hexes, more than half their MA (5)", combatant="simeth",
                   target="troll", condition="C2")
 
 
@@ -71,7 +71,7 @@ async def test_plain_move_into_an_enemy_hex(tussle):
     await refused(enc, "move", "holds Troll, an enemy: use dive_for_legs, or enter_hth from the next hex at your action", combatant="simeth",
                   to=[0, 0])
     await refused(enc, "tft.move", "is not next to", combatant="simeth", path=[[0, 1]])
-    await refused(enc, "tft.move", "more than his MA (10)", combatant="simeth",
+    await refused(enc, "tft.move", "more than their MA (10)", combatant="simeth",
                   path=[[3, 0], [4, 0], [5, 0], [6, 0], [7, 0], [8, 0], [9, 0], [10, 0], [11, 0], [12, 0], [13, 0]])
 
 
@@ -94,8 +94,8 @@ async def test_hth_action_refusals_on_the_entry_turn(tussle):
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
     await enc.ok("tft.pass", combatant="troll")
     for type_ in ("tft.draw_dagger", "tft.drop_shield", "tft.cast_spell_in_hth"):
-        await refused(enc, type_, "Simeth may only attack on the turn he enters HTH", combatant="simeth")
-    await refused(enc, "tft.disengage", "Simeth may only attack on the turn he enters HTH", combatant="simeth",
+        await refused(enc, type_, "Simeth may only attack on the turn of entering HTH", combatant="simeth")
+    await refused(enc, "tft.disengage", "Simeth may only attack on the turn of entering HTH", combatant="simeth",
                   to=[1, 0])
     await refused(enc, "tft.pin", "pins are not used in this encounter", "only attack", combatant="simeth",
                   target="troll")

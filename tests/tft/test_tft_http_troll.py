@@ -42,7 +42,7 @@ async def test_tv1_simeth_vs_troll(tussle):
 
     r = await enc.command("tft.draw_dagger", combatant="simeth")
     assert r.status == 422, r.body
-    assert "only attack on the turn he enters HTH" in r.body["error"]["message"]
+    assert "only attack on the turn of entering HTH" in r.body["error"]["message"]
 
     b = await enc.ok("tft.hth_attack", combatant="simeth", target="troll", weapon="fist", dice=[[5, 3, 2], [6]])
     hit, dmg = of_type(b, "DieRolled")

@@ -123,7 +123,7 @@ async def test_the_fallen_figure_on_his_action_can_initiate_hth(tussle):
     enc, _ = await _standing_pair(tussle)
     assert (await enc.state())["groups"]["g1"]["standing"] is True
     await enc.add(fig("cid", "a", 10, 9, [0, 1], 2, ma=10, posture="prone"))
-    await refused(enc, "tft.join_hth", "a fallen figure gets in with enter_hth at his action", combatant="cid",
+    await refused(enc, "tft.join_hth", "a fallen figure gets in with enter_hth at its own action", combatant="cid",
                   target="ben")
     body = await enc.ok("tft.enter_hth", combatant="cid", target="ben", condition="C1", dice=[[2]])
     roll = of_type(body, "DieRolled")[0]
@@ -163,7 +163,7 @@ async def test_a_fallen_figure_is_pointed_only_to_a_way_in_that_takes_him(tussle
     assert "dive_for_legs" not in msg
     enc, _ = await _standing_pair(tussle)
     await enc.add(fig("cid", "a", 10, 9, [0, 2], 2, ma=10, posture="prone"))
-    msg = await refused(enc, "move", "a fallen figure gets in with enter_hth at his action", combatant="cid",
+    msg = await refused(enc, "move", "a fallen figure gets in with enter_hth at its own action", combatant="cid",
                         to=[0, 0])
     assert "join_hth" not in msg
 

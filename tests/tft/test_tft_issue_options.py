@@ -119,7 +119,7 @@ async def test_half_move_limits(tussle):
     assert (await enc.state())["rules"]["figures"]["a1"]["hexes_moved"] == 5 and "CloseCombatJoined" in types(b_)
     enc2 = await encounter(tussle, a, b, phase="movement")
     await enc2.ok("tft.move", combatant="a1", path=[[4, 0], [3, 0], [2, 0], [2, -1], [1, -1]])
-    await refused(enc2, "tft.dive_for_legs", "with the dive A1 would move 6 hexes, more than half his MA (5)",
+    await refused(enc2, "tft.dive_for_legs", "with the dive A1 would move 6 hexes, more than half their MA (5)",
                    combatant="a1", target="b1")
     # ... but after 5 hexes the action-phase entry is still allowed (hexes_moved <= half MA)
     await enc2.ok("start_phase", phase="action")
@@ -142,7 +142,7 @@ async def test_prone_crawl_hexes(tussle, option, judo, path_len, ok):
         assert of_type(b, "TftMoveCounted")[0]["hexes_moved"] == path_len
     else:
         limit = 3 if judo == 2 else option
-        await refused(enc, "tft.move", f"more than his crawl limit on the ground ({limit})", combatant="a1",
+        await refused(enc, "tft.move", f"more than their crawl limit on the ground ({limit})", combatant="a1",
                        path=path)
 
 

@@ -17,7 +17,7 @@ async def test_entering_refusals(tussle):
     await refused(enc, "tft.enter_hth", "A1 is already in HTH", "A1 is not next to D1", combatant="a1",
                   target="d1", condition="C1")
     await refused(enc, "tft.enter_hth", "E1 is not an enemy of C1", combatant="c1", target="e1", condition="C2")
-    await refused(enc, "tft.enter_hth", "C1 cannot enter HTH with himself", combatant="c1", target="c1")
+    await refused(enc, "tft.enter_hth", "C1 cannot enter HTH with C1", combatant="c1", target="c1")
     await refused(enc, "tft.enter_hth", "C3: E1 is not in D1's rear hex (4,0)", combatant="e1", target="d1",
                   condition="C3")
 
@@ -36,9 +36,9 @@ async def test_a_joiner_may_not_disengage_cast_or_pin_on_the_turn_he_joined(tuss
     enc = await brawl(tussle, c, options={"pins": True})
     await enc.ok("tft.join_hth", combatant="c1", target="a1")
     for t in ("tft.cast_spell_in_hth", "tft.drop_shield", "tft.draw_dagger"):
-        await refused(enc, t, "C1 may only attack on the turn he enters HTH", combatant="c1")
-    await refused(enc, "tft.disengage", "C1 may only attack on the turn he enters HTH", combatant="c1", to=[-1, 1])
-    await refused(enc, "tft.pin", "C1 may only attack on the turn he enters HTH", combatant="c1", target="a1")
+        await refused(enc, t, "C1 may only attack on the turn of entering HTH", combatant="c1")
+    await refused(enc, "tft.disengage", "C1 may only attack on the turn of entering HTH", combatant="c1", to=[-1, 1])
+    await refused(enc, "tft.pin", "C1 may only attack on the turn of entering HTH", combatant="c1", target="a1")
     st = await enc.state()
     assert "tft.disengage" not in st["legal_actions"].get("c1", [])
 
@@ -46,7 +46,7 @@ async def test_a_joiner_may_not_disengage_cast_or_pin_on_the_turn_he_joined(tuss
 async def test_the_initiator_may_not_disengage_on_his_entry_turn_but_may_the_next(tussle):
     enc = await brawl(tussle)
     await enc.ok("tft.pass", combatant="b1")
-    await refused(enc, "tft.disengage", "A1 may only attack on the turn he enters HTH", combatant="a1", to=[1, 0])
+    await refused(enc, "tft.disengage", "A1 may only attack on the turn of entering HTH", combatant="a1", to=[1, 0])
     await enc.ok("tft.pass", combatant="a1")
     await next_turn(enc, 2)
     b = await enc.ok("tft.disengage", combatant="a1", to=[1, 0], dice=[[1, 1, 1, 1]])
@@ -108,7 +108,7 @@ async def test_join_refusals(tussle):
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
     await enc.ok("tft.move", combatant="c1", path=[[3, 0], [2, 0], [2, -1]])
-    await refused(enc, "tft.join_hth", "with this step C1 would move 4 hexes, more than half his MA (3)",
+    await refused(enc, "tft.join_hth", "with this step C1 would move 4 hexes, more than half their MA (3)",
                   combatant="c1", target="a1")
     await refused(enc, "tft.join_hth", "A1 is already in HTH", combatant="a1", target="b1")
 
@@ -143,7 +143,7 @@ async def test_a_natural_attack_not_usable_in_hth(tussle):
     await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", dice=[[1]])
     await enc.ok("tft.pass", combatant="b1")
-    await refused(enc, "tft.hth_attack", "A1 may not attack with his horns: only daggers and the cestus can be used "
+    await refused(enc, "tft.hth_attack", "A1 may not attack with their horns: only daggers and the cestus can be used "
                   "in HTH", combatant="a1", target="b1", weapon="horns")
 
 
@@ -241,5 +241,5 @@ async def test_a_judo2_entrant_may_not_defend_on_his_entry_turn(tussle):
     if order[0] != "k1":
         await enc.ok("tft.pass", combatant=order[0])
     assert "tft.defend" not in (await enc.state())["legal_actions"]["k1"]
-    await refused(enc, "tft.defend", "K1 may only attack on the turn he enters HTH", combatant="k1")
+    await refused(enc, "tft.defend", "K1 may only attack on the turn of entering HTH", combatant="k1")
     await enc.ok("tft.hth_attack", combatant="k1", target="b1", dice=[[6, 6, 5]])
