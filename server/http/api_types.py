@@ -517,16 +517,29 @@ class ReplayReport(msgspec.Struct):
                                      "(the summary names them when the stream declares later commands).")] = 0
 
 
+class VerifyProblem(msgspec.Struct):
+    """One thing wrong with a stream."""
+
+    kind: Annotated[str, about("What kind: format, chain, seed, dice, head, receipt, sent, hidden, replay ...")]
+    message: Annotated[str, about("What is wrong, in words, naming the seq.")]
+    seq: Annotated[int | None, about("The seq to look at; absent when no one seq can be named.")] = None
+
+
 class VerifyReport(msgspec.Struct):
     """`GET /encounters/{id}/verify`."""
 
     ok: Annotated[bool, about("true: nothing is wrong.")]
     chain_ok: Annotated[bool, about("true: every event's hash and prev_hash hold.")]
     first_bad_seq: Annotated[int | None, about("The first seq with a problem; null: none.")]
+    events_checked: Annotated[int, about("How many events the check read.")]
     rolls_checked: Annotated[int, about("How many rolls were checked.")]
     rolls_verified: Annotated[int, about("How many were recomputed from their revealed seed and found right.")]
+    rolls_failed: Annotated[int, about("How many do not match their seed (each is a problem naming its seq).")]
     rolls_unverifiable: Annotated[int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")]
-    problems: Annotated[list[Any], about("Each problem: {kind (format, chain, seed, dice, hidden, replay ...), message, seq}.")]
+    rolls_not_yet_revealed: Annotated[int, about("Of those, how many wait for their seed to be revealed.")]
+    rolls_manual: Annotated[int, about("Of those, how many are manual dice (faces a person typed in).")]
+    head: Annotated[Head, about("The last event the check read (seq 0 and the zero hash for an empty stream).")]
+    problems: Annotated[list[VerifyProblem], about("Every problem found, in seq order.")]
     replay: Annotated[ReplayReport | None, about("Only with ?replay=1: the replay audit's counts.")] = None
     hidden_rolls: Annotated[int, about("How many hidden rolls the GM made.")] = 0
     hidden_rolls_revealed: Annotated[int, about("How many of them were revealed.")] = 0
