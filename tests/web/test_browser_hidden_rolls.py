@@ -122,3 +122,14 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
             assert p.locator("#file-report li[data-kind=hidden]").count() >= 1, name
             assert hidden_badge == f"FAILED at seq {bad_seq}", name
     assert gm.script_errors() == [] and player.script_errors() == []
+
+
+def test_with_physical_dice_the_gms_roll_form_has_no_screen(served, api, open_page):
+    """Manual dice have no hidden seed to roll from, so the box would only earn a refusal."""
+    enc = api.ok("POST", "/encounters", {"name": "Dice on the table", "ruleset": "freeform", "dice": "manual"})
+    gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}")
+    gm.page.locator("#connection.live").wait_for()
+    form = open_action(gm.page, "gm:roll")
+    assert form.locator("input[name=expression]").count() == 1
+    assert form.locator("input[name=hidden]").count() == 0
+    assert gm.script_errors() == []

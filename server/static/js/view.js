@@ -444,10 +444,12 @@ function mayEnterFaces() {
 
 function formContext(extra) {
   const s = page.state;
-  // Only the GM rolls behind the screen: a player's form has no such box (the server refuses it anyway).
-  const gm = page.me.role === "gm";
+  // Only the GM rolls behind the screen, and only with a hidden seed (server dice, committed at creation):
+  // no other form has the box (the server refuses it anyway).
+  const first = page.chain.events[0];
+  const screen = page.me.role === "gm" && !!(first && first.data && first.data.hidden_commitment);
   return { combatants: s.combatants, pending: s.pending, faces: mayEnterFaces(), templates: { combatant: COMBATANT_TEMPLATE },
-    omit: gm ? [] : ["hidden"], labels: { hidden: "behind the screen (hidden: only you see the faces until you reveal them)" }, ...extra };
+    omit: screen ? [] : ["hidden"], labels: { hidden: "behind the screen (hidden: only you see the faces until you reveal them)" }, ...extra };
 }
 
 function openDetails() {
