@@ -24,7 +24,7 @@ from events.store.sqlite import SqliteStore
 from rules.registry import Registry
 from server.service import Encounters
 from tests.support.appends import command
-from tests.support.client import RunningServer, TussleClient
+from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.ws import frame
 from tests.test_pg_processes import InProcessServer
 
@@ -99,9 +99,8 @@ async def big(pg_or_sqlite: str | None, tmp_path: Any) -> AsyncIterator[tuple[Tu
     await srv.stop()
 
 
-async def commands_meanwhile(client: TussleClient, read: asyncio.Task[Any]) -> int:
-    """Commands answered on a small encounter while `read` runs (the first is sent once it has started)."""
-    small = await client.create("freeform")
+async def commands_meanwhile(small: Encounter, read: asyncio.Task[Any]) -> int:
+    """Commands answered on a small encounter while `read` runs."""
     answered = 0
     while not read.done():
         await small.ok("note", text=f"meanwhile {answered}")
@@ -112,6 +111,7 @@ async def commands_meanwhile(client: TussleClient, read: asyncio.Task[Any]) -> i
 
 async def test_a_log_subscription_describes_a_big_stream_in_pieces(big, monkeypatch):
     client, stream = big
+    small = await client.create("freeform")
     turns = Turns(monkeypatch, projections.log, "sentence")
 
     async def snapshot() -> dict[str, Any]:
@@ -123,7 +123,7 @@ async def test_a_log_subscription_describes_a_big_stream_in_pieces(big, monkeypa
             return first
 
     read = asyncio.create_task(snapshot())
-    assert await commands_meanwhile(client, read) >= 1
+    assert await commands_meanwhile(small, read) >= 1
     turns.stop()
     first = read.result()
     assert first["type"] == "snapshot" and first["seq"] == EVENTS
@@ -134,9 +134,10 @@ async def test_a_log_subscription_describes_a_big_stream_in_pieces(big, monkeypa
 
 async def test_a_log_page_of_ten_thousand_is_described_in_pieces(big, monkeypatch):
     client, stream = big
+    small = await client.create("freeform")
     turns = Turns(monkeypatch, projections.log, "sentence")
     read = asyncio.create_task(client.session.get(f"{client.base_url}/encounters/{stream}/log?limit=10000"))
-    assert await commands_meanwhile(client, read) >= 1
+    assert await commands_meanwhile(small, read) >= 1
     turns.stop()
     async with read.result() as r:
         assert r.status == 200
@@ -148,10 +149,11 @@ async def test_a_log_page_of_ten_thousand_is_described_in_pieces(big, monkeypatc
 @pytest.mark.parametrize("report", ["verify", "audit"])
 async def test_verify_and_audit_check_a_big_stream_off_the_loop(big, monkeypatch, report):
     client, stream = big
+    small = await client.create("freeform")
     made_here = Turns(monkeypatch, server.whole_stream, f"{report}_report")
     hashed_here = Turns(monkeypatch, server.verifying, "event_hash")
     read = asyncio.create_task(client.session.get(f"{client.base_url}/encounters/{stream}/{report}"))
-    assert await commands_meanwhile(client, read) >= 1
+    assert await commands_meanwhile(small, read) >= 1
     made_here.stop()
     hashed_here.stop()
     async with read.result() as r:
