@@ -17,24 +17,34 @@ from rules.pipeline import NewCombatant
 from rules.registry import Registry
 from server.http import api_types as t
 from server.http import openapi_generators as g
+from server.http.errors import STATUS_OF
+from server.service_errors import RuleRefusal, ServiceError
 
 REF = "#/components/schemas/{name}"
 
-# Which codes each error status carries, and the Struct of their details (None: a free object).
+# The `details` Struct of the codes that have one (the others' details are a free object).
+DETAILS: dict[str, type] = {
+    "method_not_allowed": t.MethodNotAllowedDetails, "seq_conflict": t.SeqConflictDetails,
+    "command_id_reused": t.CommandIdReusedDetails, "reaction_pending": t.ReactionPendingDetails,
+    "dice_needed": t.DiceNeededDetails, "rate_limited": t.RateLimitedDetails,
+}
+# Codes a service error carries besides its kind's own (the rules name these on a RuleError).
+RULE_CODES: dict[type[ServiceError], list[str]] = {RuleRefusal: ["reaction_pending", "dice_needed"]}
+# Errors the HTTP layer answers itself (server/http/errors.py errors_middleware).
+HTTP_CODES = {405: ["method_not_allowed"], 413: ["too_large"], 500: ["internal"], 503: ["storage_unavailable"]}
+
+
+def _codes_of(kind: type[ServiceError]) -> list[str]:
+    """A kind's own code, or its subclasses' when it has none (Conflict: seq_conflict, command_id_reused, closed)."""
+    own = [kind.code] if "code" in vars(kind) else [sub.code for sub in kind.__subclasses__()]
+    return [*own, *RULE_CODES.get(kind, [])]
+
+
+# Which codes each error status carries, and the Struct of their details (None: a free object); a
+# service error's status is the one STATUS_OF gives it.
 ERROR_CODES: dict[int, list[tuple[str, type | None]]] = {
-    400: [("bad_request", None)],
-    401: [("unauthenticated", None)],
-    403: [("forbidden", None)],
-    404: [("not_found", None)],
-    405: [("method_not_allowed", t.MethodNotAllowedDetails)],
-    409: [("seq_conflict", t.SeqConflictDetails), ("command_id_reused", t.CommandIdReusedDetails),
-          ("closed", None)],
-    413: [("too_large", None)],
-    422: [("rule_violation", None), ("reaction_pending", t.ReactionPendingDetails),
-          ("dice_needed", t.DiceNeededDetails)],
-    429: [("rate_limited", t.RateLimitedDetails)],
-    500: [("internal", None)],
-    503: [("storage_unavailable", None)],
+    status: [(code, DETAILS.get(code)) for code in codes]
+    for status, codes in sorted({**{STATUS_OF[k]: _codes_of(k) for k in STATUS_OF}, **HTTP_CODES}.items())
 }
 ERROR_SENTENCES = {
     400: "Bad request: not JSON, a field missing, unknown or of the wrong type (details name the field).",
