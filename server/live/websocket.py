@@ -275,8 +275,10 @@ class Subscriber:
             async with asyncio.timeout(self.settings.send_timeout_s):
                 await self.writer.drain()
             # drain() returns at once while the socket keeps up: without a yield a 10 MB snapshot to a
-            # fast client goes out in one step of the loop (90 ms).
-            await asyncio.sleep(0)
+            # fast client goes out in one step of the loop (90 ms). Only the sender task yields here: a
+            # catch-up sends beside it, and the sender must not start a frame inside this message.
+            if self.sending:
+                await asyncio.sleep(0)
         self.mid_message = False
 
     def end(self, code: int, frame: bytes | None = None, drop_queue: bool = False) -> None:
