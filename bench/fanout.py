@@ -185,9 +185,10 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
+    log = open(db + ".log", "w")  # noqa: SIM115 - closed with the process; its tail is printed if it dies
     proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--db", db, "--port", str(port),
                              "--max-ws", "0", "--rate-commands", "0", "--rate-reads", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=log,
                             preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     for _ in range(200):
         try:
@@ -295,6 +296,9 @@ def main() -> int:
             p.join(timeout=30)
     finally:
         if server is not None:
+            if server.poll() is not None:
+                with open(server.args[4] + ".log") as f:
+                    print(f"the server exited with {server.returncode}:\n{f.read()[-3000:]}")
             server.terminate()
             server.wait(timeout=10)
 
