@@ -139,6 +139,8 @@ class Ruleset:
     # Event types whose sentences are bookkeeping ("has spent the action", "has moved 2 hexes") the
     # action's own sentence already says: `aside` marks them, and forum exports leave them out.
     bookkeeping: ClassVar[frozenset[str]] = frozenset()
+    # (event type, `why`) of bookkeeping that is a command's only sentence (a pass): not an aside.
+    said_only_here: ClassVar[frozenset[tuple[str, str]]] = frozenset()
     # Stats the rules keep changing, each with the key of `state["rules"]` holding {combatant: value}:
     # the common fold mirrors them into `combatants.<id>.stats`, so clients read one, current value.
     live_stats: ClassVar[dict[str, str]] = {}
@@ -212,8 +214,9 @@ class Ruleset:
 
     def aside(self, state_before: dict[str, Any], event: Any) -> bool:
         """Whether the event's log entry is bookkeeping another sentence already says (a forum export
-        leaves it out; the log keeps it, marked `aside`). Default: its type is one of `bookkeeping`."""
-        return event.type in self.bookkeeping
+        leaves it out; the log keeps it, marked `aside`). Default: its type is one of `bookkeeping`, unless
+        (type, why) is one of `said_only_here`."""
+        return event.type in self.bookkeeping and (event.type, (event.data or {}).get("why")) not in self.said_only_here
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Combatants the command acts as, each of which a player's seat must control (403 otherwise;

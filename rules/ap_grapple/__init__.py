@@ -51,6 +51,7 @@ class ApGrapple(Ruleset, guide=playing):
     events = RULESET_EVENTS
     deciders = DECIDERS
     bookkeeping = frozenset({"APSpent", "ActionSpent"})
+    said_only_here = frozenset({("APSpent", "passed")})  # "Aldo passes, giving up 2 AP."
     geometry = geometry_hex()
     players_may_move = True  # the plain move is a walk that spends AP once a round runs (walking.py)
     overridable = ("ap_left", "ap_per_round", "stunned", "grips", "pending_swings", "shared_hexes")

@@ -79,6 +79,7 @@ class Tft(Ruleset, guide=playing):
     geometry = geometry_hex(position_required=True)
     overridable: ClassVar[tuple[str, ...]] = ()
     bookkeeping = frozenset({"ActionSpent", "TftMoveCounted"})
+    said_only_here = frozenset({("ActionSpent", "pass")})  # "Simeth passes: no action this turn"
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return initial_rules_state()

@@ -62,3 +62,11 @@ async def test_remaining_standing_names_figures_never_a_guessed_pronoun(tussle):
     enc, _ = await _standing_pair(tussle)
     text = "\n".join(e["text"] for e in (await enc.get("/log?format=json")).body["entries"])
     assert not GUESSED_PRONOUN.search(text), GUESSED_PRONOUN.findall(text)
+
+
+async def test_a_pass_stays_in_the_forum_post(tussle):
+    """A pass is ActionSpent alone (bookkeeping elsewhere): with no other sentence saying it, the post keeps it."""
+    enc = await encounter(tussle, simeth(), troll())
+    await enc.ok("tft.pass", combatant="simeth")
+    md = (await enc.get("/log?format=markdown&turn=1")).body
+    assert "Simeth passes: no action this turn" in md
