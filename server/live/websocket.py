@@ -178,6 +178,9 @@ class Subscriber:
         self.sent = 0
         self.sending = False
         self.mid_message = False  # a fragmented message is part-written: no other data frame may start
+        # The catch-up and the sender task both send; one frame (or fragmented message) at a time, so a
+        # ping of the sender's never lands between the fragments of a catch-up's large event.
+        self.sending_lock = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None  # the catch-up or join of the subscription
 
     # -- called by the hub: never waits -------------------------------------------------------
@@ -246,12 +249,13 @@ class Subscriber:
         """Send one frame, waiting while the socket's buffer is full; False (and the connection lagging)
         when the client took none of it within `send_timeout_s`."""
         try:
-            if isinstance(frame, Pieces) or (len(frame) > FRAGMENT and self.writer is not None
-                                             and self.transport is not None):
-                await self._send_in_fragments(frame)
-            else:
-                async with asyncio.timeout(self.settings.send_timeout_s):
-                    await self.ws.send_frame(frame, WSMsgType.TEXT)
+            async with self.sending_lock:
+                if isinstance(frame, Pieces) or (len(frame) > FRAGMENT and self.writer is not None
+                                                 and self.transport is not None):
+                    await self._send_in_fragments(frame)
+                else:
+                    async with asyncio.timeout(self.settings.send_timeout_s):
+                        await self.ws.send_frame(frame, WSMsgType.TEXT)
         except TimeoutError:
             self.lag()
             return False
@@ -326,7 +330,7 @@ class Subscriber:
                     await self._ping()
             _, frame = self.ending
             if frame is not None and not self.mid_message:  # else only the Close may follow
-                async with asyncio.timeout(self.settings.close_timeout_s):
+                async with asyncio.timeout(self.settings.close_timeout_s), self.sending_lock:
                     await self.ws.send_frame(frame, WSMsgType.TEXT)
         except (ConnectionError, RuntimeError, TimeoutError):
             if self.transport is not None:
