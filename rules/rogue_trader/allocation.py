@@ -104,6 +104,15 @@ def front_enemies(state: State, c: dict[str, Any]) -> list[str]:
     return legal_targets(state, c, "weapon")
 
 
+def _left_to_give(remaining: list[dict[str, Any]]) -> str:
+    """What a refused allocation entry could have named instead: each {attack, weapon} still unallocated."""
+    if not remaining:
+        return "every attack is allocated already"
+    left = ", ".join(f'{{"attack": "{s["attack"]}", "weapon": ' + (f'"{s["weapon"]}"' if s["weapon"] else "null") + "}"
+                     for s in remaining)
+    return f"attack is weapon, improvised or a special attack's kind; left to give: {left}"
+
+
 def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], facing: int | None = None) -> list[dict[str, Any]]:
     """Check a player's allocation (spec 4.4 rule errors) and return it complete, in the order given."""
     if not isinstance(entries, list) or not entries:
@@ -147,7 +156,8 @@ def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], fac
             match = next((s for s in remaining if s["attack"] == kind and s["weapon"] == e.get("weapon")), None)
         if match is None:
             problems.append(f"allocations[{i}]: {c['name']} has no {'more ' if any(s['attack'] == kind for s in slots) else ''}"
-                            f"{kind or 'such'} attack{' with ' + str(e.get('weapon')) if e.get('weapon') else ''} to give")
+                            f"{kind or 'such'} attack{' with ' + str(e.get('weapon')) if e.get('weapon') else ''} to give"
+                            f" ({_left_to_give(remaining)})")
             continue
         remaining.remove(match)
         target = e["target"]

@@ -166,6 +166,13 @@ async def test_allocation_naming_only_targets_uses_the_models_weapons(tussle):
     r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1,
                           allocations=[{"target": "c1"}, {"target": "c1"}, {"target": "c1"}])
     assert r.status == 422 and "allocations[2]: M1 has no more weapon attack to give" in r.body["error"]["message"]
+    # A new player's guess names the weapon as the attack: the refusal says what `attack` takes and what is left.
+    r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1,
+                          allocations=[{"attack": "chainsword", "weapon": "chainsword", "target": "c1"}])
+    assert r.status == 422 and ("allocations[0]: M1 has no chainsword attack with chainsword to give (attack is "
+                                "weapon, improvised or a special attack's kind; left to give: {\"attack\": \"weapon\", "
+                                "\"weapon\": \"chainsword\"}, {\"attack\": \"weapon\", \"weapon\": \"chainsword\"})"
+                                ) in r.body["error"]["message"], r.body
     r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1,
                           allocations=[{"target": "qq"}, {"target": "c1"}])
     assert r.status == 422 and "allocations[0]: qq is not in base contact with M1" in r.body["error"]["message"]
