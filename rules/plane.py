@@ -126,9 +126,9 @@ def inches(hundredths: float) -> str:
 
 
 def where(point: Sequence[int]) -> str:
-    """A position for a sentence: (13, 12) or (12.2, 12)."""
+    """A position for a sentence, in inches as the setup's sentences give it: (13", 12") or (12.2", 12")."""
 
     def one(v: int) -> str:
-        return f"{v / 100:.2f}".rstrip("0").rstrip(".")
+        return f"{v / 100:.2f}".rstrip("0").rstrip(".") + '"'
 
     return f"({one(point[0])}, {one(point[1])})"

@@ -135,7 +135,7 @@ async def test_log_reads_like_the_gm_expects(tussle):
     expected = [
         'M1 declares a charge at C1 (reach 8.0").',
         "C1 is charged and may hold, stand and fire or run away; the GM answers (default: hold).",
-        'M1 charges 2.0" from (8, 10) to (10, 10).',
+        'M1 charges 2.0" from (8", 10") to (10", 10").',
         "M1 is in base contact with C1: both fight in the close combat phase.",
         "M1 rolls to hit: 4 +1 (charging) = 5, needs 4 — hit (manual dice, not verifiable).",
         "M1 rolls to wound: 3, needs 3 — wound (manual dice, not verifiable).",
@@ -147,7 +147,7 @@ async def test_log_reads_like_the_gm_expects(tussle):
         "and must take a rout test.",
         "M1 has no opponent left and stays put for the rest of the turn.",
         "Blue takes a rout test: 2+3 = 5 ≤ Ld 7 — passes: no rout (manual dice, not verifiable).",
-        'C2 is pushed back 2.0" to (13, 12), still facing the same way.',
+        'C2 is pushed back 2.0" to (13", 12"), still facing the same way.',
         "Red must follow up (M2), unless it passes a Ld test to hold.",
         "Red tests to hold instead of following up: 3+4 = 7 ≤ Ld 7 — holds: it stays where it is (manual dice, "
         "not verifiable).",
@@ -163,7 +163,7 @@ async def test_log_reads_like_the_gm_expects(tussle):
         "verifiable)." in texts
     assert any(t.startswith("Free blow: M5 rolls to hit: 6 (no modifiers), needs 5 — hit") for t in texts), texts
     assert "M5's chainsword hits C5 (WS 1 against WS 1 (back turned)) but does not wound (S 4 against T 3)." in texts
-    assert any(t.startswith('C5 breaks off and retreats 8.0" from (21, 10) to (29, 10)') for t in texts), texts
+    assert any(t.startswith('C5 breaks off and retreats 8.0" from (21", 10") to (29", 10")') for t in texts), texts
     assert "Round 5, initiative 4: the roll-off winners strike first (C5), then M5." in texts
     # No guessed pronoun, no internal name of a command, a reaction or a phase.
     for t in texts:
