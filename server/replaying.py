@@ -18,10 +18,11 @@ from events.dice import Dice, DiceNeeded, commitment_of
 from events.envelope import Event, NewEvent
 from projections.audit import commitment_timeline
 from rules.common import commands as c
-from rules.interface import BadCommand, Command
+from rules.interface import BadCommand, Command, Forbidden
 from rules.pipeline import Context, decide_command
 from rules.registry import Registry
 from rules.state import EventNotFoldable, fold_onto, initial_state, replay
+from rules.supplied_dice import check_supplied_dice
 
 NO_DECLARATIONS = "no declarations: faces and chain only"
 SEED_UNREVEALED = "not yet replayable (seed unrevealed)"
@@ -224,6 +225,14 @@ class Replay:
         manual = [e.data.get("faces") for e in command
                   if e.type == "DieRolled" and e.data.get("source") == "manual"]
         actor = body["actor"]
+        if manual:
+            try:
+                check_supplied_dice(state, actor)
+            except (BadCommand, Forbidden) as exc:
+                roll = next(e for e in command if e.type == "DieRolled" and e.data.get("source") == "manual")
+                self.differences.append(Different(roll.seq, f"seq {roll.seq} (DieRolled): faces the command "
+                                                            f"supplied, but {exc}"))
+                return
         fields = {k: v for k, v in body.items() if k != "actor"}
         try:
             cmd = self.registry.command(rs_id, {**fields, "command_id": first.command_id,

@@ -50,6 +50,7 @@ from rules.interface import BadCommand, Forbidden, RuleError, command_type
 from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state
+from rules.supplied_dice import check_supplied_dice
 from server.dice_wanted import dice_wanted
 from server.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.feed import LiveFeed
@@ -562,11 +563,12 @@ class Encounters:
         mode = state["dice"]
         supplied = cmd.dice
         if supplied is not None:
-            if mode == "server":
-                raise bad_request("this encounter uses server dice: a command may not supply faces", "dice")
-            if who.role != "gm" and state["options"].get("manual_dice_from", "gm") != "actor":
-                raise NotPermitted("only the GM may supply dice faces in this encounter "
-                                   "(option manual_dice_from is gm)")
+            try:
+                check_supplied_dice(state, who.actor)
+            except BadCommand as exc:
+                raise bad_request(exc.message, exc.field) from None
+            except Forbidden as exc:
+                raise NotPermitted(exc.message) from None
         if mode == "manual" or supplied is not None:
             return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by,
                         supplied=supplied or [])

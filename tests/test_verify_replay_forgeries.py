@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.support.tampering import encode, parse, rewrite_chain
 from tests.test_verify_cases import ANN, TROLL
-from tests.test_verify_replay import replayed
+from tests.test_verify_replay import doc_replayer, replayed, tussle_python
 from tests.test_verify_tamper import export
 
 
@@ -49,6 +49,8 @@ async def test_a_hidden_roll_event_added_to_a_forged_command_does_not_excuse_it(
     problem = next((p for p in report["problems"] if p["kind"] == "replay"), report["problems"])
     assert problem["seq"] == note["seq"] and "text" in problem["message"] and "the bridge falls" in problem["message"]
     assert report["replay"]["seed_unrevealed"] == 1, report["replay"]  # the real hidden roll only
+    code, out = await tussle_python(str(doc_replayer(tmp_path)), str(path))  # docs/verifying.md §8 agrees
+    assert code == 1 and f"FAILED at seq {note['seq']}:" in out, out
 
 
 async def test_a_forged_command_before_the_first_declaration_is_not_silently_given(tussle, tmp_path):
@@ -62,3 +64,22 @@ async def test_a_forged_command_before_the_first_declaration_is_not_silently_giv
     replay = report["replay"]
     assert replay["undeclared"] == 1, replay
     assert "1 command before the first declaration taken as given" in replay["summary"], replay
+
+
+async def test_a_server_roll_rewritten_as_faces_the_command_supplied_is_caught(tussle, tmp_path):
+    enc = await tussle.create("freeform")  # server dice: no command may supply faces
+    await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
+    await enc.ok("roll", expression="3d6", purpose="to resist", combatant="ann", entropy="m" * 16)
+    await enc.ok("close")
+    events, trailer = parse(Path(await export(tussle, enc, tmp_path)).read_bytes())
+    roll = next(e for e in events if e["type"] == "DieRolled")
+    roll["data"]["declaration"]["command"]["entropy"] = ""
+    roll["data"].update(faces=[6, 6, 6], total=18, outcome="3d6 = 18", source="manual", keyed_by="manual", entropy="")
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(_renumbered(events, trailer))
+    report = await replayed(path)
+    assert not report["ok"] and report["first_bad_seq"] == roll["seq"], report
+    [problem] = [p for p in report["problems"] if p["kind"] == "replay"]
+    assert "server dice: a command may not supply faces" in problem["message"], problem
+    code, out = await tussle_python(str(doc_replayer(tmp_path)), str(path))
+    assert code == 1 and f"FAILED at seq {roll['seq']}:" in out, out
