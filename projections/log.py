@@ -63,6 +63,28 @@ def place(state: State, position: Any) -> str:
     return f"[{position[0]}, {position[1]}]"
 
 
+def _override_value(state: State, field: str, value: Any) -> str:
+    if field == "position":
+        return place(state, value)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{name_of(state, k) if k in state['combatants'] else k} {v}" for k, v in value.items())
+    return str(value)
+
+
+def overrides_text(state: State, overrides: dict[str, Any]) -> str:
+    """What a ruling's overrides set, in words ("sets Troll's posture to prone"), not the state's key names."""
+    parts = []
+    for cid, fields in (overrides.get("combatants") or {}).items():
+        for field, value in (fields or {}).items() if isinstance(fields, dict) else ():
+            what = f"{name_of(state, cid)}'s {field.replace('_', ' ')}"
+            parts.append(f"clears {what}" if value is None else f"sets {what} to {_override_value(state, field, value)}")
+    parts += [f"sets {k.replace('_', ' ')} to {_override_value(state, k, v)}" for k, v in overrides.items()
+              if k != "combatants"]
+    return "; ".join(parts) or "changes nothing"
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
@@ -240,7 +262,7 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
     if t == "ActionSpent":
         return f"{n(d['combatant'])} has spent the action of turn {d['turn']} ({d['why']})."
     if t == "RulingMade":
-        overrides = f" (overrides {', '.join(sorted(d['overrides']))})" if d.get("overrides") else ""
+        overrides = f" ({overrides_text(state, d['overrides'])})" if d.get("overrides") else ""
         return f"GM ruling: {d['text']}{overrides}"
     if t == "EventVoided":
         return void_sentence(d, voided_texts or {})
