@@ -65,9 +65,10 @@ def _commands(events: list[Event]) -> list[list[Event]]:
 
 
 def _shown(value: Any) -> str:
+    """A value as JSON, so a text reads as one (`text "the bridge falls", the rules give "the bridge holds"`)."""
     if value is _ABSENT:
         return "absent"
-    return msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+    return msgspec.json.encode(value).decode()
 
 
 _ABSENT = object()

@@ -47,7 +47,8 @@ async def test_a_hidden_roll_event_added_to_a_forged_command_does_not_excuse_it(
     report = await replayed(path)
     assert not report["ok"], report
     problem = next((p for p in report["problems"] if p["kind"] == "replay"), report["problems"])
-    assert problem["seq"] == note["seq"] and "text" in problem["message"] and "the bridge falls" in problem["message"]
+    assert problem["seq"] == note["seq"] and problem["message"] == (
+        f'seq {note["seq"]} (NotePosted): text "the bridge falls", the rules give "the bridge holds"')
     assert report["replay"]["seed_unrevealed"] == 1, report["replay"]  # the real hidden roll only
     code, out = await tussle_python(str(doc_replayer(tmp_path)), str(path))  # docs/verifying.md §8 agrees
     assert code == 1 and f"FAILED at seq {note['seq']}:" in out, out
