@@ -46,7 +46,8 @@ class Freeform(Ruleset):
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
         if combatant not in state["combatants"] or any(p.get("combatant") == combatant for p in state["pending"]):
             return None
-        return f"when the GM calls on {name_of(state, combatant)}: {NO_ORDER}"
+        who = name_of(state, combatant)
+        return f"{who} acts when the GM calls on {who} ({NO_ORDER})"
 
 
 ruleset = Freeform()

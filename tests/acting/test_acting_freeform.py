@@ -24,7 +24,8 @@ async def test_freeform_the_gm_runs_the_table_and_the_seat_asked_acts_until_it_a
     assert (gm["combatant"], gm["asked_of"], gm["until"]) == (None, "gm", None)
     assert "the GM says who acts" in gm["why"] and "Bors, Ana" in gm["why"]
     assert (await me(enc, ana))["your_turn"] is False
-    assert "when the GM calls on Ana" in (await me(enc, ana))["next_slot"]["ana"]
+    assert (await me(enc, ana))["next_slot"]["ana"] == ("Ana acts when the GM calls on Ana (freeform keeps no turn "
+                                                       "order of its own: the GM says who acts)")
 
     asked = await enc.ok("ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"], default="dodge")
     requested = asked["events"][-1]
