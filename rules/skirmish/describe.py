@@ -143,8 +143,9 @@ def _card_drawn(state: dict[str, Any], d: dict[str, Any]) -> str:
     names = " and ".join(name_of(state, c) for c in acting)
     acts = f": {names} {'acts' if len(acting) == 1 else 'act'}" if acting else ""
     if d["combatants"] == [d["card"]]:
-        return f"{card_label(state, d['card'])} is drawn {left}{acts}."
-    return f"Card {d['card']} is drawn {left}{acts or ': nobody on it can act'}."
+        label = card_label(state, d["card"])
+        return f"{label[:1].upper() + label[1:]} is drawn {left}{acts}."
+    return f"The card “{d['card']}” is drawn {left}{acts or ': nobody on it can act'}."
 
 
 def _conditions(state: dict[str, Any], cid: str) -> list[str]:

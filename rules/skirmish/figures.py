@@ -37,7 +37,7 @@ def card_label(state: State, card: str) -> str:
     """A default card is named by its figure's id: "Sgt Hale's card"; a GM's card keeps its name."""
     if card in state.get("combatants", {}):
         return f"{name_of(state, card)}'s card"
-    return f"card {card}"
+    return f"the card “{card}”"
 
 
 # The log's words for a figure (issue 18: never a guessed "he"): the `pronoun` stat if given, else "they".

@@ -46,7 +46,7 @@ def _card_problem(state: dict[str, Any], cid: str) -> str | None:
     holders = [name_of(state, h) for h in rules.get("holders", [])]
     held_by = f", held by {' and '.join(holders)}" if holders and card not in state["combatants"] else ""
     return (
-        f"the card drawn now is {card_label(state, card)}{held_by}, not {who}'s (a figure moves on his own "
+        f"the card drawn now is {card_label(state, card)}{held_by}, not {who}'s (a figure moves on its own "
         "card: §Flow, the man that has the card)"
     )
 

@@ -44,7 +44,7 @@ async def test_a_player_may_not_move_a_figure_whose_card_is_not_held(tussle):
     r = await enc.command("move", token=voss, combatant="voss", to=[300, 0])
     assert r.status == 422, r.body
     assert _error(r) == (
-        "Pvt Voss cannot move now: the card drawn now is Sgt Hale's card, not Pvt Voss's (a figure moves on his "
+        "Pvt Voss cannot move now: the card drawn now is Sgt Hale's card, not Pvt Voss's (a figure moves on its "
         "own card: §Flow, the man that has the card)."
     )
     # Nor someone else's figure, even on that figure's card.
