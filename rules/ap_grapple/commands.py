@@ -31,10 +31,10 @@ class SwingTarget(Command, tag="ap-grapple.swing_target"):
     combatant: str
     to: Annotated[str, msgspec.Meta(description=(
         "Where the victim goes, as the swing_target reaction lists it: left or right (the open hexes next to you "
-        "both, seen from you looking at him), own_hex (yours, for brawling), in_place (his own hex, only with "
+        "both, seen from you looking at the victim), own_hex (yours, for brawling), in_place (the victim's own hex, only with "
         "barrier: true), or dir_0..dir_5 (another open hex next to you, option swing_destinations)."))]
     barrier: Annotated[bool, msgspec.Meta(description=(
-        "true: you claim he is slammed into a wall or other solid obstacle at the end of the swing, for 1d3 "
+        "true: you claim the victim is slammed into a wall or other solid obstacle at the end of the swing, for 1d3 "
         "damage (terrain is not modelled; the GM may void a wrong claim)."))] = False
 
 

@@ -1,6 +1,6 @@
 """Whose turn it is (spec section 1, BASE): each combatant takes one own turn a second, in initiative order.
-The figure whose own turn is running acts until the next one chooses his maneuver; the next to act is
-the first in the initiative order who has not had his turn (any such figure, with no order set). The
+The figure whose own turn is running acts until the next one chooses a maneuver; the next to act is
+the first in the initiative order who has not had a turn (any such figure, with no order set). The
 server accepts a turn out of order (the GM's call), so `legal_actions` still offers it: every figure
 named here has legal actions, not every figure with legal actions is named."""
 

@@ -16,11 +16,11 @@ Weapon = Annotated[str, msgspec.Meta(description=(
     "The name of one of the combatant's stats.weapons (e.g. \"knife\", or \"hand\" for an empty hand)."))]
 
 Maneuver = Annotated[str, msgspec.Meta(description=(
-    f"The maneuver for his turn: {', '.join(MANEUVERS)} (\"Move and Attack\" and such are read too)."))]
+    f"The maneuver for this turn: {', '.join(MANEUVERS)} (\"Move and Attack\" and such are read too)."))]
 
 
 class ChooseManeuver(Command, tag="gurps.choose_maneuver"):
-    """Start his own turn with a maneuver (Move, Attack, Ready ...; spec section 1)."""
+    """Start the figure's own turn with a maneuver (Move, Attack, Ready ...; spec section 1)."""
 
     combatant: str
     maneuver: Maneuver
@@ -39,7 +39,7 @@ class GurpsMove(Command, tag="gurps.move"):
 
 
 class Evade(Command, tag="gurps.evade"):
-    """Go through the foe's hex past him (or out of it forward); `over` with Flight or Super Jump (4.2, 4.3)."""
+    """Go through the foe's hex past the foe (or out of it forward); `over` with Flight or Super Jump (4.2, 4.3)."""
 
     combatant: str
     target: str
@@ -59,7 +59,7 @@ class CloseCombatAttack(Command, tag="gurps.close_combat_attack"):
 
 
 class StepOutAttack(Command, tag="gurps.step_out_attack"):
-    """Step out of the close-combat hex to `to` (a hex on his side), then attack `target` next to him with a one-hex-reach weapon (§Leaving a Foe's Hex)."""
+    """Step out of the close-combat hex to `to` (a hex on the figure's side), then attack `target` next to it with a one-hex-reach weapon (§Leaving a Foe's Hex)."""
 
     combatant: str
     to: list[int]
@@ -100,7 +100,7 @@ class Grapple(Command, tag="gurps.grapple"):
 
 
 class Takedown(Command, tag="gurps.takedown"):
-    """Quick Contest to throw a grappled, standing foe down; at most 1 helper; `to`: where he falls (4.9)."""
+    """Quick Contest to throw a grappled, standing foe down; at most 1 helper; `to`: where the foe falls (4.9)."""
 
     combatant: str
     target: str

@@ -14,7 +14,7 @@ import msgspec
 
 
 class ManeuverChosen(msgspec.Struct, frozen=True):
-    """A figure began his own turn with a maneuver, and the hexes of movement it gives him (spec section 1)."""
+    """A figure began its own turn with a maneuver, and the hexes of movement that gives (spec section 1)."""
 
     combatant: str
     maneuver: str
@@ -42,7 +42,7 @@ class QuickContestResolved(msgspec.Struct, frozen=True):
 
 
 class HalfHexTaken(msgspec.Struct, frozen=True):
-    """A figure holds the half of a close-combat hex on the side he came in through (`entry_edge`); `declared_adjacent` when he declared himself in from the next hex (4.8)."""
+    """A figure holds the half of a close-combat hex on the side it came in through (`entry_edge`); `declared_adjacent` when it was declared in from the next hex (4.8)."""
 
     combatant: str
     hex: list[int]
@@ -52,7 +52,7 @@ class HalfHexTaken(msgspec.Struct, frozen=True):
 
 
 class EvadeChallenged(msgspec.Struct, frozen=True):
-    """A mover tries to go through a foe's hex past him; `approach` is the foe's arc he comes from (front, left, right, back)."""
+    """A mover tries to go through a foe's hex past the foe; `approach` is the foe's arc the mover comes from (front, left, right, back)."""
 
     mover: str
     foe: str
@@ -61,7 +61,7 @@ class EvadeChallenged(msgspec.Struct, frozen=True):
 
 
 class EvadeAnswered(msgspec.Struct, frozen=True):
-    """The foe's answer to an evade: tries to stop the mover (a Quick Contest of DX) or lets him pass."""
+    """The foe's answer to an evade: tries to stop the mover (a Quick Contest of DX) or lets the mover pass."""
 
     foe: str
     mover: str
@@ -87,7 +87,7 @@ class GurpsDefenceAwaited(msgspec.Struct, frozen=True):
 
 
 class Grappled(msgspec.Struct, frozen=True):
-    """A grapple took hold: the target has -4 DX and cannot leave the hex until he breaks free."""
+    """A grapple took hold: the target has -4 DX and cannot leave the hex until it breaks free."""
 
     grappler: str
     target: str
@@ -102,7 +102,7 @@ class GrappleReleased(msgspec.Struct, frozen=True):
 
 
 class AssistCommitted(msgspec.Struct, frozen=True):
-    """A helper joined a takedown or pin; `owed_turn` is the own turn it costs him (null with option helper_cost none)."""
+    """A helper joined a takedown or pin; `owed_turn` is the own turn it costs the helper (null with option helper_cost none)."""
 
     helper: str
     lead: str

@@ -57,16 +57,16 @@ class RecordMorale(Command, tag="skirmish.record_morale", rename={"passed": "pas
 
     gm_only: ClassVar[bool] = True
     passed: Annotated[bool, msgspec.Meta(description=(
-        "true: the attacker passes the morale test and takes his opponent prisoner; false: he fails and lands "
-        "on his back, with no hold."))]
+        "true: the attacker passes the morale test and takes the opponent prisoner; false: the attacker fails and lands "
+        "on their back, with no hold."))]
 
 
 class CaptorActs(Command, tag="skirmish.captor_acts"):
-    """The captor on his card: keep holding, or stand up (and perhaps move, pulling his prisoner) (spec 4.9)."""
+    """The captor on their card: keep holding, or stand up (and perhaps move, pulling the prisoner) (spec 4.9)."""
 
     combatant: str
     stand_up: Annotated[bool, msgspec.Meta(description=(
-        "true: the captor stands up (the hold ends, both stand; the prisoner stays a prisoner); false: he keeps "
+        "true: the captor stands up (the hold ends, both stand; the prisoner stays a prisoner); false: the captor keeps "
         "holding."))] = False
     path: list[Point] | None = None
 

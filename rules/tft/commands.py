@@ -42,7 +42,7 @@ class EnterHth(Command, tag="tft.enter_hth"):
 
 class DiveForLegs(Command, tag="tft.dive_for_legs"):
     """Way 3 (4.3, option diving_for_legs): dive for an adjacent enemy's legs as the last step of the move (+1 to
-    his defense roll)."""
+    the enemy's defense roll)."""
 
     combatant: str
     target: str

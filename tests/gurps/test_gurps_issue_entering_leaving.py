@@ -91,7 +91,7 @@ async def test_leaving_with_a_move_through_each_hex_on_his_side(tussle, to):
 async def test_leaving_through_each_hex_on_the_foes_side_needs_an_evade(tussle, to):
     enc = await in_close_combat(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
-    await refused(enc, "gurps.move", "means evading (gurps.evade)", combatant="cai", path=[to])
+    await refused(enc, "gurps.move", "Cai must evade (gurps.evade)", combatant="cai", path=[to])
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="attack")
     # Dun's side is the other way round: his entry edge is 0.
     await refused(enc, "gurps.move", "not one of the three hexes on Dun's side", combatant="dun", path=[[-1, 0]])
