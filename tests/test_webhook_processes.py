@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
 
 from tests.support.client import Encounter, TussleClient
-from tests.support.receivers import Answer, Receiver
+from tests.support.receivers import EVENTUALLY_S, Answer, Receiver
 from tests.support.serving import ServeProcess
 
 FAST = ("--webhook-allow-private", "--webhook-retry-s", "0.05", "--webhook-retry-cap-s", "0.2", "--rate-commands", "0")
@@ -68,9 +69,17 @@ async def test_kill_9_with_100_deliveries_pending_then_a_restart_delivers_each_o
             # the receiver's dedup on webhook-id absorbs it.
             acknowledged = [r.id for r in rx.requests[opened_at:]]
             assert len(acknowledged) - len(set(acknowledged)) <= 1, acknowledged
-            client = TussleClient(second.url, session, db)
-            page = (await Encounter(client, enc.created).get(f"/webhooks/{wid}/deliveries?limit=1000")).body
-            assert {d["status"] for d in page["deliveries"]} == {"delivered"}
+            # The last 2xx reaches the receiver a moment before the server records it: wait for that.
+            second_enc = Encounter(TussleClient(second.url, session, db), enc.created)
+
+            async def statuses() -> set[str]:
+                page = (await second_enc.get(f"/webhooks/{wid}/deliveries?limit=1000")).body
+                return {d["status"] for d in page["deliveries"]}
+
+            deadline = time.monotonic() + EVENTUALLY_S
+            while (now := await statuses()) != {"delivered"} and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert now == {"delivered"}
             assert acknowledged_before < 100
         finally:
             await asyncio.to_thread(second.stop)
