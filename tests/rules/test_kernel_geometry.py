@@ -79,4 +79,4 @@ def test_plane_segments_and_sentences() -> None:
     )
     assert plane.is_point([1, 2]) and not plane.is_point([1.5, 2]) and not plane.is_point((1, 2))
     assert plane.inches(600) == '6.0"' and plane.inches(625) == '6.25"'
-    assert plane.where([1300, 1200]) == "(13, 12)" and plane.where([1220, 1200]) == "(12.2, 12)"
+    assert plane.where([1300, 1200]) == '(13", 12")' and plane.where([1220, 1200]) == '(12.2", 12")'
