@@ -9,7 +9,7 @@ An entry is plain JSON:
      "reaction": reaction id | None}  # set for a pending reaction
 
 `until` says when the slot ends, where the ruleset knows: `kind` is one of UNTIL_KINDS and `text` a
-phrase for people ("until Simeth takes his action or passes"). The server adds `deadline` (UTC text)
+phrase for people ("until Simeth takes an action or passes"). The server adds `deadline` (UTC text)
 to a reaction's `until` when `reaction_timeout_s` is set: the clock is the server's, not the rules'.
 """
 

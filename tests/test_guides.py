@@ -151,3 +151,10 @@ async def test_the_readme_session_plays_a_tft_turn_on_a_live_server(tussle):
         elif path.endswith("/seats"):
             ids["player"] = r.body["token"]
     assert isinstance(r.body, str) and "Simeth" in r.body  # the last step: the Markdown log
+
+
+def test_a_group_field_says_where_its_ids_are():
+    """Playing rogue-trader's guide a step further, resolve_round wants `group`: the guide says where to read one."""
+    md = guide_markdown(published().rulesets["rogue-trader"])
+    assert "`group` (str, required) — The id of a close-combat group (GET /encounters/{id}/state lists them in " \
+           "`groups`), or of any model in it." in md

@@ -16,7 +16,7 @@ COMMAND_FIELD_MEANINGS: dict[str, str] = {
     "weapon": "The id of the weapon (an item of the combatant), or its natural attack.",
     "item": "The id of an item of the combatant.",
     "unit": "The id of the unit, or of any model in it.",
-    "group": "The id of a close-combat group.",
+    "group": "The id of a close-combat group (GET /encounters/{id}/state lists them in `groups`), or of any model in it.",
     "seq": "An event's position in the encounter's stream (1 = EncounterCreated).",
     "phase": "The phase of the turn, one of the ruleset's phases.",
     "reaction": "The id of the reaction being answered (from ReactionRequested).",
