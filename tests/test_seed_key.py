@@ -150,9 +150,10 @@ def test_a_server_with_another_key_refuses_to_start(tmp_path, no_env_key):
     assert ENV in wrong.stderr.splitlines()[-1]
 
     os.replace(key_file, key_file + ".lost")
-    lost = serve(db, env)  # a new key file would be made for this database: refused, not used
+    lost = serve(db, env)  # the database records a key: none is made beside it, the lost one is asked for
     assert lost.returncode == 2, lost.stderr
-    assert "fingerprint mismatch" in lost.stderr
+    assert "there is no seed key" in lost.stderr and key_file in lost.stderr, lost.stderr
+    assert not os.path.exists(key_file), "a fresh key file beside a sealed database hides which key was lost"
     malformed = serve(db, {**env, ENV: "not-a-key"})
     assert malformed.returncode == 2 and "not hex" in malformed.stderr, malformed.stderr
 

@@ -167,6 +167,20 @@ def _write_side_rows(db: sqlite3.Connection, req: Append, key: SeedKey) -> None:
                    (req.stream, d.reaction, d.due))
 
 
+def _recorded_fingerprint(path: str) -> str | None:
+    """The seed key fingerprint a database file records, or None (no file, no table or no row yet)."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = db.execute("SELECT fingerprint FROM seed_key").fetchone()
+    except sqlite3.OperationalError:  # a database from before migration 6
+        return None
+    finally:
+        db.close()
+    return row[0] if row else None
+
+
 class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
@@ -211,7 +225,9 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         try:
             create_private(self.path)
             if self.seed_key is None:
-                self.seed_key = for_sqlite(self.path)
+                # A database that already records a key never gets a fresh key file beside it: that
+                # file would only be refused (another fingerprint) and hide which key was lost.
+                self.seed_key = for_sqlite(self.path, create=_recorded_fingerprint(self.path) is None)
             self.db = await aiosqlite.connect(self.path, isolation_level=None)
             await self.db.execute("PRAGMA journal_mode=WAL")
             await self.db.execute("PRAGMA synchronous=FULL")
