@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.gurps.combatant_stats import name
+from rules.gurps.combatant_stats import is_lying, name
 from rules.hexes import neighbour
 
 # What each of our DieRolled purposes is for, in words, and what the roll's base score is.
@@ -137,6 +137,18 @@ def _half(n: Any, d: dict[str, Any]) -> str:
     return f"{n(d['combatant'])} holds the half of {_hex(d['hex'])} toward {toward}."
 
 
+def _joined(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str:
+    """Who is in the close combat, and which of them lie on the ground (a fall comes before the event)."""
+    members = list(d["combatants"])
+    lying = [m for m in members if is_lying(state["combatants"].get(m) or {})]
+    where = f" at {_hex(d.get('at'))}" if d.get("at") is not None else ""
+    verb = "is" if len(members) == 1 else "are"
+    if lying and len(lying) == len(members):
+        return f"{_and([n(m) for m in members])} {verb} in close combat on the ground{where}."
+    down = f"; {_and([n(m) for m in lying])} {'is' if len(lying) == 1 else 'are'} on the ground" if lying else ""
+    return f"{_and([n(m) for m in members])} {verb} in close combat{where}{down}."
+
+
 def _moved(n: Any, d: dict[str, Any]) -> str | None:
     who, to, came = n(d["combatant"]), _hex(d["to"]), _hex(d.get("from"))
     return {
@@ -197,6 +209,8 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
         why = d.get("why") or "turn over"
         why = why.replace("dropped his shield", "dropped the shield").replace("his shield", "the shield")
         return f"{n(d['combatant'])}'s turn is over." if why == "turn over" else f"{n(d['combatant'])}'s turn is over: {why}."
+    if t == "CloseCombatJoined":
+        return _joined(state, n, d)
     if t == "CloseCombatLeft":
         if d["how"] == "no foe left":
             return f"{n(d['combatant'])} is no longer in close combat: no foe is left in the hex."

@@ -4,7 +4,7 @@ bookkeeping the action's sentence already says left out of the Markdown and BBCo
 
 from __future__ import annotations
 
-from tests.gurps.gurps_http_scenes import encounter, last_request, log_entries
+from tests.gurps.gurps_http_scenes import encounter, in_close_combat, last_request, log_entries
 from tests.gurps.gurps_world import HAND, fig
 
 
@@ -33,3 +33,19 @@ async def test_a_turn_of_evading_reads_well_on_a_forum(tussle):
     r = await enc.get("/log?format=bbcode&turn=1")
     bb = r.body if isinstance(r.body, str) else str(r.body)
     assert "holds the half" not in bb and "Ana gets past Bors" in bb
+
+
+async def test_close_combat_with_one_figure_down_says_which_is_on_the_ground(tussle):
+    """Issue 18 (a new user's play-through): 'Cai and Dun are in close combat on the ground' read as if
+    both lay there when only Dun was prone; the sentence names who is on the ground."""
+    enc = await in_close_combat(tussle, dun=fig("dun", "b", [0, 0], facing=3, posture="prone", dx=11,
+                                                 weapons=[HAND]), turns=1)
+    texts = [e["text"] for e in await log_entries(enc) if e["type"] == "CloseCombatJoined"]
+    assert texts == ["Dun and Cai are in close combat at [0, 0]; Dun is on the ground."], texts
+
+
+async def test_close_combat_with_everyone_down_is_on_the_ground(tussle):
+    enc = await in_close_combat(tussle, cai=fig("cai", "a", [-1, 0], posture="prone", dx=12, move=5, weapons=[HAND]),
+                                dun=fig("dun", "b", [0, 0], facing=3, posture="prone", dx=11, weapons=[HAND]), turns=1)
+    texts = [e["text"] for e in await log_entries(enc) if e["type"] == "CloseCombatJoined"]
+    assert texts == ["Dun and Cai are in close combat on the ground at [0, 0]."], texts
