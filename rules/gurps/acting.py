@@ -11,7 +11,7 @@ from typing import Any
 from rules.acting import before_in_order, before_slots, gm_step, once_answered, slot, until
 from rules.gurps.combatant_stats import name
 from rules.gurps.hex_sharing import rules_of
-from rules.gurps.legal import legal_actions
+from rules.gurps.legal import actions_open
 from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.situational_modifiers import fighter
 
@@ -21,7 +21,7 @@ END_OF_TURN = until("turn", "until the GM starts the next turn")
 def _not_had_turn(state: dict[str, Any]) -> list[str]:
     """Figures who may still begin their own turn this second, in initiative order if one is set."""
     order = [c for c in state.get("initiative") or [] if c in state["combatants"]] or list(state["combatants"])
-    return [c for c in order if "gurps.choose_maneuver" in legal_actions(state, c)]
+    return [c for c in order if "gurps.choose_maneuver" in actions_open(state, c)]
 
 
 def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -29,9 +29,10 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     first = before_slots(state, "no turn has started: the GM starts the first second (start_turn)")
     if first is not None:
         return first
+    # Past before_slots nothing is pending, so what is open is what is legal.
     out = []
     cur = rules_of(state).get("current")
-    running = cur in state["combatants"] and current_maneuver(state, cur) is not None and legal_actions(state, cur)
+    running = cur in state["combatants"] and current_maneuver(state, cur) is not None and actions_open(state, cur)
     if running:
         m = str(current_maneuver(state, cur)).replace("_", " ")
         left = fighter(state, cur)["movement_left"]

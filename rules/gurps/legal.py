@@ -35,7 +35,15 @@ def _may_step_out_and_strike(state: dict[str, Any], cid: str, maneuver: str) -> 
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
-    """Command types `cid` may send now."""
+    """Command types `cid` may send now: while a reaction is pending nothing else is accepted, so only
+    the answer (`respond`) of the figure it is about (as rogue-trader and skirmish say)."""
+    if state.get("pending"):
+        return ["respond"] if any(p.get("combatant") == cid for p in state["pending"]) else []
+    return actions_open(state, cid)
+
+
+def actions_open(state: dict[str, Any], cid: str) -> list[str]:
+    """Command types `cid` could send were no reaction pending (whose turn it is reads these)."""
     c = state.get("combatants", {}).get(cid)
     if c is None or state.get("turn", 0) < 1:
         return []

@@ -18,7 +18,7 @@ from tests.gurps.gurps_http_scenes import (
     rolls,
     types,
 )
-from tests.gurps.gurps_world import KNIFE, fig
+from tests.gurps.gurps_world import HAND, KNIFE, fig
 
 
 async def run_through(tussle, *, foe_posture="standing", foe_facing=0, d=3, mover_dx=12, **mover_stats):
@@ -238,3 +238,19 @@ async def test_evade_stop_answer_refusals(tussle):
     assert "DieRolled" not in types(b)
     assert "Bors lets Ana pass: no roll." in await log_text(enc)
     await replay_equals_live(enc)
+
+
+async def test_me_during_an_evade_question_lists_only_the_answer(tussle):
+    """Issue 18 (a new user's play-through): while Bors's seat was asked whether to stop Ana, Ana's seat's
+    /me said `your_turn: false` yet listed gurps.move and gurps.evade, which the server would refuse."""
+    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6, weapons=[HAND]),
+                          fig("bors", "b", [0, 0], facing=0, dx=11, weapons=[HAND]))
+    ana_seat, bors_seat = await enc.seat("Ann", ["ana"]), await enc.seat("Bo", ["bors"])
+    await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="Move")
+    await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]])
+    ana_me = (await enc.get("/me", token=ana_seat)).body
+    assert ana_me["your_turn"] is False and ana_me["legal_actions"] == {"ana": []}, ana_me
+    bors_me = (await enc.get("/me", token=bors_seat)).body
+    assert bors_me["your_turn"] is True and bors_me["legal_actions"] == {"bors": ["respond"]}, bors_me
+    r = await enc.command("gurps.move", combatant="ana", path=[[-1, 1]], token=ana_seat)
+    assert r.status >= 400, r.body
