@@ -23,7 +23,9 @@ from projections.audit import (
     commitment_timeline,
     keying_command,
 )
+from rules.interface import BadCommand, Forbidden
 from rules.registry import Registry
+from rules.supplied_dice import check_supplied_dice
 from server.replaying import replay_stream
 from server.verifying_hidden import hidden_roll_report
 
@@ -170,14 +172,41 @@ def commitment_problems(events: list[Event], pinned: str) -> list[Problem]:
     return []
 
 
-def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]]) -> list[Problem]:
+def refused_faces(events: list[Event]) -> dict[int, str]:
+    """Each manual `DieRolled` whose faces the encounter's rules forbade anyone to supply (server dice; or
+    a player's where option manual_dice_from is gm), by seq, with why: judged by rules/supplied_dice.py
+    on the dice source and options the stream itself published, as the service judged the command."""
+    state: dict[str, Any] = {"dice": "server", "options": {}}
+    refused: dict[int, str] = {}
+    for e in events:
+        if e.type == "EncounterCreated":
+            state = {"dice": e.data.get("dice", "server"), "options": dict(e.data.get("options") or {})}
+        elif e.type == "OptionsChanged" and isinstance(e.data.get("options"), dict):
+            state = {**state, "options": {**state["options"], **e.data["options"]}}
+        if e.type != "DieRolled" or e.data.get("source") != "manual":
+            continue
+        what = f"faces {e.data.get('faces')} ({e.data.get('purpose')})"
+        try:
+            check_supplied_dice(state, e.actor)
+        except BadCommand:
+            refused[e.seq] = (f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
+                              "but no command may supply faces there")
+        except Forbidden as exc:
+            refused[e.seq] = f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
+    return refused
+
+
+def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]],
+                  refused: dict[int, str] | None = None) -> list[Problem]:
     """What a client sent (command_id, entropy) must be what keyed its dice: the dice of its commands are
-    keyed by them, with its entropy."""
+    keyed by them, with its entropy. A roll that merely claims to be manual where no faces may be supplied
+    (`refused`) is checked like a server roll."""
+    refused = refused_faces(events) if refused is None else refused
     mine = {s["command_id"]: s.get("entropy", "") or "" for s in sent if isinstance(s.get("command_id"), str)}
     problems, seen = [], set()
     for e in events:
         seen.add(e.command_id)
-        if e.type != "DieRolled" or e.data.get("source") == "manual":
+        if e.type != "DieRolled" or (e.data.get("source") == "manual" and e.seq not in refused):
             continue
         key = keying_command(e)
         if e.command_id in mine and key != e.command_id:
@@ -210,9 +239,13 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
                                             f"commitment {c['commitment']}", c["revealed_at_seq"]))
     hidden, hidden_counts = hidden_roll_report(events)
     problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
-    rolls = audit_rolls(events)
+    refused = refused_faces(events)
+    rolls = [{**r, "mark": FAILED, "problem": refused[r["seq"]]} if r["seq"] in refused else r
+             for r in audit_rolls(events)]
     for r in rolls:
-        if r["mark"] == FAILED:
+        if r["seq"] in refused:
+            problems.append(Problem("dice", refused[r["seq"]], r["seq"]))
+        elif r["mark"] == FAILED:
             problems.append(Problem("dice", f"seq {r['seq']} ({r['purpose']}): {r['problem']}", r["seq"]))
     if trailer is not None:
         problems += trailer_problems(events, trailer)
@@ -223,7 +256,7 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
     if commitment is not None:
         problems += commitment_problems(events, commitment)
     if sent is not None:
-        problems += sent_problems(events, sent)
+        problems += sent_problems(events, sent, refused)
     replayed = replay_stream(events, replay) if replay is not None else None
     if replayed is not None:
         problems += [Problem("replay", d.message, d.seq) for d in replayed.differences]

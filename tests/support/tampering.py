@@ -48,6 +48,18 @@ def forged_export(raw: bytes) -> tuple[bytes, int]:
     return encode(events, trailer), roll["seq"]
 
 
+def manual_faces_export(raw: bytes) -> tuple[bytes, int]:
+    """The first server roll rewritten as faces "typed in by the table" (every face its highest), the chain
+    rewritten: in an encounter of server dice no command may supply faces, so it is a dice problem."""
+    events, trailer = parse(raw)
+    roll = next(e for e in events if e["type"] == "DieRolled" and e["data"]["source"] == "server")
+    d = roll["data"]
+    d.update(faces=[d["sides"]] * len(d["faces"]), source="manual", keyed_by="manual", entropy="")
+    d["total"] = sum(d["faces"])
+    rewrite_chain(events, trailer)
+    return encode(events, trailer), roll["seq"]
+
+
 def edited_export(raw: bytes) -> tuple[bytes, int]:
     """A die face changed in place, hashes left alone: the chain and the dice both break at that seq."""
     events, trailer = parse(raw)

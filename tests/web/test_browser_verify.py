@@ -9,7 +9,7 @@ import pytest
 
 from events.canonical import canonical
 from events.envelope import event_hash
-from tests.support.tampering import edited_export, forged_export
+from tests.support.tampering import edited_export, forged_export, manual_faces_export
 from tests.web.conftest import screenshots_dir
 
 pytestmark = pytest.mark.browser
@@ -59,12 +59,16 @@ def test_after_close_every_badge_reads_verified_and_a_tampered_export_fails_at_i
 
     status, raw = api.call("GET", f"/encounters/{enc['id']}/events", accept="application/x-ndjson")
     assert status == 200
-    cases = [("honest", raw, None), ("forged", *forged_export(raw)), ("edited", *edited_export(raw))]
+    cases = [("honest", raw, None), ("forged", *forged_export(raw)),
+             ("manual", *manual_faces_export(raw)), ("edited", *edited_export(raw))]
     for name, data, bad_seq in cases:
         path = tmp_path / f"{name}.jsonl"
         path.write_bytes(data)
         p.set_input_files("#export-file", str(path))
         report = p.locator("#file-report .chain-state")
+        if name == "manual":  # faces nobody may supply in a server-dice encounter, not "not verifiable"
+            p.locator("#file-report li[data-kind=dice]").filter(
+                has_text=f"seq {bad_seq}: manual faces in an encounter whose dice are the server's").wait_for()
         if bad_seq is None:
             report.filter(has_text="OK").wait_for()
             assert p.locator("#file-report .file-rolls .badge").all_inner_texts() == ["verified"] * 3

@@ -152,7 +152,29 @@ export function auditRolls(events, cache = new Map()) {
     else if (e.type === "DiceSeedRotated") inForce = e.data.commitment ?? null;
     if (e.type === "DieRolled") rolls.push(markRoll(e, commandCommitment, timeline, cache));
   }
-  return rolls;
+  const refused = refusedFaces(events);
+  return rolls.map((r) => (refused.has(r.seq) ? { ...r, mark: FAILED, problem: refused.get(r.seq), message: refused.get(r.seq) } : r));
+}
+
+// Manual faces the encounter's rules let nobody supply (rules/supplied_dice.py, section 5): with server
+// dice none; otherwise a player's only where option manual_dice_from is "actor". Judged on the dice
+// source and options the stream itself published; seq -> the problem's message.
+export function refusedFaces(events) {
+  let dice = "server", options = {};
+  const refused = new Map();
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "EncounterCreated") { dice = d.dice ?? "server"; options = { ...(d.options || {}) }; }
+    else if (e.type === "OptionsChanged" && d.options && typeof d.options === "object") options = { ...options, ...d.options };
+    if (e.type !== "DieRolled" || d.source !== "manual") continue;
+    const what = `faces ${JSON.stringify(d.faces)} (${d.purpose})`;
+    if (dice === "server") {
+      refused.set(e.seq, `seq ${e.seq}: manual faces in an encounter whose dice are the server's: ${what}, but no command may supply faces there`);
+    } else if (e.actor !== "gm" && (options.manual_dice_from ?? "gm") !== "actor") {
+      refused.set(e.seq, `seq ${e.seq}: manual faces from ${e.actor}: ${what}, but only the GM may supply dice faces in this encounter (option manual_dice_from is gm)`);
+    }
+  }
+  return refused;
 }
 
 function markRoll(e, commitment, timeline, cache) {
@@ -193,7 +215,7 @@ export function report(chain, trailer = null, cache = new Map()) {
     }
   }
   const rolls = auditRolls(events, cache);
-  for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: `seq ${r.seq} (${r.purpose}): ${r.problem}` });
+  for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: r.message ?? `seq ${r.seq} (${r.purpose}): ${r.problem}` });
   const hidden = auditHidden(events, cache);
   problems.push(...hidden.problems);
   if (trailer) {
