@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.plane import inches, where
 from rules.skirmish.deck import SKIP_CONDITIONS
-from rules.skirmish.figures import WEAPON_NAMES, card_label, name_of, pronoun
+from rules.skirmish.figures import WEAPON_NAMES, card_label, is_down, name_of, pronoun
 
 WOUND_WORDS = {
     "none": "unwounded",
@@ -154,7 +155,7 @@ def _conditions(state: dict[str, Any], cid: str) -> list[str]:
 
 def _reached(d: dict[str, Any]) -> str:
     if d.get("distance") is not None and d.get("reach") is not None:
-        return f': {d["distance"] / 100:.2f}" to go, and one move is {d["reach"] / 100:.2f}"'
+        return f": {inches(d['distance'])} to go, and one move is {inches(d['reach'])}"
     return f" ({d['why']})"
 
 
@@ -238,6 +239,8 @@ def _common(state: dict[str, Any], etype: str, d: dict[str, Any]) -> str | None:
         return f"{n('combatant')} drops {their} {_item_name(state, d['combatant'], d['item'])}."
     if etype == "Moved":
         return _moved(state, d)
+    if etype == "CloseCombatJoined":
+        return _close_combat(state, d)
     if etype == "FacingChanged" and isinstance(d.get("facing"), int):
         return f"{n('combatant')} turns to face {d['facing']}° (0° = +x, counter-clockwise)."
     if etype == "PinHeld":
@@ -299,9 +302,25 @@ def _moved(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     return None
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _close_combat(state: dict[str, Any], d: dict[str, Any]) -> str:
+    """Figures touch on the table, each at its own spot (the event's `at` is the defender's): say where
+    each stands, and which of them are down (a fall comes before the event)."""
+    figures = [(cid, state.get("combatants", {}).get(cid) or {}) for cid in d["combatants"]]
+    names = [name_of(state, cid) for cid, _ in figures]
+    down = [name_of(state, cid) for cid, c in figures if is_down(c)]
+    spots = [f"{name_of(state, cid)} at {where(c['position'])}" for cid, c in figures if c.get("position")]
+    ground = " on the ground" if down and len(down) == len(figures) else ""
+    told = f"; {_and(down)} {'is' if len(down) == 1 else 'are'} on the ground" if down and not ground else ""
+    return f"{_and(names)} are in close combat{ground}" + (f", {_and(spots)}" if spots else "") + f"{told}."
+
+
 def _gap(a: Any, b: Any) -> str:
     if isinstance(a, list) and isinstance(b, list):
-        return f'{((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 / 100:.2f}"'
+        return inches(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
     return "up"
 
 
@@ -317,7 +336,7 @@ def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str:
 
 def _inches(p: Any) -> str:
     if isinstance(p, list) and len(p) == 2:
-        return f'({p[0] / 100:.2f}", {p[1] / 100:.2f}")'
+        return where(p)
     return "a new spot"
 
 

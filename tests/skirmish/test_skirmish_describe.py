@@ -174,7 +174,7 @@ def test_common_events_in_the_game_s_words():
     text = w.sentences()
     assert "Sgt Hale lets go of Pvt Voss to stand up; Pvt Voss is still a prisoner." in text
     assert "Pvt Voss stands up." in text
-    assert 'Pvt Voss is dragged along by the captor to (0.00", 4.00").' in text
+    assert 'Pvt Voss is dragged along by the captor to (0", 4").' in text
 
 
 def test_a_released_hold_says_why():

@@ -37,7 +37,8 @@ async def test_log_of_a_parry_counterstrike_and_a_gm_result(tussle):
         "The deck: 1d2 over 2 undrawn cards gives [1]: Sgt Hale's card" + MANUAL,
         "Sgt Hale's card is drawn (1 card left this turn): Sgt Hale acts.",
         "Sgt Hale closes with Pvt Voss to strike a blow.",
-        'Sgt Hale moves 4.00" to touch Pvt Voss, at (-1.00", 0.00").',
+        'Sgt Hale moves 4.0" to touch Pvt Voss, at (-1", 0").',
+        'Sgt Hale and Pvt Voss are in close combat, Sgt Hale at (-1", 0") and Pvt Voss at (0", 0").',
         "Sgt Hale strikes at Pvt Voss.",
         "Pvt Voss must choose: parry or evade (asked of the GM; default parry).",
         "The GM answers for the defender: parry.",
@@ -82,10 +83,10 @@ async def test_log_of_an_evade(tussle):
     await strike_and_answer(enc, "evade", [[44], [37]], to=[400, 300], facing=90)
     texts = await log_texts(enc)
     for sentence in [
-        'Pvt Voss chooses to evade, naming (4.00", 3.00") to go to.',
+        'Pvt Voss chooses to evade, naming (4", 3") to go to.',
         "Pvt Voss rolls 1d100 for the evade: [37] +10 speedy = 47: wins the evade" + MANUAL,
         "Evade: Sgt Hale 44 against Pvt Voss 47. Pvt Voss wins and slips one move away.",
-        'Pvt Voss slips away to (4.00", 3.00").',
+        'Pvt Voss slips away to (4", 3").',
         "Pvt Voss turns to face 90° (0° = +x, counter-clockwise).",
         "Pvt Voss leaves the close combat (evade).",
         "The hand to hand between Sgt Hale and Pvt Voss ends: the defender got away.",
@@ -136,6 +137,7 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
         "The GM gives the morale test result: passed.",
         "Sgt Hale falls on their stomach.",
         "Sgt Hale falls holding Pvt Voss, preventing any movement.",
+        'Sgt Hale and Pvt Voss are in close combat on the ground, Sgt Hale at (-1", 0") and Pvt Voss at (0", 0").',
         "Pvt Voss is taken prisoner.",
         "The grapple succeeds: Pvt Voss is Sgt Hale's prisoner, and moves on Sgt Hale's cards till liberated.",
         "Sgt Hale drops their sword.",
@@ -148,7 +150,7 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
         "Sgt Hale keeps the hold on Pvt Voss.",
         "Sgt Hale, as captor, gets up to move, pulling the prisoner along.",
         "Sgt Hale lets go of Pvt Voss to stand up; Pvt Voss is still a prisoner.",
-        'Pvt Voss is dragged along by the captor to (0.00", -3.00").',
+        'Pvt Voss is dragged along by the captor to (0", -3").',
         "GM ruling: Pvt Voss is liberated from Sgt Hale: Kurt cuts him loose",
         "Pvt Voss is no longer a prisoner.",
         "Pvt Voss is no longer Sgt Hale's prisoner (Kurt cuts him loose).",
@@ -171,7 +173,7 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
     await strike(enc)
     texts = await log_texts(enc)
     assert (
-        'Sgt Hale cannot reach Pvt Voss: 14.00" to go, and one move is 6.00". No hand to hand occurs.'
+        'Sgt Hale cannot reach Pvt Voss: 14.0" to go, and one move is 6.0". No hand to hand occurs.'
         in texts
     )
     enc = await encounter(tussle, damage_chart=[{"min": 31, "result": "unconscious"}])
