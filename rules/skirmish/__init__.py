@@ -72,7 +72,7 @@ ON_COMMON: dict[
 class Skirmish(Ruleset, guide=playing):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
-    version = "3"  # 3: stats.wound_level shows the current wound level (issue 17: one place clients read)
+    version = "4"  # 4: the last undrawn card is turned up without a 1d1 roll; 3: stats.wound_level shows the current wound level
     live_stats: ClassVar[dict[str, str]] = {"wound_level": "wound_levels"}
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS

@@ -13,7 +13,8 @@ Point = list[int]
 
 
 class DrawCard(Command, tag="skirmish.draw_card"):
-    """Draw the next card (spec 4.1); in a manual encounter `dice: [[k]]` names the k-th undrawn card."""
+    """Draw the next card (spec 4.1); in a manual encounter `dice: [[k]]` names the k-th undrawn card (the last
+    undrawn card is turned up with no roll: send no dice for it)."""
 
     gm_only: ClassVar[bool] = True
 

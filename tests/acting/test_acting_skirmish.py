@@ -17,7 +17,9 @@ VOSS = {"id": "voss", "name": "Pvt Voss", "side": "b", "position": [0, 0], "faci
 async def _draw(enc, cid: str) -> None:
     rules = (await enc.state())["rules"]
     card = next(c["card"] for c in rules["deck"] if cid in c["combatants"])
-    await enc.ok("skirmish.draw_card", dice=[[rules["undrawn"].index(card) + 1]])
+    # The last undrawn card is turned up with no roll, so no dice for it.
+    dice = [[rules["undrawn"].index(card) + 1]] if len(rules["undrawn"]) > 1 else None
+    await enc.ok("skirmish.draw_card", **({"dice": dice} if dice else {}))
 
 
 async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):

@@ -30,9 +30,11 @@ def rolls(body: dict[str, Any], purpose: str) -> list[dict[str, Any]]:
 
 
 async def draw(enc, cid: str) -> dict[str, Any]:
-    """Draw the card that activates `cid` (its place among the undrawn cards)."""
+    """Draw the card that activates `cid` (its place among the undrawn cards; the last card needs no dice)."""
     rules = (await enc.state())["rules"]
     card = next(c["card"] for c in rules["deck"] if cid in c["combatants"])
+    if rules["undrawn"] == [card]:
+        return await enc.ok("skirmish.draw_card")
     return await enc.ok("skirmish.draw_card", dice=[[rules["undrawn"].index(card) + 1]])
 
 

@@ -66,6 +66,9 @@ class World(PureWorld):
         self.send("add_combatant", combatant=fig)
 
     def draw(self, place: int) -> list[Event]:
+        """Draw the card at `place` among the undrawn ones (the last card is turned up with no dice)."""
+        if len(self.rules["undrawn"]) == 1:
+            return self.send("skirmish.draw_card")
         return self.send("skirmish.draw_card", dice=[[place]])
 
     def draw_card_of(self, cid: str) -> list[Event]:

@@ -106,7 +106,7 @@ async def test_e3_grapple_to_prisoner_over_http(tussle):
         "rifle": "dropped",
         "grenade": "dropped",
     }
-    body = await enc.ok("skirmish.draw_card", dice=[[1]])
+    body = await enc.ok("skirmish.draw_card")  # the last card: turned up with no roll
     assert data(body, "ActivationSkipped") == [{"combatant": "voss", "why": "prisoner"}]
     # Step 5: another figure's blow on the held prisoner is accepted.
     await enc.add({**KURT, "position": [0, 100]})

@@ -263,11 +263,13 @@ async def test_liberate_needs_a_prisoner(tussle):
 async def test_the_deck_runs_out(tussle):
     enc = await encounter(tussle)
     await enc.ok("skirmish.draw_card", dice=[[2]])
-    r = await enc.command("skirmish.draw_card", dice=[[2]])
-    assert r.status == 400, r.body  # only one card is left: 1d1 cannot show 2
-    await enc.ok("skirmish.draw_card", dice=[[1]])
-    before = await enc.state()
     r = await enc.command("skirmish.draw_card", dice=[[1]])
+    # Only one card is left: it is turned up with no roll, so a die sent for it is refused.
+    assert r.status == 400 and "dice[0] was supplied" in r.body["error"]["message"], r.body
+    body = await enc.ok("skirmish.draw_card")
+    assert [e["type"] for e in body["events"]] == ["ActionSpent", "CardDrawn"], body  # no DieRolled
+    before = await enc.state()
+    r = await enc.command("skirmish.draw_card")
     refused(
         r,
         422,
