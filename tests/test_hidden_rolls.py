@@ -214,3 +214,15 @@ async def test_a_live_encounter_with_hidden_rolls_moves_with_its_secrets(tussle,
             assert (await moved.get("/verify")).body["ok"]
     finally:
         await other.stop()
+
+
+async def test_the_roll_command_reads_neutral_and_its_hidden_field_says_gm_only(tussle):
+    """Issue 18 (a new user's play-through): the players' roll form showed the command's description, which
+    spoke of rolling "behind the GM screen (hidden)" — a thing only the GM may do."""
+    r = await tussle.request("GET", "/openapi.json")
+    assert r.status == 200
+    schemas = r.body["components"]["schemas"]
+    mapping = schemas["Command"]["discriminator"]["mapping"]
+    roll = schemas[mapping["roll"].rsplit("/", 1)[1]]
+    assert "hidden" not in roll["description"] and "GM" not in roll["description"], roll["description"]
+    assert roll["properties"]["hidden"]["description"].startswith("GM only"), roll["properties"]["hidden"]

@@ -58,7 +58,7 @@ class Move(Command, tag="move"):
 
 
 class RollDice(Command, tag="roll"):
-    """Roll dice, e.g. 3d6 or 2d10+4, for a purpose the log names: in the open, or behind the GM screen (hidden)."""
+    """Roll dice, e.g. 3d6 or 2d10+4, for a purpose the log names."""
 
     expression: Annotated[str, msgspec.Meta(description=(
         "The dice to roll: NdS with an optional +/- modifier and keep-highest/lowest, e.g. 3d6, d100, 2d6+1, "
@@ -66,7 +66,7 @@ class RollDice(Command, tag="roll"):
     purpose: Annotated[str, msgspec.Meta(description="What the roll is for, as the log says it (e.g. \"spot the ambush\").")] = ""
     combatant: str | None = None
     hidden: Annotated[bool, msgspec.Meta(description=(
-        "GM only: roll behind the screen. The chain holds only a commitment to the faces (from the encounter's "
+        "GM only (a player's hidden roll is refused): roll behind the screen. The chain holds only a commitment to the faces (from the encounter's "
         "hidden seed); the GM reads them at GET /encounters/{id}/hidden-rolls, and reveal_roll or close shows "
         "them to everyone."))] = False
 
