@@ -8,7 +8,9 @@ fields (API.md: "add fields freely, rename none"), so state, log, audit and list
 Changed on purpose since: the gurps encounter's log sentences (gurps version 2, issue 18 item 4; only
 `text` and the Markdown, its events and state as they were).
 The log's sentences are today's rulesets' (the tft encounter's re-read after issue 18 item 4 changed its
-sentences on purpose: no guessed pronouns, hexes as [q, r]); the stored events never change.
+sentences on purpose: no guessed pronouns, hexes as [q, r]); the stored events never change. Issue 18's
+new-user play-through: the gurps close combat says only Bors is on the ground, and while the GM's question to Bors
+waits, `legal_actions` lists only Bors's `respond` (Ana's move and evade would be refused).
 """
 
 from __future__ import annotations
