@@ -16,6 +16,7 @@ from typing import Any
 from events.envelope import Event
 from events.hidden_rolls import shown
 from rules.state import EventNotFoldable, evolve, initial_state, voided_seqs
+from rules.wording import names_and
 
 State = dict[str, Any]
 Entry = dict[str, Any]
@@ -48,10 +49,7 @@ def actor_name(state: State, actor: str) -> str:
 
 
 def _names(state: State, ids: Iterable[str]) -> str:
-    names = [name_of(state, i) for i in ids]
-    if len(names) <= 1:
-        return "".join(names) or "nobody"
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return names_and([name_of(state, i) for i in ids])
 
 
 def place(state: State, position: Any) -> str:

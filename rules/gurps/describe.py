@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.gurps.combatant_stats import is_lying, name
 from rules.hexes import neighbour
+from rules.wording import names_and
 
 # What each of our DieRolled purposes is for, in words, and what the roll's base score is.
 ROLL_PURPOSES: dict[str, tuple[str, str]] = {
@@ -55,10 +56,6 @@ OLD_WHY: dict[str, str] = {"he was taken down": "taken down", "his takedown fail
 
 def _hex(h: Any) -> str:
     return f"[{h[0]}, {h[1]}]" if isinstance(h, list) and len(h) == 2 else str(h)
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _plural(n: int, word: str) -> str:
@@ -115,10 +112,11 @@ def _contest(n: Any, d: dict[str, Any]) -> str:
 
 def _declared(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str | None:
     who, action = n(d.get("combatant")), d["action"]
-    target = _and([n(t) for t in d.get("targets") or []]) or "someone"
+    targets = d.get("targets") or []
+    target = names_and([n(t) for t in targets]) if targets else "someone"
     extra = d.get("params") or {}
     helpers = extra.get("helpers") or []
-    helped = f", helped by {_and([n(h) for h in helpers])}" if helpers else ""
+    helped = f", helped by {names_and([n(h) for h in helpers])}" if helpers else ""
     return {
         "close_combat_attack": f"{who} attacks {target} with the {extra.get('weapon')}.",
         "step_out_attack": f"{who} steps out of the hex to {_hex(extra.get('to'))} and strikes at {target} "
@@ -144,9 +142,9 @@ def _joined(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str:
     where = f" at {_hex(d.get('at'))}" if d.get("at") is not None else ""
     verb = "is" if len(members) == 1 else "are"
     if lying and len(lying) == len(members):
-        return f"{_and([n(m) for m in members])} {verb} in close combat on the ground{where}."
-    down = f"; {_and([n(m) for m in lying])} {'is' if len(lying) == 1 else 'are'} on the ground" if lying else ""
-    return f"{_and([n(m) for m in members])} {verb} in close combat{where}{down}."
+        return f"{names_and([n(m) for m in members])} {verb} in close combat on the ground{where}."
+    down = f"; {names_and([n(m) for m in lying])} {'is' if len(lying) == 1 else 'are'} on the ground" if lying else ""
+    return f"{names_and([n(m) for m in members])} {verb} in close combat{where}{down}."
 
 
 def _moved(n: Any, d: dict[str, Any]) -> str | None:
@@ -222,7 +220,7 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
         return f"{n(d['combatant'])} readies the {d['item']}."
     if t == "FacingChanged":
         foes = _foes_beside(state, d["combatant"])
-        return f"{n(d['combatant'])} turns to face {_and([n(f) for f in foes])}." if foes else None
+        return f"{n(d['combatant'])} turns to face {names_and([n(f) for f in foes])}." if foes else None
     if t == "ReactionRequested":
         return _question(state, n, d)
     return None

@@ -7,6 +7,7 @@ from typing import Any
 from rules.plane import distance, inches, where
 from rules.rogue_trader.models import name, unit_of
 from rules.rogue_trader.options import option
+from rules.wording import names_and
 
 State = dict[str, Any]
 
@@ -52,11 +53,6 @@ def unit_label(state: State, uid: str) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def names_and(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
 
 
 def _mods(mods: list[dict[str, Any]]) -> str:

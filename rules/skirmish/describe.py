@@ -9,6 +9,7 @@ from typing import Any
 from rules.plane import inches, where
 from rules.skirmish.deck import SKIP_CONDITIONS
 from rules.skirmish.figures import WEAPON_NAMES, card_label, is_down, name_of, pronoun
+from rules.wording import names_and
 
 WOUND_WORDS = {
     "none": "unwounded",
@@ -302,10 +303,6 @@ def _moved(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     return None
 
 
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _close_combat(state: dict[str, Any], d: dict[str, Any]) -> str:
     """Figures touch on the table, each at its own spot (the event's `at` is the defender's): say where
     each stands, and which of them are down (a fall comes before the event)."""
@@ -314,8 +311,8 @@ def _close_combat(state: dict[str, Any], d: dict[str, Any]) -> str:
     down = [name_of(state, cid) for cid, c in figures if is_down(c)]
     spots = [f"{name_of(state, cid)} at {where(c['position'])}" for cid, c in figures if c.get("position")]
     ground = " on the ground" if down and len(down) == len(figures) else ""
-    told = f"; {_and(down)} {'is' if len(down) == 1 else 'are'} on the ground" if down and not ground else ""
-    return f"{_and(names)} are in close combat{ground}" + (f", {_and(spots)}" if spots else "") + f"{told}."
+    told = f"; {names_and(down)} {'is' if len(down) == 1 else 'are'} on the ground" if down and not ground else ""
+    return f"{names_and(names)} are in close combat{ground}" + (f", {names_and(spots)}" if spots else "") + f"{told}."
 
 
 def _gap(a: Any, b: Any) -> str:
