@@ -18,6 +18,7 @@ from typing import Any
 from events.dice import WEAK_ENTROPY_BELOW, derive_face
 from events.envelope import Event
 from rules.state import voided_seqs
+from rules.supplied_dice import refused_faces
 
 VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_revealed", "manual"
 SEED_FAILED = "seed_failed"  # its seed was revealed but fails its commitment: not recomputed
@@ -70,6 +71,7 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     """Every `DieRolled` with its inputs, the commitment in force, and its mark."""
     timeline = {c["commitment"]: c for c in commitment_timeline(events)}
     voided = voided_seqs(events)
+    refused = refused_faces(events)  # manual faces where the rules let nobody supply them: forged
     rolls: list[dict[str, Any]] = []
     in_force: str | None = None
     command_commitment: str | None = None
@@ -104,6 +106,8 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
                     f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"}
         if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
             next_draw[by] = max(first, max(draws) + 1)
+        if e.seq in refused:
+            roll = {**roll, "mark": FAILED, "problem": refused[e.seq]}
         rolls.append(roll)
     return rolls
 

@@ -1,10 +1,12 @@
 """Who may supply a command's dice faces: the rule the service applies before deciding and the replay
-audit applies to the faces a stored command supplied (server/replaying.py), so both judge alike."""
+audit applies to the faces a stored command supplied (server/replaying.py), and every verifier and the
+dice audit apply to a stored manual roll (refused_faces), so all judge alike."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from events.envelope import Event
 from rules.interface import BadCommand, Forbidden
 
 
@@ -17,4 +19,28 @@ def check_supplied_dice(state: dict[str, Any], actor: str) -> None:
         raise Forbidden("only the GM may supply dice faces in this encounter (option manual_dice_from is gm)")
 
 
-__all__ = ["check_supplied_dice"]
+def refused_faces(events: list[Event]) -> dict[int, str]:
+    """Each manual `DieRolled` whose faces the encounter's rules forbade anyone to supply (server dice; or
+    a player's where option manual_dice_from is gm), by seq, with why: judged by rules/supplied_dice.py
+    on the dice source and options the stream itself published, as the service judged the command."""
+    state: dict[str, Any] = {"dice": "server", "options": {}}
+    refused: dict[int, str] = {}
+    for e in events:
+        if e.type == "EncounterCreated":
+            state = {"dice": e.data.get("dice", "server"), "options": dict(e.data.get("options") or {})}
+        elif e.type == "OptionsChanged" and isinstance(e.data.get("options"), dict):
+            state = {**state, "options": {**state["options"], **e.data["options"]}}
+        if e.type != "DieRolled" or e.data.get("source") != "manual":
+            continue
+        what = f"faces {e.data.get('faces')} ({e.data.get('purpose')})"
+        try:
+            check_supplied_dice(state, e.actor)
+        except BadCommand:
+            refused[e.seq] = (f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
+                              "but no command may supply faces there")
+        except Forbidden as exc:
+            refused[e.seq] = f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
+    return refused
+
+
+__all__ = ["check_supplied_dice", "refused_faces"]

@@ -23,9 +23,8 @@ from projections.audit import (
     commitment_timeline,
     keying_command,
 )
-from rules.interface import BadCommand, Forbidden
 from rules.registry import Registry
-from rules.supplied_dice import check_supplied_dice
+from rules.supplied_dice import refused_faces
 from server.replaying import replay_stream
 from server.verifying_hidden import hidden_roll_report
 
@@ -172,30 +171,6 @@ def commitment_problems(events: list[Event], pinned: str) -> list[Problem]:
     return []
 
 
-def refused_faces(events: list[Event]) -> dict[int, str]:
-    """Each manual `DieRolled` whose faces the encounter's rules forbade anyone to supply (server dice; or
-    a player's where option manual_dice_from is gm), by seq, with why: judged by rules/supplied_dice.py
-    on the dice source and options the stream itself published, as the service judged the command."""
-    state: dict[str, Any] = {"dice": "server", "options": {}}
-    refused: dict[int, str] = {}
-    for e in events:
-        if e.type == "EncounterCreated":
-            state = {"dice": e.data.get("dice", "server"), "options": dict(e.data.get("options") or {})}
-        elif e.type == "OptionsChanged" and isinstance(e.data.get("options"), dict):
-            state = {**state, "options": {**state["options"], **e.data["options"]}}
-        if e.type != "DieRolled" or e.data.get("source") != "manual":
-            continue
-        what = f"faces {e.data.get('faces')} ({e.data.get('purpose')})"
-        try:
-            check_supplied_dice(state, e.actor)
-        except BadCommand:
-            refused[e.seq] = (f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
-                              "but no command may supply faces there")
-        except Forbidden as exc:
-            refused[e.seq] = f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
-    return refused
-
-
 def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]],
                   refused: dict[int, str] | None = None) -> list[Problem]:
     """What a client sent (command_id, entropy) must be what keyed its dice: the dice of its commands are
@@ -240,8 +215,7 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
     hidden, hidden_counts = hidden_roll_report(events)
     problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
     refused = refused_faces(events)
-    rolls = [{**r, "mark": FAILED, "problem": refused[r["seq"]]} if r["seq"] in refused else r
-             for r in audit_rolls(events)]
+    rolls = audit_rolls(events)
     for r in rolls:
         if r["seq"] in refused:
             problems.append(Problem("dice", refused[r["seq"]], r["seq"]))

@@ -1,6 +1,6 @@
 """A server roll rewritten as faces "typed in by the table" and rehashed (issue 16, review): with server
 dice no command may supply faces, so `tussle verify` (no --replay), `GET /verify` and docs/verifying.md's
-example verifier name it at its seq from the stream alone, while manual faces the encounter allows still
+example verifier name it at its seq from the stream alone (and `GET /audit` marks it failed), while manual faces the encounter allows still
 verify as manual."""
 
 from __future__ import annotations
@@ -74,6 +74,11 @@ async def test_a_manual_forgery_rewritten_in_the_store_is_named_by_get_verify(se
     assert not report["ok"] and report["first_bad_seq"] == seq, report
     assert [(p["kind"], p["seq"]) for p in report["problems"]] == [("dice", seq)], report["problems"]
     assert report["problems"][0]["message"].startswith(f"seq {seq}: {PHRASE}"), report["problems"]
+    # The dice audit a player reads (and the page's roll badges) says the same of that roll.
+    audit = (await enc.get("/audit")).body
+    [roll] = [r for r in audit["rolls"] if r["seq"] == seq]
+    assert roll["mark"] == "failed" and roll["problem"].startswith(f"seq {seq}: {PHRASE}"), roll
+    assert audit["counts"]["failed"] == 1 and audit["counts"]["manual"] == 0, audit["counts"]
 
 
 async def test_manual_faces_the_encounter_allows_still_verify_as_manual(tussle, tmp_path):
