@@ -95,7 +95,10 @@ async def create_encounter(request: web.Request) -> web.Response:
     created = out.events[0].data
     payload = {"id": info.id, "gm_token": gm_token, "commitment": created["commitment"], "ruleset": info.ruleset,
                "options": created["options"], "geometry": created["geometry"], "name": info.name,
-               "dice": created["dice"], "public": info.public, "hidden_commitment": created.get("hidden_commitment")}
+               "dice": created["dice"], "public": info.public, "hidden_commitment": created.get("hidden_commitment"),
+               # The head after creation: a first receipt, which pins seq 1 whole (its dice source and
+               # options as well as its commitments) for `tussle verify --receipts`.
+               "seq": out.events[-1].seq, "hash": out.events[-1].hash}
     return json_response(payload, status=200 if out.duplicate else 201)
 
 

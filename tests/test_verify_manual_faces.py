@@ -111,3 +111,25 @@ async def test_manual_faces_the_encounter_allows_still_verify_as_manual(tussle, 
     assert report["first_bad_seq"] == player_roll["seq"], report
     assert "only the GM may supply dice faces" in report["problems"][0]["message"], report["problems"]
     assert await run_doc_verifier(verifier, str(path)) == player_roll["seq"]
+
+
+async def test_the_create_answers_receipt_pins_seq_1_against_a_forged_dice_source(tussle, tmp_path):
+    """A forger who also rewrites seq 1 (server dice turned mixed, anyone's faces allowed) keeps the first
+    commitment, so --commitment alone cannot see it; the create answer's own receipt (seq 1 and its hash) can."""
+    enc = await _server_dice_fight(tussle)
+    created = enc.created
+    assert created["seq"] == 1, created
+    stored = (await enc.get("/events?limit=1")).body["events"][0]
+    assert stored["hash"] == created["hash"], "the create answer's receipt is the stored seq 1"
+    honest = Path(await export(tussle, enc, tmp_path))
+    forged, seq = manual_faces_export(honest.read_bytes())
+    events, trailer = parse(forged)
+    events[0]["data"]["dice"] = "mixed"
+    events[0]["data"]["options"]["manual_dice_from"] = "actor"
+    rewrite_chain(events, trailer)
+    path = tmp_path / "forged-source.jsonl"
+    path.write_bytes(encode(events, trailer))
+    receipt = tmp_path / "receipts.jsonl"
+    receipt.write_text(json.dumps({"seq": created["seq"], "hash": created["hash"]}) + "\n")
+    assert await cli_first_bad(honest, "--receipts", str(receipt)) is None
+    assert await cli_first_bad(path, "--receipts", str(receipt)) == 1

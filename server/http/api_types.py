@@ -95,6 +95,10 @@ class EncounterCreatedResponse(msgspec.Struct):
     hidden_commitment: Annotated[str | None, about(
         "SHA-256 (hex) of the hidden seed behind the GM's hidden rolls, revealed at close; null without server "
         "dice. Keep it with the commitment.")] = None
+    seq: Annotated[int, about("The chain head after creation (1): keep it with `hash` as your first receipt.")] = 1
+    hash: Annotated[str, about(
+        "That event's chain hash: as a receipt (tussle verify --receipts) it pins seq 1 whole — dice source, "
+        "options and commitments.")] = ""
 
 
 class HiddenRoll(msgspec.Struct):
