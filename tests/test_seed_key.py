@@ -154,6 +154,11 @@ def test_a_server_with_another_key_refuses_to_start(tmp_path, no_env_key):
     assert lost.returncode == 2, lost.stderr
     assert "there is no seed key" in lost.stderr and key_file in lost.stderr, lost.stderr
     assert not os.path.exists(key_file), "a fresh key file beside a sealed database hides which key was lost"
+    os.replace(key_file + ".lost", key_file)
+    os.chmod(key_file, 0o644)  # a key file others can read protects nothing
+    loose = serve(db, env)
+    assert loose.returncode == 2 and "can be read by others (mode 0644)" in loose.stderr, loose.stderr
+    os.chmod(key_file, 0o600)
     malformed = serve(db, {**env, ENV: "not-a-key"})
     assert malformed.returncode == 2 and "not hex" in malformed.stderr, malformed.stderr
 

@@ -100,6 +100,11 @@ def for_sqlite(db_path: str, *, create: bool = True) -> SeedKey:
                 os.fsync(f.fileno())
     try:
         with open(path, encoding="ascii") as f:
+            mode = os.fstat(f.fileno()).st_mode & 0o777
+            if mode & 0o077:
+                # A key others can read protects nothing: refuse it as ssh refuses such a private key.
+                raise SeedKeyError(f"the seed key file {path} can be read by others (mode {mode:04o}): "
+                                   f"chmod 600 {path}, or give the key as {ENV}")
             return _parse(f.read(), path)
     except FileNotFoundError:
         raise SeedKeyError(f"there is no seed key: neither {ENV} nor {path} (the key file beside the "
