@@ -17,7 +17,7 @@ from events.common import (
 )
 from events.dice import Dice
 from rules.interface import RuleError, combatant_or_error
-from rules.plane import distance, is_point, path_length, round_half_up, rounded, step_toward
+from rules.plane import distance, inches, is_point, path_length, round_half_up, rounded, step_toward
 from rules.refusals import refuse
 from rules.skirmish.commands import CaptorActs, Liberate
 from rules.skirmish.events import PrisonerLiberated
@@ -107,8 +107,8 @@ def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) 
     reach = move_reach(c)
     if is_point(start) and reach is not None and round_half_up(path_length([start, *path])) > reach:
         raise RuleError(
-            f'{c["name"]} can move at most one move ({reach / 100:.2f}") with a prisoner in tow; that path is '
-            f'{round_half_up(path_length([start, *path])) / 100:.2f}" long.'
+            f'{c["name"]} can move at most one move ({inches(reach)}) with a prisoner in tow; that path is '
+            f'{inches(round_half_up(path_length([start, *path])))} long.'
         )
     end = path[-1]
     w.emit(Moved(captor, end, "move", None, start))

@@ -11,6 +11,7 @@ from rules.plane import (
     crosses,
     distance,
     facing_toward,
+    inches,
     is_point,
     path_length,
     round_half_up,
@@ -60,8 +61,8 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
         if is_point(target) and _apart(end, target) > contact:
             raise RuleError(
                 f"the path must end touching {d['name']} (§Flow: the attacker moves to touch the defender): its "
-                f'last point is {_apart(end, target) / 100:.2f}" from {d["name"]} (touch is '
-                f'{contact / 100:.2f}" between centres: option contact_distance)'
+                f'last point is {inches(_apart(end, target))} from {d["name"]} (touch is '
+                f'{inches(contact)} between centres: option contact_distance)'
             )
         length = round_half_up(path_length([start, *path] if is_point(start) else path))
         facing = facing_toward(end, target) if is_point(target) else None
@@ -102,8 +103,8 @@ def evade_destination(
         problems = []
         if reach is not None and _apart(here, to) > reach:
             problems.append(
-                f'{d["name"]} can evade at most one move ({reach / 100:.2f}"; §EVADE: he is moved one move away), '
-                f'and that point is {_apart(here, to) / 100:.2f}" away'
+                f'{d["name"]} can evade at most one move ({inches(reach)}; §EVADE: he is moved one move away), '
+                f'and that point is {inches(_apart(here, to))} away'
             )
         others = [
             c["position"]

@@ -150,7 +150,7 @@ async def test_a_path_must_end_touching_the_defender(tussle):
         r,
         422,
         "the path must end touching Pvt Voss (§Flow: the attacker moves to touch the defender): its last point is "
-        '3.00" from Pvt Voss (touch is 1.00" between centres: option contact_distance)',
+        '3.0" from Pvt Voss (touch is 1.0" between centres: option contact_distance)',
     )
     await unchanged(enc, before)
 
@@ -164,9 +164,9 @@ async def test_evade_answers_that_are_refused(tussle):
     refused(
         r,
         422,
-        'that evade move is not allowed: Pvt Voss can evade at most one move (6.00"; §EVADE: he is moved one move '
+        'that evade move is not allowed: Pvt Voss can evade at most one move (6.0"; §EVADE: he is moved one move '
         "away), and that point "
-        'is 7.00" away.',
+        'is 7.0" away.',
     )
     r = await enc.command("respond", reaction=rid, choice="evade", to=[600, 0], dice=[[1], [99]])
     refused(r, 422, "the straight line to that point passes through another figure")
@@ -247,7 +247,7 @@ async def test_captor_acts_refusals(tussle):
     refused(r, 422, "Sgt Hale is on stomach and must stand up to move (stand_up: true)")
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, 900]])
     refused(
-        r, 422, 'Sgt Hale can move at most one move (6.00") with a prisoner in tow; that path is 9.00" long.'
+        r, 422, 'Sgt Hale can move at most one move (6.0") with a prisoner in tow; that path is 9.0" long.'
     )
     r = await enc.command("skirmish.captor_acts", combatant="hale", stand_up=True, path=[])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "path", r.body
