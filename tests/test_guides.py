@@ -158,3 +158,14 @@ def test_a_group_field_says_where_its_ids_are():
     md = guide_markdown(published().rulesets["rogue-trader"])
     assert "`group` (str, required) — The id of a close-combat group (GET /encounters/{id}/state lists them in " \
            "`groups`), or of any model in it." in md
+
+
+async def test_the_tft_first_turn_warns_that_server_dice_may_knock_simeth_back(tussle):
+    """The guide's turn plays with server dice: a new user's own entry may fail, and the guide says so there."""
+    steps = first_turn_steps(published().rulesets["tft"])
+    create = next(s for s in steps if s.keeps == "encounter")
+    r = await tussle.request("POST", "/encounters", create.body)
+    assert r.status == 201 and r.body["dice"] == "server"
+    entry = next(s for s in steps if s.body and s.body.get("type") == "tft.enter_hth")
+    assert "server dice" in entry.note and "knocked back" in entry.note
+    assert f"# {entry.note}" in (GUIDES_DIR / "tft.md").read_text(encoding="utf-8")

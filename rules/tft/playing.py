@@ -51,7 +51,9 @@ FIRST_TURN = FirstTurn(
         ("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
         ("gm", "... its movement phase ...", {"type": "start_phase", "phase": "movement"}),
         ("gm", "... and its action phase (Simeth, adjDX 12, acts first).", {"type": "start_phase", "phase": "action"}),
-        ("player", "Simeth (MA 12, faster than the troll: entry condition C1) tries to get into HTH.",
+        ("player", "Simeth (MA 12, faster than the troll: entry condition C1) tries to get into HTH. With server "
+                   "dice the troll's defense roll decides: Simeth may get in, or be knocked back (the action lost, "
+                   "perhaps with a free hit for the troll), so your own fight may go differently from here.",
          {"type": "tft.enter_hth", "combatant": "simeth", "target": "troll"}),
     ),
 )
