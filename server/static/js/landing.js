@@ -2,6 +2,7 @@
 // GET /rulesets and the option schemas of /openapi.json.
 
 import { api, el, newCommandId, viewLink, linkRow } from "./api.js";
+import { keepReceipt } from "./receipts.js";
 
 const DICE_HELP = {
   server: "the server rolls committed dice that anyone can check once the seed is revealed",
@@ -96,6 +97,7 @@ function showDiceHelp() {
 }
 
 function showCreated(created) {
+  keepReceipt(created.id, created); // seq 1's receipt: it pins the creation whole (docs/verifying.md §1)
   const box = document.getElementById("created");
   const gmUrl = viewLink(created.id, created.gm_token);
   const seats = el("div", { class: "made-links" });

@@ -6,6 +6,7 @@ import { api, el, newCommandId, newEntropy, tokenFromFragment, viewLink, copyTex
 import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
 import { drawMap } from "./map.js";
+import { receipts, keepReceipt } from "./receipts.js";
 
 const stream = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = tokenFromFragment();
@@ -47,23 +48,9 @@ function askedOfText(who) {
 
 // ---- receipts: every 201's (seq, hash), kept in this browser and checked against the stream ----
 
-const RECEIPTS_KEY = `tussle-receipts:${stream}`;
-
-function receipts() {
-  try { return JSON.parse(localStorage.getItem(RECEIPTS_KEY) || "[]"); } catch { return []; }
-}
-
-function keepReceipt(r) {
-  try {
-    const all = receipts();
-    if (!all.some((x) => x.seq === r.seq)) all.push({ seq: r.seq, hash: r.hash });
-    localStorage.setItem(RECEIPTS_KEY, JSON.stringify(all));
-  } catch { /* private mode: receipts are not kept */ }
-}
-
 function receiptProblems() {
   const out = [];
-  for (const r of receipts()) {
+  for (const r of receipts(stream)) {
     const e = page.chain.events[r.seq - 1];
     if (e && e.hash !== r.hash) out.push({ kind: "receipt", seq: r.seq, message: `seq ${r.seq}: the receipt this browser kept says hash ${r.hash}, the stream says ${e.hash}` });
   }
@@ -243,7 +230,7 @@ function renderChain() {
     ? el("p", { class: "chain-state failed", "data-chain": "failed" }, `FAILED at seq ${bad.length ? Math.min(...bad) : "?"}: ${problems[0].message}`)
     : el("p", { class: "chain-state ok", "data-chain": "ok" }, `Chain verified in this browser: ${head.seq} events, head hash ${head.hash.slice(0, 16)}…`);
   const inForce = rep.commitments.filter((c) => c.revealed_seed === null).map((c) => c.commitment);
-  const kept = receipts().length;
+  const kept = receipts(stream).length;
   $("chain").replaceChildren(status,
     el("p", {}, `Rolls: ${rep.rolls_verified} verified, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual, ${rep.rolls_failed} failed.`),
     rep.hidden_rolls ? el("p", { "data-fact": "hidden-rolls" }, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
@@ -424,7 +411,7 @@ async function send(body) {
   const full = { ...body, command_id: newCommandId(), entropy: newEntropy() };
   try {
     const r = await api("POST", `/encounters/${encodeURIComponent(stream)}/commands`, { token, body: full });
-    keepReceipt(r);
+    keepReceipt(stream, r);
     scheduleRefresh();
     return { ok: true, text: `Done: seq ${r.seq}.` };
   } catch (err) {
