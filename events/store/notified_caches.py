@@ -22,9 +22,7 @@ nothing is trusted until it has LISTENed again (`went_live`), so a gap costs rea
 from __future__ import annotations
 
 from events.store.port import TokenRow
-
-# Live tokens kept in memory; past this many the cache starts again empty.
-TOKEN_CACHE_SIZE = 100_000
+from events.store.token_cache import TokenCache
 
 
 class NotifiedCaches:
@@ -33,8 +31,7 @@ class NotifiedCaches:
     def __init__(self) -> None:
         self.live = False
         self.generation = 0  # moves on whenever what was cached is thrown away
-        self._tokens: dict[str, tuple[str, TokenRow]] = {}
-        self._token_generation = 0  # moves on whenever tokens are dropped
+        self._tokens = TokenCache()
         self._heads: dict[str, int] = {}
 
     # ---- the listener's side -------------------------------------------------------------
@@ -78,18 +75,15 @@ class NotifiedCaches:
         return self._tokens.get(token_hash) if self.live else None
 
     def token_generation(self) -> int:
-        return self._token_generation
+        return self._tokens.generation
 
     def keep_token(self, token_hash: str, found: tuple[str, TokenRow], generation: int) -> None:
         """A lookup begun at token generation `generation` found a live token."""
-        if self.live and generation == self._token_generation:
-            if len(self._tokens) >= TOKEN_CACHE_SIZE:
-                self._tokens.clear()
-            self._tokens[token_hash] = found
+        if self.live:
+            self._tokens.keep(token_hash, found, generation)
 
     def drop_tokens(self) -> None:
-        self._tokens.clear()
-        self._token_generation += 1
+        self._tokens.drop()
 
     def drop_all(self) -> None:
         """Forget every token and head (a LISTEN began or ended, or a notification made no sense)."""

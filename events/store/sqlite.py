@@ -38,13 +38,11 @@ from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_sqlite
 from events.store.sqlite_snapshots import SqliteSnapshots
 from events.store.sqlite_webhooks import SqliteWebhooks, write_webhook_rows
+from events.store.token_cache import TokenCache
 from events.store.writer_thread import WriterThread
 
 # How long a connection waits for a lock another connection holds.
 BUSY_TIMEOUT_MS = 5000
-
-# Live tokens a sole writer keeps in memory; past this many the cache starts again empty.
-TOKEN_CACHE_SIZE = 100_000
 
 
 # What a write meets when the disk or the file cannot take it (full, read-only, failing, busy past the
@@ -216,8 +214,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         # only through this store's own appends and deletions, which empty the cache when they revoke
         # (before their caller hears of the commit, so a revocation works at once). A lookup that was
         # in flight across such a write does not fill the cache (the generation moved on).
-        self._tokens: dict[str, tuple[str, TokenRow]] = {}
-        self._tokens_generation = 0
+        self._tokens = TokenCache()
 
     async def open(self) -> None:
         if self.lock:
@@ -569,16 +566,14 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         cached = self._tokens.get(token_hash)
         if cached is not None:
             return cached
-        generation = self._tokens_generation
+        generation = self._tokens.generation
         rows = await self._rows(
             "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0", (token_hash,))
         if not rows:
             return None  # unknown tokens are not cached: anyone can send any number of them
         found = (rows[0][0], TokenRow(token_hash, rows[0][1], rows[0][2], rows[0][3]))
-        if self.sole_writer and generation == self._tokens_generation:
-            if len(self._tokens) >= TOKEN_CACHE_SIZE:
-                self._tokens.clear()
-            self._tokens[token_hash] = found
+        if self.sole_writer:
+            self._tokens.keep(token_hash, found, generation)
         return found
 
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
@@ -603,5 +598,4 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
 
     def _forget_tokens(self) -> None:
         """Tokens were revoked or deleted: drop every cached one, and keep lookups in flight out."""
-        self._tokens.clear()
-        self._tokens_generation += 1
+        self._tokens.drop()
