@@ -16,7 +16,7 @@ import msgspec
 
 from events.dice import Dice, DiceNeeded, commitment_of
 from events.envelope import Event, NewEvent
-from projections.audit import commitment_timeline
+from projections.audit import commitment_timeline, seed_bytes
 from rules.common import commands as c
 from rules.interface import BadCommand, Command, Forbidden
 from rules.pipeline import Context, decide_command
@@ -143,13 +143,6 @@ def _behind_screen(cmd: Command, stored: list[Event]) -> bool:
     return isinstance(cmd, c.RevealRoll)
 
 
-def _hex(text: Any) -> bytes:
-    try:
-        return bytes.fromhex(text)
-    except (TypeError, ValueError):
-        return b""
-
-
 class Replay:
     """One replay of one stream; `run()` gives the problems (as Different) and the skipped commands."""
 
@@ -162,7 +155,8 @@ class Replay:
         # The hidden seed behind the GM's hidden rolls, once close revealed it (and it hashes to seq 1's commitment).
         hidden = self.events[0].data.get("hidden_commitment") if self.events else None
         self.hidden_seed = next((seed for e in self.events if e.type == "HiddenSeedRevealed"
-                                 if hidden and commitment_of(seed := _hex(e.data.get("revealed_seed"))) == hidden), None)
+                                 if hidden and commitment_of(seed := seed_bytes(e.data.get("revealed_seed")) or b"") == hidden),
+                                None)
         self.declared = self.agreed = self.given = 0
         # Given commands other than the creation, seats, tokens and webhooks, before the first declaration:
         # a stream written before declarations, or a forger who stripped every one up to a forged command.

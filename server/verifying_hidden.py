@@ -14,6 +14,7 @@ from typing import Any
 from events.dice import commitment_of
 from events.envelope import Event
 from events.hidden_rolls import hidden_faces, roll_commitment, salt_of, total_of
+from projections.audit import seed_bytes
 
 
 def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
@@ -81,10 +82,7 @@ def _checked_seed(e: Event | None, created: dict[str, Any], problems: list[tuple
     if e is None:
         return None
     committed = created.get("hidden_commitment")
-    try:
-        seed = bytes.fromhex(e.data.get("revealed_seed", ""))
-    except (TypeError, ValueError):
-        seed = b""
+    seed = seed_bytes(e.data.get("revealed_seed", "")) or b""
     if not committed or commitment_of(seed) != committed or e.data.get("commitment") != committed:
         problems.append(("seed", f"the hidden seed revealed at seq {e.seq} does not hash to the hidden commitment "
                                  f"{committed} published at seq 1", e.seq))
