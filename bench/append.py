@@ -68,8 +68,9 @@ async def make_encounters(url: str, count: int, admin: str | None) -> list[tuple
     out = []
     async with aiohttp.ClientSession() as s:
         for i in range(count):
-            async with s.post(f"{url}/encounters", json={"name": f"bench {i}", "ruleset": "freeform"},
-                              headers=headers) as r:
+            async with s.post(
+                f"{url}/encounters", json={"name": f"bench {i}", "ruleset": "freeform"}, headers=headers
+            ) as r:
                 body = await r.json()
                 assert r.status == 201, body
             out.append((f"/encounters/{body['id']}/commands", body["gm_token"]))
@@ -91,17 +92,41 @@ async def appended(url: str, targets: list[tuple[str, str]]) -> int:
 
 def run_wrk(url: str, targets_file: str, connections: int, seconds: float, threads: int) -> dict[str, Any]:
     env = dict(os.environ, TUSSLE_BENCH_TARGETS=targets_file, TUSSLE_BENCH_RUN=str(next(RUNS)))
-    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
-                          "--timeout", "10s", "-s", os.path.join(HERE, "append.lua"), url],
-                         capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [
+            "wrk",
+            "-t",
+            str(threads),
+            "-c",
+            str(connections),
+            "-d",
+            f"{seconds:g}s",
+            "--timeout",
+            "10s",
+            "-s",
+            os.path.join(HERE, "append.lua"),
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     line = next(ln for ln in out.splitlines() if ln.startswith("{"))
     r = json.loads(line)
     seconds_run = r["duration_us"] / 1e6
-    return {"requests": r["requests"], "per_s": r["requests"] / seconds_run, "p50_ms": r["p50_us"] / 1000,
-            "p99_ms": r["p99_us"] / 1000, "errors": r["non2xx"] + r["socket_errors"]}
+    return {
+        "requests": r["requests"],
+        "per_s": r["requests"] / seconds_run,
+        "p50_ms": r["p50_us"] / 1000,
+        "p99_ms": r["p99_us"] / 1000,
+        "errors": r["non2xx"] + r["socket_errors"],
+    }
 
 
-async def run_aiohttp(url: str, targets: list[tuple[str, str]], connections: int, seconds: float) -> dict[str, Any]:
+async def run_aiohttp(
+    url: str, targets: list[tuple[str, str]], connections: int, seconds: float
+) -> dict[str, Any]:
     latencies: list[float] = []
     errors = 0
     run = next(RUNS)
@@ -115,8 +140,13 @@ async def run_aiohttp(url: str, targets: list[tuple[str, str]], connections: int
             while time.perf_counter() < end:
                 i += 1
                 path, token = targets[(n + i * connections) % len(targets)]
-                body = {"type": "roll", "expression": "3d6", "purpose": "bench", "command_id": f"a{run}-{n}-{i}",
-                        "entropy": "bench-entropy-0123456789"}
+                body = {
+                    "type": "roll",
+                    "expression": "3d6",
+                    "purpose": "bench",
+                    "command_id": f"a{run}-{n}-{i}",
+                    "entropy": "bench-entropy-0123456789",
+                }
                 t0 = time.perf_counter()
                 async with s.post(url + path, json=body, headers={"Authorization": f"Bearer {token}"}) as r:
                     await r.read()
@@ -128,12 +158,18 @@ async def run_aiohttp(url: str, targets: list[tuple[str, str]], connections: int
         await asyncio.gather(*(worker(n) for n in range(connections)))
         elapsed = time.perf_counter() - started
     latencies.sort()
-    return {"requests": len(latencies), "per_s": len(latencies) / elapsed,
-            "p50_ms": latencies[len(latencies) // 2] * 1000,
-            "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, "errors": errors}
+    return {
+        "requests": len(latencies),
+        "per_s": len(latencies) / elapsed,
+        "p50_ms": latencies[len(latencies) // 2] * 1000,
+        "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+        "errors": errors,
+    }
 
 
-def load(client: str, url: str, targets: list[tuple[str, str]], targets_file: str, args: argparse.Namespace) -> dict[str, Any]:
+def load(
+    client: str, url: str, targets: list[tuple[str, str]], targets_file: str, args: argparse.Namespace
+) -> dict[str, Any]:
     if client == "wrk":
         return run_wrk(url, targets_file, args.connections, args.seconds, args.threads)
     return asyncio.run(run_aiohttp(url, targets, args.connections, args.seconds))
@@ -151,8 +187,14 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measured(client: str, url: str, targets: list[tuple[str, str]], targets_file: str, args: argparse.Namespace,
-             pid: int | None) -> dict[str, Any]:
+def measured(
+    client: str,
+    url: str,
+    targets: list[tuple[str, str]],
+    targets_file: str,
+    args: argparse.Namespace,
+    pid: int | None,
+) -> dict[str, Any]:
     """A load run, with the server's CPU time per request (robust to a shared machine's load: the wall
     figures measure the queue for a core as well, the CPU per request only what the server spent)."""
     before = cpu_seconds(pid)
@@ -162,8 +204,10 @@ def measured(client: str, url: str, targets: list[tuple[str, str]], targets_file
 
 
 def line(name: str, r: dict[str, Any]) -> str:
-    return (f"{name:<24} {r['per_s']:>9.0f} commands/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
-            f"   CPU {r['cpu_ms']:.3f} ms/request   ({r['requests']:.0f} requests, {r['errors']:.0f} errors)")
+    return (
+        f"{name:<24} {r['per_s']:>9.0f} commands/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
+        f"   CPU {r['cpu_ms']:.3f} ms/request   ({r['requests']:.0f} requests, {r['errors']:.0f} errors)"
+    )
 
 
 def main() -> None:
@@ -171,17 +215,29 @@ def main() -> None:
     p.add_argument("--url", help="a running tussle server (default: start one on a temporary database)")
     p.add_argument("--admin-token", help="the running server's admin token, if it has one")
     p.add_argument("--connections", "-k", type=int, default=16, help="concurrent connections K (16)")
-    p.add_argument("--encounters", type=int, default=None, help="encounters the load is spread over "
-                   "(default: one per connection)")
+    p.add_argument(
+        "--encounters",
+        type=int,
+        default=None,
+        help="encounters the load is spread over (default: one per connection)",
+    )
     p.add_argument("--seconds", type=float, default=5.0, help="duration of each run (5)")
     p.add_argument("--rounds", type=int, default=3, help="rounds of (tussle, ceiling) runs (3)")
-    p.add_argument("--threads", type=int, default=1, help="wrk threads (1: leave the other core to the server)")
+    p.add_argument(
+        "--threads", type=int, default=1, help="wrk threads (1: leave the other core to the server)"
+    )
     p.add_argument("--client", choices=["auto", "wrk", "aiohttp"], default="auto")
     p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
-    p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
-                   help="postgres: the load on PostgreSQL (one and two processes) against SQLite, by CPU per "
-                        "command (bench/append_postgres.py)")
-    p.add_argument("--pg", default=None, help="with --store postgres: a PostgreSQL DSN (default: start a private one)")
+    p.add_argument(
+        "--store",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="postgres: the load on PostgreSQL (one and two processes) against SQLite, by CPU per "
+        "command (bench/append_postgres.py)",
+    )
+    p.add_argument(
+        "--pg", default=None, help="with --store postgres: a PostgreSQL DSN (default: start a private one)"
+    )
     args = p.parse_args()
     if args.store == "postgres":
         import append_postgres
@@ -192,10 +248,15 @@ def main() -> None:
     if client == "auto":
         client = "wrk" if shutil.which("wrk") else "aiohttp"
     encounters = args.encounters or args.connections
-    print(f"load client: {client}" + ("" if client == "wrk" else " (wrk is not on PATH)" if args.client == "auto" else ""))
-    print(f"K = {args.connections} connections, {encounters} encounter(s), {args.rounds} rounds of "
-          f"{args.seconds:g} s per server, {os.cpu_count()} CPUs, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"load client: {client}"
+        + ("" if client == "wrk" else " (wrk is not on PATH)" if args.client == "auto" else "")
+    )
+    print(
+        f"K = {args.connections} connections, {encounters} encounter(s), {args.rounds} rounds of "
+        f"{args.seconds:g} s per server, {os.cpu_count()} CPUs, load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
 
     workdir = tempfile.mkdtemp(prefix="tussle-bench-", dir=args.db_dir)
     procs: list[subprocess.Popen] = []
@@ -207,16 +268,34 @@ def main() -> None:
             port = free_port()
             log = open(os.path.join(workdir, "server.log"), "w")  # noqa: SIM115 - closed with the process
             server = subprocess.Popen(
-                [sys.executable, "-m", "server", "serve", "--db", os.path.join(workdir, "bench.db"),
-                 "--port", str(port), "--rate-commands", "0", "--rate-reads", "0"],
-                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+                [
+                    sys.executable,
+                    "-m",
+                    "server",
+                    "serve",
+                    "--db",
+                    os.path.join(workdir, "bench.db"),
+                    "--port",
+                    str(port),
+                    "--rate-commands",
+                    "0",
+                    "--rate-reads",
+                    "0",
+                ],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
             procs.append(server)
             server_pid = server.pid
             wait_until_up(port, server)
             url = f"http://127.0.0.1:{port}"
         bare_port = free_port()
-        bare = subprocess.Popen([sys.executable, os.path.join(HERE, "bare_handler.py"), str(bare_port)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bare = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "bare_handler.py"), str(bare_port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         procs.append(bare)
         wait_until_up(bare_port, bare)
         bare_url = f"http://127.0.0.1:{bare_port}"
@@ -234,9 +313,11 @@ def main() -> None:
             tussle = measured(client, url, targets, targets_file, args, server_pid)
             ceiling = measured(client, bare_url, targets, targets_file, args, bare.pid)
             rounds.append((tussle, ceiling))
-            print(f"round {n + 1}: {tussle['per_s']:.0f} vs {ceiling['per_s']:.0f} commands/s, "
-                  f"ratio {tussle['per_s'] / ceiling['per_s']:.3f}; CPU {tussle['cpu_ms']:.3f} vs "
-                  f"{ceiling['cpu_ms']:.3f} ms/request; p99 {tussle['p99_ms']:.1f} vs {ceiling['p99_ms']:.1f} ms")
+            print(
+                f"round {n + 1}: {tussle['per_s']:.0f} vs {ceiling['per_s']:.0f} commands/s, "
+                f"ratio {tussle['per_s'] / ceiling['per_s']:.3f}; CPU {tussle['cpu_ms']:.3f} vs "
+                f"{ceiling['cpu_ms']:.3f} ms/request; p99 {tussle['p99_ms']:.1f} vs {ceiling['p99_ms']:.1f} ms"
+            )
         # Every 201 was an append: the heads account for every counted request (and the warm-up's).
         stored = asyncio.run(appended(url, targets))
     finally:
@@ -244,7 +325,9 @@ def main() -> None:
             stop(proc)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    print(f"rolls in the store: {stored}; 201s counted in the timed runs: {sum(t['requests'] for t, _ in rounds)}")
+    print(
+        f"rolls in the store: {stored}; 201s counted in the timed runs: {sum(t['requests'] for t, _ in rounds)}"
+    )
 
     def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
         return {k: statistics.median(r[k] for r in results) for k in results[0]}
@@ -256,8 +339,10 @@ def main() -> None:
     p99 = statistics.median(t["p99_ms"] / c["p99_ms"] for t, c in rounds)
     print(f"p99: {p99:.2f}x the ceiling's (median of the rounds; target <= 4 at --connections 50)")
     cpu = statistics.median(c["cpu_ms"] / t["cpu_ms"] for t, c in rounds)
-    print(f"CPU per request: the ceiling's is {cpu:.3f} of Tussle's (median of the rounds): the throughput "
-          "ratio one core would give when both are CPU-bound")
+    print(
+        f"CPU per request: the ceiling's is {cpu:.3f} of Tussle's (median of the rounds): the throughput "
+        "ratio one core would give when both are CPU-bound"
+    )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

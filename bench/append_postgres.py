@@ -86,9 +86,25 @@ class Setup:
         for i, extra in enumerate(commands):
             port = free_port()
             log = open(os.path.join(workdir, f"{name.replace(' ', '-')}-{i}.log"), "w")  # noqa: SIM115 - closed with the process
-            proc = subprocess.Popen([sys.executable, "-m", "server", "serve", *extra, "--port", str(port),
-                                     "--rate-commands", "0", "--rate-reads", "0"],
-                                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, env=env)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "server",
+                    "serve",
+                    *extra,
+                    "--port",
+                    str(port),
+                    "--rate-commands",
+                    "0",
+                    "--rate-reads",
+                    "0",
+                ],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=env,
+            )
             self.procs.append(proc)
             wait_until_up(port, proc)
             self.urls.append(f"http://127.0.0.1:{port}")
@@ -124,8 +140,13 @@ async def load(targets: list[tuple[str, str, str]], connections: int, seconds: f
             i = 0
             while time.perf_counter() < end:
                 i += 1
-                body = {"type": "roll", "expression": "3d6", "purpose": "bench", "command_id": f"p{run}-{n}-{i}",
-                        "entropy": "bench-entropy-0123456789"}
+                body = {
+                    "type": "roll",
+                    "expression": "3d6",
+                    "purpose": "bench",
+                    "command_id": f"p{run}-{n}-{i}",
+                    "entropy": "bench-entropy-0123456789",
+                }
                 t0 = time.perf_counter()
                 async with s.post(base + path, json=body, headers=headers) as r:
                     await r.read()
@@ -140,8 +161,13 @@ async def load(targets: list[tuple[str, str, str]], connections: int, seconds: f
         elapsed = time.perf_counter() - started
     latencies.sort()
     n = len(latencies)
-    return {"requests": n, "per_s": n / elapsed, "p50_ms": latencies[n // 2] * 1000 if n else 0.0,
-            "p99_ms": latencies[min(n - 1, int(n * 0.99))] * 1000 if n else 0.0, "errors": errors}
+    return {
+        "requests": n,
+        "per_s": n / elapsed,
+        "p50_ms": latencies[n // 2] * 1000 if n else 0.0,
+        "p99_ms": latencies[min(n - 1, int(n * 0.99))] * 1000 if n else 0.0,
+        "errors": errors,
+    }
 
 
 def measured(setup: Setup, postmaster: int | None, args: argparse.Namespace) -> dict[str, Any]:
@@ -174,9 +200,11 @@ def with_schema(dsn: str, schema: str) -> str:
 
 def main(args: argparse.Namespace) -> None:
     encounters = args.encounters or args.connections
-    print(f"load client: aiohttp, in this process; K = {args.connections} connections over {encounters} "
-          f"encounter(s), {args.rounds} rounds of {args.seconds:g} s per set-up, {os.cpu_count()} CPUs, "
-          f"load average {open('/proc/loadavg').read().strip()}")
+    print(
+        f"load client: aiohttp, in this process; K = {args.connections} connections over {encounters} "
+        f"encounter(s), {args.rounds} rounds of {args.seconds:g} s per set-up, {os.cpu_count()} CPUs, "
+        f"load average {open('/proc/loadavg').read().strip()}"
+    )
     workdir = tempfile.mkdtemp(prefix="tussle-bench-pg-", dir=args.db_dir)
     server = None if args.pg else start_postgres()
     dsn = args.pg or server.dsn
@@ -201,9 +229,15 @@ def main(args: argparse.Namespace) -> None:
             for s in setups:
                 r = measured(s, postmaster, args)
                 rounds[s.name].append(r)
-                pg = f"  postgres CPU {r['pg_cpu_ms']:.3f} ms/command" if postmaster and s.name != "sqlite" else ""
-                print(f"round {n + 1} {s.name:<6}: {r['per_s']:6.0f} commands/s  p50 {r['p50_ms']:6.1f} ms  "
-                      f"p99 {r['p99_ms']:6.1f} ms  tussle CPU {r['cpu_ms']:.3f} ms/command{pg}  ({r['errors']} errors)")
+                pg = (
+                    f"  postgres CPU {r['pg_cpu_ms']:.3f} ms/command"
+                    if postmaster and s.name != "sqlite"
+                    else ""
+                )
+                print(
+                    f"round {n + 1} {s.name:<6}: {r['per_s']:6.0f} commands/s  p50 {r['p50_ms']:6.1f} ms  "
+                    f"p99 {r['p99_ms']:6.1f} ms  tussle CPU {r['cpu_ms']:.3f} ms/command{pg}  ({r['errors']} errors)"
+                )
         for s in setups:
             counted = sum(r["requests"] for r in rounds[s.name])
             print(f"{s.name}: rolls in the store {s.stored()}, 201s counted in the timed runs {counted}")
@@ -219,17 +253,31 @@ def main(args: argparse.Namespace) -> None:
 
     print()
     for name in rounds:
-        print(f"{name:<6} {med(name, 'per_s'):7.0f} commands/s   p50 {med(name, 'p50_ms'):6.1f} ms   "
-              f"p99 {med(name, 'p99_ms'):6.1f} ms   tussle CPU {med(name, 'cpu_ms'):.3f} ms/command"
-              + (f"   postgres CPU {med(name, 'pg_cpu_ms'):.3f} ms/command" if postmaster and name != "sqlite" else ""))
+        print(
+            f"{name:<6} {med(name, 'per_s'):7.0f} commands/s   p50 {med(name, 'p50_ms'):6.1f} ms   "
+            f"p99 {med(name, 'p99_ms'):6.1f} ms   tussle CPU {med(name, 'cpu_ms'):.3f} ms/command"
+            + (
+                f"   postgres CPU {med(name, 'pg_cpu_ms'):.3f} ms/command"
+                if postmaster and name != "sqlite"
+                else ""
+            )
+        )
     # Paired by round, as the load drifts: each round's ratio, then their median.
-    cpu_ratio = statistics.median(p["cpu_ms"] / q["cpu_ms"] for p, q in zip(rounds["pg x1"], rounds["sqlite"], strict=True))
-    both_ratio = statistics.median((p["cpu_ms"] + p["pg_cpu_ms"]) / q["cpu_ms"]
-                                   for p, q in zip(rounds["pg x1"], rounds["sqlite"], strict=True))
-    two_ratio = statistics.median(p["per_s"] / q["per_s"] for p, q in zip(rounds["pg x2"], rounds["pg x1"], strict=True))
+    cpu_ratio = statistics.median(
+        p["cpu_ms"] / q["cpu_ms"] for p, q in zip(rounds["pg x1"], rounds["sqlite"], strict=True)
+    )
+    both_ratio = statistics.median(
+        (p["cpu_ms"] + p["pg_cpu_ms"]) / q["cpu_ms"]
+        for p, q in zip(rounds["pg x1"], rounds["sqlite"], strict=True)
+    )
+    two_ratio = statistics.median(
+        p["per_s"] / q["per_s"] for p, q in zip(rounds["pg x2"], rounds["pg x1"], strict=True)
+    )
     print(f"CPU per command, tussle on PostgreSQL / on SQLite: {cpu_ratio:.2f} (target <= 1.3)")
     if postmaster:
         print(f"CPU per command, tussle + PostgreSQL / tussle on SQLite: {both_ratio:.2f}")
-    print(f"throughput, two processes / one on PostgreSQL: {two_ratio:.2f} (target >= 1.6 where cores allow; "
-          f"{os.cpu_count()} CPUs here, shared with PostgreSQL and this client)")
+    print(
+        f"throughput, two processes / one on PostgreSQL: {two_ratio:.2f} (target >= 1.6 where cores allow; "
+        f"{os.cpu_count()} CPUs here, shared with PostgreSQL and this client)"
+    )
     print(f"load average at the end: {open('/proc/loadavg').read().strip()}")

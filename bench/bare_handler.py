@@ -17,8 +17,9 @@ _encode = msgspec.json.encode
 
 async def command(request: web.Request) -> web.Response:
     body = _decode(await request.read())
-    return web.Response(body=_encode({"command_id": body.get("command_id")}), status=201,
-                        content_type="application/json")
+    return web.Response(
+        body=_encode({"command_id": body.get("command_id")}), status=201, content_type="application/json"
+    )
 
 
 async def healthz(request: web.Request) -> web.Response:

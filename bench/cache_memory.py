@@ -41,9 +41,21 @@ async def measure(path: str, n: int) -> tuple[float, float]:
             info, _, _ = await enc.create({"name": f"Fight {i}", "ruleset": "freeform"}, "gm")
             gm = Principal("gm", info.id)
             for k, cid in enumerate(COMBATANTS):
-                await enc.execute(info.id, gm, {"type": "add_combatant", "combatant": {
-                    "id": cid, "name": cid.title(), "side": "red" if k % 2 else "blue", "position": [k, 0],
-                    "stats": {"st": 12, "dx": 11}, "items": [{"id": f"{cid}-sword", "name": "sword"}]}})
+                await enc.execute(
+                    info.id,
+                    gm,
+                    {
+                        "type": "add_combatant",
+                        "combatant": {
+                            "id": cid,
+                            "name": cid.title(),
+                            "side": "red" if k % 2 else "blue",
+                            "position": [k, 0],
+                            "stats": {"st": 12, "dx": 11},
+                            "items": [{"id": f"{cid}-sword", "name": "sword"}],
+                        },
+                    },
+                )
             for j in range(35):
                 await enc.execute(info.id, gm, {"type": "note", "text": f"turn note {j}"})
             ids.append(info.id)
@@ -72,9 +84,13 @@ def main() -> None:
         per, json_size = asyncio.run(measure(os.path.join(workdir, "cache.db"), args.encounters))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{args.encounters} encounters of 4 combatants and 40 events: {per / 1024:.1f} KB each in the cache "
-          f"(target <= 10 KB); as JSON {json_size / 1024:.1f} KB, ratio {json_size / per:.2f}")
-    print(f"--cache-encounters at this size: {10 * 2**20 / per:,.0f} in 10 MB, {100 * 2**20 / per:,.0f} in 100 MB")
+    print(
+        f"{args.encounters} encounters of 4 combatants and 40 events: {per / 1024:.1f} KB each in the cache "
+        f"(target <= 10 KB); as JSON {json_size / 1024:.1f} KB, ratio {json_size / per:.2f}"
+    )
+    print(
+        f"--cache-encounters at this size: {10 * 2**20 / per:,.0f} in 10 MB, {100 * 2**20 / per:,.0f} in 100 MB"
+    )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -60,8 +60,15 @@ def free_port() -> int:
 # ---- subscriber processes ---------------------------------------------------------------------
 
 
-async def _subscribers(url: str, streams: list[str], after: int, wanted: list[int], ready: mp.Queue,
-                       stop: mp.Event, results: mp.Queue) -> None:
+async def _subscribers(
+    url: str,
+    streams: list[str],
+    after: int,
+    wanted: list[int],
+    ready: mp.Queue,
+    stop: mp.Event,
+    results: mp.Queue,
+) -> None:
     """Subscribers to `streams[i]` for each index i in `wanted` (one socket per entry)."""
     # Flat arrays, not a list of tuples: hundreds of thousands of tracked objects would make the
     # collector's full passes stall this process and show up as delivery latency.
@@ -72,9 +79,13 @@ async def _subscribers(url: str, streams: list[str], after: int, wanted: list[in
     async with aiohttp.ClientSession(connector=connector) as session:
         sockets: list[tuple[int, aiohttp.ClientWebSocketResponse]] = []
         for start in range(0, len(wanted), 100):
-            part = wanted[start:start + 100]
-            batch = await asyncio.gather(*(session.ws_connect(f"{url}/encounters/{streams[i]}/ws", autoping=True,
-                                                              max_msg_size=0) for i in part))
+            part = wanted[start : start + 100]
+            batch = await asyncio.gather(
+                *(
+                    session.ws_connect(f"{url}/encounters/{streams[i]}/ws", autoping=True, max_msg_size=0)
+                    for i in part
+                )
+            )
             sockets += zip(part, batch, strict=True)
         for _, ws in sockets:
             await ws.send_json({"op": "subscribe", "projection": "events", "after": after})
@@ -115,8 +126,16 @@ async def _subscribers(url: str, streams: list[str], after: int, wanted: list[in
     results.put((which.tobytes(), seqs.tobytes(), times.tobytes(), closed_early, cpu, wall))
 
 
-def subscriber_process(url: str, streams: list[str], after: int, wanted: list[int], ready: mp.Queue,
-                       stop: mp.Event, results: mp.Queue, cpus: set[int] | None) -> None:
+def subscriber_process(
+    url: str,
+    streams: list[str],
+    after: int,
+    wanted: list[int],
+    ready: mp.Queue,
+    stop: mp.Event,
+    results: mp.Queue,
+    cpus: set[int] | None,
+) -> None:
     if cpus:
         os.sched_setaffinity(0, cpus)
     asyncio.run(_subscribers(url, streams, after, wanted, ready, stop, results))
@@ -125,21 +144,28 @@ def subscriber_process(url: str, streams: list[str], after: int, wanted: list[in
 # ---- the commander ----------------------------------------------------------------------------
 
 
-async def command_at_rate(url: str, encounters: list[tuple[str, str]], rate: float, seconds: float
-                          ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float], float]:
+async def command_at_rate(
+    url: str, encounters: list[tuple[str, str]], rate: float, seconds: float
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float], float]:
     """Commands at `rate` in all, round-robin over the encounters; sent and acknowledged times by
     (encounter index, seq)."""
     sent: dict[tuple[int, int], float] = {}
     acked: dict[tuple[int, int], float] = {}
     interval = 1.0 / rate
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+
         async def one(i: int) -> None:
             index = i % len(encounters)
             stream, token = encounters[index]
-            body = {"type": "note", "text": f"fan-out note {i}", "command_id": f"bench-{i}-{secrets.token_hex(4)}"}
+            body = {
+                "type": "note",
+                "text": f"fan-out note {i}",
+                "command_id": f"bench-{i}-{secrets.token_hex(4)}",
+            }
             t0 = time.monotonic()
-            async with session.post(f"{url}/encounters/{stream}/commands", json=body,
-                                    headers={"Authorization": f"Bearer {token}"}) as r:
+            async with session.post(
+                f"{url}/encounters/{stream}/commands", json=body, headers={"Authorization": f"Bearer {token}"}
+            ) as r:
                 data = await r.json()
                 t1 = time.monotonic()
                 if r.status != 201:
@@ -163,9 +189,12 @@ async def command_at_rate(url: str, encounters: list[tuple[str, str]], rate: flo
 async def create(url: str, count: int) -> tuple[list[tuple[str, str]], int]:
     """`count` public encounters: (id, GM token) of each, and their head (the creation)."""
     async with aiohttp.ClientSession() as session:
+
         async def one(i: int) -> tuple[str, str]:
-            async with session.post(f"{url}/encounters", json={"name": f"fan-out bench {i}", "ruleset": "freeform",
-                                                               "public": True}) as r:
+            async with session.post(
+                f"{url}/encounters",
+                json={"name": f"fan-out bench {i}", "ruleset": "freeform", "public": True},
+            ) as r:
                 body = await r.json()
                 assert r.status == 201, body
             return body["id"], body["gm_token"]
@@ -186,10 +215,27 @@ def percentile(values: list[float], p: float) -> float:
 
 def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
     log = open(db + ".log", "w")  # noqa: SIM115 - closed with the process; its tail is printed if it dies
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--db", db, "--port", str(port),
-                             "--max-ws", "0", "--rate-commands", "0", "--rate-reads", "0"],
-                            stdout=subprocess.DEVNULL, stderr=log,
-                            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--max-ws",
+            "0",
+            "--rate-commands",
+            "0",
+            "--rate-reads",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+    )
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.1):
@@ -201,7 +247,13 @@ def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
 
 
 PRESETS = {
-    "host": {"subscribers": 10_000, "encounters": 1_000, "rate": 200.0, "client_procs": 4, "target_p99_ms": 50.0},
+    "host": {
+        "subscribers": 10_000,
+        "encounters": 1_000,
+        "rate": 200.0,
+        "client_procs": 4,
+        "target_p99_ms": 50.0,
+    },
     "crowd": {"subscribers": 2_000, "encounters": 1, "rate": 20.0, "client_procs": 2, "target_p99_ms": 100.0},
 }
 
@@ -234,8 +286,12 @@ def run_and_wait_s(pid: int) -> tuple[float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--url", default=None, help="a running server (default: start one on a temporary database)")
-    ap.add_argument("--preset", choices=sorted(PRESETS), help="issue 19 item 7's loads (the flags below override)")
+    ap.add_argument(
+        "--url", default=None, help="a running server (default: start one on a temporary database)"
+    )
+    ap.add_argument(
+        "--preset", choices=sorted(PRESETS), help="issue 19 item 7's loads (the flags below override)"
+    )
     ap.add_argument("--subscribers", type=int, default=None, help="websockets in all (1000)")
     ap.add_argument("--encounters", type=int, default=None, help="encounters they are spread over (1)")
     ap.add_argument("--rate", type=float, default=None, help="commands per second, in all (20)")
@@ -262,21 +318,27 @@ def main() -> int:
         url = f"http://127.0.0.1:{port}"
     if client_cpus:
         os.sched_setaffinity(0, client_cpus)
-    print(f"{args.subscribers} subscribers over {args.encounters} encounter(s), {args.rate:g} commands/s in all, "
-          f"{args.seconds:g} s; {args.client_procs} subscriber process(es); open files {open_files}; "
-          f"server on CPU {sorted(server_cpus) if server_cpus else 'any'}, client on CPU "
-          f"{sorted(client_cpus) if client_cpus else 'any'}; load average {open('/proc/loadavg').read().strip()}",
-          flush=True)
+    print(
+        f"{args.subscribers} subscribers over {args.encounters} encounter(s), {args.rate:g} commands/s in all, "
+        f"{args.seconds:g} s; {args.client_procs} subscriber process(es); open files {open_files}; "
+        f"server on CPU {sorted(server_cpus) if server_cpus else 'any'}, client on CPU "
+        f"{sorted(client_cpus) if client_cpus else 'any'}; load average {open('/proc/loadavg').read().strip()}",
+        flush=True,
+    )
     try:
         encounters, head = asyncio.run(create(url, args.encounters))
         streams = [e for e, _ in encounters]
         ctx = mp.get_context("spawn")
         ready, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
         wanted = [i % args.encounters for i in range(args.subscribers)]
-        parts = [wanted[k::args.client_procs] for k in range(args.client_procs)]
-        procs = [ctx.Process(target=subscriber_process, args=(url, streams, head, part, ready, stop, results,
-                                                              client_cpus))
-                 for part in parts if part]
+        parts = [wanted[k :: args.client_procs] for k in range(args.client_procs)]
+        procs = [
+            ctx.Process(
+                target=subscriber_process, args=(url, streams, head, part, ready, stop, results, client_cpus)
+            )
+            for part in parts
+            if part
+        ]
         t_connect = time.monotonic()
         for p in procs:
             p.start()
@@ -326,26 +388,40 @@ def main() -> int:
         per_encounter[i] += 1
     expected = sum(per_encounter[index] for index, _ in acked)
     first_send = min(sent.values())
-    print(f"commands: {len(acked)} in {elapsed:.1f} s ({len(acked) / elapsed:.1f}/s); subscribers: {connected}")
-    print(f"frames received: {frames} of {expected} expected; "
-          f"{frames / (last_recv - first_send):.0f} frames/s delivered")
+    print(
+        f"commands: {len(acked)} in {elapsed:.1f} s ({len(acked) / elapsed:.1f}/s); subscribers: {connected}"
+    )
+    print(
+        f"frames received: {frames} of {expected} expected; "
+        f"{frames / (last_recv - first_send):.0f} frames/s delivered"
+    )
     p99 = percentile(from_ack, 99) * 1000
-    print(f"latency from append acknowledged: p50 {percentile(from_ack, 50) * 1000:.1f} ms, "
-          f"p99 {p99:.1f} ms, max {max(from_ack) * 1000:.1f} ms")
-    print(f"latency from command sent:        p50 {percentile(from_send, 50) * 1000:.1f} ms, "
-          f"p99 {percentile(from_send, 99) * 1000:.1f} ms")
+    print(
+        f"latency from append acknowledged: p50 {percentile(from_ack, 50) * 1000:.1f} ms, "
+        f"p99 {p99:.1f} ms, max {max(from_ack) * 1000:.1f} ms"
+    )
+    print(
+        f"latency from command sent:        p50 {percentile(from_send, 50) * 1000:.1f} ms, "
+        f"p99 {percentile(from_send, 99) * 1000:.1f} ms"
+    )
     print(f"subscribers closed early: {closed_early}")
     busy = ", ".join(f"{cpu / wall:.0%}" for cpu, wall in client_cpu)
-    print(f"CPU, share of one core over the run: server {server_cpu / (elapsed + 2.0):.0%}; subscriber processes "
-          f"{busy}; commander {commander_cpu / elapsed:.0%} (a client near 100% measures itself)")
+    print(
+        f"CPU, share of one core over the run: server {server_cpu / (elapsed + 2.0):.0%}; subscriber processes "
+        f"{busy}; commander {commander_cpu / elapsed:.0%} (a client near 100% measures itself)"
+    )
     if server is not None:
         waited = sched1[1] - sched0[1]
-        print(f"server CPU per frame delivered {server_cpu / max(frames, 1) * 1e6:.1f} us (with its share of the "
-              f"commands: {server_cpu / max(len(acked), 1) * 1000:.2f} ms per command); its threads waited "
-              f"{waited:.1f} s runnable for a CPU while they ran {sched1[0] - sched0[0]:.1f} s (the machine's other work)")
+        print(
+            f"server CPU per frame delivered {server_cpu / max(frames, 1) * 1e6:.1f} us (with its share of the "
+            f"commands: {server_cpu / max(len(acked), 1) * 1000:.2f} ms per command); its threads waited "
+            f"{waited:.1f} s runnable for a CPU while they ran {sched1[0] - sched0[0]:.1f} s (the machine's other work)"
+        )
     if target is not None:
-        print(f"p99 from acknowledged {p99:.1f} ms vs target {target:g} ms: ratio {p99 / target:.2f} "
-              f"({'met' if p99 < target else 'NOT met'})")
+        print(
+            f"p99 from acknowledged {p99:.1f} ms vs target {target:g} ms: ratio {p99 / target:.2f} "
+            f"({'met' if p99 < target else 'NOT met'})"
+        )
     print(f"load average at the end: {open('/proc/loadavg').read().strip()}")
     return 0 if closed_early == 0 and frames == expected else 1
 

@@ -48,9 +48,22 @@ def event_number(i: int, turn: int) -> msgspec.Struct:
     kind = i % 10
     if kind in (0, 1, 2, 3):
         faces = [(i * 7 + k) % 6 + 1 for k in range(3)]
-        return DieRolled("to hit", "3d6", 6, faces, [0, 1, 2], [0, 1, 2], "bench-entropy-0123456789", "client",
-                         [Modifier(-2, "defender is prone")], sum(faces) - 2, 11, "hit" if sum(faces) < 13 else "miss",
-                         "server", who)
+        return DieRolled(
+            "to hit",
+            "3d6",
+            6,
+            faces,
+            [0, 1, 2],
+            [0, 1, 2],
+            "bench-entropy-0123456789",
+            "client",
+            [Modifier(-2, "defender is prone")],
+            sum(faces) - 2,
+            11,
+            "hit" if sum(faces) < 13 else "miss",
+            "server",
+            who,
+        )
     if kind in (4, 5):
         return Moved(who, [i % 9, (i // 9) % 9], "move", i % 6, [(i + 1) % 9, (i // 9) % 9])
     if kind == 6:
@@ -68,12 +81,26 @@ async def build(path: str, total: int, public: bool = False) -> str:
     await store.open()
     try:
         enc = Encounters(store, Registry.discover())
-        info, gm_token, _ = await enc.create({"name": "Replay bench", "ruleset": "freeform", "public": public}, "gm")
+        info, gm_token, _ = await enc.create(
+            {"name": "Replay bench", "ruleset": "freeform", "public": public}, "gm"
+        )
         gm = Principal("gm", info.id)
         for n, cid in enumerate(COMBATANTS):
-            await enc.execute(info.id, gm, {"type": "add_combatant", "combatant": {
-                "id": cid, "name": cid.title(), "side": "red" if n % 2 else "blue", "position": [n, 0],
-                "stats": {"st": 12, "dx": 11}, "items": [{"id": f"{cid}-sword", "name": "sword"}]}})
+            await enc.execute(
+                info.id,
+                gm,
+                {
+                    "type": "add_combatant",
+                    "combatant": {
+                        "id": cid,
+                        "name": cid.title(),
+                        "side": "red" if n % 2 else "blue",
+                        "position": [n, 0],
+                        "stats": {"st": 12, "dx": 11},
+                        "items": [{"id": f"{cid}-sword", "name": "sword"}],
+                    },
+                },
+            )
         seq = (await store.stream_info(info.id)).seq
         turn, batch_no = 0, 0
         while seq < total:
@@ -118,8 +145,11 @@ def time_ceiling(path: str, stream: str, collector_paused: bool = False) -> tupl
     db = sqlite3.connect(path)
     try:
         t0 = time.perf_counter()
-        rows = db.execute("SELECT stream, seq, type, data, actor, command_id, ts, prev_hash, hash FROM events "
-                          "WHERE stream = ? AND seq >= ? ORDER BY seq", (stream, 1)).fetchall()
+        rows = db.execute(
+            "SELECT stream, seq, type, data, actor, command_id, ts, prev_hash, hash FROM events "
+            "WHERE stream = ? AND seq >= ? ORDER BY seq",
+            (stream, 1),
+        ).fetchall()
         if collector_paused:
             with gc_paused():
                 decoded = [decode(r[3]) for r in rows]
@@ -143,8 +173,10 @@ def main() -> None:
     try:
         t0 = time.perf_counter()
         stream = asyncio.run(build(path, args.events))
-        print(f"built a {args.events:,}-event freeform encounter in {time.perf_counter() - t0:.1f} s; "
-              f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+        print(
+            f"built a {args.events:,}-event freeform encounter in {time.perf_counter() - t0:.1f} s; "
+            f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
+        )
         server_runs, ceiling_runs, paused_runs = [], [], []
         for _ in range(args.runs):  # interleaved, so that all three see the same machine
             server_runs.append(asyncio.run(time_server(path, stream)))
@@ -157,12 +189,16 @@ def main() -> None:
     server_s, reading_s, _ = min(server_runs)
     ceiling_s = min(r[0] for r in ceiling_runs)
     paused_s = min(r[0] for r in paused_runs)
-    print(f"tussle replay (Encounters.state)    {n / server_s:>10,.0f} events/s  {server_s * 1000:8.1f} ms "
-          f"(reading and decoding {reading_s * 1000:.1f} ms, folding about {(server_s - reading_s) * 1000:.1f} ms)")
+    print(
+        f"tussle replay (Encounters.state)    {n / server_s:>10,.0f} events/s  {server_s * 1000:8.1f} ms "
+        f"(reading and decoding {reading_s * 1000:.1f} ms, folding about {(server_s - reading_s) * 1000:.1f} ms)"
+    )
     print(f"raw sqlite3 + msgspec (ceiling)     {n / ceiling_s:>10,.0f} events/s  {ceiling_s * 1000:8.1f} ms")
     print(f"  the same, collector paused        {n / paused_s:>10,.0f} events/s  {paused_s * 1000:8.1f} ms")
-    print(f"ratio: {ceiling_s / server_s:.3f} of the ceiling (target >= 0.5); "
-          f"{paused_s / server_s:.3f} of the collector-paused ceiling")
+    print(
+        f"ratio: {ceiling_s / server_s:.3f} of the ceiling (target >= 0.5); "
+        f"{paused_s / server_s:.3f} of the collector-paused ceiling"
+    )
     print(f"best of {args.runs} runs; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -198,9 +198,11 @@ def slowest(log_path: str, most: int = 15) -> None:
             except ValueError:
                 continue
             if message.startswith("Executing ") and " took " in message:
-                what, took = message[len("Executing "):].rsplit(" took ", 1)
+                what, took = message[len("Executing ") :].rsplit(" took ", 1)
                 steps.append((float(took.split()[0]) * 1000, what))
-    print(f"loop steps over 5 ms (asyncio debug mode, wall ms; debug mode itself slows the loop): {len(steps)}")
+    print(
+        f"loop steps over 5 ms (asyncio debug mode, wall ms; debug mode itself slows the loop): {len(steps)}"
+    )
     for ms, what in sorted(steps, reverse=True)[:most]:
         print(f"  {ms:7.1f}  {what[:300]}")
 
@@ -210,7 +212,9 @@ def main() -> None:
     p.add_argument("--events", type=int, default=100_000)
     p.add_argument("--seconds", type=float, default=8.0, help="length of each phase (8 s)")
     p.add_argument("--db-dir", default=None)
-    p.add_argument("--trace", action="store_true", help="list the slowest loop steps asyncio's debug mode logged")
+    p.add_argument(
+        "--trace", action="store_true", help="list the slowest loop steps asyncio's debug mode logged"
+    )
     args = p.parse_args()
     workdir = tempfile.mkdtemp(prefix="tussle-stalls-", dir=args.db_dir)
     path = os.path.join(workdir, "stalls.db")

@@ -33,8 +33,17 @@ from events.store.sqlite import SqliteStore  # noqa: E402
 async def run(store, writers: int, seconds: float) -> tuple[int, float]:
     streams = [f"bench-{writers}-{i}" for i in range(writers)]
     for s in streams:
-        await store.append(Append(s, 0, f"create-{s}", "b", "gm", [NewEvent("EncounterCreated", {"name": s})],
-                                  create=StreamInfo(s, s, "freeform", False, 0, "", False)))
+        await store.append(
+            Append(
+                s,
+                0,
+                f"create-{s}",
+                "b",
+                "gm",
+                [NewEvent("EncounterCreated", {"name": s})],
+                create=StreamInfo(s, s, "freeform", False, 0, "", False),
+            )
+        )
     done = 0
     stop = time.monotonic() + seconds
 
@@ -42,8 +51,16 @@ async def run(store, writers: int, seconds: float) -> tuple[int, float]:
         nonlocal done
         seq = 1
         while time.monotonic() < stop:
-            await store.append(Append(stream, seq, secrets.token_hex(8), "b", "gm",
-                                      [NewEvent("DieRolled", {"faces": [3, 4, 5], "total": 12})]))
+            await store.append(
+                Append(
+                    stream,
+                    seq,
+                    secrets.token_hex(8),
+                    "b",
+                    "gm",
+                    [NewEvent("DieRolled", {"faces": [3, 4, 5], "total": 12})],
+                )
+            )
             seq += 1
             done += 1
 
@@ -54,7 +71,9 @@ async def run(store, writers: int, seconds: float) -> tuple[int, float]:
 
 async def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--pg", default=os.environ.get("TUSSLE_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test"))
+    p.add_argument(
+        "--pg", default=os.environ.get("TUSSLE_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
+    )
     p.add_argument("--writers", type=int, nargs="*", default=[1, 16])
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--only", choices=["sqlite", "postgres"], default=None)
@@ -74,8 +93,11 @@ async def main() -> None:
         try:
             sep = "&" if "?" in args.pg else "?"
             for k in args.writers:
-                store = PostgresStore(f"{args.pg}{sep}search_path={schema}", max_size=max(10, k),
-                                      seed_key=SeedKey(secrets.token_bytes(32), "the bench's own key"))
+                store = PostgresStore(
+                    f"{args.pg}{sep}search_path={schema}",
+                    max_size=max(10, k),
+                    seed_key=SeedKey(secrets.token_bytes(32), "the bench's own key"),
+                )
                 async with store:
                     n, t = await run(store, k, args.seconds)
                 print(f"postgres  K={k:<3} {n / t:8.0f} appends/s")

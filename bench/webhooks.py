@@ -46,10 +46,19 @@ async def main(args: argparse.Namespace) -> None:
         runners.append(runner)
         ports.append(runner.addresses[-1][1])
     with tempfile.TemporaryDirectory() as tmp:
-        server = await asyncio.to_thread(ServeProcess, "--db", os.path.join(tmp, "b.db"), "--webhook-allow-private",
-                                         "--rate-commands", "0", "--rate-reads", "0")
+        server = await asyncio.to_thread(
+            ServeProcess,
+            "--db",
+            os.path.join(tmp, "b.db"),
+            "--webhook-allow-private",
+            "--rate-commands",
+            "0",
+            "--rate-reads",
+            "0",
+        )
         try:
             async with aiohttp.ClientSession() as http:
+
                 async def call(method: str, path: str, token: str | None, body: dict) -> dict:
                     headers = {"Authorization": f"Bearer {token}"} if token else {}
                     async with http.request(method, server.url + path, json=body, headers=headers) as r:
@@ -58,20 +67,36 @@ async def main(args: argparse.Namespace) -> None:
 
                 encounters = []
                 for i in range(args.encounters):
-                    enc = await call("POST", "/encounters", None, {"name": f"bench {i}", "ruleset": "freeform"})
-                    hooks = [(await call("POST", f"/encounters/{enc['id']}/webhooks", enc["gm_token"],
-                                         {"url": f"http://127.0.0.1:{p}/hook", "deliver": ["events"]}))["id"]
-                             for p in ports]
+                    enc = await call(
+                        "POST", "/encounters", None, {"name": f"bench {i}", "ruleset": "freeform"}
+                    )
+                    hooks = [
+                        (
+                            await call(
+                                "POST",
+                                f"/encounters/{enc['id']}/webhooks",
+                                enc["gm_token"],
+                                {"url": f"http://127.0.0.1:{p}/hook", "deliver": ["events"]},
+                            )
+                        )["id"]
+                        for p in ports
+                    ]
                     encounters.append((enc, hooks))
                 acknowledged: dict[str, float] = {}
                 started = time.monotonic()
                 for rnd in range(args.rounds):
+
                     async def note(enc: dict, hooks: list[str], rnd: int = rnd) -> None:
-                        out = await call("POST", f"/encounters/{enc['id']}/commands", enc["gm_token"],
-                                         {"type": "note", "text": f"round {rnd}"})
+                        out = await call(
+                            "POST",
+                            f"/encounters/{enc['id']}/commands",
+                            enc["gm_token"],
+                            {"type": "note", "text": f"round {rnd}"},
+                        )
                         at = time.monotonic()
                         for h in hooks:
                             acknowledged[f"{h}.{out['seq']}.0"] = at
+
                     await asyncio.gather(*(note(e, h) for e, h in encounters))
                 deadline = time.monotonic() + 120
                 while not all(k in arrived for k in acknowledged) and time.monotonic() < deadline:
@@ -85,12 +110,16 @@ async def main(args: argparse.Namespace) -> None:
     missing = len(acknowledged) - len(lat)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"{args.encounters} encounters x {args.webhooks} webhooks, {args.rounds} rounds: {len(lat)} deliveries "
-          f"({missing} missing), p50 {p50:.0f} ms, p99 {p99:.0f} ms, {len(lat) / took:.0f} deliveries/s")
+    print(
+        f"{args.encounters} encounters x {args.webhooks} webhooks, {args.rounds} rounds: {len(lat)} deliveries "
+        f"({missing} missing), p50 {p50:.0f} ms, p99 {p99:.0f} ms, {len(lat) / took:.0f} deliveries/s"
+    )
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--encounters", type=int, default=100)
     parser.add_argument("--webhooks", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)

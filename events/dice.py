@@ -55,8 +55,10 @@ def derive_face(seed: bytes, stream: str, command_id: str, draw: int, sides: int
     inner_pad, outer_pad = _hmac_pads(seed)
     attempt = 0
     while True:
-        msg = (f'["tussle-dice-v1",{_quoted(stream)},{_quoted(command_id)},{int.__repr__(draw)},'
-               f'{int.__repr__(sides)},{int.__repr__(attempt)},{_quoted(entropy)}]').encode()
+        msg = (
+            f'["tussle-dice-v1",{_quoted(stream)},{_quoted(command_id)},{int.__repr__(draw)},'
+            f"{int.__repr__(sides)},{int.__repr__(attempt)},{_quoted(entropy)}]"
+        ).encode()
         inner, outer = inner_pad.copy(), outer_pad.copy()
         inner.update(msg)
         outer.update(inner.digest())
@@ -235,12 +237,24 @@ class Dice:
         else:
             if self.seed is None:
                 raise DiceNeeded([label], [(count, sides, purpose, combatant)])
-            faces = [derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws]
+            faces = [
+                derive_face(self.seed, self.stream, self.command_id, d, sides, self.entropy) for d in draws
+            ]
             source = "server"
         self.calls += 1
         self.next_draw += count
-        return Roll(count, sides, purpose, faces, draws, self.entropy,
-                    self.keyed_by if source == "server" else "manual", source, combatant, self.command_id)
+        return Roll(
+            count,
+            sides,
+            purpose,
+            faces,
+            draws,
+            self.entropy,
+            self.keyed_by if source == "server" else "manual",
+            source,
+            combatant,
+            self.command_id,
+        )
 
     def rekey(self, command_id: str, entropy: str, keyed_by: str, next_draw: int) -> None:
         """Key the dice drawn from now on by an earlier command of the same resolution, its draw counter
@@ -255,7 +269,7 @@ class Dice:
     def rewind(self, mark: tuple[int, int, int]) -> None:
         """Forget the draws made since `mark`, so they are drawn again, identically, by whatever follows."""
         self.next_draw, self.calls = mark[0], mark[1]
-        del self._asked[mark[2]:]
+        del self._asked[mark[2] :]
 
     def check_all_used(self) -> None:
         """Unused trailing manual rolls are a 400 naming the first one."""

@@ -75,15 +75,18 @@ def _parse(text: str, limits: RollLimits) -> Expression:
     if not s:
         raise BadExpression("the expression is empty")
     if not s.isascii():
-        raise BadExpression("write the expression with ASCII digits and letters, e.g. 3d6, d100, 2d6+1, 4d6kh3")
+        raise BadExpression(
+            "write the expression with ASCII digits and letters, e.g. 3d6, d100, 2d6+1, 4d6kh3"
+        )
     if _LONG_NUMBER.search(s):
         raise BadExpression(f"a number in a roll expression has at most {MAX_DIGITS} digits")
     pos, terms, constant, total_dice = 0, [], 0, 0
     while pos < len(s):
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (pos > 0 and not m.group(1)):
-            raise BadExpression(f"cannot read {_quoted(text)} at {_quoted(s[pos:])}; write e.g. 3d6, d100, 2d6+1, "
-                                "4d6kh3")
+            raise BadExpression(
+                f"cannot read {_quoted(text)} at {_quoted(s[pos:])}; write e.g. 3d6, d100, 2d6+1, 4d6kh3"
+            )
         sign = -1 if m.group(1) == "-" else 1
         if m.group(6) is not None:
             constant += sign * int(m.group(6))
@@ -109,7 +112,9 @@ def _parse(text: str, limits: RollLimits) -> Expression:
     return Expression(text, tuple(terms), constant)
 
 
-def roll_expression(expr: Expression, dice: Dice, purpose: str, combatant: str | None = None) -> list[DieRolled]:
+def roll_expression(
+    expr: Expression, dice: Dice, purpose: str, combatant: str | None = None
+) -> list[DieRolled]:
     """One DieRolled per dice term; the constant is a modifier on the last."""
     events: list[DieRolled] = []
     for i, term in enumerate(expr.terms):
@@ -124,6 +129,13 @@ def roll_expression(expr: Expression, dice: Dice, purpose: str, combatant: str |
             notation += f"k{term.keep}{term.keep_n}"
         kept_sum = sum(r.faces[j] for j in kept)
         total = term.sign * kept_sum + sum(m.value for m in mods)
-        events.append(r.event(modifiers=mods, total=total, kept=kept, notation=notation,
-                              outcome=f"{expr.text} = {total}" if len(expr.terms) == 1 else ""))
+        events.append(
+            r.event(
+                modifiers=mods,
+                total=total,
+                kept=kept,
+                notation=notation,
+                outcome=f"{expr.text} = {total}" if len(expr.terms) == 1 else "",
+            )
+        )
     return events

@@ -20,12 +20,25 @@ class Event(msgspec.Struct, frozen=True):
 
     # The descriptions are for /openapi.json's Envelope; they change nothing stored.
     stream: Annotated[str, msgspec.Meta(description="The encounter's id.")]
-    seq: Annotated[int, msgspec.Meta(description="The event's position in the stream (1 = EncounterCreated).")]
-    type: Annotated[str, msgspec.Meta(description="The event type (GET /rulesets/{id}: events, common_events).")]
-    data: Annotated[dict[str, Any], msgspec.Meta(description="The event's own fields, as its type defines them.")]
-    actor: Annotated[str, msgspec.Meta(description="Who sent the command: gm, seat:<id>, or system (the server, e.g. a reaction timed out).")]
+    seq: Annotated[
+        int, msgspec.Meta(description="The event's position in the stream (1 = EncounterCreated).")
+    ]
+    type: Annotated[
+        str, msgspec.Meta(description="The event type (GET /rulesets/{id}: events, common_events).")
+    ]
+    data: Annotated[
+        dict[str, Any], msgspec.Meta(description="The event's own fields, as its type defines them.")
+    ]
+    actor: Annotated[
+        str,
+        msgspec.Meta(
+            description="Who sent the command: gm, seat:<id>, or system (the server, e.g. a reaction timed out)."
+        ),
+    ]
     command_id: Annotated[str, msgspec.Meta(description="The id of the command that appended it.")]
-    ts: Annotated[str, msgspec.Meta(description="When it was appended: UTC, e.g. 2026-01-31T18:00:00.000000Z.")]
+    ts: Annotated[
+        str, msgspec.Meta(description="When it was appended: UTC, e.g. 2026-01-31T18:00:00.000000Z.")
+    ]
     prev_hash: Annotated[str, msgspec.Meta(description="The previous event's hash (64 zeros for seq 1).")]
     hash: Annotated[str, msgspec.Meta(description="SHA-256 (hex) of prev_hash and the canonical event body.")]
 
@@ -73,8 +86,14 @@ def event_hash(
 def seal(stream: str, seq: int, new: NewEvent, actor: str, command_id: str, ts: str, prev_hash: str) -> Event:
     """Give a decided event its place in the chain."""
     h = event_hash(
-        stream=stream, seq=seq, type=new.type, data=new.data, actor=actor,
-        command_id=command_id, ts=ts, prev_hash=prev_hash,
+        stream=stream,
+        seq=seq,
+        type=new.type,
+        data=new.data,
+        actor=actor,
+        command_id=command_id,
+        ts=ts,
+        prev_hash=prev_hash,
     )
     return Event(stream, seq, new.type, new.data, actor, command_id, ts, prev_hash, h)
 
@@ -95,8 +114,14 @@ def chain_links(events: Iterable[Event], prev_hash: str = ZERO_HASH) -> Iterator
     """Walk the hash chain: each event with what its links should be (the one chain walk)."""
     for e in events:
         h = event_hash(
-            stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
-            command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash,
+            stream=e.stream,
+            seq=e.seq,
+            type=e.type,
+            data=e.data,
+            actor=e.actor,
+            command_id=e.command_id,
+            ts=e.ts,
+            prev_hash=e.prev_hash,
         )
         yield Link(e, prev_hash, h)
         prev_hash = e.hash

@@ -35,7 +35,9 @@ def roll_commitment(faces: list[list[int]], salt: str) -> str:
     return hashlib.sha256(canonical({"faces": faces, "salt": salt})).hexdigest()
 
 
-def hidden_faces(seed: bytes, stream: str, command_id: str, entropy: str, expression: str | Expression) -> list[list[int]]:
+def hidden_faces(
+    seed: bytes, stream: str, command_id: str, entropy: str, expression: str | Expression
+) -> list[list[int]]:
     """The faces of each dice term of `expression` under the hidden seed."""
     expr = parse_recorded(expression) if isinstance(expression, str) else expression
     dice = Dice(stream=stream, command_id=command_id, entropy=entropy, seed=seed)
@@ -51,7 +53,9 @@ def total_of(expression: str, faces: list[list[int]]) -> int:
     for term, group in zip(expr.terms, faces, strict=True):
         if len(group) != term.count or any(not isinstance(f, int) or not 1 <= f <= term.sides for f in group):
             raise ValueError(f"{group} are not {term.count} faces of a d{term.sides}")
-    return sum(r.total for r in roll_expression(expr, Dice(stream="", command_id="", supplied=faces), "hidden"))
+    return sum(
+        r.total for r in roll_expression(expr, Dice(stream="", command_id="", supplied=faces), "hidden")
+    )
 
 
 def shown(faces: list[list[int]], total: int) -> str:

@@ -41,7 +41,9 @@ def keying_command(e: Event) -> str:
 
 def expected_faces(seed: bytes, stream: str, command_id: str, data: dict[str, Any]) -> list[int]:
     """The faces the seed gives for a server `DieRolled`, draw by draw (`command_id`: the keying command)."""
-    return [derive_face(seed, stream, command_id, draw, data["sides"], data["entropy"]) for draw in data["draws"]]
+    return [
+        derive_face(seed, stream, command_id, draw, data["sides"], data["entropy"]) for draw in data["draws"]
+    ]
 
 
 def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
@@ -50,19 +52,35 @@ def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
     current: dict[str, Any] | None = None
     for e in events:
         if e.type == "EncounterCreated" and e.data.get("commitment"):
-            current = {"commitment": e.data["commitment"], "published_at_seq": e.seq, "replaced_at_seq": None,
-                       "revealed_seed": None, "revealed_at_seq": None, "seed_matches": None}
+            current = {
+                "commitment": e.data["commitment"],
+                "published_at_seq": e.seq,
+                "replaced_at_seq": None,
+                "revealed_seed": None,
+                "revealed_at_seq": None,
+                "seed_matches": None,
+            }
             out.append(current)
         elif e.type == "DiceSeedRotated":
             if current is not None:
                 seed = e.data.get("revealed_seed") or ""
                 raw = seed_bytes(seed)
-                current.update(replaced_at_seq=e.seq, revealed_seed=seed, revealed_at_seq=e.seq,
-                               seed_matches=raw is not None and hashlib.sha256(raw).hexdigest() == current["commitment"])
+                current.update(
+                    replaced_at_seq=e.seq,
+                    revealed_seed=seed,
+                    revealed_at_seq=e.seq,
+                    seed_matches=raw is not None and hashlib.sha256(raw).hexdigest() == current["commitment"],
+                )
             current = None
             if e.data.get("commitment"):
-                current = {"commitment": e.data["commitment"], "published_at_seq": e.seq, "replaced_at_seq": None,
-                           "revealed_seed": None, "revealed_at_seq": None, "seed_matches": None}
+                current = {
+                    "commitment": e.data["commitment"],
+                    "published_at_seq": e.seq,
+                    "replaced_at_seq": None,
+                    "revealed_seed": None,
+                    "revealed_at_seq": None,
+                    "seed_matches": None,
+                }
                 out.append(current)
     return out
 
@@ -101,9 +119,17 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
         wrong_key = _wrongly_keyed(e, key)
         if wrong_key and roll["mark"] != FAILED:
             roll = {**roll, "mark": FAILED, "problem": wrong_key}
-        if isinstance(draws, list) and draws != list(range(first, first + len(draws))) and roll["mark"] != FAILED:
-            roll = {**roll, "mark": FAILED, "problem": f"draws {draws} do not run on from draw {first} of command "
-                    f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"}
+        if (
+            isinstance(draws, list)
+            and draws != list(range(first, first + len(draws)))
+            and roll["mark"] != FAILED
+        ):
+            roll = {
+                **roll,
+                "mark": FAILED,
+                "problem": f"draws {draws} do not run on from draw {first} of command "
+                f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice",
+            }
         if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
             next_draw[by] = max(first, max(draws) + 1)
         if e.seq in refused:
@@ -135,8 +161,9 @@ def _wrongly_keyed(e: Event, continued: dict[str, Any] | None) -> str | None:
     return None
 
 
-def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool,
-          keyed_actor: str) -> dict[str, Any]:
+def _roll(
+    e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool, keyed_actor: str
+) -> dict[str, Any]:
     d = e.data
     entropy = d.get("entropy", "")
     key = keying_command(e)
@@ -145,14 +172,30 @@ def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]],
     keyed = "keyed_command_id" in d
     gm_keyed = keyed and d.get("source") != "manual" and not keyed_actor.startswith("seat:")
     roll: dict[str, Any] = {
-        "seq": e.seq, "command_id": e.command_id, **({"keyed_command_id": key} if keyed else {}),
-        "actor": e.actor, "combatant": d.get("combatant"),
-        "purpose": d.get("purpose"), "notation": d.get("notation"), "sides": d.get("sides"),
-        "draws": d.get("draws"), "faces": d.get("faces"), "kept": d.get("kept"),
-        "modifiers": d.get("modifiers"), "total": d.get("total"), "target": d.get("target"),
-        "outcome": d.get("outcome"), "entropy": entropy, "entropy_weak": len(entropy) < WEAK_ENTROPY_BELOW,
-        "keyed_by": "gm" if gm_keyed else d.get("keyed_by"), "client_keyed": d.get("keyed_by") == "client", "source": d.get("source"),
-        "commitment": None, "voided": voided, "mark": MANUAL, "problem": None,
+        "seq": e.seq,
+        "command_id": e.command_id,
+        **({"keyed_command_id": key} if keyed else {}),
+        "actor": e.actor,
+        "combatant": d.get("combatant"),
+        "purpose": d.get("purpose"),
+        "notation": d.get("notation"),
+        "sides": d.get("sides"),
+        "draws": d.get("draws"),
+        "faces": d.get("faces"),
+        "kept": d.get("kept"),
+        "modifiers": d.get("modifiers"),
+        "total": d.get("total"),
+        "target": d.get("target"),
+        "outcome": d.get("outcome"),
+        "entropy": entropy,
+        "entropy_weak": len(entropy) < WEAK_ENTROPY_BELOW,
+        "keyed_by": "gm" if gm_keyed else d.get("keyed_by"),
+        "client_keyed": d.get("keyed_by") == "client",
+        "source": d.get("source"),
+        "commitment": None,
+        "voided": voided,
+        "mark": MANUAL,
+        "problem": None,
     }
     if d.get("source") == "manual":
         return roll
@@ -165,23 +208,38 @@ def _roll(e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]],
     seed = seed_bytes(c["revealed_seed"])
     if seed is None or not c["seed_matches"]:
         # Never recompute from a seed that fails its commitment: the fault is at the seq that revealed it.
-        return {**roll, "mark": SEED_FAILED, "problem": f"the seed revealed at seq {c['revealed_at_seq']} "
-                                                       f"does not hash to commitment {commitment}"}
+        return {
+            **roll,
+            "mark": SEED_FAILED,
+            "problem": f"the seed revealed at seq {c['revealed_at_seq']} "
+            f"does not hash to commitment {commitment}",
+        }
     try:
         want = expected_faces(seed, e.stream, key, d)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return {**roll, "mark": FAILED, "problem": "the roll lacks sides, draws or entropy to recompute it"}
     if want != d.get("faces"):
-        return {**roll, "mark": FAILED, "expected_faces": want,
-                "problem": f"faces {d.get('faces')} do not match the seed, which gives {want}"}
+        return {
+            **roll,
+            "mark": FAILED,
+            "expected_faces": want,
+            "problem": f"faces {d.get('faces')} do not match the seed, which gives {want}",
+        }
     return {**roll, "mark": VERIFIED}
 
 
 def audit(events: list[Event]) -> dict[str, Any]:
     """The whole audit: rolls, commitments with revealed seeds, counts and the chain head."""
     rolls = audit_rolls(events)
-    counts = {mark: sum(1 for r in rolls if r["mark"] in (mark, SEED_FAILED if mark == FAILED else mark))
-              for mark in (VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL)}
+    counts = {
+        mark: sum(1 for r in rolls if r["mark"] in (mark, SEED_FAILED if mark == FAILED else mark))
+        for mark in (VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL)
+    }
     head = {"seq": events[-1].seq, "hash": events[-1].hash} if events else {"seq": 0, "hash": "0" * 64}
-    return {"stream": events[0].stream if events else None, "head": head,
-            "commitments": commitment_timeline(events), "rolls": rolls, "counts": {"rolls": len(rolls), **counts}}
+    return {
+        "stream": events[0].stream if events else None,
+        "head": head,
+        "commitments": commitment_timeline(events),
+        "rolls": rolls,
+        "counts": {"rolls": len(rolls), **counts},
+    }

@@ -36,8 +36,16 @@ def escape_bbcode(text: str) -> str:
 class Flavour:
     """How one markup spells a post's parts."""
 
-    def __init__(self, escape: Callable[[str], str], title: Callable[[str], str], item: Callable[[int, str], str],
-                 list_open: str, list_close: str, code: Callable[[str], str], footer: Callable[[list[str]], str]):
+    def __init__(
+        self,
+        escape: Callable[[str], str],
+        title: Callable[[str], str],
+        item: Callable[[int, str], str],
+        list_open: str,
+        list_close: str,
+        code: Callable[[str], str],
+        footer: Callable[[list[str]], str],
+    ):
         self.escape, self.title, self.item, self.code, self.footer = escape, title, item, code, footer
         self.list_open, self.list_close = list_open, list_close
 
@@ -46,7 +54,8 @@ MARKDOWN = Flavour(
     escape=escape_markdown,
     title=lambda t: f"**{t}**",
     item=lambda seq, text: f"- `#{seq}` {text}",
-    list_open="", list_close="",
+    list_open="",
+    list_close="",
     code=lambda t: f"`{t}`",
     footer=lambda lines: "---\n\n" + "\n\n".join(lines),
 )
@@ -55,7 +64,8 @@ BBCODE = Flavour(
     escape=escape_bbcode,
     title=lambda t: f"[b]{t}[/b]",
     item=lambda seq, text: f"[*][i]#{seq}[/i] {text}",
-    list_open="[list]", list_close="[/list]",
+    list_open="[list]",
+    list_close="[/list]",
     code=lambda t: f"[i]{t}[/i]",
     footer=lambda lines: "[size=85]" + "\n".join(lines) + "[/size]",
 )
@@ -73,13 +83,21 @@ def _commitments_as_of(commitments: list[dict[str, Any]], seq: int) -> list[dict
     for c in commitments:
         if c["published_at_seq"] > seq:
             continue
-        revealed = c["revealed_seed"] if c["revealed_at_seq"] is not None and c["revealed_at_seq"] <= seq else None
+        revealed = (
+            c["revealed_seed"] if c["revealed_at_seq"] is not None and c["revealed_at_seq"] <= seq else None
+        )
         out.append({"commitment": c["commitment"], "revealed_seed": revealed})
     return out
 
 
-def _footer(f: Flavour, commitments: list[dict[str, Any]], seq: int, hash_: str, is_head: bool,
-            excerpt_end: tuple[int, str] | None = None) -> str:
+def _footer(
+    f: Flavour,
+    commitments: list[dict[str, Any]],
+    seq: int,
+    hash_: str,
+    is_head: bool,
+    excerpt_end: tuple[int, str] | None = None,
+) -> str:
     lines = []
     if commitments:
         parts = []
@@ -102,8 +120,15 @@ def _post(f: Flavour, name: str, turn: int, part: str, entries: list[Entry], foo
     return f"{title}\n\n{body}\n\n{footer}"
 
 
-def forum_posts(entries: list[Entry], *, name: str, commitments: list[dict[str, Any]], head: dict[str, Any],
-                flavour: str = "markdown", max_chars: int | None = None) -> list[str]:
+def forum_posts(
+    entries: list[Entry],
+    *,
+    name: str,
+    commitments: list[dict[str, Any]],
+    head: dict[str, Any],
+    flavour: str = "markdown",
+    max_chars: int | None = None,
+) -> list[str]:
     """The log as forum posts: one per turn, split at entry boundaries to fit `max_chars`.
 
     `commitments` is `projections.audit.commitment_timeline(events)`; `head` the {seq, hash} the export
@@ -118,8 +143,7 @@ def forum_posts(entries: list[Entry], *, name: str, commitments: list[dict[str, 
     posts = []
     for i, (turn, part_entries) in enumerate(chunks):
         is_last = i == len(chunks) - 1
-        posts.append(_render(f, name, turn, part_entries, commitments, head, is_last,
-                             _part_label(chunks, i)))
+        posts.append(_render(f, name, turn, part_entries, commitments, head, is_last, _part_label(chunks, i)))
     return posts
 
 
@@ -131,16 +155,34 @@ def _part_label(chunks: list[tuple[int, list[Entry]]], i: int) -> str:
     return f" (part {same.index(i) + 1} of {len(same)})"
 
 
-def _render(f: Flavour, name: str, turn: int, entries: list[Entry], commitments: list[dict[str, Any]],
-            head: dict[str, Any], is_last: bool, part: str) -> str:
+def _render(
+    f: Flavour,
+    name: str,
+    turn: int,
+    entries: list[Entry],
+    commitments: list[dict[str, Any]],
+    head: dict[str, Any],
+    is_last: bool,
+    part: str,
+) -> str:
     seq, hash_ = (head["seq"], head["hash"]) if is_last else (entries[-1]["seq"], entries[-1]["hash"])
-    end = (entries[-1]["seq"], entries[-1]["hash"]) if is_last and entries and entries[-1]["seq"] < seq else None
+    end = (
+        (entries[-1]["seq"], entries[-1]["hash"])
+        if is_last and entries and entries[-1]["seq"] < seq
+        else None
+    )
     footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last, end)
     return _post(f, name, turn, part, entries, footer)
 
 
-def _split(f: Flavour, name: str, group: dict[str, Any], commitments: list[dict[str, Any]], head: dict[str, Any],
-           max_chars: int | None) -> list[list[Entry]]:
+def _split(
+    f: Flavour,
+    name: str,
+    group: dict[str, Any],
+    commitments: list[dict[str, Any]],
+    head: dict[str, Any],
+    max_chars: int | None,
+) -> list[list[Entry]]:
     """Greedy split of one turn's entries; a single entry longer than the limit gets a post of its own."""
     entries = group["entries"]
     if max_chars is None:

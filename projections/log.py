@@ -67,7 +67,9 @@ def _override_value(state: State, field: str, value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "none"
     if isinstance(value, dict):
-        return ", ".join(f"{name_of(state, k) if k in state['combatants'] else k} {v}" for k, v in value.items())
+        return ", ".join(
+            f"{name_of(state, k) if k in state['combatants'] else k} {v}" for k, v in value.items()
+        )
     return str(value)
 
 
@@ -77,9 +79,16 @@ def overrides_text(state: State, overrides: dict[str, Any]) -> str:
     for cid, fields in (overrides.get("combatants") or {}).items():
         for field, value in (fields or {}).items() if isinstance(fields, dict) else ():
             what = f"{name_of(state, cid)}'s {field.replace('_', ' ')}"
-            parts.append(f"clears {what}" if value is None else f"sets {what} to {_override_value(state, field, value)}")
-    parts += [f"sets {k.replace('_', ' ')} to {_override_value(state, k, v)}" for k, v in overrides.items()
-              if k != "combatants"]
+            parts.append(
+                f"clears {what}"
+                if value is None
+                else f"sets {what} to {_override_value(state, field, value)}"
+            )
+    parts += [
+        f"sets {k.replace('_', ' ')} to {_override_value(state, k, v)}"
+        for k, v in overrides.items()
+        if k != "combatants"
+    ]
     return "; ".join(parts) or "changes nothing"
 
 
@@ -163,8 +172,10 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
     if t == "HiddenRollRevealed":
         return f"The GM reveals the roll at seq {d['seq']}: {shown(d['faces'], d['total'])}."
     if t == "HiddenSeedRevealed":
-        return (f"The hidden seed behind commitment {d['commitment']} is revealed: {d['revealed_seed']}; every "
-                "hidden roll can now be checked.")
+        return (
+            f"The hidden seed behind commitment {d['commitment']} is revealed: {d['revealed_seed']}; every "
+            "hidden roll can now be checked."
+        )
     if t == "SeatCreated":
         return f"The GM makes a seat for {d['name']} (controls {_names(state, d['combatants'])})."
     if t == "SeatChanged":
@@ -181,8 +192,10 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return "The GM token is replaced."
     if t == "WebhookCreated":
         whose = f"the seat of {actor_name(state, 'seat:' + d['seat'])}" if d.get("seat") else "the table"
-        return (f"{_cap(actor)} adds a webhook to {d['host']} for {whose} "
-                f"({', '.join(d['deliver'])}, {d['format']}).")
+        return (
+            f"{_cap(actor)} adds a webhook to {d['host']} for {whose} "
+            f"({', '.join(d['deliver'])}, {d['format']})."
+        )
     if t == "WebhookDeleted":
         return f"{_cap(actor)} removes a webhook."
     if t == "WebhookSecretRotated":
@@ -212,11 +225,15 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
     if t == "ReactionRequested":
         about = f" for {n(d['combatant'])}" if d.get("combatant") else ""
         question = f" “{d['question']}”" if d.get("question") else ""
-        return (f"{_cap(actor_name(state, 'seat:' + d['asked_of']) if d['asked_of'] != 'gm' else 'the GM')} "
-                f"must choose {d['kind'].replace('_', ' ')}{about}:{question} {' or '.join(d['options'])} "
-                f"(default {d['default']}).")
+        return (
+            f"{_cap(actor_name(state, 'seat:' + d['asked_of']) if d['asked_of'] != 'gm' else 'the GM')} "
+            f"must choose {d['kind'].replace('_', ' ')}{about}:{question} {' or '.join(d['options'])} "
+            f"(default {d['default']})."
+        )
     if t == "ReactionAnswered":
-        return f"{_cap(actor_name(state, d['by']))} answers the {_reaction_kind(state, d['id'])}: {d['choice']}."
+        return (
+            f"{_cap(actor_name(state, d['by']))} answers the {_reaction_kind(state, d['id'])}: {d['choice']}."
+        )
     if t == "ReactionCancelled":
         return f"The {_reaction_kind(state, d['id'])} is withdrawn: {d['reason']}."
     if t == "Moved":
@@ -312,7 +329,10 @@ class NarrativeLog:
         """Fold one event; its log entry, or None when it is voided."""
         if e.type == "EncounterCreated":
             self.ruleset = self.ruleset_for(e)
-            self.state = {**self.state, "rules": self.ruleset.initial_state(e.data["options"]) if self.ruleset else {}}
+            self.state = {
+                **self.state,
+                "rules": self.ruleset.initial_state(e.data["options"]) if self.ruleset else {},
+            }
         before = self.state
         try:
             text = sentence(self.ruleset, before, e, self.voided_texts)
@@ -323,8 +343,15 @@ class NarrativeLog:
             self.state = {**before, "seq": e.seq, "hash": e.hash}
             return None
         self.state = evolve(before, e, self.ruleset)
-        entry = {"seq": e.seq, "turn": self.state["turn"], "type": e.type, "actor": e.actor, "ts": e.ts,
-                 "hash": e.hash, "text": text}
+        entry = {
+            "seq": e.seq,
+            "turn": self.state["turn"],
+            "type": e.type,
+            "actor": e.actor,
+            "ts": e.ts,
+            "hash": e.hash,
+            "text": text,
+        }
         aside = getattr(self.ruleset, "aside", None)
         if aside is not None and e.type != "EventVoided" and aside(before, e):
             entry["aside"] = True  # bookkeeping another sentence already says: forum exports leave it out
@@ -332,7 +359,9 @@ class NarrativeLog:
         return entry
 
 
-def build_log(events: Iterable[Event], ruleset_for: Callable[[Event], Any], at: int | None = None) -> NarrativeLog:
+def build_log(
+    events: Iterable[Event], ruleset_for: Callable[[Event], Any], at: int | None = None
+) -> NarrativeLog:
     """The log (and its state) as of seq `at`, applying only the voids with seq <= at."""
     events = [e for e in events if at is None or e.seq <= at]
     log = NarrativeLog(ruleset_for, voided_seqs(events, at))

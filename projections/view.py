@@ -6,27 +6,44 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def state_view(state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str] | None = None) -> dict[str, Any]:
+def state_view(
+    state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The state with `legal_actions` per combatant and `acting_now`; pure. `deadlines` maps a pending
     reaction's id to its deadline (the server knows it, the state does not)."""
     legal = {}
     if ruleset is not None and not state["closed"]:
         for cid in state["combatants"]:
             legal[cid] = ruleset.legal_actions(state, cid)
-    dropped = [{"item": it["id"], "owner": cid, "at": it.get("at")}
-               for cid, c in state["combatants"].items() for it in c.get("items", []) if it.get("state") == "dropped"]
-    return {**state, "legal_actions": legal, "dropped_items": dropped,
-            "acting_now": acting_now_view(state, ruleset, deadlines or {})}
+    dropped = [
+        {"item": it["id"], "owner": cid, "at": it.get("at")}
+        for cid, c in state["combatants"].items()
+        for it in c.get("items", [])
+        if it.get("state") == "dropped"
+    ]
+    return {
+        **state,
+        "legal_actions": legal,
+        "dropped_items": dropped,
+        "acting_now": acting_now_view(state, ruleset, deadlines or {}),
+    }
 
 
-def acting_now_view(state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str]) -> list[dict[str, Any]]:
+def acting_now_view(
+    state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str]
+) -> list[dict[str, Any]]:
     """The ruleset's `acting_now`, each pending reaction's `until` with its `deadline` (None: no timeout)."""
     if ruleset is None or state["closed"]:
         return []
     out = []
     for e in ruleset.acting_now(state):
         if e.get("reaction") is not None:
-            e = {**e, "until": {**(e.get("until") or {"kind": "reaction", "text": "until it is answered"}),
-                                "deadline": deadlines.get(e["reaction"])}}
+            e = {
+                **e,
+                "until": {
+                    **(e.get("until") or {"kind": "reaction", "text": "until it is answered"}),
+                    "deadline": deadlines.get(e["reaction"]),
+                },
+            }
         out.append(e)
     return out

@@ -67,17 +67,22 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
         subject = name_of(state, who) if who else "the GM"
         question = p.get("question") or f"{p.get('kind')}: {', '.join(p.get('options') or [])}"
         default = p.get("default")
-        out.append({
-            "combatant": who, "asked_of": p.get("asked_of", "gm"),
-            "why": f"{subject} is asked ({question}); nothing else goes on until it is answered",
-            "until": until("reaction", "until it is answered" + (f" (default: {default})" if default else "")),
-            "reaction": p.get("id"),
-        })
+        out.append(
+            {
+                "combatant": who,
+                "asked_of": p.get("asked_of", "gm"),
+                "why": f"{subject} is asked ({question}); nothing else goes on until it is answered",
+                "until": until(
+                    "reaction", "until it is answered" + (f" (default: {default})" if default else "")
+                ),
+                "reaction": p.get("id"),
+            }
+        )
     return out
 
 
 def counted(n: int, word: str) -> str:
-    """"1 card", "2 cards": a count for sentences."""
+    """ "1 card", "2 cards": a count for sentences."""
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
@@ -111,4 +116,6 @@ def before_in_order(state: dict[str, Any], order: list[str], cid: str, still_to_
     if not ahead:
         return f"{name_of(state, cid)} is next in the order"
     names = ", ".join(name_of(state, o) for o in ahead)
-    return f"{name_of(state, cid)} is {ordinal(len(ahead) + 1)} of those still to act this turn, after {names}"
+    return (
+        f"{name_of(state, cid)} is {ordinal(len(ahead) + 1)} of those still to act this turn, after {names}"
+    )

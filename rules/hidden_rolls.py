@@ -18,11 +18,20 @@ from rules.interface import BadCommand, RuleError
 def _no_hidden_seed(state: dict[str, Any]) -> RuleError:
     if state["dice"] == "manual":
         return RuleError("this encounter rolls physical dice: a hidden roll needs the server's hidden seed")
-    return RuleError("this encounter was created before hidden rolls existed: it has no hidden seed to roll from")
+    return RuleError(
+        "this encounter was created before hidden rolls existed: it has no hidden seed to roll from"
+    )
 
 
-def hidden_roll(state: dict[str, Any], expr: Expression, purpose: str, combatant: str | None, dice: Dice,
-                stream: str, seed: bytes | None) -> HiddenRollMade:
+def hidden_roll(
+    state: dict[str, Any],
+    expr: Expression,
+    purpose: str,
+    combatant: str | None,
+    dice: Dice,
+    stream: str,
+    seed: bytes | None,
+) -> HiddenRollMade:
     """The commitment to a hidden roll's faces, keyed by the roll's own command and entropy."""
     if seed is None or not state.get("hidden_commitment"):
         raise _no_hidden_seed(state)
@@ -30,14 +39,25 @@ def hidden_roll(state: dict[str, Any], expr: Expression, purpose: str, combatant
         raise BadCommand("a hidden roll's faces come from the hidden seed: leave out dice", "dice")
     faces = hidden_faces(seed, stream, dice.command_id, dice.entropy, expr)
     salt = salt_of(seed, stream, dice.command_id, dice.entropy)
-    return HiddenRollMade(expr.text, purpose, dice.entropy, dice.keyed_by, dice.command_id,
-                          roll_commitment(faces, salt), combatant)
+    return HiddenRollMade(
+        expr.text,
+        purpose,
+        dice.entropy,
+        dice.keyed_by,
+        dice.command_id,
+        roll_commitment(faces, salt),
+        combatant,
+    )
 
 
 def _revealed(roll: dict[str, Any], stream: str, seed: bytes) -> HiddenRollRevealed:
     faces = hidden_faces(seed, stream, roll["keyed_command_id"], roll["entropy"], roll["expression"])
-    return HiddenRollRevealed(roll["seq"], faces, salt_of(seed, stream, roll["keyed_command_id"], roll["entropy"]),
-                              total_of(roll["expression"], faces))
+    return HiddenRollRevealed(
+        roll["seq"],
+        faces,
+        salt_of(seed, stream, roll["keyed_command_id"], roll["entropy"]),
+        total_of(roll["expression"], faces),
+    )
 
 
 def reveal_roll(state: dict[str, Any], seq: int, stream: str, seed: bytes | None) -> HiddenRollRevealed:

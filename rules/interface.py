@@ -63,15 +63,39 @@ class Forbidden(Exception):
 class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
     """Fields every command may carry (API.md "Commands"); subclasses set `tag="<ruleset>.<verb>"`."""
 
-    command_id: Annotated[str | None, msgspec.Meta(description=(
-        "Your id for this command (1-64 of A-Z a-z 0-9 _ . : -): resending it with the same body answers 200 with "
-        "the original events instead of acting twice."))] = None
-    entropy: Annotated[str, msgspec.Meta(description=(
-        "Your contribution to the dice of this command (mixed into the seed; up to 128 characters)."))] = ""
-    expected_seq: Annotated[int | None, msgspec.Meta(description=(
-        "Act only if the encounter is at this seq (else 409 seq_conflict): no blind overwrites."))] = None
-    dice: Annotated[list[list[int]] | None, msgspec.Meta(description=(
-        "With physical dice (dice: manual or mixed): the faces rolled, one list per roll in the order asked."))] = None
+    command_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Your id for this command (1-64 of A-Z a-z 0-9 _ . : -): resending it with the same body answers 200 with "
+                "the original events instead of acting twice."
+            )
+        ),
+    ] = None
+    entropy: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "Your contribution to the dice of this command (mixed into the seed; up to 128 characters)."
+            )
+        ),
+    ] = ""
+    expected_seq: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Act only if the encounter is at this seq (else 409 seq_conflict): no blind overwrites."
+            )
+        ),
+    ] = None
+    dice: Annotated[
+        list[list[int]] | None,
+        msgspec.Meta(
+            description=(
+                "With physical dice (dice: manual or mixed): the faces rolled, one list per roll in the order asked."
+            )
+        ),
+    ] = None
     # Who sent it (`gm`, `seat:<id>`, `system`): set by the engine before decide, never by the client.
     actor: str = ""
 
@@ -216,7 +240,10 @@ class Ruleset:
         """Whether the event's log entry is bookkeeping another sentence already says (a forum export
         leaves it out; the log keeps it, marked `aside`). Default: its type is one of `bookkeeping`, unless
         (type, why) is one of `said_only_here`."""
-        return event.type in self.bookkeeping and (event.type, (event.data or {}).get("why")) not in self.said_only_here
+        return (
+            event.type in self.bookkeeping
+            and (event.type, (event.data or {}).get("why")) not in self.said_only_here
+        )
 
     def actors(self, state: dict[str, Any], command: Command) -> list[str]:
         """Combatants the command acts as, each of which a player's seat must control (403 otherwise;

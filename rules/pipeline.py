@@ -56,8 +56,15 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}\Z")  # \Z: "$" would let a trail
 POSTURES = ("standing", "kneeling", "prone", "on_back", "on_stomach")
 # A hidden roll and its reveal stay, too: voiding an unwelcome hidden roll before it is shown would be
 # changing it after the fact.
-UNVOIDABLE = ("EventVoided", "EncounterCreated", "DiceSeedRotated", "EncounterClosed", "HiddenRollMade",
-              "HiddenRollRevealed", "HiddenSeedRevealed")
+UNVOIDABLE = (
+    "EventVoided",
+    "EncounterCreated",
+    "DiceSeedRotated",
+    "EncounterClosed",
+    "HiddenRollMade",
+    "HiddenRollRevealed",
+    "HiddenSeedRevealed",
+)
 COMBATANT_OVERRIDABLE = {"stats", "posture", "position", "facing", "conditions", "items"}
 
 
@@ -113,9 +120,14 @@ def _position(state: dict[str, Any], value: Any, field: str) -> Any:
         if geometry.get("position_required"):
             raise BadCommand(f"{field} is required in this ruleset ({geometry.get('kind')} positions)", field)
         return None
-    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                 for v in value)):
-        unit = "[q, r] axial hex" if geometry.get("kind") == "hex_axial" else "[x, y] in hundredths of an inch"
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        unit = (
+            "[q, r] axial hex" if geometry.get("kind") == "hex_axial" else "[x, y] in hundredths of an inch"
+        )
         raise BadCommand(f"{field} must be {unit} as two integers", field)
     return value
 
@@ -130,22 +142,46 @@ def _facing(state: dict[str, Any], value: Any, field: str) -> int | None:
 
 
 class NewCombatant(msgspec.Struct, forbid_unknown_fields=True):
-    id: Annotated[str, msgspec.Meta(description="The combatant's id (1-64 of A-Z a-z 0-9 _ . : -), unique here.")]
+    id: Annotated[
+        str, msgspec.Meta(description="The combatant's id (1-64 of A-Z a-z 0-9 _ . : -), unique here.")
+    ]
     name: Annotated[str, msgspec.Meta(description="Its name, as the log writes it.")]
-    side: Annotated[str, msgspec.Meta(description="The side it fights on: combatants of other sides are enemies.")]
-    controller: Annotated[str | None, msgspec.Meta(description="The seat that controls it (null: the GM).")] = None
-    stats: Annotated[dict[str, Any], msgspec.Meta(description=(
-        "Its numbers, as its ruleset names them (GET /rulesets/{id}: stats)."))] = {}
-    position: Annotated[Any, msgspec.Meta(description=(
-        "Where it stands in the encounter's geometry ([q, r] hex, or [x, y] in 0.01 inch); null: off the map."))] = None
-    facing: Annotated[Any, msgspec.Meta(description=(
-        "Its facing: a hex direction 0-5, or degrees 0-359 on a table top; null: none."))] = None
-    posture: Annotated[str, msgspec.Meta(description="standing, kneeling, prone, on_back or on_stomach.")] = "standing"
-    items: Annotated[list[dict[str, Any]], msgspec.Meta(description=(
-        "What it carries: each {id, name, kind, state, ...}."))] = []
+    side: Annotated[
+        str, msgspec.Meta(description="The side it fights on: combatants of other sides are enemies.")
+    ]
+    controller: Annotated[
+        str | None, msgspec.Meta(description="The seat that controls it (null: the GM).")
+    ] = None
+    stats: Annotated[
+        dict[str, Any],
+        msgspec.Meta(description=("Its numbers, as its ruleset names them (GET /rulesets/{id}: stats).")),
+    ] = {}
+    position: Annotated[
+        Any,
+        msgspec.Meta(
+            description=(
+                "Where it stands in the encounter's geometry ([q, r] hex, or [x, y] in 0.01 inch); null: off the map."
+            )
+        ),
+    ] = None
+    facing: Annotated[
+        Any,
+        msgspec.Meta(
+            description=("Its facing: a hex direction 0-5, or degrees 0-359 on a table top; null: none.")
+        ),
+    ] = None
+    posture: Annotated[str, msgspec.Meta(description="standing, kneeling, prone, on_back or on_stomach.")] = (
+        "standing"
+    )
+    items: Annotated[
+        list[dict[str, Any]],
+        msgspec.Meta(description=("What it carries: each {id, name, kind, state, ...}.")),
+    ] = []
     talents: Annotated[dict[str, Any], msgspec.Meta(description="Its talents or skills, name to level.")] = {}
-    reactions: Annotated[dict[str, str], msgspec.Meta(description=(
-        "Standing orders: reaction kind to the choice given without asking."))] = {}
+    reactions: Annotated[
+        dict[str, str],
+        msgspec.Meta(description=("Standing orders: reaction kind to the choice given without asking.")),
+    ] = {}
 
 
 def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Any) -> list[Any]:
@@ -191,13 +227,15 @@ def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], r
         _position(state, c.get("position"), f"{field}.position")
     if "facing" in cpatch:
         _facing(state, c.get("facing"), f"{field}.facing")
-    if "conditions" in cpatch and not (isinstance(c.get("conditions"), list)
-                                       and all(isinstance(x, str) for x in c["conditions"])):
+    if "conditions" in cpatch and not (
+        isinstance(c.get("conditions"), list) and all(isinstance(x, str) for x in c["conditions"])
+    ):
         raise BadCommand(f"{field}.conditions must be a list of condition names", f"{field}.conditions")
     if "items" in cpatch:
         items = c.get("items")
-        if not isinstance(items, list) or not all(isinstance(it, dict) and isinstance(it.get("id"), str)
-                                                  and it["id"] for it in items):
+        if not isinstance(items, list) or not all(
+            isinstance(it, dict) and isinstance(it.get("id"), str) and it["id"] for it in items
+        ):
             raise BadCommand(f"{field}.items must be a list of items, each with an id", f"{field}.items")
     try:
         ruleset.validate_combatant(state, c)
@@ -205,8 +243,10 @@ def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], r
         pass
     except BadCommand as exc:  # named from add_combatant's side: name it from the ruling's
         inner = (exc.field or "").removeprefix("combatant").lstrip(".")
-        raise BadCommand(f"the ruling would leave {c['name']} malformed: {exc.message}",
-                         f"{field}.{inner}" if inner else field) from None
+        raise BadCommand(
+            f"the ruling would leave {c['name']} malformed: {exc.message}",
+            f"{field}.{inner}" if inner else field,
+        ) from None
 
 
 def _nested(dotted: str, value: Any) -> str:
@@ -220,35 +260,49 @@ def _nested(dotted: str, value: Any) -> str:
 def _accepted_shape(ruleset: Any) -> str:
     """The overrides a ruling takes, as the JSON it is written in (nested objects, never dotted keys)."""
     allowed = sorted(p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable)
-    combatants = ('{"combatants": {"<id>": {"posture": "prone"}}} (a combatant\'s '
-                  + ", ".join(sorted(COMBATANT_OVERRIDABLE)) + ")")
+    combatants = (
+        '{"combatants": {"<id>": {"posture": "prone"}}} (a combatant\'s '
+        + ", ".join(sorted(COMBATANT_OVERRIDABLE))
+        + ")"
+    )
     if not allowed:
         return f"overrides takes {combatants}; this ruleset declares no state of its own to override"
-    return (f"overrides takes {combatants} and {{\"rules\": {{\"{allowed[0]}\": ...}}}} (this ruleset's "
-            + ", ".join(allowed) + ")")
+    return (
+        f'overrides takes {combatants} and {{"rules": {{"{allowed[0]}": ...}}}} (this ruleset\'s '
+        + ", ".join(allowed)
+        + ")"
+    )
 
 
 def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
     for key, patch in cmd.overrides.items():
         if key == "combatants":
             if not isinstance(patch, dict):
-                raise RuleError(f"overrides.combatants must map combatant ids to patches: {_accepted_shape(ruleset)}")
+                raise RuleError(
+                    f"overrides.combatants must map combatant ids to patches: {_accepted_shape(ruleset)}"
+                )
             for cid, cpatch in patch.items():
                 combatant_or_error(state, cid)
                 bad = set(cpatch or {}) - COMBATANT_OVERRIDABLE if isinstance(cpatch, dict) else {"?"}
                 if bad:
-                    raise RuleError(f"a ruling may override only {', '.join(sorted(COMBATANT_OVERRIDABLE))} of "
-                                    f"a combatant, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}")
+                    raise RuleError(
+                        f"a ruling may override only {', '.join(sorted(COMBATANT_OVERRIDABLE))} of "
+                        f"a combatant, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}"
+                    )
                 _check_overridden(state, cid, cpatch or {}, ruleset)
         elif key == "rules":
             allowed = {p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable}
             bad = set(patch or {}) - allowed if isinstance(patch, dict) else {"?"}
             if bad:
-                raise RuleError(f"this ruleset lets a ruling override only {', '.join(sorted(allowed)) or 'nothing'} "
-                                f"of its own state, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}")
+                raise RuleError(
+                    f"this ruleset lets a ruling override only {', '.join(sorted(allowed)) or 'nothing'} "
+                    f"of its own state, not {', '.join(sorted(bad))}: {_accepted_shape(ruleset)}"
+                )
         elif "." in key:
-            raise RuleError(f"a ruling may not override {key!r}: overrides is nested JSON, not dotted paths "
-                            f"(write {_nested(key, patch)}); {_accepted_shape(ruleset)}")
+            raise RuleError(
+                f"a ruling may not override {key!r}: overrides is nested JSON, not dotted paths "
+                f"(write {_nested(key, patch)}); {_accepted_shape(ruleset)}"
+            )
         else:
             raise RuleError(f"a ruling may not override {key!r}: {_accepted_shape(ruleset)}")
     return [RulingMade(cmd.text, cmd.overrides)]
@@ -282,8 +336,10 @@ def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Any, 
         why = ruleset.refused_choice(state, pending, choice) if ruleset is not None else None
         if why:
             raise RuleError(why)
-        raise RuleError(f"{cmd.choice!r} is not an answer to this {pending['kind']} question "
-                        f"(choose one of {', '.join(pending['options'])})")
+        raise RuleError(
+            f"{cmd.choice!r} is not an answer to this {pending['kind']} question "
+            f"(choose one of {', '.join(pending['options'])})"
+        )
     answered = ReactionAnswered(pending["id"], choice, dict(cmd.params), ctx.actor)
     return [answered, ("resume", pending, Answer(choice, dict(cmd.params), ctx.actor))]
 
@@ -329,8 +385,17 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
             combatant_or_error(state, cmd.combatant)
         if cmd.hidden:
             _gm_only(ctx, "roll behind the screen (hidden): a player's rolls are made in the open")
-            return [hidden_roll(state, expr, cmd.purpose or cmd.expression, cmd.combatant, dice, ctx.stream,
-                                ctx.hidden_seed)]
+            return [
+                hidden_roll(
+                    state,
+                    expr,
+                    cmd.purpose or cmd.expression,
+                    cmd.combatant,
+                    dice,
+                    ctx.stream,
+                    ctx.hidden_seed,
+                )
+            ]
         return list(roll_expression(expr, dice, cmd.purpose or cmd.expression, cmd.combatant))
     if isinstance(cmd, c.RevealRoll):
         _gm_only(ctx, "reveal a hidden roll")
@@ -341,8 +406,19 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
             combatant_or_error(state, cmd.combatant)
         if not cmd.options or cmd.default not in cmd.options:
             raise BadCommand("ask needs options and a default that is one of them", "default")
-        return [ReactionRequested("", cmd.kind, cmd.combatant, asked_of(state, cmd.combatant), cmd.options,
-                                  cmd.default, [], {"engine": "ask"}, cmd.question)]
+        return [
+            ReactionRequested(
+                "",
+                cmd.kind,
+                cmd.combatant,
+                asked_of(state, cmd.combatant),
+                cmd.options,
+                cmd.default,
+                [],
+                {"engine": "ask"},
+                cmd.question,
+            )
+        ]
     if isinstance(cmd, c.Respond):
         return _respond(state, cmd, ctx, ruleset, dice)
     if isinstance(cmd, c.Note):
@@ -371,7 +447,9 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
 
 __all__ = ["Context", "decide_common", "controls", "acting_as", "ActionDeclared"]
 
-ALWAYS_ALLOWED = frozenset({"respond", "note", "roll", "ruling", "void", "reveal_roll", "rotate_seed", "close", "ask"})
+ALWAYS_ALLOWED = frozenset(
+    {"respond", "note", "roll", "ruling", "void", "reveal_roll", "rotate_seed", "close", "ask"}
+)
 COMMON_TYPES = frozenset(cls.__struct_config__.tag for cls in c.COMMON_COMMANDS)
 
 
@@ -404,7 +482,9 @@ def declaration(cmd: Command, ruleset: Any, keyed_by: str) -> dict[str, Any]:
 
 def _fold(state: dict[str, Any], new: NewEvent, ruleset: Any, ctx: Context) -> dict[str, Any]:
     seq = state["seq"] + 1
-    return evolve(state, Event(ctx.stream, seq, new.type, new.data, ctx.actor, ctx.command_id, "", "", ""), ruleset)
+    return evolve(
+        state, Event(ctx.stream, seq, new.type, new.data, ctx.actor, ctx.command_id, "", "", ""), ruleset
+    )
 
 
 def _check_pending(state: dict[str, Any], ctype: str) -> None:
@@ -412,7 +492,9 @@ def _check_pending(state: dict[str, Any], ctype: str) -> None:
     if not pending or ctype in ALWAYS_ALLOWED or any(ctype in p.get("allows", []) for p in pending):
         return
     waits = "; ".join(f"{p['kind']} asked of {p['asked_of']} ({p['id']})" for p in pending)
-    raise RuleError(f"the fight waits for an answer first: {waits}", {"pending": pending}, code="reaction_pending")
+    raise RuleError(
+        f"the fight waits for an answer first: {waits}", {"pending": pending}, code="reaction_pending"
+    )
 
 
 def _check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, ctx: Context) -> None:
@@ -422,8 +504,10 @@ def _check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, c
         raise Forbidden(f"only the GM may send {ctype}")
     for cid in acting_as(cmd) if ctype in COMMON_TYPES else ruleset.actors(state, cmd):
         if cid in state["combatants"] and not controls(state, ctx, cid):
-            raise Forbidden(f"your seat does not control {state['combatants'][cid]['name']}, so it cannot "
-                            f"send {ctype} as {cid}")
+            raise Forbidden(
+                f"your seat does not control {state['combatants'][cid]['name']}, so it cannot "
+                f"send {ctype} as {cid}"
+            )
 
 
 def decide_command(
@@ -502,8 +586,12 @@ def decide_command(
             dice.rewind(saved_dice)
     # Option rotate_seed_each_turn: every new turn reveals the seed, whichever command started it
     # (start_turn, or a ruleset that starts the next round itself).
-    if (state["options"].get("rotate_seed_each_turn") and state["dice"] != "manual"
-            and any(ne.type == "TurnStarted" for ne in out) and not any(ne.type == "DiceSeedRotated" for ne in out)):
+    if (
+        state["options"].get("rotate_seed_each_turn")
+        and state["dice"] != "manual"
+        and any(ne.type == "TurnStarted" for ne in out)
+        and not any(ne.type == "DiceSeedRotated" for ne in out)
+    ):
         push(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
     dice.check_all_used()
     if out:

@@ -42,11 +42,32 @@ FOLD_VERSION = 1
 def initial_state() -> State:
     """The state before `EncounterCreated`."""
     return {
-        "stream": None, "name": None, "ruleset": None, "ruleset_version": None, "options": {},
-        "geometry": {}, "dice": "server", "public": False, "commitment": None, "closed": False,
-        "seq": 0, "hash": "0" * 64, "turn": 0, "phase": None, "initiative": [],
-        "combatants": {}, "groups": {}, "pins": [], "push_backs": [], "actions_spent": {},
-        "pending": [], "seats": {}, "webhooks": {}, "inconsistencies": [], "voided": [], "rules": {},
+        "stream": None,
+        "name": None,
+        "ruleset": None,
+        "ruleset_version": None,
+        "options": {},
+        "geometry": {},
+        "dice": "server",
+        "public": False,
+        "commitment": None,
+        "closed": False,
+        "seq": 0,
+        "hash": "0" * 64,
+        "turn": 0,
+        "phase": None,
+        "initiative": [],
+        "combatants": {},
+        "groups": {},
+        "pins": [],
+        "push_backs": [],
+        "actions_spent": {},
+        "pending": [],
+        "seats": {},
+        "webhooks": {},
+        "inconsistencies": [],
+        "voided": [],
+        "rules": {},
     }
 
 
@@ -61,7 +82,7 @@ def _items_changed(s: State, cid: str, item_id: str, change: Callable[[dict], di
     for i, it in enumerate(items):
         if it.get("id") == item_id:
             new = change(it)
-            new_items = list(items[:i]) + ([new] if new is not None else []) + list(items[i + 1:])
+            new_items = list(items[:i]) + ([new] if new is not None else []) + list(items[i + 1 :])
             _with_combatant(s, cid, items=new_items)
             return True
     return False
@@ -102,9 +123,17 @@ def _core(s: State, e: Event) -> State:
     d = e.data
     t = e.type
     if t == "EncounterCreated":
-        s.update(stream=e.stream, name=d["name"], ruleset=d["ruleset"], ruleset_version=d["ruleset_version"],
-                 options=d["options"], geometry=d["geometry"], dice=d["dice"], public=d.get("public", False),
-                 commitment=d["commitment"])
+        s.update(
+            stream=e.stream,
+            name=d["name"],
+            ruleset=d["ruleset"],
+            ruleset_version=d["ruleset_version"],
+            options=d["options"],
+            geometry=d["geometry"],
+            dice=d["dice"],
+            public=d.get("public", False),
+            commitment=d["commitment"],
+        )
         if d.get("hidden_commitment"):  # streams written before hidden rolls have none, and fold as they did
             s["hidden_commitment"] = d["hidden_commitment"]
     elif t == "OptionsChanged":
@@ -114,14 +143,30 @@ def _core(s: State, e: Event) -> State:
     elif t == "DiceSeedRotated":
         s["commitment"] = d["commitment"]
     elif t == "HiddenRollMade":  # only what the chain shows: the faces stay behind the screen
-        roll = {"seq": e.seq, "expression": d["expression"], "purpose": d["purpose"], "combatant": d.get("combatant"),
-                "entropy": d["entropy"], "keyed_command_id": d["keyed_command_id"], "revealed": False}
+        roll = {
+            "seq": e.seq,
+            "expression": d["expression"],
+            "purpose": d["purpose"],
+            "combatant": d.get("combatant"),
+            "entropy": d["entropy"],
+            "keyed_command_id": d["keyed_command_id"],
+            "revealed": False,
+        }
         s["hidden_rolls"] = [*s.get("hidden_rolls", []), roll]
     elif t == "HiddenRollRevealed":
-        s["hidden_rolls"] = [{**r, "revealed": True} if r["seq"] == d["seq"] else r for r in s.get("hidden_rolls", [])]
+        s["hidden_rolls"] = [
+            {**r, "revealed": True} if r["seq"] == d["seq"] else r for r in s.get("hidden_rolls", [])
+        ]
     elif t in ("SeatCreated", "SeatChanged"):
-        s["seats"] = {**s["seats"], d["seat"]: {"seat": d["seat"], "name": d["name"],
-                                                "combatants": list(d["combatants"]), "revoked": False}}
+        s["seats"] = {
+            **s["seats"],
+            d["seat"]: {
+                "seat": d["seat"],
+                "name": d["name"],
+                "combatants": list(d["combatants"]),
+                "revoked": False,
+            },
+        }
     elif t == "SeatRevoked":
         if d["seat"] in s["seats"]:
             s["seats"] = {**s["seats"], d["seat"]: {**s["seats"][d["seat"]], "revoked": True}}
@@ -185,13 +230,25 @@ def _combatant_event(s: State, e: Event) -> State:
             return _inconsistent(s, e, missing)
         if t == "PinApplied":
             s["pins"] = [p for p in s["pins"] if p["pinned"] != d["pinned"]] + [
-                {"holder": d["holder"], "pinned": d["pinned"], "turn": d["turn"], "turns_held": 0,
-                 "last_held_turn": d["turn"]}]
+                {
+                    "holder": d["holder"],
+                    "pinned": d["pinned"],
+                    "turn": d["turn"],
+                    "turns_held": 0,
+                    "last_held_turn": d["turn"],
+                }
+            ]
         elif t == "PinHeld":
-            s["pins"] = [{**p, "turns_held": p["turns_held"] + 1, "last_held_turn": d["turn"]}
-                         if p["pinned"] == d["pinned"] and p["holder"] == d["holder"] else p for p in s["pins"]]
+            s["pins"] = [
+                {**p, "turns_held": p["turns_held"] + 1, "last_held_turn": d["turn"]}
+                if p["pinned"] == d["pinned"] and p["holder"] == d["holder"]
+                else p
+                for p in s["pins"]
+            ]
         else:
-            s["pins"] = [p for p in s["pins"] if not (p["pinned"] == d["pinned"] and p["holder"] == d["holder"])]
+            s["pins"] = [
+                p for p in s["pins"] if not (p["pinned"] == d["pinned"] and p["holder"] == d["holder"])
+            ]
         return s
     if t == "CloseCombatJoined":
         missing = _missing(s, e, *d["combatants"])
@@ -205,8 +262,10 @@ def _combatant_event(s: State, e: Event) -> State:
             prev = s["combatants"][m].get("group")
             if prev and prev != gid:
                 _leave_group(s, prev, m)
-        s["groups"] = {**s["groups"], gid: {"group": gid, "combatants": members, "at": d["at"],
-                                            "standing": d["standing"]}}
+        s["groups"] = {
+            **s["groups"],
+            gid: {"group": gid, "combatants": members, "at": d["at"], "standing": d["standing"]},
+        }
         for m in members:
             _with_combatant(s, m, group=gid)
         return s
@@ -220,8 +279,10 @@ def _combatant_event(s: State, e: Event) -> State:
             changes["facing"] = d["facing"]
         _with_combatant(s, cid, **changes)
         if t == "PushedBack":
-            s["push_backs"] = [*s["push_backs"], {"combatant": cid, "from": d.get("from"), "to": d["to"],
-                                                  "distance": d["distance"]}]
+            s["push_backs"] = [
+                *s["push_backs"],
+                {"combatant": cid, "from": d.get("from"), "to": d["to"], "distance": d["distance"]},
+            ]
     elif t == "PostureChanged":
         _with_combatant(s, cid, posture=d["posture"])
     elif t == "FacingChanged":
@@ -243,11 +304,22 @@ def _combatant_event(s: State, e: Event) -> State:
         if not _items_changed(s, cid, d["item"], lambda it: {**it, "state": "dropped", "at": d["at"]}):
             return _inconsistent(s, e, f"{c['name']} has no item {d['item']!r}")
     elif t == "ItemReadied":
-        if not _items_changed(s, cid, d["item"], lambda it: {k: v for k, v in it.items() if k != "at"} | {"state": "ready"}):
+        if not _items_changed(
+            s, cid, d["item"], lambda it: {k: v for k, v in it.items() if k != "at"} | {"state": "ready"}
+        ):
             return _inconsistent(s, e, f"{c['name']} has no item {d['item']!r}")
     elif t == "ItemPickedUp":
-        if not _items_changed(s, cid, d["item"], lambda it: {k: v for k, v in it.items() if k != "at"} | {"state": "carried"}):
-            owner = next((o for o in s["combatants"] if any(i.get("id") == d["item"] for i in s["combatants"][o]["items"])), None)
+        if not _items_changed(
+            s, cid, d["item"], lambda it: {k: v for k, v in it.items() if k != "at"} | {"state": "carried"}
+        ):
+            owner = next(
+                (
+                    o
+                    for o in s["combatants"]
+                    if any(i.get("id") == d["item"] for i in s["combatants"][o]["items"])
+                ),
+                None,
+            )
             if owner is None:
                 return _inconsistent(s, e, f"no item {d['item']!r} lies in the encounter")
             item = next(i for i in s["combatants"][owner]["items"] if i.get("id") == d["item"])
@@ -257,11 +329,28 @@ def _combatant_event(s: State, e: Event) -> State:
     return s
 
 
-_COMBATANT_EVENTS = frozenset({
-    "Moved", "PushedBack", "FollowedUp", "PostureChanged", "FacingChanged", "StandingOrdersSet",
-    "Wounded", "ConditionChanged", "ActionSpent", "CloseCombatLeft", "CloseCombatJoined",
-    "ItemDropped", "ItemReadied", "ItemPickedUp", "PinApplied", "PinHeld", "PinBroken", "PinReleased",
-})
+_COMBATANT_EVENTS = frozenset(
+    {
+        "Moved",
+        "PushedBack",
+        "FollowedUp",
+        "PostureChanged",
+        "FacingChanged",
+        "StandingOrdersSet",
+        "Wounded",
+        "ConditionChanged",
+        "ActionSpent",
+        "CloseCombatLeft",
+        "CloseCombatJoined",
+        "ItemDropped",
+        "ItemReadied",
+        "ItemPickedUp",
+        "PinApplied",
+        "PinHeld",
+        "PinBroken",
+        "PinReleased",
+    }
+)
 
 
 class EventNotFoldable(Exception):
@@ -269,8 +358,10 @@ class EventNotFoldable(Exception):
     Reads of the encounter answer 500 naming the seq."""
 
     def __init__(self, event: Event, cause: BaseException):
-        super().__init__(f"event {event.seq} ({event.type}) of encounter {event.stream} cannot be folded: "
-                         f"{type(cause).__name__}: {cause}")
+        super().__init__(
+            f"event {event.seq} ({event.type}) of encounter {event.stream} cannot be folded: "
+            f"{type(cause).__name__}: {cause}"
+        )
         self.stream = event.stream
         self.seq = event.seq
         self.type = event.type
@@ -279,8 +370,11 @@ class EventNotFoldable(Exception):
 def _mirrored(s: State, stat: str, values: dict[str, Any]) -> State:
     """The combatants' `stats[stat]` set to the ruleset's live values (`Ruleset.live_stats`), so a client
     reading a combatant's stats sees the value the rules use, not the one it joined with."""
-    stale = {cid: v for cid, v in values.items()
-             if cid in s["combatants"] and (s["combatants"][cid].get("stats") or {}).get(stat) != v}
+    stale = {
+        cid: v
+        for cid, v in values.items()
+        if cid in s["combatants"] and (s["combatants"][cid].get("stats") or {}).get(stat) != v
+    }
     if not stale:
         return s
     combatants = dict(s["combatants"])
@@ -296,8 +390,12 @@ def evolve(state: State, event: Event, ruleset: Any) -> State:
     An event whose subject a void removed is recorded in `inconsistencies` (the ruleset says so by
     raising `SubjectGone` from an explicit check); any other failure is `EventNotFoldable`."""
     s = dict(state)
-    if "declaration" in event.data:  # the replay audit's record of the command (rules/pipeline.py), not a fact
-        event = msgspec.structs.replace(event, data={k: v for k, v in event.data.items() if k != "declaration"})
+    if (
+        "declaration" in event.data
+    ):  # the replay audit's record of the command (rules/pipeline.py), not a fact
+        event = msgspec.structs.replace(
+            event, data={k: v for k, v in event.data.items() if k != "declaration"}
+        )
     try:
         s = _core(s, event)
         if ruleset is not None:
@@ -330,8 +428,14 @@ def replay(events: list[Event], ruleset_for: Callable[[Event], Any], at: int | N
     return fold_onto(initial_state(), None, events, ruleset_for, voided_seqs(events, at), at)
 
 
-def fold_onto(state: State, ruleset: Any, events: Iterable[Event], ruleset_for: Callable[[Event], Any],
-              voided: set[int], at: int | None = None) -> State:
+def fold_onto(
+    state: State,
+    ruleset: Any,
+    events: Iterable[Event],
+    ruleset_for: Callable[[Event], Any],
+    voided: set[int],
+    at: int | None = None,
+) -> State:
     """Fold `events` (up to `at`) onto `state`, whose ruleset is `ruleset`, skipping the seqs in `voided`
     (only seq and hash move, as `replay` does): a replay from a snapshot, or one piece of a replay."""
     with gc_paused():  # the fold builds many long-lived objects: see events/gc_pause.py

@@ -36,8 +36,10 @@ def refused_faces(events: list[Event]) -> dict[int, str]:
         try:
             check_supplied_dice(state, e.actor)
         except BadCommand:
-            refused[e.seq] = (f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
-                              "but no command may supply faces there")
+            refused[e.seq] = (
+                f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
+                "but no command may supply faces there"
+            )
         except Forbidden as exc:
             refused[e.seq] = f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
     return refused

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 
 def names_and(names: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C"; "nobody" for none."""
+    """ "A", "A and B", "A, B and C"; "nobody" for none."""
     if not names:
         return "nobody"
     if len(names) == 1:

@@ -13,7 +13,9 @@ from server.tokens import Principal
 TS_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
-def reaction_deadlines(asked_at: dict[tuple[str, str], str], stream: str, state: dict[str, Any]) -> dict[str, str]:
+def reaction_deadlines(
+    asked_at: dict[tuple[str, str], str], stream: str, state: dict[str, Any]
+) -> dict[str, str]:
     """Each pending reaction's deadline (`ts` text): when it was asked plus `reaction_timeout_s`.
     `asked_at` is the server's record of when each reaction was asked (`Encounters.reaction_deadlines`)."""
     timeout = state["options"].get("reaction_timeout_s")
@@ -28,8 +30,9 @@ def reaction_deadlines(asked_at: dict[tuple[str, str], str], stream: str, state:
     return out
 
 
-def asked_now(state: dict[str, Any], ruleset: Any, who: Principal, mine: list[str],
-              deadlines: dict[str, str]) -> dict[str, Any]:
+def asked_now(
+    state: dict[str, Any], ruleset: Any, who: Principal, mine: list[str], deadlines: dict[str, str]
+) -> dict[str, Any]:
     """The fields /me adds: `your_turn`, the `acting_now` entries of this token, `next_slot` per combatant.
     A player's are its seat's and its combatants'; the GM's are all of them (the GM may act for anyone),
     and it is the GM's turn when something is asked of the GM."""

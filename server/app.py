@@ -60,8 +60,9 @@ def _ruleset_or_404(request: web.Request) -> Any:
     rid = request.match_info["id"]
     rs = request.app[ENCOUNTERS].registry.get(rid)
     if rs is None:
-        raise NotFound(f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)",
-                       {"ruleset": rid})
+        raise NotFound(
+            f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)", {"ruleset": rid}
+        )
     return rs
 
 
@@ -77,8 +78,12 @@ async def ruleset_guide(request: web.Request) -> web.Response:
     from server.guide import CSP, guide_html
 
     page = guide_html(_ruleset_or_404(request))
-    return web.Response(text=page, content_type="text/html", charset="utf-8",
-                        headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"})
+    return web.Response(
+        text=page,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"},
+    )
 
 
 @routes.post("/encounters")
@@ -93,12 +98,22 @@ async def create_encounter(request: web.Request) -> web.Response:
     enc = request.app[ENCOUNTERS]
     info, gm_token, out = await enc.create(body, "gm")
     created = out.events[0].data
-    payload = {"id": info.id, "gm_token": gm_token, "commitment": created["commitment"], "ruleset": info.ruleset,
-               "options": created["options"], "geometry": created["geometry"], "name": info.name,
-               "dice": created["dice"], "public": info.public, "hidden_commitment": created.get("hidden_commitment"),
-               # The head after creation: a first receipt, which pins seq 1 whole (its dice source and
-               # options as well as its commitments) for `tussle verify --receipts`.
-               "seq": out.events[-1].seq, "hash": out.events[-1].hash}
+    payload = {
+        "id": info.id,
+        "gm_token": gm_token,
+        "commitment": created["commitment"],
+        "ruleset": info.ruleset,
+        "options": created["options"],
+        "geometry": created["geometry"],
+        "name": info.name,
+        "dice": created["dice"],
+        "public": info.public,
+        "hidden_commitment": created.get("hidden_commitment"),
+        # The head after creation: a first receipt, which pins seq 1 whole (its dice source and
+        # options as well as its commitments) for `tussle verify --receipts`.
+        "seq": out.events[-1].seq,
+        "hash": out.events[-1].hash,
+    }
     return json_response(payload, status=200 if out.duplicate else 201)
 
 
@@ -106,9 +121,21 @@ async def create_encounter(request: web.Request) -> web.Response:
 async def list_encounters(request: web.Request) -> web.Response:
     who = await principal(request, None)
     streams = await request.app[ENCOUNTERS].store.list_streams(public_only=not (who and who.role == "admin"))
-    return json_response({"encounters": [
-        {"id": s.id, "name": s.name, "ruleset": s.ruleset, "seq": s.seq, "closed": s.closed, "public": s.public}
-        for s in streams]})
+    return json_response(
+        {
+            "encounters": [
+                {
+                    "id": s.id,
+                    "name": s.name,
+                    "ruleset": s.ruleset,
+                    "seq": s.seq,
+                    "closed": s.closed,
+                    "public": s.public,
+                }
+                for s in streams
+            ]
+        }
+    )
 
 
 @routes.delete("/encounters/{id}")
@@ -133,13 +160,25 @@ async def get_encounter(request: web.Request) -> web.Response:
     enc = request.app[ENCOUNTERS]
     state = await enc.state(stream)
     commitments = await enc.commitments(stream)  # kept with the cached state: no read of the stream
-    return json_response({
-        "id": stream, "name": state["name"], "ruleset": state["ruleset"], "ruleset_version": state["ruleset_version"],
-        "options": state["options"], "geometry": state["geometry"], "dice": state["dice"], "public": state["public"],
-        "seq": state["seq"], "hash": state["hash"], "head": {"seq": state["seq"], "hash": state["hash"]},
-        "commitment": state["commitment"], "commitments": commitments,
-        "revealed_seeds": await enc.store.revealed_seeds(stream), "closed": state["closed"],
-    })
+    return json_response(
+        {
+            "id": stream,
+            "name": state["name"],
+            "ruleset": state["ruleset"],
+            "ruleset_version": state["ruleset_version"],
+            "options": state["options"],
+            "geometry": state["geometry"],
+            "dice": state["dice"],
+            "public": state["public"],
+            "seq": state["seq"],
+            "hash": state["hash"],
+            "head": {"seq": state["seq"], "hash": state["hash"]},
+            "commitment": state["commitment"],
+            "commitments": commitments,
+            "revealed_seeds": await enc.store.revealed_seeds(stream),
+            "closed": state["closed"],
+        }
+    )
 
 
 @routes.get("/encounters/{id}/hidden-rolls")
@@ -147,8 +186,10 @@ async def get_hidden_rolls(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await reader(request, stream)
     if who.role not in ("gm", "admin"):
-        raise NotPermitted("only the GM reads the hidden rolls: they stay behind the GM screen until reveal_roll "
-                           "or close shows them to everyone")
+        raise NotPermitted(
+            "only the GM reads the hidden rolls: they stay behind the GM screen until reveal_roll "
+            "or close shows them to everyone"
+        )
     return json_response({"hidden_rolls": await request.app[ENCOUNTERS].hidden_rolls(stream)})
 
 
@@ -161,8 +202,10 @@ async def post_command(request: web.Request) -> web.Response:
     last = out.events[-1]
     request[COMMAND_FACTS] = (body.get("type"), last.seq)
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
-    return json_response({"seq": last.seq, "hash": last.hash, "command_id": last.command_id,
-                          "events": out.events}, status=200 if out.duplicate else 201)
+    return json_response(
+        {"seq": last.seq, "hash": last.hash, "command_id": last.command_id, "events": out.events},
+        status=200 if out.duplicate else 201,
+    )
 
 
 @routes.get("/encounters/{id}/events")
@@ -175,7 +218,6 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     limit = int_query(request, "limit", 1000, 1, 10_000)
     assert start is not None and limit is not None
     if "application/x-ndjson" in request.headers.get("Accept", ""):
-
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await resp.prepare(request)
         earlier = None
@@ -224,18 +266,31 @@ async def get_me(request: web.Request) -> web.Response:
         mine = list(state["combatants"])
     elif who.role == "player":
         seat = state["seats"].get(who.seat or "", {})
-        mine = [c for c in state["combatants"]
-                if c in seat.get("combatants", []) or state["combatants"][c].get("controller") == who.seat]
+        mine = [
+            c
+            for c in state["combatants"]
+            if c in seat.get("combatants", []) or state["combatants"][c].get("controller") == who.seat
+        ]
     else:
         mine = []
-    asked = [p for p in state["pending"] if (who.role == "gm" and p["asked_of"] == "gm")
-             or (who.role == "player" and p["asked_of"] == who.seat)]
+    asked = [
+        p
+        for p in state["pending"]
+        if (who.role == "gm" and p["asked_of"] == "gm")
+        or (who.role == "player" and p["asked_of"] == who.seat)
+    ]
 
     deadlines = reaction_deadlines(enc.reaction_deadlines, stream, state)
-    return json_response({"role": who.role, "seat": who.seat, "combatants": mine,
-                          "reactions": with_deadlines(asked, deadlines),
-                          "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine},
-                          **asked_now(state, ruleset, who, mine, deadlines)})
+    return json_response(
+        {
+            "role": who.role,
+            "seat": who.seat,
+            "combatants": mine,
+            "reactions": with_deadlines(asked, deadlines),
+            "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine},
+            **asked_now(state, ruleset, who, mine, deadlines),
+        }
+    )
 
 
 @routes.post("/encounters/{id}/seats")
@@ -253,8 +308,14 @@ async def patch_seat(request: web.Request) -> web.Response:
     body = await read_json(request)
     who = await gm(request, stream)
     out = await request.app[ENCOUNTERS].change_seat(stream, who, seat, body)
-    return json_response({"seat": seat, "seq": out.events[-1].seq, "hash": out.events[-1].hash,
-                          "events": [envelope(e) for e in out.events]})
+    return json_response(
+        {
+            "seat": seat,
+            "seq": out.events[-1].seq,
+            "hash": out.events[-1].hash,
+            "events": [envelope(e) for e in out.events],
+        }
+    )
 
 
 @routes.post("/encounters/{id}/seats/{seat}/token")
@@ -318,17 +379,33 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
     task.cancel()
 
 
-def make_app(store: Store, registry: Registry | None = None, *, admin_token: str | None = None,
-             max_body: int = 256 * 1024, max_events: int = 1000, ids: Any = None,
-             cache_encounters: int = DEFAULT_CAPACITY, snapshot_every: int = SNAPSHOT_EVERY,
-             **settings: Any) -> web.Application:
+def make_app(
+    store: Store,
+    registry: Registry | None = None,
+    *,
+    admin_token: str | None = None,
+    max_body: int = 256 * 1024,
+    max_events: int = 1000,
+    ids: Any = None,
+    cache_encounters: int = DEFAULT_CAPACITY,
+    snapshot_every: int = SNAPSHOT_EVERY,
+    **settings: Any,
+) -> web.Application:
     """Build the server around an open-able store (`ids`: where its ids come from, server/ids.py)."""
     proxies = trusted_networks(settings.get("trusted_proxies") or ())
     first = [forwarded_middleware(proxies)] if proxies else []
-    app = web.Application(middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body)
+    app = web.Application(
+        middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body
+    )
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
-    app[ENCOUNTERS] = Encounters(store, registry or Registry.discover(), max_events=max_events, ids=ids,
-                                 cache_encounters=cache_encounters, snapshot_every=snapshot_every)
+    app[ENCOUNTERS] = Encounters(
+        store,
+        registry or Registry.discover(),
+        max_events=max_events,
+        ids=ids,
+        cache_encounters=cache_encounters,
+        snapshot_every=snapshot_every,
+    )
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         await store.open()

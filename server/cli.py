@@ -18,14 +18,24 @@ from server.ops.forwarded import trusted_networks
 
 def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
-    return {"max_body": args.max_body, "max_events": args.max_events, "max_dice": args.max_dice,
-            "cache_encounters": args.cache_encounters,
-            "max_sides": args.max_sides, "max_ws": args.max_ws, "rate_commands": args.rate_commands,
-            "rate_reads": args.rate_reads, "rate_burst": args.rate_burst, "cors_origins": args.cors_origin or [],
-            "trusted_proxies": args.trusted_proxy or [],
-            "webhook_allow_private": args.webhook_allow_private, "public_url": args.public_url,
-            "webhooks": webhook_settings(args),
-            "ws_queue_bytes": args.ws_queue_bytes, "ws_send_timeout_s": args.ws_send_timeout}
+    return {
+        "max_body": args.max_body,
+        "max_events": args.max_events,
+        "max_dice": args.max_dice,
+        "cache_encounters": args.cache_encounters,
+        "max_sides": args.max_sides,
+        "max_ws": args.max_ws,
+        "rate_commands": args.rate_commands,
+        "rate_reads": args.rate_reads,
+        "rate_burst": args.rate_burst,
+        "cors_origins": args.cors_origin or [],
+        "trusted_proxies": args.trusted_proxy or [],
+        "webhook_allow_private": args.webhook_allow_private,
+        "public_url": args.public_url,
+        "webhooks": webhook_settings(args),
+        "ws_queue_bytes": args.ws_queue_bytes,
+        "ws_send_timeout_s": args.ws_send_timeout,
+    }
 
 
 def _proxy_spec(spec: str) -> str:
@@ -41,8 +51,12 @@ def webhook_settings(args: argparse.Namespace) -> Any:
     """The dispatcher's settings from the flags (its schedule shortened for tests and trials)."""
     from server.webhooks.dispatcher import Settings
 
-    return Settings(allow_private=args.webhook_allow_private, retry_base_s=args.webhook_retry_s,
-                    retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s), give_up_s=args.webhook_give_up_s)
+    return Settings(
+        allow_private=args.webhook_allow_private,
+        retry_base_s=args.webhook_retry_s,
+        retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s),
+        give_up_s=args.webhook_give_up_s,
+    )
 
 
 def _freeze_startup_objects() -> None:
@@ -112,7 +126,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
     except (DatabaseLocked, SchemaMismatch, SeedKeyError) as exc:
-        print(f"tussle: {exc}" if isinstance(exc, DatabaseLocked) else f"tussle: {args.db}: {exc}", file=sys.stderr)
+        print(
+            f"tussle: {exc}" if isinstance(exc, DatabaseLocked) else f"tussle: {args.db}: {exc}",
+            file=sys.stderr,
+        )
         return 2
     except (OSError, sqlite3.Error) as exc:  # a database file this user may not write, a full disk
         print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
@@ -126,8 +143,10 @@ def _unusable(db: str, exc: BaseException) -> str:
     if not os.path.isdir(folder):
         return f"cannot use the database {db}: the directory {folder} does not exist (create it, or pass another --db)"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return (f"cannot use the database {db}: the directory {folder} is not writable by this user "
-                "(the database, its -wal and -shm and its lock file live there)")
+        return (
+            f"cannot use the database {db}: the directory {folder} is not writable by this user "
+            "(the database, its -wal and -shm and its lock file live there)"
+        )
     why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     return f"cannot use the database {db}: {why}"
 
@@ -206,7 +225,9 @@ async def _export(args: argparse.Namespace) -> int:
             from server.service import Encounters
 
             enc = Encounters(store, Registry.discover())
-            enc.snapshots.writes = False  # a reader beside the server: the snapshots are the server's to write
+            enc.snapshots.writes = (
+                False  # a reader beside the server: the snapshots are the server's to write
+            )
             async for text in forum_chunks(enc, args.id, args.format, args.turn, args.max_chars):
                 out.write(text.encode())
         out.flush()
@@ -237,104 +258,235 @@ async def _import(args: argparse.Namespace) -> int:
         return 1
     finally:
         await store.close()
-    secrets = (f"{done['seeds']} seed(s) and {done['tokens']} token(s) restored" if done["tokens"] or done["seeds"]
-               else "no secrets")
-    print(f"tussle: imported encounter {done['stream']} into {where}: head {done['head_seq']} "
-          f"{done['head_hash']}, {secrets}")
+    secrets = (
+        f"{done['seeds']} seed(s) and {done['tokens']} token(s) restored"
+        if done["tokens"] or done["seeds"]
+        else "no secrets"
+    )
+    print(
+        f"tussle: imported encounter {done['stream']} into {where}: head {done['head_seq']} "
+        f"{done['head_hash']}, {secrets}"
+    )
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tussle", description="Tussle: an event-sourced combat-log server.")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the HTTP and websocket server",
-                           description="Run the server on a SQLite file (one server process per file).")
+    serve = sub.add_parser(
+        "serve",
+        help="run the HTTP and websocket server",
+        description="Run the server on a SQLite file (one server process per file).",
+    )
     serve.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
-    serve.add_argument("--host", default=None,
-                       help="address to bind (default 127.0.0.1 without an admin token, else 0.0.0.0)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port, named "
-                       "in the startup line)")
-    serve.add_argument("--pg", default=None, metavar="DSN",
-                       help="serve from PostgreSQL instead of --db (or TUSSLE_PG_DSN), e.g. "
-                       "postgresql://user@host/db; several processes may share one database")
-    serve.add_argument("--admin-token", default=None, help="admin token (or TUSSLE_ADMIN_TOKEN); when set, "
-                       "only the admin may create encounters")
-    serve.add_argument("--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)")
-    serve.add_argument("--max-events", type=int, default=1000, help="most events one command may append (1000)")
-    serve.add_argument("--cache-encounters", type=_at_least_one, default=DEFAULT_CAPACITY, metavar="N",
-                       help=f"most encounters whose state is kept in memory, least recently used out first "
-                            f"(default {DEFAULT_CAPACITY}, about 10 KB each); the others are loaded again from "
-                            "their latest snapshot when next used")
+    serve.add_argument(
+        "--host",
+        default=None,
+        help="address to bind (default 127.0.0.1 without an admin token, else 0.0.0.0)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=8080,
+        help="port (default 8080; 0: any free port, named in the startup line)",
+    )
+    serve.add_argument(
+        "--pg",
+        default=None,
+        metavar="DSN",
+        help="serve from PostgreSQL instead of --db (or TUSSLE_PG_DSN), e.g. "
+        "postgresql://user@host/db; several processes may share one database",
+    )
+    serve.add_argument(
+        "--admin-token",
+        default=None,
+        help="admin token (or TUSSLE_ADMIN_TOKEN); when set, only the admin may create encounters",
+    )
+    serve.add_argument(
+        "--max-body", type=int, default=256 * 1024, help="largest request body in bytes (256 KiB)"
+    )
+    serve.add_argument(
+        "--max-events", type=int, default=1000, help="most events one command may append (1000)"
+    )
+    serve.add_argument(
+        "--cache-encounters",
+        type=_at_least_one,
+        default=DEFAULT_CAPACITY,
+        metavar="N",
+        help=f"most encounters whose state is kept in memory, least recently used out first "
+        f"(default {DEFAULT_CAPACITY}, about 10 KB each); the others are loaded again from "
+        "their latest snapshot when next used",
+    )
     serve.add_argument("--max-dice", type=int, default=100, help="most dice in one roll command (100)")
-    serve.add_argument("--max-sides", type=int, default=1000, help="largest die of a roll command (1000 sides)")
-    serve.add_argument("--max-ws", type=int, default=100, help="most open websockets per token, per IP when "
-                       "anonymous (100; 0: no cap)")
-    serve.add_argument("--ws-queue-bytes", type=int, default=1024 * 1024, help="bytes a websocket may have "
-                       "waiting for its client before it is closed with 4008 lagging (1 MiB)")
-    serve.add_argument("--ws-send-timeout", type=float, default=10.0, help="seconds a websocket client may take "
-                       "none of a frame before it is closed with 4008 lagging (10)")
-    serve.add_argument("--rate-commands", type=float, default=20.0, help="writes per second per token, per IP "
-                       "when anonymous (20; 0: no limit)")
-    serve.add_argument("--rate-reads", type=float, default=100.0, help="reads per second per token, per IP "
-                       "when anonymous (100; 0: no limit)")
-    serve.add_argument("--rate-burst", type=float, default=2.0, help="burst allowed, as a multiple of the "
-                       "rate (2)")
-    serve.add_argument("--webhook-allow-private", action="store_true",
-                       help="let webhooks reach loopback, private and link-local addresses (tests, a LAN bot)")
-    serve.add_argument("--webhook-retry-s", type=float, default=5.0,
-                       help="first retry of a failed webhook delivery after about this long, doubling (5 s)")
-    serve.add_argument("--webhook-retry-cap-s", type=float, default=3600.0,
-                       help="longest wait between two tries of a webhook delivery (3600 s)")
-    serve.add_argument("--webhook-give-up-s", type=float, default=86400.0,
-                       help="disable a webhook endpoint that has failed this long, and tell the GM (86400 s)")
-    serve.add_argument("--public-url", default=None, metavar="URL",
-                       help="the server's address as people reach it, for the links in notices "
-                            "(default: the address the webhook was created through)")
-    serve.add_argument("--trusted-proxy", action="append", metavar="ADDRESS", type=_proxy_spec, help="believe X-Forwarded-For "
-                       "and X-Forwarded-Proto from this address or CIDR block (repeatable; docs/deploy.md)")
-    serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="let browser pages of this "
-                       "origin call the server (repeatable; * for any); default: none")
-    export = sub.add_parser("export", help="export an encounter's events",
-                            description="Print an encounter, read from its database (a server may be running on it): "
-                            "its envelopes as JSONL then a trailer line, or its log as forum posts, written as it "
-                            "is read.")
+    serve.add_argument(
+        "--max-sides", type=int, default=1000, help="largest die of a roll command (1000 sides)"
+    )
+    serve.add_argument(
+        "--max-ws",
+        type=int,
+        default=100,
+        help="most open websockets per token, per IP when anonymous (100; 0: no cap)",
+    )
+    serve.add_argument(
+        "--ws-queue-bytes",
+        type=int,
+        default=1024 * 1024,
+        help="bytes a websocket may have "
+        "waiting for its client before it is closed with 4008 lagging (1 MiB)",
+    )
+    serve.add_argument(
+        "--ws-send-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a websocket client may take none of a frame before it is closed with 4008 lagging (10)",
+    )
+    serve.add_argument(
+        "--rate-commands",
+        type=float,
+        default=20.0,
+        help="writes per second per token, per IP when anonymous (20; 0: no limit)",
+    )
+    serve.add_argument(
+        "--rate-reads",
+        type=float,
+        default=100.0,
+        help="reads per second per token, per IP when anonymous (100; 0: no limit)",
+    )
+    serve.add_argument(
+        "--rate-burst", type=float, default=2.0, help="burst allowed, as a multiple of the rate (2)"
+    )
+    serve.add_argument(
+        "--webhook-allow-private",
+        action="store_true",
+        help="let webhooks reach loopback, private and link-local addresses (tests, a LAN bot)",
+    )
+    serve.add_argument(
+        "--webhook-retry-s",
+        type=float,
+        default=5.0,
+        help="first retry of a failed webhook delivery after about this long, doubling (5 s)",
+    )
+    serve.add_argument(
+        "--webhook-retry-cap-s",
+        type=float,
+        default=3600.0,
+        help="longest wait between two tries of a webhook delivery (3600 s)",
+    )
+    serve.add_argument(
+        "--webhook-give-up-s",
+        type=float,
+        default=86400.0,
+        help="disable a webhook endpoint that has failed this long, and tell the GM (86400 s)",
+    )
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the server's address as people reach it, for the links in notices "
+        "(default: the address the webhook was created through)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        metavar="ADDRESS",
+        type=_proxy_spec,
+        help="believe X-Forwarded-For "
+        "and X-Forwarded-Proto from this address or CIDR block (repeatable; docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="let browser pages of this origin call the server (repeatable; * for any); default: none",
+    )
+    export = sub.add_parser(
+        "export",
+        help="export an encounter's events",
+        description="Print an encounter, read from its database (a server may be running on it): "
+        "its envelopes as JSONL then a trailer line, or its log as forum posts, written as it "
+        "is read.",
+    )
     export.add_argument("id", help="encounter id")
-    export.add_argument("--format", choices=["jsonl", "markdown", "bbcode"], default="jsonl",
-                        help="jsonl: the envelopes and a trailer (for tussle verify); markdown or bbcode: the log "
-                             "as forum posts, as GET /log?format= gives them (default jsonl)")
+    export.add_argument(
+        "--format",
+        choices=["jsonl", "markdown", "bbcode"],
+        default="jsonl",
+        help="jsonl: the envelopes and a trailer (for tussle verify); markdown or bbcode: the log "
+        "as forum posts, as GET /log?format= gives them (default jsonl)",
+    )
     export.add_argument("--turn", type=int, default=None, help="only this turn's posts (markdown and bbcode)")
-    export.add_argument("--max-chars", type=int, default=None, help="split forum posts to fit this many characters")
+    export.add_argument(
+        "--max-chars", type=int, default=None, help="split forum posts to fit this many characters"
+    )
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
-    export.add_argument("--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)")
-    export.add_argument("--with-secrets", action="store_true", help="add a last line with the unrevealed seeds and "
-                        "token hashes, for `tussle import` on another server (keep the file as secret as the database)")
-    imp = sub.add_parser("import", help="restore an exported encounter into this server's database",
-                         description="Verify an export, then write its events exactly as they were (same seqs and "
-                         "hashes) into the database; a live encounter needs an export made --with-secrets.")
+    export.add_argument(
+        "--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)"
+    )
+    export.add_argument(
+        "--with-secrets",
+        action="store_true",
+        help="add a last line with the unrevealed seeds and "
+        "token hashes, for `tussle import` on another server (keep the file as secret as the database)",
+    )
+    imp = sub.add_parser(
+        "import",
+        help="restore an exported encounter into this server's database",
+        description="Verify an export, then write its events exactly as they were (same seqs and "
+        "hashes) into the database; a live encounter needs an export made --with-secrets.",
+    )
     imp.add_argument("file", help="the exported JSONL file")
-    imp.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db; stop its "
-                     "server first)")
-    imp.add_argument("--pg", default=None, metavar="DSN", help="write to PostgreSQL instead (or TUSSLE_PG_DSN)")
-    verify = sub.add_parser("verify", help="verify an exported stream offline",
-                            description="Recompute the hash chain and every server die of an exported stream "
-                            "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.")
+    imp.add_argument(
+        "--db",
+        default="./tussle.db",
+        help="SQLite database file (default ./tussle.db; stop its server first)",
+    )
+    imp.add_argument(
+        "--pg", default=None, metavar="DSN", help="write to PostgreSQL instead (or TUSSLE_PG_DSN)"
+    )
+    verify = sub.add_parser(
+        "verify",
+        help="verify an exported stream offline",
+        description="Recompute the hash chain and every server die of an exported stream "
+        "(tussle export / GET /events as NDJSON); exit 1 if anything is wrong.",
+    )
     verify.add_argument("file", help="the exported JSONL file")
-    verify.add_argument("--receipts", default=None, help="JSONL of {seq, hash} receipts to check against the stream")
-    verify.add_argument("--head", default=None, metavar="SEQ:HASH",
-                        help="a head you kept (a 201's seq and hash): a stream that ends before it was cut")
-    verify.add_argument("--commitment", default=None, metavar="HEX",
-                        help="the first commitment, from the create answer: the stream must start with it")
-    verify.add_argument("--sent", default=None, metavar="FILE",
-                        help="JSONL of the {command_id, entropy} you sent: your dice must be keyed by them")
-    verify.add_argument("--replay", action="store_true",
-                        help="also decide every declared command again with this installation's rulesets: "
-                        "every total, outcome and state change must be what the rules give")
+    verify.add_argument(
+        "--receipts", default=None, help="JSONL of {seq, hash} receipts to check against the stream"
+    )
+    verify.add_argument(
+        "--head",
+        default=None,
+        metavar="SEQ:HASH",
+        help="a head you kept (a 201's seq and hash): a stream that ends before it was cut",
+    )
+    verify.add_argument(
+        "--commitment",
+        default=None,
+        metavar="HEX",
+        help="the first commitment, from the create answer: the stream must start with it",
+    )
+    verify.add_argument(
+        "--sent",
+        default=None,
+        metavar="FILE",
+        help="JSONL of the {command_id, entropy} you sent: your dice must be keyed by them",
+    )
+    verify.add_argument(
+        "--replay",
+        action="store_true",
+        help="also decide every declared command again with this installation's rulesets: "
+        "every total, outcome and state change must be what the rules give",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
-    demo = sub.add_parser("demo", help="play a short scripted freeform encounter",
-                          description="Create an encounter on a running server (or in a database no server "
-                          "holds), play a short scripted exchange, print its URLs.")
-    demo.add_argument("--url", default="http://127.0.0.1:8080", help="the running server (default "
-                      "http://127.0.0.1:8080)")
+    demo = sub.add_parser(
+        "demo",
+        help="play a short scripted freeform encounter",
+        description="Create an encounter on a running server (or in a database no server "
+        "holds), play a short scripted exchange, print its URLs.",
+    )
+    demo.add_argument(
+        "--url", default="http://127.0.0.1:8080", help="the running server (default http://127.0.0.1:8080)"
+    )
     demo.add_argument("--db", default=None, help="write into this SQLite file instead of talking to a server")
     demo.add_argument("--admin-token", default=None, help="admin token, if the server requires one to create")
     demo.add_argument("--private", action="store_true", help="make the encounter private (default public)")

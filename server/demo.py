@@ -15,9 +15,14 @@ import aiohttp
 NAME = "Demo: the fight on the bridge"
 
 SCRIPT: list[dict[str, Any]] = [
-    {"type": "add_combatant", "combatant": {"id": "ann", "name": "Ann", "side": "heroes", "position": [0, 0]}},
-    {"type": "add_combatant", "combatant": {"id": "troll", "name": "the troll", "side": "monsters",
-                                            "position": [1, 0]}},
+    {
+        "type": "add_combatant",
+        "combatant": {"id": "ann", "name": "Ann", "side": "heroes", "position": [0, 0]},
+    },
+    {
+        "type": "add_combatant",
+        "combatant": {"id": "troll", "name": "the troll", "side": "monsters", "position": [1, 0]},
+    },
     {"type": "start_turn"},
     {"type": "note", "text": "Ann leaps onto the bridge rail."},
     {"type": "move", "combatant": "ann", "to": [1, -1]},
@@ -46,8 +51,11 @@ def urls(base: str, stream: str) -> dict[str, str]:
 
 def _print(base: str, stream: str, gm_token: str, public: bool, out: Any = sys.stdout) -> None:
     print(f"Encounter {stream} ({NAME!r}) played {len(SCRIPT)} commands.", file=out)
-    print(f"GM token: {gm_token}" + ("" if public else " (the encounter is private: send it as a Bearer token)"),
-          file=out)
+    print(
+        f"GM token: {gm_token}"
+        + ("" if public else " (the encounter is private: send it as a Bearer token)"),
+        file=out,
+    )
     for label, url in urls(base, stream).items():
         print(f"  {label}: {url}", file=out)
     print('  subscribe: {"op": "subscribe", "projection": "log", "after": 0}', file=out)
@@ -58,20 +66,30 @@ async def demo_over_http(base: str, *, public: bool = True, admin_token: str | N
     async with aiohttp.ClientSession() as session:
         headers = {"Authorization": f"Bearer {admin_token}"} if admin_token else {}
         try:
-            async with session.post(f"{base}/encounters", json={"name": NAME, "ruleset": "freeform", "public": public},
-                                    headers=headers) as r:
+            async with session.post(
+                f"{base}/encounters",
+                json={"name": NAME, "ruleset": "freeform", "public": public},
+                headers=headers,
+            ) as r:
                 created = await r.json()
                 if r.status != 201:
-                    print(f"tussle demo: the server refused to create the encounter: {created}", file=sys.stderr)
+                    print(
+                        f"tussle demo: the server refused to create the encounter: {created}", file=sys.stderr
+                    )
                     return 1
         except aiohttp.ClientConnectionError as exc:
-            print(f"tussle demo: no server answers at {base} ({exc}); start one with `tussle serve`, or use --db",
-                  file=sys.stderr)
+            print(
+                f"tussle demo: no server answers at {base} ({exc}); start one with `tussle serve`, or use --db",
+                file=sys.stderr,
+            )
             return 1
         stream, gm_token = created["id"], created["gm_token"]
         for body in SCRIPT:
-            async with session.post(f"{base}/encounters/{stream}/commands", json=_with_ids(body),
-                                    headers={"Authorization": f"Bearer {gm_token}"}) as r:
+            async with session.post(
+                f"{base}/encounters/{stream}/commands",
+                json=_with_ids(body),
+                headers={"Authorization": f"Bearer {gm_token}"},
+            ) as r:
                 if r.status not in (200, 201):
                     print(f"tussle demo: {body['type']} failed: {await r.text()}", file=sys.stderr)
                     return 1

@@ -19,8 +19,15 @@ def _command(cls: type[msgspec.Struct]) -> dict[str, Any]:
 def describe_rulesets(registry: Registry) -> list[dict[str, Any]]:
     """Each ruleset with its id, title, version, geometry, options and commands (common ones included)."""
     common = [_command(c) for c in COMMON_COMMANDS]
-    return [{
-        "id": rs.id, "title": rs.title, "version": rs.version, "geometry": rs.geometry,
-        "options": fields(rs.Options) + fields(EngineOptions),
-        "commands": [_command(c) for c in rs.commands], "common_commands": common,
-    } for rs in registry.rulesets.values()]
+    return [
+        {
+            "id": rs.id,
+            "title": rs.title,
+            "version": rs.version,
+            "geometry": rs.geometry,
+            "options": fields(rs.Options) + fields(EngineOptions),
+            "commands": [_command(c) for c in rs.commands],
+            "common_commands": common,
+        }
+        for rs in registry.rulesets.values()
+    ]

@@ -19,8 +19,9 @@ PAGE = 250
 LOG_PAGE = 2000
 
 
-async def ndjson_lines(store: Store, stream: str, start: int = 1,
-                       earlier: tuple[list[str], int, str] | None = None) -> AsyncIterator[bytes]:
+async def ndjson_lines(
+    store: Store, stream: str, start: int = 1, earlier: tuple[list[str], int, str] | None = None
+) -> AsyncIterator[bytes]:
     """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
     published before `start` and the seq and hash of event `start - 1` (else the events before `start`
     are read for them)."""
@@ -51,13 +52,24 @@ async def ndjson_lines(store: Store, stream: str, start: int = 1,
     info = await store.stream_info(stream)
     if info is not None and info.seq > head_seq:
         head_seq, head_hash = info.seq, info.hash
-    trailer = {"stream": stream, "head_seq": head_seq, "head_hash": head_hash, "commitments": commitments,
-               "exported_at": timestamp()}
+    trailer = {
+        "stream": stream,
+        "head_seq": head_seq,
+        "head_hash": head_hash,
+        "commitments": commitments,
+        "exported_at": timestamp(),
+    }
     yield _enc.encode({"trailer": trailer}) + b"\n"
 
 
-async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = None,
-                       max_chars: int | None = None, span: tuple[int, int, int] | None = None) -> AsyncIterator[str]:
+async def forum_chunks(
+    enc: Any,
+    stream: str,
+    flavour: str,
+    turn: int | None = None,
+    max_chars: int | None = None,
+    span: tuple[int, int, int] | None = None,
+) -> AsyncIterator[str]:
     """The log as forum posts (GET /log?format=markdown|bbcode), the whole encounter or one turn, written
     turn by turn as the log is read page by page: memory holds one page and one turn, never the stream.
     The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known).
@@ -78,11 +90,13 @@ async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = N
     def posts(entries: list[dict[str, Any]], commitments: list[dict[str, Any]], is_last: bool) -> str:
         nonlocal written
         if is_last:
-            out = forum_posts(entries, name=name, commitments=commitments, head=head, flavour=flavour,
-                              max_chars=max_chars)
+            out = forum_posts(
+                entries, name=name, commitments=commitments, head=head, flavour=flavour, max_chars=max_chars
+            )
         else:  # rendered with the next turn's first entry after it, so its posts are not the last
-            out = forum_posts(entries, name=name, commitments=commitments, head=head, flavour=flavour,
-                              max_chars=max_chars)[:-1]
+            out = forum_posts(
+                entries, name=name, commitments=commitments, head=head, flavour=flavour, max_chars=max_chars
+            )[:-1]
         text = (POST_SEPARATOR if written else "") + POST_SEPARATOR.join(out)
         written += len(out)
         return text
@@ -98,8 +112,9 @@ async def forum_chunks(enc: Any, stream: str, flavour: str, turn: int | None = N
         head = head or {"seq": r.end.state["seq"], "hash": r.end.state["hash"]}
         start = start or r
         seed_events += [e for e in r.events if e.type in ("EncounterCreated", "DiceSeedRotated")]
-        commitments = timeline(LogRange(start.end, start.log, seed_events, first, page_last, start.earlier),
-                               revealed)
+        commitments = timeline(
+            LogRange(start.end, start.log, seed_events, first, page_last, start.earlier), revealed
+        )
         entries = r.log.entries if turn is None else [e for e in r.log.entries if e["turn"] == turn]
         for entry in entries:
             if pending and entry["turn"] != pending[-1]["turn"]:

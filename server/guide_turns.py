@@ -26,10 +26,20 @@ class Step(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _log() -> list[Step]:
-    return [Step(note="Whose turn is it now, and what is asked of the player's seat?", method="GET",
-                 path="/encounters/{id}/me", who="player"),
-            Step(note="The log, ready for a forum post (format=bbcode also; turn=1 for one turn).", method="GET",
-                 path="/encounters/{id}/log?format=markdown", who="gm")]
+    return [
+        Step(
+            note="Whose turn is it now, and what is asked of the player's seat?",
+            method="GET",
+            path="/encounters/{id}/me",
+            who="player",
+        ),
+        Step(
+            note="The log, ready for a forum post (format=bbcode also; turn=1 for one turn).",
+            method="GET",
+            path="/encounters/{id}/log?format=markdown",
+            who="gm",
+        ),
+    ]
 
 
 def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
@@ -38,20 +48,45 @@ def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
     turn = rs.first_turn
     if turn is None:
         return ()
-    body: dict[str, Any] = {"name": turn.name, "ruleset": rs.id, **({"options": turn.options} if turn.options else {})}
-    steps = [Step(note="Create the encounter: the answer holds its id, the GM token and the dice commitment.",
-                  path="/encounters", who="anyone", body=body, keeps="encounter")]
-    steps += [Step(note=f"{c['name']} joins, with the stats {rs.id} reads.", body={"type": "add_combatant", "combatant": c})
-              for c in turn.combatants]
+    body: dict[str, Any] = {
+        "name": turn.name,
+        "ruleset": rs.id,
+        **({"options": turn.options} if turn.options else {}),
+    }
+    steps = [
+        Step(
+            note="Create the encounter: the answer holds its id, the GM token and the dice commitment.",
+            path="/encounters",
+            who="anyone",
+            body=body,
+            keeps="encounter",
+        )
+    ]
+    steps += [
+        Step(
+            note=f"{c['name']} joins, with the stats {rs.id} reads.",
+            body={"type": "add_combatant", "combatant": c},
+        )
+        for c in turn.combatants
+    ]
     names = ", ".join(c["name"] for c in turn.combatants if c["id"] in turn.plays)
-    steps.append(Step(note=f"A seat for {turn.player}, who plays {names}: the answer holds the seat's token.",
-                      path="/encounters/{id}/seats", body={"name": turn.player, "combatants": list(turn.plays)},
-                      keeps="seat"))
+    steps.append(
+        Step(
+            note=f"A seat for {turn.player}, who plays {names}: the answer holds the seat's token.",
+            path="/encounters/{id}/seats",
+            body={"name": turn.player, "combatants": list(turn.plays)},
+            keeps="seat",
+        )
+    )
     sent = 0
     for by, note, command in turn.commands:
         if by == "player":
             sent += 1
-            command = {**command, "command_id": f"{turn.player.lower()}-{sent:04d}", "entropy": _ENTROPY[sent % 4]}
+            command = {
+                **command,
+                "command_id": f"{turn.player.lower()}-{sent:04d}",
+                "entropy": _ENTROPY[sent % 4],
+            }
         steps.append(Step(note=note, who="player" if by == "player" else "gm", body=command))
     return (*steps, *_log())
 

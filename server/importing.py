@@ -67,16 +67,27 @@ def split_secrets(raw: bytes) -> tuple[bytes, Secrets | None]:
 def _hidden_commitment(events: list[Event]) -> list[str]:
     """The hidden seed's commitment (the GM's hidden rolls), if the encounter has one."""
     first = events[0] if events else None
-    found = first.data.get("hidden_commitment") if first is not None and first.type == "EncounterCreated" else None
+    found = (
+        first.data.get("hidden_commitment")
+        if first is not None and first.type == "EncounterCreated"
+        else None
+    )
     return [found] if found else []
 
 
 def _seeds_by_commitment(events: list[Event], secrets: Secrets | None) -> dict[str, bytes]:
     """Each commitment's seed: revealed ones from the chain itself, the rest from the secrets line."""
     timeline = commitment_timeline(events)
-    seeds = {c["commitment"]: bytes.fromhex(c["revealed_seed"]) for c in timeline if c["revealed_seed"] is not None}
-    seeds.update({e.data["commitment"]: bytes.fromhex(e.data["revealed_seed"])
-                  for e in events if e.type == "HiddenSeedRevealed"})
+    seeds = {
+        c["commitment"]: bytes.fromhex(c["revealed_seed"]) for c in timeline if c["revealed_seed"] is not None
+    }
+    seeds.update(
+        {
+            e.data["commitment"]: bytes.fromhex(e.data["revealed_seed"])
+            for e in events
+            if e.type == "HiddenSeedRevealed"
+        }
+    )
     current = timeline[-1]["commitment"] if timeline and timeline[-1]["replaced_at_seq"] is None else None
     for commitment, seed_hex in (secrets.seeds if secrets else {}).items():
         seeds.setdefault(commitment, bytes.fromhex(seed_hex))

@@ -20,8 +20,9 @@ from events.store.port import DeadlineRow
 _ENDS = ("ReactionAnswered", "ReactionCancelled")
 
 
-def deadline_changes(state: dict[str, Any], new: list[NewEvent], voided_reactions: list[str],
-                     now: dt.datetime | None = None) -> tuple[list[DeadlineRow], list[str]]:
+def deadline_changes(
+    state: dict[str, Any], new: list[NewEvent], voided_reactions: list[str], now: dt.datetime | None = None
+) -> tuple[list[DeadlineRow], list[str]]:
     """The deadlines a command's events set and the reactions whose deadlines they clear, on `state`
     as it was before them. A reaction asked and answered within one command (a standing order) gets none."""
     requested = [ne.data["id"] for ne in new if ne.type == "ReactionRequested"]

@@ -31,11 +31,22 @@ HIDDEN = frozenset({"HiddenRollMade", "HiddenRollRevealed", "HiddenSeedRevealed"
 
 # Appended outside the command pipeline (the creation, and the seat, token and webhook endpoints):
 # facts a replay takes as given. Any other event comes from a command, which declares itself.
-GIVEN = frozenset({
-    "EncounterCreated", "SeatCreated", "SeatChanged", "SeatRevoked", "SeatTokenRotated", "ReadTokenCreated",
-    "ReadTokenRevoked", "GmTokenRotated", "WebhookCreated", "WebhookDeleted", "WebhookSecretRotated",
-    "WebhookDisabled",
-})
+GIVEN = frozenset(
+    {
+        "EncounterCreated",
+        "SeatCreated",
+        "SeatChanged",
+        "SeatRevoked",
+        "SeatTokenRotated",
+        "ReadTokenCreated",
+        "ReadTokenRevoked",
+        "GmTokenRotated",
+        "WebhookCreated",
+        "WebhookDeleted",
+        "WebhookSecretRotated",
+        "WebhookDisabled",
+    }
+)
 
 
 class Different(msgspec.Struct, frozen=True):
@@ -78,8 +89,9 @@ def first_difference(stored: Any, given: Any, path: str = "") -> tuple[str, Any,
     """The first place two JSON values differ, as (path, stored value, the rules' value), or None."""
     if isinstance(stored, dict) and isinstance(given, dict):
         for key in [*stored, *(k for k in given if k not in stored)]:
-            found = first_difference(stored.get(key, _ABSENT), given.get(key, _ABSENT),
-                                     f"{path}.{key}" if path else key)
+            found = first_difference(
+                stored.get(key, _ABSENT), given.get(key, _ABSENT), f"{path}.{key}" if path else key
+            )
             if found:
                 return found
         return None
@@ -99,8 +111,11 @@ def compare(stored: list[Event], given: list[NewEvent], actor: str) -> Different
     for i in range(max(len(stored), len(given))):
         if i >= len(stored):
             seq = stored[-1].seq + 1
-            return Different(seq, f"seq {seq}: the rules give one more event here, {given[i].type}, "
-                                  "which the stream does not hold")
+            return Different(
+                seq,
+                f"seq {seq}: the rules give one more event here, {given[i].type}, "
+                "which the stream does not hold",
+            )
         e = stored[i]
         if i >= len(given):
             return Different(e.seq, f"seq {e.seq}: the stream has {e.type}, the rules give no such event")
@@ -109,12 +124,16 @@ def compare(stored: list[Event], given: list[NewEvent], actor: str) -> Different
         if e.actor != actor:
             return Different(e.seq, f"seq {e.seq} ({e.type}): actor {e.actor}, the declaration says {actor}")
         if e.command_id != stored[0].command_id:
-            return Different(e.seq, f"seq {e.seq} ({e.type}): command_id {e.command_id}, the command's is "
-                                    f"{stored[0].command_id}")
+            return Different(
+                e.seq,
+                f"seq {e.seq} ({e.type}): command_id {e.command_id}, the command's is {stored[0].command_id}",
+            )
         found = first_difference(e.data, given[i].data)
         if found:
             path, was, rules = found
-            return Different(e.seq, f"seq {e.seq} ({e.type}): {path} {_shown(was)}, the rules give {_shown(rules)}")
+            return Different(
+                e.seq, f"seq {e.seq} ({e.type}): {path} {_shown(was)}, the rules give {_shown(rules)}"
+            )
     return None
 
 
@@ -150,13 +169,22 @@ class Replay:
         unique = {e.seq: e for e in reversed(events)}  # a repeated seq is the chain's problem: keep the first
         self.events = [unique[s] for s in sorted(unique)]
         self.registry = registry
-        self.seeds = {t["commitment"]: bytes.fromhex(t["revealed_seed"]) for t in commitment_timeline(self.events)
-                      if t["seed_matches"]}
+        self.seeds = {
+            t["commitment"]: bytes.fromhex(t["revealed_seed"])
+            for t in commitment_timeline(self.events)
+            if t["seed_matches"]
+        }
         # The hidden seed behind the GM's hidden rolls, once close revealed it (and it hashes to seq 1's commitment).
         hidden = self.events[0].data.get("hidden_commitment") if self.events else None
-        self.hidden_seed = next((seed for e in self.events if e.type == "HiddenSeedRevealed"
-                                 if hidden and commitment_of(seed := seed_bytes(e.data.get("revealed_seed")) or b"") == hidden),
-                                None)
+        self.hidden_seed = next(
+            (
+                seed
+                for e in self.events
+                if e.type == "HiddenSeedRevealed"
+                if hidden and commitment_of(seed := seed_bytes(e.data.get("revealed_seed")) or b"") == hidden
+            ),
+            None,
+        )
         self.declared = self.agreed = self.given = 0
         # Given commands other than the creation, seats, tokens and webhooks, before the first declaration:
         # a stream written before declarations, or a forger who stripped every one up to a forged command.
@@ -176,9 +204,14 @@ class Replay:
                 self._check(state, ruleset, command, declared, done)
             elif self.declared and not all(e.type in GIVEN for e in command):
                 kinds = sorted({e.type for e in command} - GIVEN)
-                self.differences.append(Different(command[0].seq, f"seq {command[0].seq}: {', '.join(kinds)} "
-                                                  "without a declaration, after commands that declare themselves: "
-                                                  "the rules cannot check it"))
+                self.differences.append(
+                    Different(
+                        command[0].seq,
+                        f"seq {command[0].seq}: {', '.join(kinds)} "
+                        "without a declaration, after commands that declare themselves: "
+                        "the rules cannot check it",
+                    )
+                )
             else:
                 self.given += 1
                 self.undeclared += not all(e.type in GIVEN for e in command)
@@ -189,8 +222,12 @@ class Replay:
                 else:
                     state = fold_onto(state, ruleset, command, self._ruleset_for, set())
             except EventNotFoldable as exc:
-                self.differences.append(Different(exc.seq, f"seq {exc.seq}: the stored events cannot be folded "
-                                                           f"({exc}); the replay stops here"))
+                self.differences.append(
+                    Different(
+                        exc.seq,
+                        f"seq {exc.seq}: the stored events cannot be folded ({exc}); the replay stops here",
+                    )
+                )
                 return
             if command[0].type == "EncounterCreated":
                 ruleset = self._ruleset_for(command[0])
@@ -198,67 +235,110 @@ class Replay:
     def _skip(self, command: list[Event], reason: str) -> None:
         self.skipped.append(Skipped(command[0].seq, command[0].command_id, reason))
 
-    def _check(self, state: dict[str, Any], ruleset: Any, command: list[Event], declared: dict[str, Any],
-               before: int) -> None:
+    def _check(
+        self, state: dict[str, Any], ruleset: Any, command: list[Event], declared: dict[str, Any], before: int
+    ) -> None:
         """Decide one declared command again on `state` (the stream's first `before` events folded)."""
         first = command[0]
         body, rs_id, version = declared.get("command"), declared.get("ruleset"), declared.get("version")
         if not isinstance(body, dict) or not isinstance(body.get("actor"), str):
-            self.differences.append(Different(first.seq, f"seq {first.seq}: its declaration holds no command "
-                                                         "with an actor"))
+            self.differences.append(
+                Different(first.seq, f"seq {first.seq}: its declaration holds no command with an actor")
+            )
             return
         installed = self.registry.get(rs_id) if isinstance(rs_id, str) else None
         if installed is None:
             return self._skip(command, f"decided by ruleset {rs_id!r}, which this installation does not have")
         if installed.version != version:
-            return self._skip(command, f"decided by {rs_id} version {version}; this installation has version "
-                                       f"{installed.version}")
+            return self._skip(
+                command,
+                f"decided by {rs_id} version {version}; this installation has version {installed.version}",
+            )
         if ruleset is None or rs_id != ruleset.id:
-            self.differences.append(Different(first.seq, f"seq {first.seq}: declared under ruleset {rs_id}, but "
-                                                         f"the encounter plays {state.get('ruleset')}"))
+            self.differences.append(
+                Different(
+                    first.seq,
+                    f"seq {first.seq}: declared under ruleset {rs_id}, but "
+                    f"the encounter plays {state.get('ruleset')}",
+                )
+            )
             return
-        manual = [e.data.get("faces") for e in command
-                  if e.type == "DieRolled" and e.data.get("source") == "manual"]
+        manual = [
+            e.data.get("faces") for e in command if e.type == "DieRolled" and e.data.get("source") == "manual"
+        ]
         actor = body["actor"]
         if manual:
             try:
                 check_supplied_dice(state, actor)
             except (BadCommand, Forbidden) as exc:
                 roll = next(e for e in command if e.type == "DieRolled" and e.data.get("source") == "manual")
-                self.differences.append(Different(roll.seq, f"seq {roll.seq} (DieRolled): faces the command "
-                                                            f"supplied, but {exc}"))
+                self.differences.append(
+                    Different(roll.seq, f"seq {roll.seq} (DieRolled): faces the command supplied, but {exc}")
+                )
                 return
         fields = {k: v for k, v in body.items() if k != "actor"}
         try:
-            cmd = self.registry.command(rs_id, {**fields, "command_id": first.command_id,
-                                                **({"dice": manual} if manual else {})})
+            cmd = self.registry.command(
+                rs_id, {**fields, "command_id": first.command_id, **({"dice": manual} if manual else {})}
+            )
         except BadCommand as exc:
-            self.differences.append(Different(first.seq, f"seq {first.seq}: the declared command is not one "
-                                                         f"{rs_id} version {version} takes: {exc.message}"))
+            self.differences.append(
+                Different(
+                    first.seq,
+                    f"seq {first.seq}: the declared command is not one "
+                    f"{rs_id} version {version} takes: {exc.message}",
+                )
+            )
             return
         if self.hidden_seed is None and _behind_screen(cmd, command):
             return self._skip(command, SEED_UNREVEALED)
         rotated = next((e.data for e in command if e.type == "DiceSeedRotated"), {})
-        ctx = Context(first.stream, actor, first.command_id, rotated.get("revealed_seed"),
-                      rotated.get("commitment"), _void_targets(self.events[:before], cmd), self.hidden_seed)
+        ctx = Context(
+            first.stream,
+            actor,
+            first.command_id,
+            rotated.get("revealed_seed"),
+            rotated.get("commitment"),
+            _void_targets(self.events[:before], cmd),
+            self.hidden_seed,
+        )
         if manual or state["dice"] == "manual":
-            dice = Dice(stream=first.stream, command_id=first.command_id, entropy=cmd.entropy,
-                        keyed_by=str(declared.get("keyed_by")), supplied=manual)
+            dice = Dice(
+                stream=first.stream,
+                command_id=first.command_id,
+                entropy=cmd.entropy,
+                keyed_by=str(declared.get("keyed_by")),
+                supplied=manual,
+            )
         else:
-            dice = Dice(stream=first.stream, command_id=first.command_id, entropy=cmd.entropy,
-                        keyed_by=str(declared.get("keyed_by")), seed=self.seeds.get(state["commitment"]))
+            dice = Dice(
+                stream=first.stream,
+                command_id=first.command_id,
+                entropy=cmd.entropy,
+                keyed_by=str(declared.get("keyed_by")),
+                seed=self.seeds.get(state["commitment"]),
+            )
         try:
             given = decide_command(state, ruleset, cmd, ctx, dice, max_events=max(1000, len(command) + 1))
         except DiceNeeded as exc:
             if dice.manual:
-                self.differences.append(Different(first.seq, f"seq {first.seq}: the rules draw more dice than "
-                                                             f"the command's DieRolled events hold ({exc})"))
+                self.differences.append(
+                    Different(
+                        first.seq,
+                        f"seq {first.seq}: the rules draw more dice than "
+                        f"the command's DieRolled events hold ({exc})",
+                    )
+                )
             else:
                 self._skip(command, SEED_UNREVEALED)
             return
         except Exception as exc:  # noqa: BLE001 - any refusal (or failure) of a stored command is the finding
-            self.differences.append(Different(first.seq, f"seq {first.seq}: the rules refuse this command now "
-                                                         f"({type(exc).__name__}: {exc})"))
+            self.differences.append(
+                Different(
+                    first.seq,
+                    f"seq {first.seq}: the rules refuse this command now ({type(exc).__name__}: {exc})",
+                )
+            )
             return
         different = compare(command, given, actor)
         if different is None:
@@ -278,12 +358,16 @@ class Replay:
             if unrevealed:
                 parts.append(f"{unrevealed} {SEED_UNREVEALED}")
             if len(self.skipped) > unrevealed:
-                parts.append(f"{len(self.skipped) - unrevealed} not replayable here (a ruleset version this "
-                             "installation does not have)")
+                parts.append(
+                    f"{len(self.skipped) - unrevealed} not replayable here (a ruleset version this "
+                    "installation does not have)"
+                )
             text = f"{self.declared} declared commands decided again: " + ", ".join(parts)
             if self.undeclared:
-                text += (f"; {self.undeclared} command{'s' if self.undeclared > 1 else ''} before the first "
-                         "declaration taken as given (not decided again)")
+                text += (
+                    f"; {self.undeclared} command{'s' if self.undeclared > 1 else ''} before the first "
+                    "declaration taken as given (not decided again)"
+                )
         return {
             "declared": self.declared,
             "agreed": self.agreed,

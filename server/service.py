@@ -98,8 +98,10 @@ def integers_only(body: dict[str, Any]) -> None:
     try:
         check_integers_only(body, "body")
     except FloatInEventData as exc:
-        raise bad_request(f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)",
-                          (exc.field or "").removeprefix("body.") or None) from None
+        raise bad_request(
+            f"{exc} (Tussle uses integers: hexes, hundredths of an inch, whole degrees)",
+            (exc.field or "").removeprefix("body.") or None,
+        ) from None
 
 
 def identity_of(body: dict[str, Any]) -> str:
@@ -120,10 +122,21 @@ class Outcome(msgspec.Struct):
 class Encounters:
     """Everything the HTTP layer asks of encounters, with no HTTP in it."""
 
-    def __init__(self, store: Store, registry: Registry, *, max_events: int = 1000, feed: LiveFeed | None = None,
-                 ids: Any = None, cache_encounters: int = DEFAULT_CAPACITY, snapshot_every: int = SNAPSHOT_EVERY):
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        *,
+        max_events: int = 1000,
+        feed: LiveFeed | None = None,
+        ids: Any = None,
+        cache_encounters: int = DEFAULT_CAPACITY,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ):
         self.store = store
-        self.ids = ids or RandomIds()  # every id, seed and time this service makes comes from here (server/ids.py)
+        self.ids = (
+            ids or RandomIds()
+        )  # every id, seed and time this service makes comes from here (server/ids.py)
         store.clock = self.ids.now
         self.registry = registry
         self.max_events = max_events
@@ -134,10 +147,14 @@ class Encounters:
         # States, commitments, locks and seeds of the encounters in use, at most `cache_encounters` of
         # them (server/encounter_cache.py); never one a command is at work on.
         self.cache = EncounterCache(cache_encounters, on_evict=self._evicted)
-        self.snapshots = Snapshots(store, registry, snapshot_every)  # cold loads and ?at= (server/snapshots.py)
+        self.snapshots = Snapshots(
+            store, registry, snapshot_every
+        )  # cold loads and ?at= (server/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
-        self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = None
+        self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = (
+            None
+        )
         self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
         # When each pending reaction of a loaded encounter was asked (its ReactionRequested's ts), for the
         # deadlines the views show (server/acting.py). Answering on time goes by the store's deadline rows.
@@ -157,8 +174,15 @@ class Encounters:
             # Every append of a sole writer goes through _apply (or forgets the state), and on a shared
             # database the store knows when its head is the cached one: the cached state holds the listing
             # row's fields, without a read per request.
-            return StreamInfo(stream, cached["name"], cached["ruleset"], cached["public"], cached["seq"],
-                              cached["hash"], cached["closed"])
+            return StreamInfo(
+                stream,
+                cached["name"],
+                cached["ruleset"],
+                cached["public"],
+                cached["seq"],
+                cached["hash"],
+                cached["closed"],
+            )
         info = await self.store.stream_info(stream)
         if info is None:
             raise NotFound(f"there is no encounter {stream!r}")
@@ -180,7 +204,9 @@ class Encounters:
                 for reaction, ts in loaded.asked.items():
                     self.reaction_deadlines[(stream, reaction)] = ts
                 cached = loaded.state
-            self.store.saw_head(stream, cached["seq"], generation)  # the load read the head after `generation`
+            self.store.saw_head(
+                stream, cached["seq"], generation
+            )  # the load read the head after `generation`
             return cached
         if self.store.head_known(stream, cached["seq"]):
             return cached  # every append went through _apply, or the store heard of none since
@@ -214,8 +240,11 @@ class Encounters:
             return state  # the caller re-reads through state(), which replays without the voided events
         self.cache.put(stream, state, commitments)
         if self.snapshots.due(before, state):
-            asked = {p["id"]: self.reaction_deadlines[(stream, p["id"])] for p in state["pending"]
-                     if (stream, p["id"]) in self.reaction_deadlines}
+            asked = {
+                p["id"]: self.reaction_deadlines[(stream, p["id"])]
+                for p in state["pending"]
+                if (stream, p["id"]) in self.reaction_deadlines
+            }
             skipped = list(self.cache.skipped(stream))  # unchanged: a void makes the state be read again
             self.snapshots.save_later([self.snapshots.row(Loaded(state, commitments, asked, skipped))])
         return state
@@ -295,11 +324,30 @@ class Encounters:
             seed, hidden_seed = self.ids.seed(), self.ids.seed()  # the second behind the GM's hidden rolls
             commitment, hidden_commitment = commitment_of(seed), commitment_of(hidden_seed)
             seeds = [SeedRow(commitment, seed), SeedRow(hidden_commitment, hidden_seed)]
-        created = EncounterCreated(name, ruleset.id, ruleset.version, options, dict(ruleset.geometry),
-                                   commitment, dice_mode, public, hidden_commitment)
+        created = EncounterCreated(
+            name,
+            ruleset.id,
+            ruleset.version,
+            options,
+            dict(ruleset.geometry),
+            commitment,
+            dice_mode,
+            public,
+            hidden_commitment,
+        )
         info = StreamInfo(stream, name, ruleset.id, public, 0, "", False)
-        req = Append(stream, 0, f"create-{stream}", identity, actor, [to_new_event(created)], seeds=seeds,
-                     tokens=[TokenRow(token_hash(gm_token), "gm")], create=info, create_key=command_id)
+        req = Append(
+            stream,
+            0,
+            f"create-{stream}",
+            identity,
+            actor,
+            [to_new_event(created)],
+            seeds=seeds,
+            tokens=[TokenRow(token_hash(gm_token), "gm")],
+            create=info,
+            create_key=command_id,
+        )
         (result,) = await self.store.append_many([req])
         if isinstance(result, CreationExists):  # the same command_id's creation committed just before
             resent = await self._created_by(result.command_id, identity)
@@ -324,8 +372,9 @@ class Encounters:
                 return None
             found = Creation(legacy, prior.identity)
         if found.identity != identity:
-            raise CommandIdTaken(f"command_id {command_id!r} already created a different encounter",
-                                 {"command_id": command_id})
+            raise CommandIdTaken(
+                f"command_id {command_id!r} already created a different encounter", {"command_id": command_id}
+            )
         stored = await self.store.find_command(found.stream, f"create-{found.stream}")
         if stored is None:  # deleted between the two reads
             return None
@@ -346,7 +395,9 @@ class Encounters:
         if not valid_entropy(entropy):
             raise bad_request("entropy must be 0-128 characters of [A-Za-z0-9_.:=+/-]", "entropy")
         expected = body.get("expected_seq")
-        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
+        if expected is not None and (
+            not isinstance(expected, int) or isinstance(expected, bool) or expected < 0
+        ):
             raise bad_request("expected_seq must be a non-negative integer", "expected_seq")
         integers_only(body)
         identity = identity_of(body)
@@ -356,17 +407,29 @@ class Encounters:
                 # state this one committed. Other encounters' commands share its group commit.
                 with self.cache.using(stream):
                     async with self.cache.lock(stream):
-                        return await self._execute_once(stream, who, body, command_id, keyed_by, identity, expected)
+                        return await self._execute_once(
+                            stream, who, body, command_id, keyed_by, identity, expected
+                        )
             except SeqConflict as exc:
                 self.forget(stream)
                 if expected is not None:
-                    raise SeqMoved(f"the encounter moved on to seq {exc.actual}",
-                                   {"expected": expected, "actual": exc.actual}) from None
+                    raise SeqMoved(
+                        f"the encounter moved on to seq {exc.actual}",
+                        {"expected": expected, "actual": exc.actual},
+                    ) from None
                 await conflict_pause(attempt)
         raise SeqMoved("the encounter kept moving; send the command again")
 
-    async def _execute_once(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                            keyed_by: str, identity: str, expected: int | None) -> Outcome:
+    async def _execute_once(
+        self,
+        stream: str,
+        who: Principal,
+        body: dict[str, Any],
+        command_id: str,
+        keyed_by: str,
+        identity: str,
+        expected: int | None,
+    ) -> Outcome:
         # The resend check comes before every check below (API.md), but it costs a read, and the
         # append transaction makes it again anyway (answering a resend with the stored events, a reuse
         # with CommandIdReused). So a command goes straight on, and only a refusal on the way asks
@@ -377,20 +440,32 @@ class Encounters:
             if keyed_by == "client":
                 prior = await self.store.find_command(stream, command_id)
                 if prior is not None:
-                    return self._resent(prior.identity, prior.actor, prior.events, identity, who.actor, command_id)
+                    return self._resent(
+                        prior.identity, prior.actor, prior.events, identity, who.actor, command_id
+                    )
             raise
 
     @staticmethod
-    def _resent(prior_identity: str, prior_actor: str, events: list[Event], identity: str, actor: str,
-                command_id: str) -> Outcome:
+    def _resent(
+        prior_identity: str, prior_actor: str, events: list[Event], identity: str, actor: str, command_id: str
+    ) -> Outcome:
         """A command_id already appended: the original outcome when it is the same command, else a 409."""
         if prior_identity == identity and prior_actor == actor:
             return Outcome(events, duplicate=True)
-        raise CommandIdTaken(f"command_id {command_id!r} was already used for a different command",
-                             {"command_id": command_id})
+        raise CommandIdTaken(
+            f"command_id {command_id!r} was already used for a different command", {"command_id": command_id}
+        )
 
-    async def _decide_and_append(self, stream: str, who: Principal, body: dict[str, Any], command_id: str,
-                                 keyed_by: str, identity: str, expected: int | None) -> Outcome:
+    async def _decide_and_append(
+        self,
+        stream: str,
+        who: Principal,
+        body: dict[str, Any],
+        command_id: str,
+        keyed_by: str,
+        identity: str,
+        expected: int | None,
+    ) -> Outcome:
         """Decide the command on the committed state and append it."""
         generation = self.store.head_generation()
         state = await self.state(stream)
@@ -407,19 +482,37 @@ class Encounters:
             state = fresher
             decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
         new, fresh_seed, voided_reactions = decided
-        return await self._append(stream, state, new, who, command_id, identity, fresh_seed=fresh_seed,
-                                  voided_reactions=voided_reactions)
+        return await self._append(
+            stream,
+            state,
+            new,
+            who,
+            command_id,
+            identity,
+            fresh_seed=fresh_seed,
+            voided_reactions=voided_reactions,
+        )
 
-    async def _decide(self, stream: str, who: Principal, body: dict[str, Any], command_id: str, keyed_by: str,
-                      expected: int | None, state: dict[str, Any]) -> tuple[list[NewEvent], bytes | None, list[str]]:
+    async def _decide(
+        self,
+        stream: str,
+        who: Principal,
+        body: dict[str, Any],
+        command_id: str,
+        keyed_by: str,
+        expected: int | None,
+        state: dict[str, Any],
+    ) -> tuple[list[NewEvent], bytes | None, list[str]]:
         """The events the command appends on `state` (with the fresh seed they commit to and the reactions
         a void takes back), or a ServiceError."""
         actor = who.actor
         if state["closed"]:
             raise Closed("this encounter is closed; it can be read but not changed")
         if expected is not None and expected != state["seq"]:
-            raise SeqMoved(f"you expected seq {expected} but the encounter is at {state['seq']}",
-                           {"expected": expected, "actual": state["seq"]})
+            raise SeqMoved(
+                f"you expected seq {expected} but the encounter is at {state['seq']}",
+                {"expected": expected, "actual": state["seq"]},
+            )
         ruleset = self.ruleset_of(state)
         try:
             cmd = self.registry.command(state["ruleset"], body)
@@ -443,8 +536,11 @@ class Encounters:
             raise RuleRefusal(str(exc)) from None
         except DiceNeeded as exc:
             needed = dice_wanted(state, exc)
-            raise RuleRefusal("this command needs dice faces: " + "; ".join(needed),
-                              {"needed": needed, "more_may_follow": True}, code="dice_needed") from None
+            raise RuleRefusal(
+                "this command needs dice faces: " + "; ".join(needed),
+                {"needed": needed, "more_may_follow": True},
+                code="dice_needed",
+            ) from None
         if not new:
             raise RuleRefusal(f"{ctype} changes nothing now")
         return new, fresh_seed, voided_reactions
@@ -453,24 +549,47 @@ class Encounters:
         if self.after_side_rows is not None and (req.outbox or req.webhooks or req.webhook_changes):
             self.after_side_rows()
 
-    async def _append(self, stream: str, state: dict[str, Any], new: list[NewEvent], who: Principal,
-                      command_id: str, identity: str,
-                      tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
-                      fresh_seed: bytes | None = None, side: dict[str, Any] | None = None,
-                      voided_reactions: list[str] | None = None) -> Outcome:
+    async def _append(
+        self,
+        stream: str,
+        state: dict[str, Any],
+        new: list[NewEvent],
+        who: Principal,
+        command_id: str,
+        identity: str,
+        tokens: list[TokenRow] | None = None,
+        revoke: list[TokenRevocation] | None = None,
+        fresh_seed: bytes | None = None,
+        side: dict[str, Any] | None = None,
+        voided_reactions: list[str] | None = None,
+    ) -> Outcome:
         """Append events decided on `state`; once committed, apply them to the cached state and the feed.
         The commit is shielded: a request that goes away does not stop its events reaching the cache
         and the feed."""
-        req = self._append_request(stream, state, new, who.actor, command_id, identity, tokens, revoke, fresh_seed,
-                                   side, voided_reactions, token=who.token_hash)
+        req = self._append_request(
+            stream,
+            state,
+            new,
+            who.actor,
+            command_id,
+            identity,
+            tokens,
+            revoke,
+            fresh_seed,
+            side,
+            voided_reactions,
+            token=who.token_hash,
+        )
         return await asyncio.shield(self._commit(stream, state, req))
 
     async def _commit(self, stream: str, state: dict[str, Any], req: Append) -> Outcome:
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
-            raise CommandIdTaken(f"command_id {req.command_id!r} was already used for a "
-                                 "different command", {"command_id": req.command_id}) from None
+            raise CommandIdTaken(
+                f"command_id {req.command_id!r} was already used for a different command",
+                {"command_id": req.command_id},
+            ) from None
         except TokenRevoked:
             raise _revoked() from None
         if result.duplicate:
@@ -481,10 +600,21 @@ class Encounters:
         self._side_rows_committed(req)
         return Outcome(result.events)
 
-    def _append_request(self, stream: str, state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
-                        identity: str, tokens: list[TokenRow] | None, revoke: list[TokenRevocation] | None,
-                        fresh_seed: bytes | None, side: dict[str, Any] | None = None,
-                        voided_reactions: list[str] | None = None, token: str | None = None) -> Append:
+    def _append_request(
+        self,
+        stream: str,
+        state: dict[str, Any],
+        new: list[NewEvent],
+        actor: str,
+        command_id: str,
+        identity: str,
+        tokens: list[TokenRow] | None,
+        revoke: list[TokenRevocation] | None,
+        fresh_seed: bytes | None,
+        side: dict[str, Any] | None = None,
+        voided_reactions: list[str] | None = None,
+        token: str | None = None,
+    ) -> Append:
         seeds, reveal = [], []
         for ne in new:
             if ne.type == "HiddenSeedRevealed":
@@ -499,18 +629,33 @@ class Encounters:
             for name, rows in self.side_rows(state, new, actor, command_id, self.ruleset_of(state)).items():
                 extra[name] = [*extra.get(name, []), *rows]
         extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
-        return Append(stream, state["seq"], command_id, identity, actor, new, seeds=seeds, reveal=reveal,
-                      tokens=tokens or [], revoke=revoke or [],
-                      closes=any(ne.type == "EncounterClosed" for ne in new), token_hash=token,
-                      expected_hash=state["hash"], **extra)
+        return Append(
+            stream,
+            state["seq"],
+            command_id,
+            identity,
+            actor,
+            new,
+            seeds=seeds,
+            reveal=reveal,
+            tokens=tokens or [],
+            revoke=revoke or [],
+            closes=any(ne.type == "EncounterClosed" for ne in new),
+            token_hash=token,
+            expected_hash=state["hash"],
+            **extra,
+        )
 
-    async def _context(self, stream: str, state: dict[str, Any], cmd: Any, actor: str,
-                       command_id: str) -> tuple[Context, bytes | None, list[str]]:
+    async def _context(
+        self, stream: str, state: dict[str, Any], cmd: Any, actor: str, command_id: str
+    ) -> tuple[Context, bytes | None, list[str]]:
         """What decide may need from outside: the seed to reveal and a fresh one's commitment (drawn
         here, kept by the caller until the append that stores it), what a void names, and the
         reactions whose requests it voids (their deadlines go with them)."""
         current_seed = next_commitment = fresh = None
-        rotating = isinstance(cmd, (common.RotateSeed, common.Close)) or state["options"].get("rotate_seed_each_turn")
+        rotating = isinstance(cmd, (common.RotateSeed, common.Close)) or state["options"].get(
+            "rotate_seed_each_turn"
+        )
         if state["dice"] != "manual" and rotating:
             seed = await self._seed(stream, state["commitment"])
             current_seed = seed.hex() if seed else None
@@ -527,11 +672,15 @@ class Encounters:
                 voided = found.events if found else []
         targets = [(e.seq, e.type) for e in voided]
         voided_reactions = [e.data["id"] for e in voided if e.type == "ReactionRequested"]
-        behind_screen = (isinstance(cmd, (common.RevealRoll, common.Close))
-                         or (isinstance(cmd, common.RollDice) and cmd.hidden))
+        behind_screen = isinstance(cmd, (common.RevealRoll, common.Close)) or (
+            isinstance(cmd, common.RollDice) and cmd.hidden
+        )
         hidden_seed = await self._seed(stream, state.get("hidden_commitment")) if behind_screen else None
-        return (Context(stream, actor, command_id, current_seed, next_commitment, targets, hidden_seed), fresh,
-                voided_reactions)
+        return (
+            Context(stream, actor, command_id, current_seed, next_commitment, targets, hidden_seed),
+            fresh,
+            voided_reactions,
+        )
 
     async def hidden_rolls(self, stream: str) -> list[dict[str, Any]]:
         """The GM's view of the hidden rolls: each one's faces and total, derived from the hidden seed."""
@@ -542,9 +691,17 @@ class Encounters:
         for r in rolls:
             assert seed is not None, "a hidden roll without its hidden seed"
             faces = hidden_faces(seed, stream, r["keyed_command_id"], r["entropy"], r["expression"])
-            out.append({"seq": r["seq"], "expression": r["expression"], "purpose": r["purpose"],
-                        "combatant": r["combatant"], "faces": faces, "total": total_of(r["expression"], faces),
-                        "revealed": r["revealed"]})
+            out.append(
+                {
+                    "seq": r["seq"],
+                    "expression": r["expression"],
+                    "purpose": r["purpose"],
+                    "combatant": r["combatant"],
+                    "faces": faces,
+                    "total": total_of(r["expression"], faces),
+                    "revealed": r["revealed"],
+                }
+            )
         return out
 
     async def _seed(self, stream: str, commitment: str | None) -> bytes | None:
@@ -558,8 +715,9 @@ class Encounters:
             self.cache.put_seed(stream, commitment, seed)
         return seed
 
-    async def _dice_for(self, stream: str, state: dict[str, Any], cmd: Any, who: Principal,
-                        command_id: str, keyed_by: str) -> Dice:
+    async def _dice_for(
+        self, stream: str, state: dict[str, Any], cmd: Any, who: Principal, command_id: str, keyed_by: str
+    ) -> Dice:
         mode = state["dice"]
         supplied = cmd.dice
         if supplied is not None:
@@ -570,17 +728,30 @@ class Encounters:
             except Forbidden as exc:
                 raise NotPermitted(exc.message) from None
         if mode == "manual" or supplied is not None:
-            return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by,
-                        supplied=supplied or [])
+            return Dice(
+                stream=stream,
+                command_id=command_id,
+                entropy=cmd.entropy,
+                keyed_by=keyed_by,
+                supplied=supplied or [],
+            )
         seed = await self._seed(stream, state["commitment"])
         return Dice(stream=stream, command_id=command_id, entropy=cmd.entropy, keyed_by=keyed_by, seed=seed)
 
     # ---- seats and tokens ------------------------------------------------------------------
 
-    async def admin_event(self, stream: str, who: Principal, body: dict[str, Any], struct: Any,
-                          tokens: list[TokenRow] | None = None, revoke: list[TokenRevocation] | None = None,
-                          check: Any = None, side: dict[str, Any] | None = None,
-                          roles: tuple[str, ...] = ("gm",)) -> Outcome:
+    async def admin_event(
+        self,
+        stream: str,
+        who: Principal,
+        body: dict[str, Any],
+        struct: Any,
+        tokens: list[TokenRow] | None = None,
+        revoke: list[TokenRevocation] | None = None,
+        check: Any = None,
+        side: dict[str, Any] | None = None,
+        roles: tuple[str, ...] = ("gm",),
+    ) -> Outcome:
         """Append a bookkeeping event (seats, tokens, webhooks; the GM's unless `roles` says otherwise) with
         its side rows, in one transaction."""
         if who.role not in roles:
@@ -594,16 +765,26 @@ class Encounters:
                     if prior is not None:
                         if prior.identity == identity and prior.actor == who.actor:
                             return Outcome(prior.events, duplicate=True)
-                        raise CommandIdTaken(f"command_id {command_id!r} was already used",
-                                             {"command_id": command_id})
+                        raise CommandIdTaken(
+                            f"command_id {command_id!r} was already used", {"command_id": command_id}
+                        )
                     state = await self.state(stream)
                     if state["closed"]:
                         raise Closed("this encounter is closed; it can be read but not changed")
                     if check is not None:
                         check(state)
                     try:
-                        return await self._append(stream, state, [to_new_event(struct)], who, command_id,
-                                                  identity, tokens, revoke, side=side)
+                        return await self._append(
+                            stream,
+                            state,
+                            [to_new_event(struct)],
+                            who,
+                            command_id,
+                            identity,
+                            tokens,
+                            revoke,
+                            side=side,
+                        )
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)
                         await conflict_pause(attempt)
@@ -620,8 +801,14 @@ class Encounters:
             if seat in st["seats"]:
                 raise RuleRefusal(f"there is already a seat {seat!r}")
 
-        out = await self.admin_event(stream, who, body, SeatCreated(seat, name, combatants),
-                                     tokens=[TokenRow(token_hash(token), "player", seat)], check=check)
+        out = await self.admin_event(
+            stream,
+            who,
+            body,
+            SeatCreated(seat, name, combatants),
+            tokens=[TokenRow(token_hash(token), "player", seat)],
+            check=check,
+        )
         if out.duplicate:
             return out.events[0].data["seat"], None
         return seat, token
@@ -630,25 +817,41 @@ class Encounters:
         state = await self.state(stream)
         current = _seat_or_404(state, seat)
         name, combatants = _seat_fields(body, require=False)
-        ev = SeatChanged(seat, name or current["name"], combatants if combatants is not None else current["combatants"])
-        return await self.admin_event(stream, who, body, ev, check=lambda st: _check_combatants(st, ev.combatants))
+        ev = SeatChanged(
+            seat, name or current["name"], combatants if combatants is not None else current["combatants"]
+        )
+        return await self.admin_event(
+            stream, who, body, ev, check=lambda st: _check_combatants(st, ev.combatants)
+        )
 
     async def rotate_seat_token(self, stream: str, who: Principal, seat: str) -> str:
         _seat_or_404(await self.state(stream), seat)
         token = new_token()
-        await self.admin_event(stream, who, {}, SeatTokenRotated(seat),
-                               tokens=[TokenRow(token_hash(token), "player", seat)],
-                               revoke=[TokenRevocation("player", seat=seat)])
+        await self.admin_event(
+            stream,
+            who,
+            {},
+            SeatTokenRotated(seat),
+            tokens=[TokenRow(token_hash(token), "player", seat)],
+            revoke=[TokenRevocation("player", seat=seat)],
+        )
         return token
 
     async def revoke_seat(self, stream: str, who: Principal, seat: str) -> Outcome:
         _seat_or_404(await self.state(stream), seat)
-        return await self.admin_event(stream, who, {}, SeatRevoked(seat), revoke=[TokenRevocation("player", seat=seat)])
+        return await self.admin_event(
+            stream, who, {}, SeatRevoked(seat), revoke=[TokenRevocation("player", seat=seat)]
+        )
 
     async def create_read_token(self, stream: str, who: Principal) -> tuple[str, str]:
         token, token_id = new_token(), self.ids.read_token()
-        await self.admin_event(stream, who, {}, ReadTokenCreated(token_id),
-                               tokens=[TokenRow(token_hash(token), "observer", None, token_id)])
+        await self.admin_event(
+            stream,
+            who,
+            {},
+            ReadTokenCreated(token_id),
+            tokens=[TokenRow(token_hash(token), "observer", None, token_id)],
+        )
         return token_id, token
 
     async def revoke_read_token(self, stream: str, who: Principal, token_id: str) -> Outcome:
@@ -657,14 +860,26 @@ class Encounters:
         gone = {e.data["token_id"] for e in events if e.type == "ReadTokenRevoked"}
         if token_id not in made or token_id in gone:
             raise NotFound(f"there is no read token {token_id!r}")
-        return await self.admin_event(stream, who, {}, ReadTokenRevoked(token_id),
-                                      revoke=[TokenRevocation("observer", token_id=token_id)])
+        return await self.admin_event(
+            stream,
+            who,
+            {},
+            ReadTokenRevoked(token_id),
+            revoke=[TokenRevocation("observer", token_id=token_id)],
+        )
 
     async def rotate_gm_token(self, stream: str, who: Principal) -> str:
         """A new GM token, the old one revoked: by the GM, or by the admin for a creator who lost it."""
         token = new_token()
-        await self.admin_event(stream, who, {}, GmTokenRotated(), tokens=[TokenRow(token_hash(token), "gm")],
-                               revoke=[TokenRevocation("gm")], roles=("gm", "admin"))
+        await self.admin_event(
+            stream,
+            who,
+            {},
+            GmTokenRotated(),
+            tokens=[TokenRow(token_hash(token), "gm")],
+            revoke=[TokenRevocation("gm")],
+            roles=("gm", "admin"),
+        )
         return token
 
     # ---- reaction timeouts -----------------------------------------------------------------
@@ -675,9 +890,16 @@ class Encounters:
         answered = 0
         for due in await self.store.due_deadlines(now_ts):
             try:
-                out = await self.execute(due.stream, Principal("system", due.stream),
-                                         {"type": "respond", "reaction": due.reaction, "choice": "default",
-                                          "command_id": timeout_command_id(due.reaction)})
+                out = await self.execute(
+                    due.stream,
+                    Principal("system", due.stream),
+                    {
+                        "type": "respond",
+                        "reaction": due.reaction,
+                        "choice": "default",
+                        "command_id": timeout_command_id(due.reaction),
+                    },
+                )
             except ServiceError as exc:
                 if not isinstance(exc, SeqMoved):  # no longer pending, closed or gone: nothing to answer
                     await self.store.clear_deadline(due.stream, due.reaction)
@@ -699,7 +921,9 @@ def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[
         raise bad_request("name must be a non-empty string", "name")
     if require and combatants is None:
         combatants = []
-    if combatants is not None and (not isinstance(combatants, list) or not all(isinstance(c, str) for c in combatants)):
+    if combatants is not None and (
+        not isinstance(combatants, list) or not all(isinstance(c, str) for c in combatants)
+    ):
         raise bad_request("combatants must be a list of combatant ids", "combatants")
     seat = body.get("seat")
     if seat is not None and (not isinstance(seat, str) or not ID_PATTERN.match(seat)):

@@ -85,5 +85,17 @@ def bad_request(message: str, field: str | None = None) -> BadRequest:
     return BadRequest(message, {"field": field} if field else {})
 
 
-__all__ = ["ServiceError", "BadRequest", "Unauthenticated", "NotPermitted", "NotFound", "Conflict", "SeqMoved",
-           "CommandIdTaken", "Closed", "RuleRefusal", "RateLimited", "bad_request"]
+__all__ = [
+    "ServiceError",
+    "BadRequest",
+    "Unauthenticated",
+    "NotPermitted",
+    "NotFound",
+    "Conflict",
+    "SeqMoved",
+    "CommandIdTaken",
+    "Closed",
+    "RuleRefusal",
+    "RateLimited",
+    "bad_request",
+]

@@ -167,8 +167,9 @@ class Snapshots:
             await self.store.save_snapshots(rows)
         return loaded
 
-    async def fold(self, loaded: Loaded, tail: list[Event], at: int | None, start: int,
-                   skipping: set[int]) -> list[SnapshotRow]:
+    async def fold(
+        self, loaded: Loaded, tail: list[Event], at: int | None, start: int, skipping: set[int]
+    ) -> list[SnapshotRow]:
         """Fold `tail` onto `loaded`, skipping `skipping`, in pieces ending at snapshot points, yielding
         between them; the snapshots to save at the points past `start` where the fold skipped exactly
         what a replay up to that point skips."""
@@ -191,7 +192,11 @@ class Snapshots:
             )
             piece = []
             seq = loaded.state["seq"]
-            if seq % self.every == 0 and seq > start and {v for v in skipping if v <= seq} == set(loaded.skipped):
+            if (
+                seq % self.every == 0
+                and seq > start
+                and {v for v in skipping if v <= seq} == set(loaded.skipped)
+            ):
                 rows.append(self.row(loaded))
             await asyncio.sleep(0)
         return rows

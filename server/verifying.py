@@ -68,29 +68,61 @@ def chain_problems(events: list[Event]) -> list[Problem]:
         else:
             by_seq[e.seq] = e
         if e.stream != stream:
-            problems.append(Problem("chain", f"seq {e.seq} belongs to stream {e.stream!r}, not {stream!r}", e.seq))
+            problems.append(
+                Problem("chain", f"seq {e.seq} belongs to stream {e.stream!r}, not {stream!r}", e.seq)
+            )
     present = sorted(by_seq)
     for first, last in _runs(sorted(set(range(1, present[-1] + 1)) - set(present))):
-        problems.append(Problem("chain", f"{_span(first, last)} missing: the stream goes from seq {first - 1} "
-                                         f"to seq {last + 1}", first))
+        problems.append(
+            Problem(
+                "chain",
+                f"{_span(first, last)} missing: the stream goes from seq {first - 1} to seq {last + 1}",
+                first,
+            )
+        )
     in_order = sorted(events, key=lambda e: e.seq)
     for position, (e, want) in enumerate(zip(events, in_order, strict=True), start=1):
         if e.seq != want.seq:
-            problems.append(Problem("chain", f"event {position} of the stream is seq {e.seq} where seq {want.seq} "
-                                             f"belongs: the events are out of order from seq {want.seq}", want.seq))
+            problems.append(
+                Problem(
+                    "chain",
+                    f"event {position} of the stream is seq {e.seq} where seq {want.seq} "
+                    f"belongs: the events are out of order from seq {want.seq}",
+                    want.seq,
+                )
+            )
             break
     for seq in present:
         e = by_seq[seq]
         before = by_seq.get(seq - 1)
         link = ZERO_HASH if seq == 1 else before.hash if before is not None else None
         if link is not None and e.prev_hash != link:
-            problems.append(Problem("chain", f"seq {seq}: prev_hash {e.prev_hash} is not the hash of the "
-                                             f"event before it ({link})", seq))
-        body_hash = event_hash(stream=e.stream, seq=e.seq, type=e.type, data=e.data, actor=e.actor,
-                               command_id=e.command_id, ts=e.ts, prev_hash=e.prev_hash)
+            problems.append(
+                Problem(
+                    "chain",
+                    f"seq {seq}: prev_hash {e.prev_hash} is not the hash of the event before it ({link})",
+                    seq,
+                )
+            )
+        body_hash = event_hash(
+            stream=e.stream,
+            seq=e.seq,
+            type=e.type,
+            data=e.data,
+            actor=e.actor,
+            command_id=e.command_id,
+            ts=e.ts,
+            prev_hash=e.prev_hash,
+        )
         if body_hash != e.hash:
-            problems.append(Problem("chain", f"seq {seq}: the stored hash {e.hash} does not match the event's "
-                                             f"content, which hashes to {body_hash}", seq))
+            problems.append(
+                Problem(
+                    "chain",
+                    f"seq {seq}: the stored hash {e.hash} does not match the event's "
+                    f"content, which hashes to {body_hash}",
+                    seq,
+                )
+            )
     return problems
 
 
@@ -108,14 +140,26 @@ def head_problems(events: list[Event], seq: int, h: str, where: str) -> list[Pro
     by_seq = {e.seq: e for e in events}
     last = max(by_seq, default=0)
     if seq > last:
-        return [Problem("head", f"{where} names head seq {seq}, but the stream ends at seq {last}: "
-                                f"{_span(last + 1, seq)} were cut off", last + 1)]
+        return [
+            Problem(
+                "head",
+                f"{where} names head seq {seq}, but the stream ends at seq {last}: "
+                f"{_span(last + 1, seq)} were cut off",
+                last + 1,
+            )
+        ]
     if seq == 0 and h == ZERO_HASH:
         return []
     e = by_seq.get(seq)
     if e is not None and e.hash != h:
-        return [Problem("head", f"seq {seq}: {where} says hash {h}, the stream says {e.hash}: the stream was "
-                                f"rewritten at or before seq {seq}", seq)]
+        return [
+            Problem(
+                "head",
+                f"seq {seq}: {where} says hash {h}, the stream says {e.hash}: the stream was "
+                f"rewritten at or before seq {seq}",
+                seq,
+            )
+        ]
     return []
 
 
@@ -129,12 +173,21 @@ def trailer_problems(events: list[Event], trailer: dict[str, Any]) -> list[Probl
     if isinstance(t_seq, int) and isinstance(t_hash, str) and t_seq > head_seq:
         problems += head_problems(events, t_seq, t_hash, "the trailer")
     elif t_seq != head_seq or t_hash != head_hash:
-        problems.append(Problem("trailer", f"the trailer names head seq {t_seq} hash {t_hash}, but the stream "
-                                           f"ends at seq {head_seq} hash {head_hash}"))
+        problems.append(
+            Problem(
+                "trailer",
+                f"the trailer names head seq {t_seq} hash {t_hash}, but the stream "
+                f"ends at seq {head_seq} hash {head_hash}",
+            )
+        )
     published = [c["commitment"] for c in commitment_timeline(events)]
     if "commitments" in trailer and trailer["commitments"] != published:
-        problems.append(Problem("trailer", f"the trailer lists commitments {trailer['commitments']}, the stream "
-                                           f"published {published}"))
+        problems.append(
+            Problem(
+                "trailer",
+                f"the trailer lists commitments {trailer['commitments']}, the stream published {published}",
+            )
+        )
     return problems
 
 
@@ -150,14 +203,31 @@ def receipt_problems(events: list[Event], receipts: Iterable[dict[str, Any]]) ->
         if isinstance(seq, int) and seq > last:
             beyond.append(seq)
         elif e is None:
-            problems.append(Problem("receipt", f"a receipt names seq {seq}, which the stream does not hold",
-                                    seq if isinstance(seq, int) else None))
+            problems.append(
+                Problem(
+                    "receipt",
+                    f"a receipt names seq {seq}, which the stream does not hold",
+                    seq if isinstance(seq, int) else None,
+                )
+            )
         elif e.hash != h:
-            problems.append(Problem("receipt", f"seq {seq}: the receipt says hash {h}, the stream says {e.hash}: "
-                                               "the stream was rewritten after the receipt was given", seq))
+            problems.append(
+                Problem(
+                    "receipt",
+                    f"seq {seq}: the receipt says hash {h}, the stream says {e.hash}: "
+                    "the stream was rewritten after the receipt was given",
+                    seq,
+                )
+            )
     if beyond:
-        problems.append(Problem("receipt", f"receipts name seqs up to {max(beyond)}, but the stream ends at seq "
-                                           f"{last}: {_span(last + 1, max(beyond))} were cut off", last + 1))
+        problems.append(
+            Problem(
+                "receipt",
+                f"receipts name seqs up to {max(beyond)}, but the stream ends at seq "
+                f"{last}: {_span(last + 1, max(beyond))} were cut off",
+                last + 1,
+            )
+        )
     return problems
 
 
@@ -166,13 +236,20 @@ def commitment_problems(events: list[Event], pinned: str) -> list[Problem]:
     first = events[0] if events else None
     found = first.data.get("commitment") if first is not None and first.type == "EncounterCreated" else None
     if found != pinned:
-        return [Problem("commitment", f"seq 1 commits to {found}, but the create answer you kept said {pinned}: "
-                                      "the stream was rewritten from its start", 1)]
+        return [
+            Problem(
+                "commitment",
+                f"seq 1 commits to {found}, but the create answer you kept said {pinned}: "
+                "the stream was rewritten from its start",
+                1,
+            )
+        ]
     return []
 
 
-def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]],
-                  refused: dict[int, str] | None = None) -> list[Problem]:
+def sent_problems(
+    events: list[Event], sent: Iterable[dict[str, Any]], refused: dict[int, str] | None = None
+) -> list[Problem]:
     """What a client sent (command_id, entropy) must be what keyed its dice: the dice of its commands are
     keyed by them, with its entropy. A roll that merely claims to be manual where no faces may be supplied
     (`refused`) is checked like a server roll."""
@@ -185,22 +262,40 @@ def sent_problems(events: list[Event], sent: Iterable[dict[str, Any]],
             continue
         key = keying_command(e)
         if e.command_id in mine and key != e.command_id:
-            problems.append(Problem("sent", f"seq {e.seq}: the dice of your command {e.command_id!r} are keyed by "
-                                            f"{key!r}, not by your command", e.seq))
+            problems.append(
+                Problem(
+                    "sent",
+                    f"seq {e.seq}: the dice of your command {e.command_id!r} are keyed by "
+                    f"{key!r}, not by your command",
+                    e.seq,
+                )
+            )
         elif key in mine and e.data.get("entropy") != mine[key]:
-            problems.append(Problem("sent", f"seq {e.seq}: the dice keyed by your command {key!r} use entropy "
-                                            f"{e.data.get('entropy')!r}, but you sent {mine[key]!r}", e.seq))
+            problems.append(
+                Problem(
+                    "sent",
+                    f"seq {e.seq}: the dice keyed by your command {key!r} use entropy "
+                    f"{e.data.get('entropy')!r}, but you sent {mine[key]!r}",
+                    e.seq,
+                )
+            )
     for command_id in mine:
         if command_id not in seen:
             problems.append(Problem("sent", f"your command {command_id!r} is not in the stream"))
     return problems
 
 
-def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
-                  receipts: Iterable[dict[str, Any]] | None = None,
-                  format_problems: list[Problem] | None = None, heads: list[tuple[int, str, str]] | None = None,
-                  commitment: str | None = None, sent: Iterable[dict[str, Any]] | None = None,
-                  replay: Registry | None = None) -> dict[str, Any]:
+def verify_events(
+    events: list[Event],
+    *,
+    trailer: dict[str, Any] | None = None,
+    receipts: Iterable[dict[str, Any]] | None = None,
+    format_problems: list[Problem] | None = None,
+    heads: list[tuple[int, str, str]] | None = None,
+    commitment: str | None = None,
+    sent: Iterable[dict[str, Any]] | None = None,
+    replay: Registry | None = None,
+) -> dict[str, Any]:
     """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
     whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
     `sent`: the client's own {command_id, entropy}; `replay`: the rulesets to decide every declared command
@@ -210,8 +305,14 @@ def verify_events(events: list[Event], *, trailer: dict[str, Any] | None = None,
     problems += chain
     for c in commitment_timeline(events):
         if c["revealed_seed"] is not None and not c["seed_matches"]:
-            problems.append(Problem("seed", f"the seed revealed at seq {c['revealed_at_seq']} does not hash to "
-                                            f"commitment {c['commitment']}", c["revealed_at_seq"]))
+            problems.append(
+                Problem(
+                    "seed",
+                    f"the seed revealed at seq {c['revealed_at_seq']} does not hash to "
+                    f"commitment {c['commitment']}",
+                    c["revealed_at_seq"],
+                )
+            )
     hidden, hidden_counts = hidden_roll_report(events)
     problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
     refused = refused_faces(events)
@@ -292,19 +393,31 @@ def parse_receipts(raw: bytes) -> list[dict[str, Any]]:
     return [msgspec.json.decode(line) for line in text.splitlines() if line.strip()]
 
 
-def verify_export(raw: bytes, receipts: bytes | None = None, *, head: tuple[int, str] | None = None,
-                  commitment: str | None = None, sent: bytes | None = None,
-                  replay: Registry | None = None) -> dict[str, Any]:
+def verify_export(
+    raw: bytes,
+    receipts: bytes | None = None,
+    *,
+    head: tuple[int, str] | None = None,
+    commitment: str | None = None,
+    sent: bytes | None = None,
+    replay: Registry | None = None,
+) -> dict[str, Any]:
     """Verify an exported stream from bytes alone, and optionally what the client kept: a receipts file, a
     head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array);
     with `replay`, decide every declared command again."""
     events, trailer, problems = parse_export(raw)
     if not events:
         problems.append(Problem("format", "the file holds no events"))
-    return verify_events(events, trailer=trailer, format_problems=problems,
-                         receipts=parse_receipts(receipts) if receipts is not None else None,
-                         heads=[(*head, "the head you kept")] if head else None, commitment=commitment,
-                         sent=parse_receipts(sent) if sent is not None else None, replay=replay)
+    return verify_events(
+        events,
+        trailer=trailer,
+        format_problems=problems,
+        receipts=parse_receipts(receipts) if receipts is not None else None,
+        heads=[(*head, "the head you kept")] if head else None,
+        commitment=commitment,
+        sent=parse_receipts(sent) if sent is not None else None,
+        replay=replay,
+    )
 
 
 def report_text(report: dict[str, Any], name: str) -> str:
@@ -312,15 +425,20 @@ def report_text(report: dict[str, Any], name: str) -> str:
     head = report["head"]
     lines = []
     if report["ok"]:
-        lines.append(f"{name}: OK — {report['events_checked']} events, the chain holds up to seq {head['seq']} "
-                     f"(hash {head['hash']}).")
+        lines.append(
+            f"{name}: OK — {report['events_checked']} events, the chain holds up to seq {head['seq']} "
+            f"(hash {head['hash']})."
+        )
     else:
-        lines.append(f"{name}: FAILED — first bad seq {report['first_bad_seq']}, "
-                     f"{len(report['problems'])} problem(s):")
+        lines.append(
+            f"{name}: FAILED — first bad seq {report['first_bad_seq']}, {len(report['problems'])} problem(s):"
+        )
         lines += [f"  [{p['kind']}] {p['message']}" for p in report["problems"]]
-    lines.append(f"Rolls: {report['rolls_checked']} checked, {report['rolls_verified']} verified, "
-                 f"{report['rolls_failed']} failed, {report['rolls_not_yet_revealed']} not yet revealed, "
-                 f"{report['rolls_manual']} manual.")
+    lines.append(
+        f"Rolls: {report['rolls_checked']} checked, {report['rolls_verified']} verified, "
+        f"{report['rolls_failed']} failed, {report['rolls_not_yet_revealed']} not yet revealed, "
+        f"{report['rolls_manual']} manual."
+    )
     if "replay" in report:
         lines.append(f"Replay: {report['replay']['summary']}.")
         by_reason: dict[str, list[int]] = {}
@@ -330,6 +448,8 @@ def report_text(report: dict[str, Any], name: str) -> str:
             shown = ", ".join(str(n) for n in seqs[:8]) + (" …" if len(seqs) > 8 else "")
             lines.append(f"  {reason}: {len(seqs)} command(s), at seq {shown}")
     if report.get("hidden_rolls"):
-        lines.append(f"Hidden rolls: {report['hidden_rolls']} made, {report['hidden_rolls_revealed']} revealed, "
-                     f"{report['hidden_rolls_verified']} of them verified.")
+        lines.append(
+            f"Hidden rolls: {report['hidden_rolls']} made, {report['hidden_rolls_revealed']} revealed, "
+            f"{report['hidden_rolls_verified']} of them verified."
+        )
     return "\n".join(lines)

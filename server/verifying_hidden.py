@@ -32,30 +32,60 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
         target = e.data.get("seq")
         roll = made.get(target) if isinstance(target, int) else None
         if roll is None or target >= e.seq:
-            problems.append(("hidden", f"seq {e.seq} reveals seq {target}, which is no earlier hidden roll", e.seq))
+            problems.append(
+                ("hidden", f"seq {e.seq} reveals seq {target}, which is no earlier hidden roll", e.seq)
+            )
             continue
         if target in reveals:
-            problems.append(("hidden", f"seq {e.seq} reveals the hidden roll at seq {target} again (first at seq "
-                                       f"{reveals[target].seq})", e.seq))
+            problems.append(
+                (
+                    "hidden",
+                    f"seq {e.seq} reveals the hidden roll at seq {target} again (first at seq "
+                    f"{reveals[target].seq})",
+                    e.seq,
+                )
+            )
             continue
         reveals[target] = e
         faces, salt = e.data.get("faces"), e.data.get("salt")
-        if not isinstance(faces, list) or not isinstance(salt, str) or roll_commitment(faces, salt) != roll.data["commitment"]:
-            problems.append(("hidden", f"seq {e.seq}: the faces revealed for the hidden roll at seq {target} ({faces}) "
-                                       f"with their salt do not hash to the commitment made at seq {target}: the roll "
-                                       "was changed after it was made", e.seq))
+        if (
+            not isinstance(faces, list)
+            or not isinstance(salt, str)
+            or roll_commitment(faces, salt) != roll.data["commitment"]
+        ):
+            problems.append(
+                (
+                    "hidden",
+                    f"seq {e.seq}: the faces revealed for the hidden roll at seq {target} ({faces}) "
+                    f"with their salt do not hash to the commitment made at seq {target}: the roll "
+                    "was changed after it was made",
+                    e.seq,
+                )
+            )
             bad.add(target)
             continue
         try:
             total = total_of(roll.data["expression"], faces)
         except ValueError as exc:
-            problems.append(("hidden", f"seq {e.seq}: the faces revealed for seq {target} do not fit "
-                                       f"{roll.data['expression']}: {exc}", e.seq))
+            problems.append(
+                (
+                    "hidden",
+                    f"seq {e.seq}: the faces revealed for seq {target} do not fit "
+                    f"{roll.data['expression']}: {exc}",
+                    e.seq,
+                )
+            )
             bad.add(target)
             continue
         if total != e.data.get("total"):
-            problems.append(("hidden", f"seq {e.seq}: total {e.data.get('total')}, but {roll.data['expression']} "
-                                       f"with faces {faces} gives {total}", e.seq))
+            problems.append(
+                (
+                    "hidden",
+                    f"seq {e.seq}: total {e.data.get('total')}, but {roll.data['expression']} "
+                    f"with faces {faces} gives {total}",
+                    e.seq,
+                )
+            )
             bad.add(target)
     seed_event = next((e for e in ordered if e.type == "HiddenSeedRevealed"), None)
     seed = _checked_seed(seed_event, created, problems)
@@ -64,28 +94,54 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
         for seq, roll in made.items():
             d = roll.data
             faces = hidden_faces(seed, stream, d["keyed_command_id"], d["entropy"], d["expression"])
-            if roll_commitment(faces, salt_of(seed, stream, d["keyed_command_id"], d["entropy"])) != d["commitment"]:
-                problems.append(("hidden", f"seq {seq}: the hidden roll's commitment is not what the hidden seed "
-                                           f"revealed at seq {seed_event.seq} gives for its inputs", seq))
+            if (
+                roll_commitment(faces, salt_of(seed, stream, d["keyed_command_id"], d["entropy"]))
+                != d["commitment"]
+            ):
+                problems.append(
+                    (
+                        "hidden",
+                        f"seq {seq}: the hidden roll's commitment is not what the hidden seed "
+                        f"revealed at seq {seed_event.seq} gives for its inputs",
+                        seq,
+                    )
+                )
                 bad.add(seq)
             elif seq not in reveals:
-                problems.append(("hidden", f"the hidden roll at seq {seq} was never revealed, though the hidden "
-                                           f"seed was (seq {seed_event.seq})", seed_event.seq))
+                problems.append(
+                    (
+                        "hidden",
+                        f"the hidden roll at seq {seq} was never revealed, though the hidden "
+                        f"seed was (seq {seed_event.seq})",
+                        seed_event.seq,
+                    )
+                )
                 bad.add(seq)
-    counts = {"hidden_rolls": len(made), "hidden_rolls_revealed": len(reveals),
-              "hidden_rolls_verified": len([s for s in reveals if s not in bad])}
+    counts = {
+        "hidden_rolls": len(made),
+        "hidden_rolls_revealed": len(reveals),
+        "hidden_rolls_verified": len([s for s in reveals if s not in bad]),
+    }
     return problems, counts
 
 
-def _checked_seed(e: Event | None, created: dict[str, Any], problems: list[tuple[str, str, int]]) -> bytes | None:
+def _checked_seed(
+    e: Event | None, created: dict[str, Any], problems: list[tuple[str, str, int]]
+) -> bytes | None:
     """The revealed hidden seed when it hashes to the creation's hidden commitment (never used otherwise)."""
     if e is None:
         return None
     committed = created.get("hidden_commitment")
     seed = seed_bytes(e.data.get("revealed_seed", "")) or b""
     if not committed or commitment_of(seed) != committed or e.data.get("commitment") != committed:
-        problems.append(("seed", f"the hidden seed revealed at seq {e.seq} does not hash to the hidden commitment "
-                                 f"{committed} published at seq 1", e.seq))
+        problems.append(
+            (
+                "seed",
+                f"the hidden seed revealed at seq {e.seq} does not hash to the hidden commitment "
+                f"{committed} published at seq 1",
+                e.seq,
+            )
+        )
         return None
     return seed
 

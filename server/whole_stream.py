@@ -57,7 +57,9 @@ async def _read_postgres(dsn: str, schema: str, stream: str) -> list[Event]:
 
     conn = await asyncpg.connect(dsn)
     try:
-        await conn.execute("SELECT set_config('search_path', $1, false)", '"' + schema.replace('"', '""') + '"')
+        await conn.execute(
+            "SELECT set_config('search_path', $1, false)", '"' + schema.replace('"', '""') + '"'
+        )
         rows = await conn.fetch(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY seq", stream)
     finally:
         await conn.close()
@@ -82,8 +84,13 @@ def _source(store: Any) -> tuple[str, ...] | None:
     return None
 
 
-def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[int, str, str]] | None = None,
-                  commitment: str | None = None, replay: bool = False) -> dict[str, Any]:
+def verify_report(
+    events: list[Event],
+    head: tuple[int, str],
+    kept: list[tuple[int, str, str]] | None = None,
+    commitment: str | None = None,
+    replay: bool = False,
+) -> dict[str, Any]:
     """GET /verify's report: the stream's checks, the listing's head (a tail cut below it is named at the
     first missing seq), what the client kept (`?head=`, `?commitment=`) and, with `?replay=1`, every declared
     command decided again by the installed rulesets (as `tussle verify --replay` would here)."""
@@ -92,12 +99,22 @@ def verify_report(events: list[Event], head: tuple[int, str], kept: list[tuple[i
     seq, hash_ = head
     last = max((e.seq for e in events), default=0)
     if seq < last:
-        extra.append(Problem("head", f"the encounter's listing names head seq {seq}, but the stream goes on to seq "
-                                     f"{last}", seq + 1))
+        extra.append(
+            Problem(
+                "head",
+                f"the encounter's listing names head seq {seq}, but the stream goes on to seq {last}",
+                seq + 1,
+            )
+        )
     else:
         heads.append((seq, hash_, "the encounter's listing"))
-    return verify_events(events, format_problems=extra, heads=heads, commitment=commitment,
-                         replay=_installed() if replay else None)
+    return verify_events(
+        events,
+        format_problems=extra,
+        heads=heads,
+        commitment=commitment,
+        replay=_installed() if replay else None,
+    )
 
 
 @functools.cache
@@ -117,13 +134,21 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
     return report
 
 
-def _in_worker(kind: str, source: tuple[str, ...], stream: str, head: tuple[int, str], kept: Any = None,
-               commitment: str | None = None, replay: bool = False) -> bytes:
+def _in_worker(
+    kind: str,
+    source: tuple[str, ...],
+    stream: str,
+    head: tuple[int, str],
+    kept: Any = None,
+    commitment: str | None = None,
+    replay: bool = False,
+) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
     events = _read(source, stream)
-    return msgspec.json.encode(verify_report(events, head, kept, commitment, replay) if kind == "verify"
-                               else audit_report(events))
+    return msgspec.json.encode(
+        verify_report(events, head, kept, commitment, replay) if kind == "verify" else audit_report(events)
+    )
 
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -144,28 +169,38 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     if _pool is None:
         # spawn, not fork: the server has threads (the writer, aiosqlite) a fork would copy mid-step.
-        _pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                       initializer=_behind_the_server)
+        _pool = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_behind_the_server
+        )
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
     return _pool
 
 
-async def report(store: Any, kind: str, stream: str, head: tuple[int, str], kept: Any = None,
-                 commitment: str | None = None, replay: bool = False) -> bytes:
+async def report(
+    store: Any,
+    kind: str,
+    stream: str,
+    head: tuple[int, str],
+    kept: Any = None,
+    commitment: str | None = None,
+    replay: bool = False,
+) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
     source = _source(store)
     if source is not None:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(_worker(), _in_worker, kind, source, stream, head, kept, commitment,
-                                              replay)
+            return await loop.run_in_executor(
+                _worker(), _in_worker, kind, source, stream, head, kept, commitment, replay
+            )
         except concurrent.futures.BrokenExecutor:
             global _pool
             _pool = None  # the worker died (killed, out of memory): the next report starts another
             raise
     events = await read_range(store, stream, 1, None)
-    return msgspec.json.encode(verify_report(events, head, kept, commitment, replay) if kind == "verify"
-                               else audit_report(events))
+    return msgspec.json.encode(
+        verify_report(events, head, kept, commitment, replay) if kind == "verify" else audit_report(events)
+    )
 
 
 async def write_report(request: web.Request, body: bytes) -> web.StreamResponse:
@@ -175,7 +210,7 @@ async def write_report(request: web.Request, body: bytes) -> web.StreamResponse:
     await resp.prepare(request)
     view = memoryview(body)
     for start in range(0, len(body), WRITTEN_BETWEEN_YIELDS):
-        await resp.write(view[start:start + WRITTEN_BETWEEN_YIELDS])
+        await resp.write(view[start : start + WRITTEN_BETWEEN_YIELDS])
         await asyncio.sleep(0)
     await resp.write_eof()
     return resp

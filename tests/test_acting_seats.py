@@ -23,12 +23,33 @@ ENVELOPE = set(Command.__struct_fields__)
 
 # Stats and items a figure of these rulesets needs to join (the other rulesets take a bare figure).
 FIGURES: dict[str, dict[str, Any]] = {
-    "gurps": {"stats": {"ST": 10, "DX": 12, "basic_move": 5, "dodge": 8,
-                        "weapons": [{"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8,
-                                     "damage": "1d-1"}]}},
+    "gurps": {
+        "stats": {
+            "ST": 10,
+            "DX": 12,
+            "basic_move": 5,
+            "dodge": 8,
+            "weapons": [
+                {"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1"}
+            ],
+        }
+    },
     "tft": {"stats": {"st": 12, "adj_dx": 11, "ma": 10}},
-    "rogue-trader": {"stats": {"M": 4, "WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8,
-                               "save": 4, "weapons": [{"id": "chainsword", "type": "C", "S": 4}]}},
+    "rogue-trader": {
+        "stats": {
+            "M": 4,
+            "WS": 4,
+            "BS": 4,
+            "S": 4,
+            "T": 4,
+            "W": 1,
+            "I": 4,
+            "A": 1,
+            "Ld": 8,
+            "save": 4,
+            "weapons": [{"id": "chainsword", "type": "C", "S": 4}],
+        }
+    },
     "ap-grapple": {"stats": {"weight_lb": 170, "strength": 14, "thac0": 16, "ac": 5, "hp": 10}},
     "skirmish": {"stats": {"hth_weapon": "other", "move_in": 6}},
 }
@@ -73,9 +94,14 @@ def _body(cls: type[msgspec.Struct]) -> dict[str, Any]:
     """The command with its required fields, and every optional one that could name a combatant, filled."""
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
-    return {"type": cls.__struct_config__.tag,
-            **{f.encode_name: _value(f.type) for f in info.fields
-               if f.name not in ENVELOPE and (f.required or _names_someone(f.type))}}
+    return {
+        "type": cls.__struct_config__.tag,
+        **{
+            f.encode_name: _value(f.type)
+            for f in info.fields
+            if f.name not in ENVELOPE and (f.required or _names_someone(f.type))
+        },
+    }
 
 
 def _figure(ruleset: str, cid: str, side: str, at: list[int]) -> dict[str, Any]:
@@ -83,7 +109,15 @@ def _figure(ruleset: str, cid: str, side: str, at: list[int]) -> dict[str, Any]:
     stats = dict(extra.get("stats", {}))
     if ruleset in UNIT_STAT:
         stats[UNIT_STAT[ruleset]] = cid
-    return {"id": cid, "name": cid.title(), "side": side, "position": at, "facing": 0, **extra, "stats": stats}
+    return {
+        "id": cid,
+        "name": cid.title(),
+        "side": side,
+        "position": at,
+        "facing": 0,
+        **extra,
+        "stats": stats,
+    }
 
 
 async def _two_seats(tussle, ruleset: str, geometry: dict[str, Any]):

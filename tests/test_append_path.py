@@ -20,13 +20,28 @@ from events.store.sqlite import SqliteStore
 
 
 def creation(stream: str, tokens: list[TokenRow] | None = None) -> Append:
-    return Append(stream, 0, f"create-{stream}", "create-body", "gm", [NewEvent("EncounterCreated", {"name": stream})],
-                  tokens=tokens or [], create=StreamInfo(stream, stream, "freeform", False, 0, "", False))
+    return Append(
+        stream,
+        0,
+        f"create-{stream}",
+        "create-body",
+        "gm",
+        [NewEvent("EncounterCreated", {"name": stream})],
+        tokens=tokens or [],
+        create=StreamInfo(stream, stream, "freeform", False, 0, "", False),
+    )
 
 
 def note(stream: str, expected: int, command_id: str, identity: str | None = None, **extra: Any) -> Append:
-    return Append(stream, expected, command_id, identity or f"body-{command_id}", "gm",
-                  [NewEvent("NotePosted", {"text": command_id})], **extra)
+    return Append(
+        stream,
+        expected,
+        command_id,
+        identity or f"body-{command_id}",
+        "gm",
+        [NewEvent("NotePosted", {"text": command_id})],
+        **extra,
+    )
 
 
 async def open_store(tmp_path: Any, lock: bool = True) -> SqliteStore:
@@ -39,11 +54,13 @@ async def test_a_constraint_the_checks_missed_fails_only_its_own_command(tmp_pat
     store = await open_store(tmp_path)
     try:
         await store.append(creation("c", tokens=[TokenRow("h-taken", "gm")]))
-        results = await store.append_many([
-            note("c", 1, "fine"),
-            note("c", 2, "clash", tokens=[TokenRow("h-taken", "player", "s1")]),  # the token hash exists
-            note("c", 2, "also-fine"),
-        ])
+        results = await store.append_many(
+            [
+                note("c", 1, "fine"),
+                note("c", 2, "clash", tokens=[TokenRow("h-taken", "player", "s1")]),  # the token hash exists
+                note("c", 2, "also-fine"),
+            ]
+        )
         assert [type(r).__name__ for r in results] == ["AppendResult", "SeqConflict", "AppendResult"]
         events = await store.read("c")
         assert [e.command_id for e in events] == ["create-c", "fine", "also-fine"]
@@ -59,11 +76,18 @@ async def test_a_revocation_empties_the_token_cache_even_across_a_lookup_in_flig
         await store.append(creation("r", tokens=[TokenRow("h-p", "player", "s1")]))
         assert await store.token("h-p") == ("r", TokenRow("h-p", "player", "s1"))  # now cached
         for round_ in range(20):
-            await store.append(note("r", 1 + 2 * round_, f"seat-{round_}", tokens=[TokenRow(f"h-{round_}", "player", "s1")]))
+            await store.append(
+                note("r", 1 + 2 * round_, f"seat-{round_}", tokens=[TokenRow(f"h-{round_}", "player", "s1")])
+            )
             assert await store.token(f"h-{round_}") is not None
             _, appended = await asyncio.gather(
                 store.token(f"h-{round_}"),
-                store.append(note("r", 2 + 2 * round_, f"revoke-{round_}", revoke=[TokenRevocation("player", seat="s1")])))
+                store.append(
+                    note(
+                        "r", 2 + 2 * round_, f"revoke-{round_}", revoke=[TokenRevocation("player", seat="s1")]
+                    )
+                ),
+            )
             assert appended.events
             assert await store.token(f"h-{round_}") is None
         assert await store.token("h-p") is None
@@ -121,7 +145,9 @@ async def test_a_resend_the_rules_would_now_refuse_gets_its_first_answer(tussle)
 async def test_the_listing_row_follows_every_append(tussle):
     enc = await _fight(tussle)
     seat = await enc.seat_full("Alice", ["ann"])
-    results = await asyncio.gather(*(enc.command("roll", expression="1d6", command_id=f"r{i}") for i in range(10)))
+    results = await asyncio.gather(
+        *(enc.command("roll", expression="1d6", command_id=f"r{i}") for i in range(10))
+    )
     assert all(r.status == 201 for r in results)
     await enc.ok("close")
     head = (await enc.get("/events")).body["head"]
@@ -139,12 +165,16 @@ async def test_commands_racing_on_one_encounter_land_in_order_on_the_feed_and_th
     head = (await enc.get("")).body["seq"]
     ws = await subscribe(enc, "events", after=head)
     await until(ws, "caught_up")
-    results = await asyncio.gather(*(enc.command("roll", expression="2d6", command_id=f"race-{i}") for i in range(40)))
+    results = await asyncio.gather(
+        *(enc.command("roll", expression="2d6", command_id=f"race-{i}") for i in range(40))
+    )
     assert all(r.status == 201 for r in results)
     assert sorted(r.body["seq"] for r in results) == list(range(head + 1, head + 41))
     frames = await events_until_seq(ws, head + 40)
     assert [f["seq"] for f in frames] == list(range(head + 1, head + 41))
-    assert all(f["event"]["prev_hash"] == p["event"]["hash"] for p, f in zip(frames, frames[1:], strict=False))
+    assert all(
+        f["event"]["prev_hash"] == p["event"]["hash"] for p, f in zip(frames, frames[1:], strict=False)
+    )
     state = await enc.state()
     assert state["seq"] == head + 40
     await ws.close()

@@ -12,8 +12,14 @@ async def short_encounter(tussle):
     await enc.add(ANN)
     await enc.add(TROLL)
     await enc.ok("start_turn")
-    await enc.ok("roll", expression="2d6+1", purpose="Ann's DX check", combatant="ann",
-                 command_id="roll-1", entropy="0123456789abcdefXYZ")
+    await enc.ok(
+        "roll",
+        expression="2d6+1",
+        purpose="Ann's DX check",
+        combatant="ann",
+        command_id="roll-1",
+        entropy="0123456789abcdefXYZ",
+    )
     await enc.ok("note", text="Ann *leaps* [url=x]")
     await enc.ok("start_turn")
     await enc.ok("close", reason="the troll flees")
@@ -101,15 +107,24 @@ Head: seq 9, hash [i]{h[9]}[/i][/size]
 
 async def test_max_chars_splits_at_entry_boundaries(tussle):
     enc, _ = await short_encounter(tussle)
-    r = await tussle.request("GET", f"{enc.path}/log?format=markdown&max_chars=450", token=enc.gm_token,
-                             headers={"Accept": "application/json"})
+    r = await tussle.request(
+        "GET",
+        f"{enc.path}/log?format=markdown&max_chars=450",
+        token=enc.gm_token,
+        headers={"Accept": "application/json"},
+    )
     posts = r.body["posts"]
     whole = (await enc.get("/log?format=json")).body["entries"]
     assert len(posts) > 3
     for p in posts:
         assert len(p) <= 450 or p.count("- `#") == 1
     # Every entry appears exactly once, in order, across the posts.
-    seqs = [int(line.split("`#")[1].split("`")[0]) for p in posts for line in p.splitlines() if line.startswith("- `#")]
+    seqs = [
+        int(line.split("`#")[1].split("`")[0])
+        for p in posts
+        for line in p.splitlines()
+        if line.startswith("- `#")
+    ]
     assert seqs == [e["seq"] for e in whole]
     assert "(part 1 of" in "".join(posts)
     assert posts[-1].rstrip().endswith(f"`{whole[-1]['hash']}`")
@@ -138,8 +153,9 @@ async def test_roll_sentence_has_faces_modifiers_target_and_outcome(tussle):
     roll = next(e for e in await enc.events() if e["type"] == "DieRolled")
     face, target = roll["data"]["faces"][0], roll["data"]["target"]
     text = next(e["text"] for e in (await enc.get("/log")).body["entries"] if e["type"] == "DieRolled")
-    assert text == (f"Troll rolls 1d6 for escape: {face} (no modifiers) = {face} vs {target} — "
-                    f"{roll['data']['outcome']}.")
+    assert text == (
+        f"Troll rolls 1d6 for escape: {face} (no modifiers) = {face} vs {target} — {roll['data']['outcome']}."
+    )
 
 
 async def test_manual_rolls_say_they_are_not_verifiable(tussle):

@@ -55,8 +55,9 @@ async def test_a_resend_returns_the_encounter_without_a_gm_token_and_appends_not
     again = await c.request("POST", "/encounters", sent, token=ADMIN)
     assert again.status == 200, again.body
     assert again.body["id"] == first.body["id"] and again.body["gm_token"] is None
-    assert {k: v for k, v in again.body.items() if k != "gm_token"} == \
-        {k: v for k, v in first.body.items() if k != "gm_token"}
+    assert {k: v for k, v in again.body.items() if k != "gm_token"} == {
+        k: v for k, v in first.body.items() if k != "gm_token"
+    }
     events = await enc.events()
     assert len(events) == head == 1 and "GmTokenRotated" not in [e["type"] for e in events]
     assert (await enc.get("/state")).status == 200, "the first GM token still works"

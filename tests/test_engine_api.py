@@ -25,7 +25,9 @@ async def test_every_endpoint_happy_path(tussle):
     assert any(e["id"] == enc.id for e in r.body["encounters"])
     seat = await enc.seat_full("Alice", ["ann"])
     assert seat["seat"] and seat["token"]
-    r = await tussle.request("PATCH", f"{enc.path}/seats/{seat['seat']}", {"name": "Alice B"}, token=enc.gm_token)
+    r = await tussle.request(
+        "PATCH", f"{enc.path}/seats/{seat['seat']}", {"name": "Alice B"}, token=enc.gm_token
+    )
     assert r.status == 200
     r = await tussle.request("POST", f"{enc.path}/seats/{seat['seat']}/token", token=enc.gm_token)
     assert r.status == 201 and r.body["token"] != seat["token"]
@@ -71,7 +73,9 @@ async def test_every_common_command(tussle):
     await enc.ok("set_initiative", order=["bob", "ann"])
     await enc.ok("move", combatant="ann", to=[0, 1], facing=2)
     await enc.ok("note", text="Ann circles.")
-    body = await enc.ok("ask", combatant="bob", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge")
+    body = await enc.ok(
+        "ask", combatant="bob", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge"
+    )
     rid = body["events"][-1]["data"]["id"]
     assert rid == f"{body['command_id']}/1"
     r = await enc.command("move", combatant="ann", to=[0, 2])
@@ -96,7 +100,9 @@ async def test_every_common_command(tussle):
 
 async def test_errors_have_the_shape_and_codes(tussle):
     enc = await _fight(tussle)
-    bad = await tussle.request("POST", "/encounters", raw=b"{not json", headers={"Content-Type": "application/json"})
+    bad = await tussle.request(
+        "POST", "/encounters", raw=b"{not json", headers={"Content-Type": "application/json"}
+    )
     assert bad.status == 400 and bad.body["error"]["code"] == "bad_request"
     r = await enc.command("move", combatant="ann", to=[0, 1], bogus=1)
     assert r.status == 400 and r.body["error"]["details"]["field"] == "bogus"
@@ -108,7 +114,9 @@ async def test_errors_have_the_shape_and_codes(tussle):
     assert r.status == 400 and r.body["error"]["details"]["field"] == "entropy"
     r = await enc.command("roll", expression="101d6")
     assert r.status == 400
-    r = await enc.command("add_combatant", combatant={"id": "c", "name": "C", "side": "x", "stats": {"st": 1.5}})
+    r = await enc.command(
+        "add_combatant", combatant={"id": "c", "name": "C", "side": "x", "stats": {"st": 1.5}}
+    )
     assert r.status == 400 and "body.combatant.stats.st" in r.body["error"]["message"]
     r = await enc.command("move", combatant="ann", to=[2**60, 0])
     assert r.status == 400
@@ -135,7 +143,11 @@ async def test_errors_have_the_shape_and_codes(tussle):
     assert r.status == 409 and r.body["error"]["code"] == "seq_conflict"
     assert r.body["error"]["details"] == {"expected": 1, "actual": 3}
     r = await enc.command("move", combatant="nobody", to=[0, 1])
-    assert r.status == 422 and r.body["error"]["code"] == "rule_violation" and "nobody" in r.body["error"]["message"]
+    assert (
+        r.status == 422
+        and r.body["error"]["code"] == "rule_violation"
+        and "nobody" in r.body["error"]["message"]
+    )
     r = await enc.command("void", seq=1, reason="oops")
     assert r.status == 422 and "EncounterCreated" in r.body["error"]["message"]
     await enc.ok("close")
@@ -184,7 +196,12 @@ async def test_probe_reaction_resumes_with_dice_on_respond(tussle):
     types = [e["type"] for e in r.body["events"]]
     assert types == ["ReactionAnswered", "DieRolled", "Grabbed", "CloseCombatJoined", "PinApplied"]
     roll = r.body["events"][1]["data"]
-    assert roll["source"] == "manual" and roll["faces"] == [2] and roll["target"] == 4 and roll["outcome"] == "held"
+    assert (
+        roll["source"] == "manual"
+        and roll["faces"] == [2]
+        and roll["target"] == 4
+        and roll["outcome"] == "held"
+    )
     await enc.ok("start_turn")
     st = await enc.state()
     assert st["groups"]["g-ann"]["combatants"] == ["ann", "bob"]
@@ -207,7 +224,9 @@ async def test_standing_orders_answer_inside_the_command(tussle):
 
 async def test_fifty_concurrent_commands_chain(tussle):
     enc = await _fight(tussle)
-    results = await asyncio.gather(*(enc.command("roll", expression="1d20", command_id=f"c{i}") for i in range(50)))
+    results = await asyncio.gather(
+        *(enc.command("roll", expression="1d20", command_id=f"c{i}") for i in range(50))
+    )
     assert all(r.status == 201 for r in results)
     events = await enc.events()
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
@@ -216,23 +235,36 @@ async def test_fifty_concurrent_commands_chain(tussle):
 
 async def test_resends(tussle):
     enc = await _fight(tussle)
-    first = await enc.command("roll", expression="3d6", command_id="once", entropy="abcdefghijklmnopq", expected_seq=3)
+    first = await enc.command(
+        "roll", expression="3d6", command_id="once", entropy="abcdefghijklmnopq", expected_seq=3
+    )
     assert first.status == 201
-    again = await enc.command("roll", expression="3d6", command_id="once", entropy="abcdefghijklmnopq", expected_seq=3)
+    again = await enc.command(
+        "roll", expression="3d6", command_id="once", entropy="abcdefghijklmnopq", expected_seq=3
+    )
     assert again.status == 200 and again.body == first.body, "same body, stale expected_seq: the first events"
     other = await enc.command("roll", expression="2d6", command_id="once")
     assert other.status == 409 and other.body["error"]["code"] == "command_id_reused"
     alice = await enc.seat("Alice", ["ann"])
-    by_other_actor = await enc.command("roll", token=alice, expression="3d6", command_id="once",
-                                       entropy="abcdefghijklmnopq", expected_seq=3)
+    by_other_actor = await enc.command(
+        "roll", token=alice, expression="3d6", command_id="once", entropy="abcdefghijklmnopq", expected_seq=3
+    )
     assert by_other_actor.status == 409
     await enc.ok("close")
     after_close = await enc.command("roll", expression="3d6", command_id="once", entropy="abcdefghijklmnopq")
-    assert after_close.status == 200 and after_close.body == first.body, "expected_seq is not part of identity"
-    created = await tussle.request("POST", "/encounters", {"name": "X", "ruleset": "freeform", "command_id": "mk-1"})
-    resent = await tussle.request("POST", "/encounters", {"name": "X", "ruleset": "freeform", "command_id": "mk-1"})
+    assert after_close.status == 200 and after_close.body == first.body, (
+        "expected_seq is not part of identity"
+    )
+    created = await tussle.request(
+        "POST", "/encounters", {"name": "X", "ruleset": "freeform", "command_id": "mk-1"}
+    )
+    resent = await tussle.request(
+        "POST", "/encounters", {"name": "X", "ruleset": "freeform", "command_id": "mk-1"}
+    )
     assert created.status == 201 and resent.status == 200 and resent.body["id"] == created.body["id"]
-    changed = await tussle.request("POST", "/encounters", {"name": "Y", "ruleset": "freeform", "command_id": "mk-1"})
+    changed = await tussle.request(
+        "POST", "/encounters", {"name": "Y", "ruleset": "freeform", "command_id": "mk-1"}
+    )
     assert changed.status == 409 and changed.body["error"]["code"] == "command_id_reused"
 
 

@@ -37,13 +37,20 @@ async def test_second_server_on_the_same_file_is_refused_and_a_restart_serves_th
             assert r.body["events"] == events_before
             r = await client.request("GET", f"/encounters/{enc.id}/state", token=enc.gm_token)
             assert r.body == state_before
-        exported = subprocess.run([sys.executable, "-m", "server", "export", enc.id, "--format", "jsonl", "--db", db],
-                                  capture_output=True, text=True, timeout=30)
+        exported = subprocess.run(
+            [sys.executable, "-m", "server", "export", enc.id, "--format", "jsonl", "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert exported.returncode == 0, exported.stderr
         lines = [json.loads(line) for line in exported.stdout.splitlines()]
         assert lines[:-1] == events_before
         trailer = lines[-1]["trailer"]
-        assert trailer["head_seq"] == events_before[-1]["seq"] and trailer["head_hash"] == events_before[-1]["hash"]
+        assert (
+            trailer["head_seq"] == events_before[-1]["seq"]
+            and trailer["head_hash"] == events_before[-1]["hash"]
+        )
         assert trailer["commitments"] == [events_before[0]["data"]["commitment"]]
     finally:
         again.stop()
@@ -51,5 +58,7 @@ async def test_second_server_on_the_same_file_is_refused_and_a_restart_serves_th
 
 def test_help_of_each_command():
     for args in (["--help"], ["serve", "--help"], ["export", "--help"]):
-        r = subprocess.run([sys.executable, "-m", "server", *args], capture_output=True, text=True, timeout=30)
+        r = subprocess.run(
+            [sys.executable, "-m", "server", *args], capture_output=True, text=True, timeout=30
+        )
         assert r.returncode == 0 and "usage" in r.stdout

@@ -16,21 +16,41 @@ from tests.support.verifier import chain_ok
 IDS = ["a", "b", "c"]
 
 command = st.one_of(
-    st.builds(lambda i, q, r: ("add_combatant", {"combatant": {"id": i, "name": i.upper(), "side": i,
-                                                                "position": [q, r]}}),
-              st.sampled_from(IDS), st.integers(-3, 3), st.integers(-3, 3)),
+    st.builds(
+        lambda i, q, r: (
+            "add_combatant",
+            {"combatant": {"id": i, "name": i.upper(), "side": i, "position": [q, r]}},
+        ),
+        st.sampled_from(IDS),
+        st.integers(-3, 3),
+        st.integers(-3, 3),
+    ),
     st.builds(lambda i: ("remove_combatant", {"combatant": i}), st.sampled_from(IDS)),
-    st.builds(lambda i, q: ("move", {"combatant": i, "to": [q, 0]}), st.sampled_from(IDS), st.integers(-5, 5)),
-    st.builds(lambda e: ("roll", {"expression": e}), st.sampled_from(["3d6", "d100", "2d6+1", "4d6kh3", "d1"])),
-    st.builds(lambda a, t: ("probe.grab", {"combatant": a, "target": t}), st.sampled_from(IDS), st.sampled_from(IDS)),
-    st.builds(lambda c: ("respond", {"choice": c}), st.sampled_from(["resist", "yield", "default", "nonsense"])),
+    st.builds(
+        lambda i, q: ("move", {"combatant": i, "to": [q, 0]}), st.sampled_from(IDS), st.integers(-5, 5)
+    ),
+    st.builds(
+        lambda e: ("roll", {"expression": e}), st.sampled_from(["3d6", "d100", "2d6+1", "4d6kh3", "d1"])
+    ),
+    st.builds(
+        lambda a, t: ("probe.grab", {"combatant": a, "target": t}), st.sampled_from(IDS), st.sampled_from(IDS)
+    ),
+    st.builds(
+        lambda c: ("respond", {"choice": c}), st.sampled_from(["resist", "yield", "default", "nonsense"])
+    ),
     st.just(("start_turn", {})),
     st.builds(lambda t: ("note", {"text": t}), st.text(max_size=20)),
-    st.builds(lambda i, p: ("ruling", {"text": "GM says", "overrides": {"combatants": {i: {"posture": p}}}}),
-              st.sampled_from(IDS), st.sampled_from(["prone", "standing"])),
+    st.builds(
+        lambda i, p: ("ruling", {"text": "GM says", "overrides": {"combatants": {i: {"posture": p}}}}),
+        st.sampled_from(IDS),
+        st.sampled_from(["prone", "standing"]),
+    ),
     st.builds(lambda s: ("void", {"seq": s, "reason": "retcon"}), st.integers(1, 30)),
-    st.builds(lambda i, k: ("set_standing_orders", {"combatant": i, "reactions": {"probe_defence": k}}),
-              st.sampled_from(IDS), st.sampled_from(["resist", "yield"])),
+    st.builds(
+        lambda i, k: ("set_standing_orders", {"combatant": i, "reactions": {"probe_defence": k}}),
+        st.sampled_from(IDS),
+        st.sampled_from(["resist", "yield"]),
+    ),
 )
 
 

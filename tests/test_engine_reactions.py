@@ -56,8 +56,15 @@ async def test_only_the_seat_asked_or_the_gm_may_answer(tussle):
 async def test_a_refused_standing_order_leaves_the_question_open(tussle):
     enc = await tussle.create("probe", dice="manual")
     await enc.add({"id": "ann", "name": "Ann", "side": "red"})
-    await enc.add({"id": "bob", "name": "Bob", "side": "blue", "stats": {"no_yield": 1},
-                   "reactions": {"probe_defence": "yield"}})
+    await enc.add(
+        {
+            "id": "bob",
+            "name": "Bob",
+            "side": "blue",
+            "stats": {"no_yield": 1},
+            "reactions": {"probe_defence": "yield"},
+        }
+    )
     r = await enc.command("probe.grab", combatant="ann", target="bob")
     assert r.status == 201
     assert [e["type"] for e in r.body["events"]] == ["ActionDeclared", "ReactionRequested"]

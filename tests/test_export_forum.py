@@ -60,8 +60,12 @@ def test_a_turn_of_a_jsonl_export_is_refused(tmp_path):
 # What each ruleset's forum post leaves out (said by the sentence named with it) and keeps.
 FOLDED = {
     "rogue-trader-manual-devil": {
-        "left out": ["standing order answers the charge", "Unit T is in coherency", "T2 is out of the fight",
-                     "T2 leaves the encounter"],
+        "left out": [
+            "standing order answers the charge",
+            "Unit T is in coherency",
+            "T2 is out of the fight",
+            "T2 leaves the encounter",
+        ],
         "kept": ["Devil holds.", "T2 is slain.", "Round 1: Devil caused 3 wounds"],
     },
     "skirmish-manual-e1": {
@@ -95,7 +99,11 @@ async def test_a_forum_post_folds_the_rulesets_bookkeeping(tmp_path, name):
 def test_every_ruleset_with_events_of_its_own_says_which_are_bookkeeping():
     """A ruleset's bookkeeping (its `bookkeeping` types, or its own `aside`) is what forum posts fold (the
     installed rulesets: the tests' probe has no log of its own)."""
-    silent = [rs.id for rs in published().rulesets.values()
-              if [e for e in rs.events if e not in COMMON_EVENTS]
-              and not rs.bookkeeping and type(rs).aside is Ruleset.aside]
+    silent = [
+        rs.id
+        for rs in published().rulesets.values()
+        if [e for e in rs.events if e not in COMMON_EVENTS]
+        and not rs.bookkeeping
+        and type(rs).aside is Ruleset.aside
+    ]
     assert silent == []

@@ -34,8 +34,17 @@ def envelope(d: dict[str, Any]) -> Event:
 
 def voiding(events: list[Event], seq: int) -> Event:
     last = events[-1]
-    return Event(last.stream, last.seq + 1, "EventVoided", {"seqs": [seq], "reason": "test"}, "gm", "v", last.ts,
-                 last.hash, "")
+    return Event(
+        last.stream,
+        last.seq + 1,
+        "EventVoided",
+        {"seqs": [seq], "reason": "test"},
+        "gm",
+        "v",
+        last.ts,
+        last.hash,
+        "",
+    )
 
 
 async def fight(tussle, name: str) -> list[Event]:
@@ -77,7 +86,7 @@ async def test_voiding_any_one_event_folds_and_names_what_it_left_dangling(tussl
             build_log(with_void, ruleset_for)  # every sentence, against the state without the voided event
         if e.type == "CombatantJoined":
             # The last state replayed the whole stream without the join: what named them is listed.
-            named = [x.seq for x in events[e.seq:] if f"'{e.data['id']}'" in repr(x.data)]
+            named = [x.seq for x in events[e.seq :] if f"'{e.data['id']}'" in repr(x.data)]
             listed = {i["seq"] for i in state["inconsistencies"]}
             assert all(seq > e.seq for seq in listed)
             assert bool(listed) == bool(named), (e.seq, listed, named)
@@ -110,6 +119,10 @@ async def test_a_stored_event_the_fold_cannot_apply_is_a_500_naming_its_seq(serv
         r = await enc.get(read)
         assert r.status == 500, (read, r.status, r.body)
         err = r.body["error"]
-        assert (read, err["code"], err["details"]) == (read, "internal", {"seq": head + 1, "type": event_type})
+        assert (read, err["code"], err["details"]) == (
+            read,
+            "internal",
+            {"seq": head + 1, "type": event_type},
+        )
         assert f"event {head + 1} ({event_type})" in err["message"]
     assert (await enc.get(f"/state?at={head}")).status == 200

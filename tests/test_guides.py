@@ -20,7 +20,9 @@ def test_the_committed_guides_are_what_the_rulesets_say_now():
     assert committed == set(registry.rulesets), "run: .venv/bin/python -m server.guide"
     for rid, rs in registry.rulesets.items():
         on_disk = (GUIDES_DIR / f"{rid}.md").read_text(encoding="utf-8")
-        assert on_disk == guide_markdown(rs), f"docs/playing/{rid}.md is stale: run .venv/bin/python -m server.guide"
+        assert on_disk == guide_markdown(rs), (
+            f"docs/playing/{rid}.md is stale: run .venv/bin/python -m server.guide"
+        )
 
 
 def test_every_option_of_every_ruleset_says_what_it_does():
@@ -144,7 +146,9 @@ async def test_the_readme_session_plays_a_tft_turn_on_a_live_server(tussle):
     assert {"start_turn", "start_phase", "tft.enter_hth"} <= set(types_sent)
     ids: dict[str, str] = {}
     for method, path, who, body in session:
-        r = await tussle.request(method, path.replace("{id}", ids.get("id", "")), body, token=ids.get(who or ""))
+        r = await tussle.request(
+            method, path.replace("{id}", ids.get("id", "")), body, token=ids.get(who or "")
+        )
         assert r.status in (200, 201), (method, path, r.status, r.body)
         if path == "/encounters":
             ids["id"], ids["gm"] = r.body["id"], r.body["gm_token"]
@@ -156,8 +160,10 @@ async def test_the_readme_session_plays_a_tft_turn_on_a_live_server(tussle):
 def test_a_group_field_says_where_its_ids_are():
     """Playing rogue-trader's guide a step further, resolve_round wants `group`: the guide says where to read one."""
     md = guide_markdown(published().rulesets["rogue-trader"])
-    assert "`group` (str, required) — The id of a close-combat group (GET /encounters/{id}/state lists them in " \
-           "`groups`), or of any model in it." in md
+    assert (
+        "`group` (str, required) — The id of a close-combat group (GET /encounters/{id}/state lists them in "
+        "`groups`), or of any model in it." in md
+    )
 
 
 async def test_the_tft_first_turn_warns_that_server_dice_may_knock_simeth_back(tussle):

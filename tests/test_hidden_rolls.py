@@ -31,8 +31,9 @@ async def table(tussle) -> tuple[Any, str]:
 async def websocket_text(tussle, enc, token: str, projection: str, until_seq: int) -> str:
     """Every frame a subscriber of `projection` receives up to `until_seq`, as the text it read."""
     frames = []
-    async with tussle.session.ws_connect(f"{tussle.base_url}{enc.path}/ws",
-                                         headers={"Authorization": f"Bearer {token}"}) as ws:
+    async with tussle.session.ws_connect(
+        f"{tussle.base_url}{enc.path}/ws", headers={"Authorization": f"Bearer {token}"}
+    ) as ws:
         await ws.send_json({"op": "subscribe", "projection": projection, "after": 0})
         while True:
             msg = await ws.receive(timeout=30)
@@ -45,8 +46,14 @@ async def websocket_text(tussle, enc, token: str, projection: str, until_seq: in
 
 async def test_the_faces_stay_behind_the_screen_everywhere(tussle, tmp_path):
     enc, player = await table(tussle)
-    out = await enc.ok("roll", expression="4d6", purpose="spot the ambush", hidden=True, command_id="gm-peek",
-                       entropy="g" * 20)
+    out = await enc.ok(
+        "roll",
+        expression="4d6",
+        purpose="spot the ambush",
+        hidden=True,
+        command_id="gm-peek",
+        entropy="g" * 20,
+    )
     (made,) = out["events"]
     assert made["type"] == "HiddenRollMade" and set(made["data"]) >= {"commitment", "expression", "entropy"}
     assert "faces" not in made["data"] and "total" not in made["data"]
@@ -82,9 +89,14 @@ async def test_the_faces_stay_behind_the_screen_everywhere(tussle, tmp_path):
 async def test_only_the_gm_rolls_and_reads_behind_the_screen(tussle):
     enc, player = await table(tussle)
     refused = await enc.command("roll", expression="3d6", hidden=True, token=player)
-    assert refused.status == 403 and "only the GM may roll behind the screen" in refused.body["error"]["message"]
+    assert (
+        refused.status == 403 and "only the GM may roll behind the screen" in refused.body["error"]["message"]
+    )
     await enc.ok("roll", expression="3d6", hidden=True)
-    for token in (player, (await tussle.request("POST", f"{enc.path}/read-tokens", {}, token=enc.gm_token)).body.get("token")):
+    for token in (
+        player,
+        (await tussle.request("POST", f"{enc.path}/read-tokens", {}, token=enc.gm_token)).body.get("token"),
+    ):
         r = await enc.get("/hidden-rolls", token=token)
         assert r.status == 403 and "behind the GM screen" in r.body["error"]["message"], r.body
     assert (await enc.command("reveal_roll", seq=2, token=player)).status == 403
@@ -99,7 +111,9 @@ async def test_only_the_gm_rolls_and_reads_behind_the_screen(tussle):
 
 async def test_reveal_roll_shows_the_faces_and_verifies(tussle, tmp_path):
     enc, player = await table(tussle)
-    made = (await enc.ok("roll", expression="3d6+2", hidden=True, command_id="behind", entropy="e" * 20))["events"][0]
+    made = (await enc.ok("roll", expression="3d6+2", hidden=True, command_id="behind", entropy="e" * 20))[
+        "events"
+    ][0]
     (secret,) = (await enc.get("/hidden-rolls")).body["hidden_rolls"]
     await enc.ok("rotate_seed")  # the ordinary seed's reveal shows nothing of the hidden roll
     assert json.dumps(secret["faces"][0]) not in json.dumps(await enc.events(token=player))
@@ -207,7 +221,9 @@ async def test_a_live_encounter_with_hidden_rolls_moves_with_its_secrets(tussle,
     other = await RunningServer(new_db).start()
     try:
         async with aiohttp.ClientSession() as session:
-            moved = type(enc)(TussleClient(other.base_url, session, new_db), {"id": enc.id, "gm_token": enc.gm_token})
+            moved = type(enc)(
+                TussleClient(other.base_url, session, new_db), {"id": enc.id, "gm_token": enc.gm_token}
+            )
             assert (await moved.get("/hidden-rolls")).body["hidden_rolls"] == [before]
             shown = (await moved.ok("reveal_roll", seq=made["seq"]))["events"][0]
             assert shown["data"]["faces"] == before["faces"]

@@ -12,10 +12,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
 # A ruleset is a package in rules/ other than the common commands; the rest of rules/ is the kernel.
-RULESETS = {f"rules.{p.name}" for p in (ROOT / "rules").iterdir()
-            if (p / "__init__.py").is_file() and p.name != "common"}
-RULES_CHILDREN = {f"rules.{p.stem}" for p in (ROOT / "rules").iterdir()
-                  if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+RULESETS = {
+    f"rules.{p.name}"
+    for p in (ROOT / "rules").iterdir()
+    if (p / "__init__.py").is_file() and p.name != "common"
+}
+RULES_CHILDREN = {
+    f"rules.{p.stem}"
+    for p in (ROOT / "rules").iterdir()
+    if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()
+}
 
 
 def contract(name_starts: str) -> dict:
@@ -25,7 +31,9 @@ def contract(name_starts: str) -> dict:
 
 def test_the_import_contracts_are_kept():
     lint_imports = Path(sys.executable).parent / "lint-imports"
-    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(CONTRACTS)} kept, 0 broken" in done.stdout
     for c in CONTRACTS:  # each contract ran, under its own name
@@ -33,14 +41,21 @@ def test_the_import_contracts_are_kept():
 
 
 def test_the_contracts_the_issue_asks_for_are_declared():
-    assert contract("server -> projections -> rules -> events")["layers"] == ["server", "projections", "rules",
-                                                                                 "events"]
+    assert contract("server -> projections -> rules -> events")["layers"] == [
+        "server",
+        "projections",
+        "rules",
+        "events",
+    ]
     nothing_imports_server = contract("nothing imports server")
     assert set(nothing_imports_server["source_modules"]) == {"events", "rules", "projections"}
     assert nothing_imports_server["forbidden_modules"] == ["server"]
     assert set(contract("events imports nothing")["forbidden_modules"]) == {"rules", "projections", "server"}
     assert contract("projections never imports server")["forbidden_modules"] == ["server"]
-    assert set(contract("the encounter service knows no HTTP")["forbidden_modules"]) >= {"server.http", "aiohttp"}
+    assert set(contract("the encounter service knows no HTTP")["forbidden_modules"]) >= {
+        "server.http",
+        "aiohttp",
+    }
     assert contract("no import circles")["type"] == "acyclic_siblings"
 
 

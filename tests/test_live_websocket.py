@@ -98,8 +98,9 @@ async def test_stalled_client_is_closed_with_4008_while_a_healthy_one_keeps_rece
     srv = small_queue_server
     async with aiohttp.ClientSession() as s1, aiohttp.ClientSession() as s2:
         enc = await TussleClient(srv.base_url, s1, srv.db_path).create()
-        stalled = await s2.ws_connect(f"{srv.base_url}{enc.path}/ws",
-                                      headers={"Authorization": f"Bearer {enc.gm_token}"})
+        stalled = await s2.ws_connect(
+            f"{srv.base_url}{enc.path}/ws", headers={"Authorization": f"Bearer {enc.gm_token}"}
+        )
         await stalled.send_json({"op": "subscribe", "projection": "events", "after": 0})
         healthy = await subscribe(enc, "events", after=0)
         await until(healthy, "caught_up")
@@ -190,7 +191,9 @@ async def test_server_pings_when_idle(tmp_path):
     try:
         async with aiohttp.ClientSession() as s:
             enc = await TussleClient(srv.base_url, s, srv.db_path).create()
-            ws = await s.ws_connect(f"{srv.base_url}{enc.path}/ws", headers={"Authorization": f"Bearer {enc.gm_token}"})
+            ws = await s.ws_connect(
+                f"{srv.base_url}{enc.path}/ws", headers={"Authorization": f"Bearer {enc.gm_token}"}
+            )
             msg = await ws.receive_json(timeout=30)
             assert msg == {"type": "ping"}
             await ws.close()
@@ -226,8 +229,11 @@ async def test_the_server_keeps_the_connection_until_the_clients_close(tussle):
     client's before it drops the TCP connection, so a client that answers its Close a little later
     (here after a whole request round trip) still closes cleanly, with the server's code."""
     enc = await tussle.create()
-    ws = await tussle.session.ws_connect(f"{tussle.base_url}{enc.path}/ws", autoclose=False,
-                                         headers={"Authorization": f"Bearer {enc.gm_token}"})
+    ws = await tussle.session.ws_connect(
+        f"{tussle.base_url}{enc.path}/ws",
+        autoclose=False,
+        headers={"Authorization": f"Bearer {enc.gm_token}"},
+    )
     await ws.send_json({"op": "subscribe", "projection": "events"})
     await until(ws, "caught_up")
     await enc.ok("close")
@@ -308,7 +314,9 @@ async def test_asyncapi_document(tussle):
     r = await tussle.request("GET", "/asyncapi.json")
     assert r.status == 200 and r.body["asyncapi"].startswith("3.")
     assert r.body["channels"]["encounter"]["address"] == "/encounters/{id}/ws"
-    assert {"event", "caughtUp", "snapshot", "state", "log", "logReset", "error"} <= set(r.body["components"]["messages"])
+    assert {"event", "caughtUp", "snapshot", "state", "log", "logReset", "error"} <= set(
+        r.body["components"]["messages"]
+    )
 
 
 @pytest.mark.parametrize("length", [10, 125, 126, 65535, 70_000])

@@ -11,17 +11,56 @@ from typing import Any
 
 import pytest
 
-GURPS = {"id": "ana", "name": "Ana", "side": "a", "position": [0, 0], "facing": 0,
-         "stats": {"ST": 10, "DX": 12, "basic_move": 5, "dodge": 8,
-                   "weapons": [{"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8,
-                                "damage": "1d-1"}]}}
-TFT = {"id": "troll", "name": "Troll", "side": "b", "position": [0, 0], "facing": 0,
-       "stats": {"st": 35, "adj_dx": 11, "ma": 12, "natural_attacks": [{"name": "bite", "damage": "1d6+2"}]}}
-MARINE = {"id": "m1", "name": "M1", "side": "red", "position": [0, 0], "facing": 0,
-          "stats": {"M": 4, "WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8, "save": 4,
-                    "weapons": [{"id": "chainsword", "type": "C", "S": 4}]}}
-DEVIL = {"id": "dv", "name": "Devil", "side": "red", "position": [0, 0], "facing": 90,
-         "stats": {"creature": "catachan_devil", "size": "small"}}
+GURPS = {
+    "id": "ana",
+    "name": "Ana",
+    "side": "a",
+    "position": [0, 0],
+    "facing": 0,
+    "stats": {
+        "ST": 10,
+        "DX": 12,
+        "basic_move": 5,
+        "dodge": 8,
+        "weapons": [{"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1"}],
+    },
+}
+TFT = {
+    "id": "troll",
+    "name": "Troll",
+    "side": "b",
+    "position": [0, 0],
+    "facing": 0,
+    "stats": {"st": 35, "adj_dx": 11, "ma": 12, "natural_attacks": [{"name": "bite", "damage": "1d6+2"}]},
+}
+MARINE = {
+    "id": "m1",
+    "name": "M1",
+    "side": "red",
+    "position": [0, 0],
+    "facing": 0,
+    "stats": {
+        "M": 4,
+        "WS": 4,
+        "BS": 4,
+        "S": 4,
+        "T": 4,
+        "W": 1,
+        "I": 4,
+        "A": 1,
+        "Ld": 8,
+        "save": 4,
+        "weapons": [{"id": "chainsword", "type": "C", "S": 4}],
+    },
+}
+DEVIL = {
+    "id": "dv",
+    "name": "Devil",
+    "side": "red",
+    "position": [0, 0],
+    "facing": 90,
+    "stats": {"creature": "catachan_devil", "size": "small"},
+}
 
 
 def _with(figure: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
@@ -47,13 +86,17 @@ CASES = [
     ("rogue-trader", _with(MARINE, ("stats", "unit"), ["squad"]), "stats.unit"),
     ("rogue-trader", _with(MARINE, ("stats", "unit"), 5), "stats.unit"),
     ("rogue-trader", _with(MARINE, ("stats", "special_attacks"), 1), "stats.special_attacks"),
-    ("rogue-trader", _with(DEVIL, ("stats", "special_attacks"), [{"kind": "bite", "count": "two"}]),
-     "stats.special_attacks[0].count"),
+    (
+        "rogue-trader",
+        _with(DEVIL, ("stats", "special_attacks"), [{"kind": "bite", "count": "two"}]),
+        "stats.special_attacks[0].count",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("ruleset", "combatant", "field"), CASES,
-                         ids=[f"{r}-{f}-{i}" for i, (r, _, f) in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("ruleset", "combatant", "field"), CASES, ids=[f"{r}-{f}-{i}" for i, (r, _, f) in enumerate(CASES)]
+)
 async def test_wrongly_shaped_stats_are_a_400_naming_the_field(tussle, ruleset, combatant, field):
     enc = await tussle.create(ruleset)
     r = await enc.command("add_combatant", combatant=combatant)

@@ -115,8 +115,9 @@ async def test_a_log_subscription_describes_a_big_stream_in_pieces(big, monkeypa
     turns = Turns(monkeypatch, projections.log, "sentence")
 
     async def snapshot() -> dict[str, Any]:
-        async with client.session.ws_connect(f"{client.base_url}/encounters/{stream}/ws",
-                                             max_msg_size=64 * 1024 * 1024) as ws:
+        async with client.session.ws_connect(
+            f"{client.base_url}/encounters/{stream}/ws", max_msg_size=64 * 1024 * 1024
+        ) as ws:
             await ws.send_json({"op": "subscribe", "projection": "log", "after": 0})
             first = await frame(ws)
             assert (await frame(ws))["type"] == "caught_up"

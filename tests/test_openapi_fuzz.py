@@ -27,8 +27,13 @@ from tests.support.serving import ServeProcess
 EXAMPLES_PER_OPERATION = 12  # about 35 operations: a few hundred requests, well under a minute
 WELL_FORMED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
 # Operations whose well-formed requests the encounter's ruleset or head may still refuse with a 400.
-DEPENDS_ON_THE_ENCOUNTER = ["/encounters", "/encounters/{id}/commands", "/encounters/{id}/events",
-                            "/encounters/{id}/state", "/encounters/{id}/log"]
+DEPENDS_ON_THE_ENCOUNTER = [
+    "/encounters",
+    "/encounters/{id}/commands",
+    "/encounters/{id}/events",
+    "/encounters/{id}/state",
+    "/encounters/{id}/log",
+]
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +44,21 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 
     def post(path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        req = urllib.request.Request(srv.url + path, data=json.dumps(body).encode(), method="POST", headers=headers)
+        req = urllib.request.Request(
+            srv.url + path, data=json.dumps(body).encode(), method="POST", headers=headers
+        )
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.load(r)
 
     enc = post("/encounters", {"name": "Fuzzed", "ruleset": "freeform"})
-    post(f"/encounters/{enc['id']}/commands", {"type": "add_combatant", "combatant": {
-        "id": "ana", "name": "Ana", "side": "a", "position": [0, 0], "stats": {}}}, enc["gm_token"])
+    post(
+        f"/encounters/{enc['id']}/commands",
+        {
+            "type": "add_combatant",
+            "combatant": {"id": "ana", "name": "Ana", "side": "a", "position": [0, 0], "stats": {}},
+        },
+        enc["gm_token"],
+    )
     post(f"/encounters/{enc['id']}/seats", {"name": "Ana's player", "combatants": ["ana"]}, enc["gm_token"])
     try:
         yield srv.url, enc
@@ -56,11 +69,18 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 
 def _config() -> Any:
     accept = {"expected-statuses": WELL_FORMED}
-    return schemathesis.config.SchemathesisConfig.from_dict({
-        "checks": {"positive_data_acceptance": accept},
-        "operations": [{"include-path": path, "checks": {"positive_data_acceptance": {
-            "expected-statuses": [*WELL_FORMED, "400"]}}} for path in DEPENDS_ON_THE_ENCOUNTER],
-    })
+    return schemathesis.config.SchemathesisConfig.from_dict(
+        {
+            "checks": {"positive_data_acceptance": accept},
+            "operations": [
+                {
+                    "include-path": path,
+                    "checks": {"positive_data_acceptance": {"expected-statuses": [*WELL_FORMED, "400"]}},
+                }
+                for path in DEPENDS_ON_THE_ENCOUNTER
+            ],
+        }
+    )
 
 
 def test_schemathesis_with_every_check_finds_nothing(live):
@@ -74,8 +94,14 @@ def test_schemathesis_with_every_check_finds_nothing(live):
     for result in schema.get_all_operations():
         operation = result.ok()
 
-        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None, derandomize=True,
-                  phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=operation.as_strategy())
         def check(case: Any) -> None:
             nonlocal ran
@@ -99,10 +125,18 @@ def test_the_document_is_as_strict_as_the_server(live):
     url, _ = live
     with urllib.request.urlopen(f"{url}/openapi.json", timeout=30) as r:
         doc = json.load(r)
-    params = {(path, p["name"]): p["schema"] for path, ops in doc["paths"].items() for op in ops.values()
-              for p in op.get("parameters", [])}
+    params = {
+        (path, p["name"]): p["schema"]
+        for path, ops in doc["paths"].items()
+        for op in ops.values()
+        for p in op.get("parameters", [])
+    }
     assert params[("/encounters/{id}/events", "from")]["minimum"] == 1
-    assert params[("/encounters/{id}/events", "limit")] == {"type": "integer", "minimum": 1, "maximum": 10_000}
+    assert params[("/encounters/{id}/events", "limit")] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10_000,
+    }
     assert params[("/encounters/{id}/state", "at")]["minimum"] == 1
     assert params[("/encounters/{id}/log", "at")]["minimum"] == 1
     assert params[("/encounters/{id}/log", "format")]["enum"] == ["json", "markdown", "bbcode"]

@@ -15,9 +15,15 @@ async def test_allowed_origin_gets_preflight_and_headers_on_every_response(tmp_p
         async with aiohttp.ClientSession() as session:
             client = TussleClient(server.base_url, session, server.db_path)
             enc = await client.create("freeform")
-            pre = await client.request("OPTIONS", f"{enc.path}/commands", headers={
-                "Origin": VTT, "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "authorization, content-type"})
+            pre = await client.request(
+                "OPTIONS",
+                f"{enc.path}/commands",
+                headers={
+                    "Origin": VTT,
+                    "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "authorization, content-type",
+                },
+            )
             assert pre.status == 204
             assert pre.headers["Access-Control-Allow-Origin"] == VTT
             assert "POST" in pre.headers["Access-Control-Allow-Methods"]
@@ -27,11 +33,15 @@ async def test_allowed_origin_gets_preflight_and_headers_on_every_response(tmp_p
             assert "Retry-After" in ok.headers["Access-Control-Expose-Headers"]
             err = await client.request("GET", f"{enc.path}/state", headers={"Origin": VTT})
             assert err.status == 401 and err.headers["Access-Control-Allow-Origin"] == VTT
-            other = await client.request("GET", f"{enc.path}/state", token=enc.gm_token,
-                                         headers={"Origin": "https://evil.example"})
+            other = await client.request(
+                "GET", f"{enc.path}/state", token=enc.gm_token, headers={"Origin": "https://evil.example"}
+            )
             assert other.status == 200 and "Access-Control-Allow-Origin" not in other.headers
-            pre = await client.request("OPTIONS", f"{enc.path}/commands", headers={
-                "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+            pre = await client.request(
+                "OPTIONS",
+                f"{enc.path}/commands",
+                headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+            )
             assert pre.status == 405 and "Access-Control-Allow-Origin" not in pre.headers
     finally:
         await server.stop()
@@ -52,6 +62,7 @@ async def test_without_cors_origin_no_cors_headers_and_preflight_is_refused(tuss
     enc = await tussle.create("freeform")
     r = await tussle.request("GET", f"{enc.path}/state", token=enc.gm_token, headers={"Origin": VTT})
     assert r.status == 200 and "Access-Control-Allow-Origin" not in r.headers
-    pre = await tussle.request("OPTIONS", f"{enc.path}/commands", headers={
-        "Origin": VTT, "Access-Control-Request-Method": "POST"})
+    pre = await tussle.request(
+        "OPTIONS", f"{enc.path}/commands", headers={"Origin": VTT, "Access-Control-Request-Method": "POST"}
+    )
     assert pre.status == 405 and pre.body["error"]["code"] == "method_not_allowed"

@@ -21,7 +21,9 @@ def serving(tmp_path) -> Callable[..., Any]:
 
     @asynccontextmanager
     async def start(**settings: Any) -> AsyncIterator[TussleClient]:
-        server = await RunningServer(str(tmp_path / f"t{len(list(tmp_path.iterdir()))}.db"), **settings).start()
+        server = await RunningServer(
+            str(tmp_path / f"t{len(list(tmp_path.iterdir()))}.db"), **settings
+        ).start()
         try:
             async with aiohttp.ClientSession() as session:
                 yield TussleClient(server.base_url, session, server.db_path)
@@ -57,7 +59,12 @@ async def test_commands_are_limited_per_token_and_one_token_does_not_starve_anot
         assert (await enc.get("/state")).status == 200
         # Nothing of the refused command was appended.
         assert [e["data"].get("text") for e in await enc.events() if e["type"] == "NotePosted"] == [
-            "n0", "n1", "n2", "mine", "mine again"]
+            "n0",
+            "n1",
+            "n2",
+            "mine",
+            "mine again",
+        ]
 
 
 async def test_anonymous_reads_are_limited_per_address_and_made_up_tokens_buy_nothing(serving):
@@ -140,7 +147,9 @@ async def test_websockets_per_token_are_capped_and_a_closed_one_frees_its_place(
             await client.session.ws_connect(url, headers=gm)
         assert refused.value.status == 429
         # Another token has its own allowance.
-        other = await client.session.ws_connect(url, headers={"Authorization": f"Bearer {observer.body['token']}"})
+        other = await client.session.ws_connect(
+            url, headers={"Authorization": f"Bearer {observer.body['token']}"}
+        )
         metrics = await client.request("GET", "/metrics")
         assert "tussle_websocket_connections 3" in metrics.body
         await first.close()

@@ -26,8 +26,11 @@ class Contract:
 
     def _schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         # Refs are "#/components/schemas/...": give the validated schema the document's components.
-        return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                "components": self.doc["components"], "allOf": [schema]}
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "components": self.doc["components"],
+            "allOf": [schema],
+        }
 
     def validate(self, schema: dict[str, Any], value: Any) -> None:
         jsonschema.validate(value, self._schema(schema), cls=jsonschema.Draft202012Validator)
@@ -54,7 +57,11 @@ class Contract:
 
         response = op["responses"].get(str(r.status)) or op["responses"]["default"]
         if r.status >= 400:
-            assert str(r.status) in op["responses"] or r.status in (405, 413, 500), (method, template, r.status)
+            assert str(r.status) in op["responses"] or r.status in (405, 413, 500), (
+                method,
+                template,
+                r.status,
+            )
         content = response.get("content")
         if content is None:
             assert r.body in (None, ""), (method, template, r.status, r.body)
@@ -82,8 +89,9 @@ class CheckedClient(TussleClient):
 
 @pytest.fixture
 async def checked(tmp_path):
-    server = await RunningServer(str(tmp_path / "t.db"), admin_token=ADMIN, rate_commands=0.001,
-                                 rate_burst=60_000).start()
+    server = await RunningServer(
+        str(tmp_path / "t.db"), admin_token=ADMIN, rate_commands=0.001, rate_burst=60_000
+    ).start()
     try:
         async with aiohttp.ClientSession() as session:
             async with session.get(server.base_url + "/openapi.json") as r:
@@ -100,7 +108,9 @@ async def test_the_document_names_every_route_command_type_and_error_code(checke
     client, server = checked
     doc = client.contract.doc
     assert doc["openapi"].startswith("3.1")
-    jsonschema.Draft202012Validator.check_schema(client.contract._schema({"$ref": "#/components/schemas/Command"}))
+    jsonschema.Draft202012Validator.check_schema(
+        client.contract._schema({"$ref": "#/components/schemas/Command"})
+    )
     for route in server.app.router.routes():
         resource = route.resource
         if route.method in ("HEAD", "*") or resource is None:
@@ -118,15 +128,31 @@ async def test_the_document_names_every_route_command_type_and_error_code(checke
     assert "probe.grab" in mapping  # the test-only ruleset is installed too: nothing is hard-coded
     grab = doc["components"]["schemas"][mapping["probe.grab"].rsplit("/", 1)[1]]
     assert {"combatant", "target"} <= set(grab["required"]) and grab["additionalProperties"] is False
-    codes = {"bad_request", "unauthenticated", "forbidden", "not_found", "method_not_allowed", "seq_conflict",
-             "command_id_reused", "closed", "too_large", "rule_violation", "reaction_pending", "dice_needed",
-             "rate_limited"}
-    assert codes <= {name.split(".", 1)[1] for name in doc["components"]["schemas"] if name.startswith("Error.")}
+    codes = {
+        "bad_request",
+        "unauthenticated",
+        "forbidden",
+        "not_found",
+        "method_not_allowed",
+        "seq_conflict",
+        "command_id_reused",
+        "closed",
+        "too_large",
+        "rule_violation",
+        "reaction_pending",
+        "dice_needed",
+        "rate_limited",
+    }
+    assert codes <= {
+        name.split(".", 1)[1] for name in doc["components"]["schemas"] if name.startswith("Error.")
+    }
     assert doc["x-tussle-unschematised-rulesets"] == {}
     for template, ops in doc["paths"].items():  # a generator needs every {name} of a path declared
         for method, op in ops.items():
             declared = {p["name"] for p in op.get("parameters", []) if p["in"] == "path"}
-            assert set(re.findall(r"{(\w+)}", template)) == declared, f"{method} {template} declares {declared}"
+            assert set(re.findall(r"{(\w+)}", template)) == declared, (
+                f"{method} {template} declares {declared}"
+            )
 
 
 def _undescribed(value: Any, where: str) -> list[str]:
@@ -157,8 +183,12 @@ async def test_every_field_and_parameter_says_what_it_is(checked):
     client, _ = checked
     doc = client.contract.doc
     missing = [m for name, schema in doc["components"]["schemas"].items() for m in _undescribed(schema, name)]
-    missing += [m for path, ops in doc["paths"].items() for method, op in ops.items()
-                for m in _undescribed(op, f"{method.upper()} {path}")]
+    missing += [
+        m
+        for path, ops in doc["paths"].items()
+        for method, op in ops.items()
+        for m in _undescribed(op, f"{method.upper()} {path}")
+    ]
     assert not missing, f"{len(missing)} without a description:\n" + "\n".join(missing)
 
 
@@ -167,11 +197,13 @@ async def test_real_responses_fit_the_document(checked):
     c = client
     await c.request("GET", "/healthz")
     await c.request("GET", "/rulesets")
-    created = await c.request("POST", "/encounters", {"name": "Checked", "ruleset": "freeform", "command_id": "mk-1"},
-                              token=ADMIN)
+    created = await c.request(
+        "POST", "/encounters", {"name": "Checked", "ruleset": "freeform", "command_id": "mk-1"}, token=ADMIN
+    )
     assert created.status == 201
-    again = await c.request("POST", "/encounters", {"name": "Checked", "ruleset": "freeform", "command_id": "mk-1"},
-                            token=ADMIN)
+    again = await c.request(
+        "POST", "/encounters", {"name": "Checked", "ruleset": "freeform", "command_id": "mk-1"}, token=ADMIN
+    )
     assert again.status == 200
     enc = Encounter(c, created.body)
     gm = enc.gm_token
@@ -179,10 +211,14 @@ async def test_real_responses_fit_the_document(checked):
     await c.request("GET", "/encounters")
     await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
     await enc.add({"id": "bob", "name": "Bob", "side": "blue", "position": [1, 0]})
-    seat = await c.request("POST", f"{enc.path}/seats", {"name": "Ann's player", "combatants": ["ann"]}, token=gm)
+    seat = await c.request(
+        "POST", f"{enc.path}/seats", {"name": "Ann's player", "combatants": ["ann"]}, token=gm
+    )
     assert seat.status == 201
     seat_id, seat_token = seat.body["seat"], seat.body["token"]
-    assert (await c.request("PATCH", f"{enc.path}/seats/{seat_id}", {"name": "Ann's"}, token=gm)).status == 200
+    assert (
+        await c.request("PATCH", f"{enc.path}/seats/{seat_id}", {"name": "Ann's"}, token=gm)
+    ).status == 200
     rotated = await c.request("POST", f"{enc.path}/seats/{seat_id}/token", token=gm)
     assert rotated.status == 201
     seat_token = rotated.body["token"]
@@ -190,10 +226,13 @@ async def test_real_responses_fit_the_document(checked):
     assert read.status == 201
     await c.request("GET", f"{enc.path}/me", token=seat_token)
     await c.request("GET", f"{enc.path}/me", token=gm)
-    roll = await enc.command("roll", expression="3d6+1", purpose="test", command_id="roll-1", entropy="e" * 16)
+    roll = await enc.command(
+        "roll", expression="3d6+1", purpose="test", command_id="roll-1", entropy="e" * 16
+    )
     assert roll.status == 201
-    assert (await enc.command("roll", expression="3d6+1", purpose="test", command_id="roll-1",
-                              entropy="e" * 16)).status == 200
+    assert (
+        await enc.command("roll", expression="3d6+1", purpose="test", command_id="roll-1", entropy="e" * 16)
+    ).status == 200
     await enc.command("note", text="hello", token=seat_token)
     await enc.command("move", combatant="ann", to=[0, 1], token=seat_token)
     await c.request("GET", enc.path, token=gm)
@@ -209,7 +248,9 @@ async def test_real_responses_fit_the_document(checked):
     assert (await c.request("GET", f"{enc.path}/events?limit=0", token=gm)).status == 400
     assert (await c.request("GET", f"{enc.path}/state")).status == 401
     assert (await c.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"})).status == 401
-    assert (await c.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"}, token=gm)).status == 403
+    assert (
+        await c.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"}, token=gm)
+    ).status == 403
     assert (await enc.command("move", combatant="bob", to=[2, 2], token=seat_token)).status == 403
     assert (await enc.command("note", text="no", token=read.body["token"])).status == 403
     assert (await c.request("GET", "/encounters/nope/state", token=gm)).status == 404
@@ -218,14 +259,16 @@ async def test_real_responses_fit_the_document(checked):
     assert (await enc.command("note", text="late", expected_seq=1)).status == 409
     assert (await enc.command("note", text="other body", command_id="roll-1")).status == 409
     assert (await enc.command("void", seq=999, reason="no such")).status == 422
-    asked = await enc.command("ask", combatant="bob", kind="parry_or_dodge", options=["parry", "dodge"],
-                              default="dodge")
+    asked = await enc.command(
+        "ask", combatant="bob", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge"
+    )
     assert asked.status == 201
     assert (await enc.command("move", combatant="bob", to=[3, 3])).status == 422  # reaction_pending
     big = b'{"type": "note", "text": "' + b"x" * (300 * 1024) + b'"}'
     assert (await c.request("POST", f"{enc.path}/commands", raw=big, token=gm)).status == 413
-    manual = await c.request("POST", "/encounters", {"name": "Table", "ruleset": "freeform", "dice": "manual"},
-                             token=ADMIN)
+    manual = await c.request(
+        "POST", "/encounters", {"name": "Table", "ruleset": "freeform", "dice": "manual"}, token=ADMIN
+    )
     table = Encounter(c, manual.body)
     assert (await table.command("roll", expression="2d6")).status == 422  # dice_needed
     assert (await table.command("roll", expression="2d6", dice=[[7, 1]])).status == 400
@@ -235,7 +278,9 @@ async def test_real_responses_fit_the_document(checked):
     assert (await enc.command("note", text="after")).status == 409
 
     # Ending things, with their empty 204s.
-    assert (await c.request("DELETE", f"{enc.path}/read-tokens/{read.body['token_id']}", token=gm)).status in (204, 409)
+    assert (
+        await c.request("DELETE", f"{enc.path}/read-tokens/{read.body['token_id']}", token=gm)
+    ).status in (204, 409)
     assert (await c.request("POST", f"{table.path}/gm-token", token=table.gm_token)).status == 201
     assert (await c.request("DELETE", table.path, token=ADMIN)).status == 204
 

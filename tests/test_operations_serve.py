@@ -37,10 +37,23 @@ def reachable(host: str, port: int) -> bool:
 def test_the_serve_flags_default_to_api_md():
     args = build_parser().parse_args(["serve"])
     assert limit_settings(args) == {
-        "max_body": 256 * 1024, "max_events": 1000, "cache_encounters": 1000, "max_dice": 100, "max_sides": 1000, "max_ws": 100,
-        "rate_commands": 20.0, "rate_reads": 100.0, "rate_burst": 2.0, "cors_origins": [],
-        "trusted_proxies": [], "webhook_allow_private": False, "public_url": None, "webhooks": Settings(),
-        "ws_queue_bytes": 1024 * 1024, "ws_send_timeout_s": 10.0}
+        "max_body": 256 * 1024,
+        "max_events": 1000,
+        "cache_encounters": 1000,
+        "max_dice": 100,
+        "max_sides": 1000,
+        "max_ws": 100,
+        "rate_commands": 20.0,
+        "rate_reads": 100.0,
+        "rate_burst": 2.0,
+        "cors_origins": [],
+        "trusted_proxies": [],
+        "webhook_allow_private": False,
+        "public_url": None,
+        "webhooks": Settings(),
+        "ws_queue_bytes": 1024 * 1024,
+        "ws_send_timeout_s": 10.0,
+    }
 
 
 def test_without_an_admin_token_it_binds_loopback_only(tmp_path):
@@ -71,9 +84,22 @@ def test_port_0_takes_a_free_port_and_a_port_in_use_is_one_line(tmp_path):
     served = Served(str(tmp_path / "f.db"))  # --port 0: the startup line names the port bound
     try:
         environment = {k: v for k, v in os.environ.items() if k != "TUSSLE_ADMIN_TOKEN"}
-        taken = subprocess.run([sys.executable, "-m", "server", "serve", "--db", str(tmp_path / "g.db"),
-                                "--port", str(served.port)], capture_output=True, text=True, timeout=60,
-                               env=environment)
+        taken = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                "--db",
+                str(tmp_path / "g.db"),
+                "--port",
+                str(served.port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=environment,
+        )
     finally:
         served.stop()
     assert served.port and f"on http://127.0.0.1:{served.port}" in served.stderr
@@ -83,9 +109,23 @@ def test_port_0_takes_a_free_port_and_a_port_in_use_is_one_line(tmp_path):
 
 
 async def test_limit_flags_reach_the_server(tmp_path):
-    served = Served(str(tmp_path / "d.db"), "--max-body", "4096", "--max-dice", "3", "--max-sides", "12",
-                    "--max-events", "1", "--rate-commands", "0.001", "--rate-burst", "6000",
-                    "--cors-origin", "https://vtt.example")
+    served = Served(
+        str(tmp_path / "d.db"),
+        "--max-body",
+        "4096",
+        "--max-dice",
+        "3",
+        "--max-sides",
+        "12",
+        "--max-events",
+        "1",
+        "--rate-commands",
+        "0.001",
+        "--rate-burst",
+        "6000",
+        "--cors-origin",
+        "https://vtt.example",
+    )
     try:
         async with aiohttp.ClientSession() as session:
             client = TussleClient(served.url, session, "")
@@ -118,7 +158,9 @@ async def test_the_request_log_is_json_with_facts_and_without_secrets(tmp_path):
             # A token in a query string (as a websocket may send it) must not reach the log.
             await client.request("GET", f"{enc.path}/state?at=1&token={enc.gm_token}")
             closed = await enc.ok("close")
-            seed = next(e["data"]["revealed_seed"] for e in closed["events"] if e["type"] == "DiceSeedRotated")
+            seed = next(
+                e["data"]["revealed_seed"] for e in closed["events"] if e["type"] == "DiceSeedRotated"
+            )
     finally:
         err = served.stop()
     lines = [line for line in err.splitlines() if line.strip()]
@@ -128,7 +170,9 @@ async def test_the_request_log_is_json_with_facts_and_without_secrets(tmp_path):
         assert secret not in err
     assert "?" not in err and "at=1" not in err
     requests = [r for r in records if r["event"] == "request"]
-    assert all({"method", "path", "route", "status", "latency_ms", "level", "timestamp"} <= set(r) for r in requests)
+    assert all(
+        {"method", "path", "route", "status", "latency_ms", "level", "timestamp"} <= set(r) for r in requests
+    )
     roll = next(r for r in requests if r.get("command_type") == "roll")
     assert roll["encounter"] == enc.id and roll["role"] == "player" and roll["status"] == 201
     assert roll["seq"] == rolled.body["seq"] and roll["outcome"] == "appended"

@@ -120,7 +120,9 @@ def as_events(envelopes: list[dict[str, Any]]) -> list[Event]:
 # ---- through real processes --------------------------------------------------------------------
 
 
-async def test_a_command_through_one_process_reaches_the_feed_of_another_once(pg_schema_dsn, processes, session):
+async def test_a_command_through_one_process_reaches_the_feed_of_another_once(
+    pg_schema_dsn, processes, session
+):
     outside = processes()
     inside = await InProcessServer(pg_schema_dsn).start()
     try:
@@ -136,11 +138,13 @@ async def test_a_command_through_one_process_reaches_the_feed_of_another_once(pg
         # The last event comes through the other process, after every event of this one: the feed is
         # in commit order, so once it has arrived, any event delivered twice has arrived too.
         last = (await enc.ok("note", text="the end", command_id="out-end"))["seq"]
-        await eventually(lambda: bool(got) and got[-1].seq >= last, "every event reached the other process's feed")
+        await eventually(
+            lambda: bool(got) and got[-1].seq >= last, "every event reached the other process's feed"
+        )
         stored = as_events(await enc.events())
         # Each event once, in seq order, whichever process appended it (the creation may have been
         # published before the subscription began).
-        assert got[0].seq <= 2 and got == stored[got[0].seq - 1:]
+        assert got[0].seq <= 2 and got == stored[got[0].seq - 1 :]
     finally:
         await inside.stop()
 
@@ -151,8 +155,9 @@ async def test_commands_through_either_process_reach_a_websocket_on_the_other_on
     enc = await one.create("freeform")
     enc_two = Encounter(two, enc.created)
     await enc.add({"id": "ann", "name": "Ann", "side": "red", "position": [0, 0]})
-    async with session.ws_connect(f"{second.url}/encounters/{enc.id}/ws",
-                                  headers={"Authorization": f"Bearer {enc.gm_token}"}) as ws:
+    async with session.ws_connect(
+        f"{second.url}/encounters/{enc.id}/ws", headers={"Authorization": f"Bearer {enc.gm_token}"}
+    ) as ws:
         await ws.send_json({"op": "subscribe", "projection": "events", "after": 0})
         frames: list[dict[str, Any]] = []
 
@@ -185,22 +190,37 @@ async def test_two_processes_racing_on_one_encounter_all_land_with_one_chain(pro
     enc_two = Encounter(two, enc.created)
     n = 15
     results = await asyncio.gather(
-        *(enc.command("roll", expression="2d6", command_id=f"one-{i}", entropy=f"entropy-one-{i}-0123456789")
-          for i in range(n)),
-        *(enc_two.command("roll", expression="2d6", command_id=f"two-{i}", entropy=f"entropy-two-{i}-0123456789")
-          for i in range(n)))
+        *(
+            enc.command(
+                "roll", expression="2d6", command_id=f"one-{i}", entropy=f"entropy-one-{i}-0123456789"
+            )
+            for i in range(n)
+        ),
+        *(
+            enc_two.command(
+                "roll", expression="2d6", command_id=f"two-{i}", entropy=f"entropy-two-{i}-0123456789"
+            )
+            for i in range(n)
+        ),
+    )
     assert [r.status for r in results] == [201] * (2 * n), [r.body for r in results if r.status != 201]
     stored = as_events(await enc_two.events())
     assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
     assert first_broken_link(stored) is None
     rolls = [e for e in stored if e.type == "DieRolled"]
-    assert sorted(e.command_id for e in rolls) == sorted([f"one-{i}" for i in range(n)] + [f"two-{i}" for i in range(n)])
+    assert sorted(e.command_id for e in rolls) == sorted(
+        [f"one-{i}" for i in range(n)] + [f"two-{i}" for i in range(n)]
+    )
     # A resend through the other process is the same command: same events, nothing appended.
-    again = await enc_two.command("roll", expression="2d6", command_id="one-0", entropy="entropy-one-0-0123456789")
+    again = await enc_two.command(
+        "roll", expression="2d6", command_id="one-0", entropy="entropy-one-0-0123456789"
+    )
     assert again.status == 200 and again.body["events"] == results[0].body["events"]
     # The dice stay keyed on the command, however many conflicts a command was retried through.
     closed = await enc.ok("close")
-    seed = bytes.fromhex(next(e["data"]["revealed_seed"] for e in closed["events"] if e["type"] == "DiceSeedRotated"))
+    seed = bytes.fromhex(
+        next(e["data"]["revealed_seed"] for e in closed["events"] if e["type"] == "DiceSeedRotated")
+    )
     for e in rolls:
         faces = [derive_face(seed, enc.id, e.command_id, d, 6, e.data["entropy"]) for d in e.data["draws"]]
         assert faces == e.data["faces"]
@@ -255,7 +275,9 @@ async def test_a_token_revoked_through_one_process_is_refused_at_once_by_the_oth
     assert [e["data"]["text"] for e in notes] == [f"round {i}" for i in range(5)]
 
 
-async def test_a_command_through_one_process_after_appends_through_the_other_sees_the_new_head(processes, session):
+async def test_a_command_through_one_process_after_appends_through_the_other_sees_the_new_head(
+    processes, session
+):
     """Each process trusts its cached state while notifications say no other process moved the head;
     a command decided on a head just moved elsewhere is decided again on the stored one."""
     first, second = processes(), processes()
@@ -270,7 +292,10 @@ async def test_a_command_through_one_process_after_appends_through_the_other_see
         assert pinned.status == 201 and pinned.body["seq"] == head + 1, pinned.body
         # ... a stale one is a 409 naming the real head, and an unpinned command lands after it.
         stale = await enc.command("note", text="stale", expected_seq=head)
-        assert stale.status == 409 and stale.body["error"]["details"] == {"expected": head, "actual": head + 1}
+        assert stale.status == 409 and stale.body["error"]["details"] == {
+            "expected": head,
+            "actual": head + 1,
+        }
         # A command that is only valid after the other process's last append is not refused.
         await enc.add({"id": f"c{round_}", "name": f"C{round_}", "side": "red", "position": [round_, 0]})
         moved = await enc_two.command("move", combatant=f"c{round_}", to=[round_, 1])
@@ -285,13 +310,21 @@ async def test_export_reads_an_encounter_from_postgres(pg_schema_dsn, processes,
     enc = await TussleClient(served.url, session, "").create("freeform")
     await enc.ok("roll", expression="3d6")
     events = await enc.events()
-    exported = subprocess.run([sys.executable, "-m", "server", "export", enc.id, "--pg", pg_schema_dsn],
-                              capture_output=True, text=True, timeout=60)
+    exported = subprocess.run(
+        [sys.executable, "-m", "server", "export", enc.id, "--pg", pg_schema_dsn],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert exported.returncode == 0, exported.stderr
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
     assert lines[:-1] == events and lines[-1]["trailer"]["head_hash"] == events[-1]["hash"]
-    missing = subprocess.run([sys.executable, "-m", "server", "export", "nope", "--pg", pg_schema_dsn],
-                             capture_output=True, text=True, timeout=60)
+    missing = subprocess.run(
+        [sys.executable, "-m", "server", "export", "nope", "--pg", pg_schema_dsn],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert missing.returncode == 1 and "no encounter 'nope'" in missing.stderr
 
 
@@ -372,8 +405,10 @@ async def test_the_listener_delivers_many_streams_once_each_in_order(pg_stores):
     await listener.start()
     try:
         # Two writers (two processes, as far as the database can tell), three streams each.
-        await asyncio.gather(*(_append_notes(w1 if i % 2 else w2, s, 1, 8) for i, s in enumerate(streams)),
-                             reader.append_many([Append("m0", 99, "stale", "b", "gm", [])]))
+        await asyncio.gather(
+            *(_append_notes(w1 if i % 2 else w2, s, 1, 8) for i, s in enumerate(streams)),
+            reader.append_many([Append("m0", 99, "stale", "b", "gm", [])]),
+        )
         await eventually(lambda: all(len(v) == 8 for v in got.values()), "every stream's events")
         for s in streams:
             assert got[s] == await reader.read(s, 2)

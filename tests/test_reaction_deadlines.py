@@ -84,8 +84,14 @@ async def connect() -> AsyncIterator[Callable[[ServeProcess], TussleClient]]:
 
 async def asked(enc: Encounter, default: str = "dodge") -> str:
     """The GM asks the hero a question; its reaction id."""
-    body = await enc.ok("ask", combatant="hero", kind="dodge_or_parry", options=["dodge", "parry"], default=default,
-                        entropy=ENTROPY)
+    body = await enc.ok(
+        "ask",
+        combatant="hero",
+        kind="dodge_or_parry",
+        options=["dodge", "parry"],
+        default=default,
+        entropy=ENTROPY,
+    )
     return body["events"][-1]["data"]["id"]
 
 
@@ -96,8 +102,9 @@ async def duel(client: TussleClient, timeout_s: int) -> Encounter:
 
 
 @contextlib.asynccontextmanager
-async def served_duel(db: Db, connect: Callable[[ServeProcess], TussleClient], timeout_s: int
-                      ) -> AsyncIterator[Encounter]:
+async def served_duel(
+    db: Db, connect: Callable[[ServeProcess], TussleClient], timeout_s: int
+) -> AsyncIterator[Encounter]:
     """A duel on a `tussle serve` process of its own, stopped when the test is done with it."""
     proc = db.serve()
     try:

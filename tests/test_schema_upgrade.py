@@ -71,7 +71,10 @@ async def test_the_old_database_had_no_schema_version():
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     finally:
         con.close()
-    assert "schema_migrations" not in tables and {"streams", "events", "commands", "dice_seeds", "tokens"} <= tables
+    assert (
+        "schema_migrations" not in tables
+        and {"streams", "events", "commands", "dice_seeds", "tokens"} <= tables
+    )
 
 
 async def test_every_old_stream_verifies_and_reads_as_it_did(old_db):
@@ -83,7 +86,12 @@ async def test_every_old_stream_verifies_and_reads_as_it_did(old_db):
         assert_kept(rec["verify"], verify, f"{rec['id']}.verify")
         r = await enc.get("/events?limit=10000")
         assert r.body["events"] == rec["events"]["events"] and r.body["head"] == rec["events"]["head"]
-        for key, suffix in (("info", ""), ("state", "/state"), ("log", "/log?format=json"), ("audit", "/audit")):
+        for key, suffix in (
+            ("info", ""),
+            ("state", "/state"),
+            ("log", "/log?format=json"),
+            ("audit", "/audit"),
+        ):
             r = await enc.get(suffix)
             assert r.status == 200, (suffix, r.body)
             assert_kept(rec[key], r.body, f"{rec['id']}.{key}")
@@ -108,8 +116,9 @@ async def test_old_tokens_still_work_and_old_fights_go_on(old_db):
     assert r.status == 201 and r.body["events"][0]["actor"] == "seat:seat-1"
     # The pending question asked then can be answered now, by the seat asked.
     (pending,) = (await alley.state())["pending"]
-    r = await alley.command("respond", token=alley_rec["seats"]["Bors's player"], reaction=pending["id"],
-                            choice="rise")
+    r = await alley.command(
+        "respond", token=alley_rec["seats"]["Bors's player"], reaction=pending["id"], choice="rise"
+    )
     assert r.status == 201, r.body
     assert (await alley.state())["pending"] == []
     # The closed encounter stays closed; its observer token still reads it.
@@ -127,21 +136,35 @@ def test_tussle_serve_refuses_a_database_from_a_newer_release_in_one_line(tmp_pa
     con = sqlite3.connect(path, isolation_level=None)
     try:
         con.execute(VERSION_TABLE["sqlite"])
-        con.executemany("INSERT INTO schema_migrations VALUES (?, ?, 'then')",
-                        [(i, m.name) for i, m in enumerate(MIGRATIONS + [Migration("from_the_future", "", "")], 1)])
+        con.executemany(
+            "INSERT INTO schema_migrations VALUES (?, ?, 'then')",
+            [(i, m.name) for i, m in enumerate(MIGRATIONS + [Migration("from_the_future", "", "")], 1)],
+        )
     finally:
         con.close()
-    run = subprocess.run([sys.executable, "-m", "server", "serve", "--port", "0", "--db", path],
-                         capture_output=True, text=True, timeout=60, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert run.returncode == 2, run.stderr
-    assert f"version {len(MIGRATIONS) + 1} (from_the_future)" in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert (
+        f"version {len(MIGRATIONS) + 1} (from_the_future)" in run.stderr and "Traceback" not in run.stderr
+    ), run.stderr
 
 
 async def test_an_old_creation_resent_returns_its_encounter_without_a_token(old_db):
     client, _ = old_db
     duel_rec = RECORDED["encounters"][1]
-    sent = {"name": "Duel at dawn", "ruleset": "freeform", "dice": "server", "public": True,
-            "command_id": "v0-freeform-duel"}  # as tests/data/make_schema_v0_db.py sent it
+    sent = {
+        "name": "Duel at dawn",
+        "ruleset": "freeform",
+        "dice": "server",
+        "public": True,
+        "command_id": "v0-freeform-duel",
+    }  # as tests/data/make_schema_v0_db.py sent it
     r = await client.request("POST", "/encounters", sent)
     assert r.status == 200 and r.body["id"] == duel_rec["id"] and r.body["gm_token"] is None, r.body
     r = await client.request("POST", "/encounters", {**sent, "name": "Duel at dusk"})

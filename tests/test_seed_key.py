@@ -67,8 +67,13 @@ async def seeds_of(db_path: str, stream: str, commitments: list[str]) -> dict[st
 
 def serve(db: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`tussle serve` that is expected to refuse to start (it would otherwise run until the timeout)."""
-    return subprocess.run([sys.executable, "-m", "server", "serve", "--db", db, "--port", "0"],
-                          capture_output=True, text=True, timeout=60, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--db", db, "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
 
 
 @pytest.fixture
@@ -172,8 +177,11 @@ async def test_an_old_database_with_plain_seeds_is_sealed_on_upgrade(tmp_path, n
     path = str(tmp_path / "old.db")
     shutil.copy(os.path.join(DATA, "schema_v0.db"), path)
     con = sqlite3.connect(path)
-    plain = {(s, c): bytes(seed) for s, c, seed, revealed in con.execute(
-        "SELECT stream, commitment, seed, revealed FROM dice_seeds") if not revealed}
+    plain = {
+        (s, c): bytes(seed)
+        for s, c, seed, revealed in con.execute("SELECT stream, commitment, seed, revealed FROM dice_seeds")
+        if not revealed
+    }
     con.close()
     assert plain and all(commitment_of(seed) == c for (_, c), seed in plain.items()), "the old rows are plain"
     store = SqliteStore(path)
@@ -202,8 +210,13 @@ async def test_an_old_database_with_plain_seeds_is_sealed_on_upgrade(tmp_path, n
 
 def test_postgres_without_the_key_refuses_to_start(pg_schema_dsn: str):
     env = {k: v for k, v in os.environ.items() if k not in (ENV, "TUSSLE_ADMIN_TOKEN")}
-    run = subprocess.run([sys.executable, "-m", "server", "serve", "--pg", pg_schema_dsn, "--port", "0"],
-                         capture_output=True, text=True, timeout=60, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--pg", pg_schema_dsn, "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert run.returncode == 2, run.stderr
     assert f"{ENV} is not set" in run.stderr
 
@@ -234,8 +247,11 @@ async def test_postgres_plain_seeds_are_sealed_by_the_migration(pg_schema_dsn: s
     await old.close()
     conn = await asyncpg.connect(pg_schema_dsn)
     try:
-        await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ('old', $1, $2)",
-                           commitment_of(seed), seed)
+        await conn.execute(
+            "INSERT INTO dice_seeds (stream, commitment, seed) VALUES ('old', $1, $2)",
+            commitment_of(seed),
+            seed,
+        )
     finally:
         await conn.close()
     store = PostgresStore(pg_schema_dsn)

@@ -10,8 +10,11 @@ from server.http.errors import status_of
 
 
 def test_every_service_error_kind_maps_to_a_client_status() -> None:
-    kinds = [k for _, k in inspect.getmembers(service_errors, inspect.isclass)
-             if issubclass(k, service_errors.ServiceError) and k is not service_errors.ServiceError]
+    kinds = [
+        k
+        for _, k in inspect.getmembers(service_errors, inspect.isclass)
+        if issubclass(k, service_errors.ServiceError) and k is not service_errors.ServiceError
+    ]
     assert kinds
     for kind in kinds:
         assert 400 <= status_of(kind("x")) < 500, kind

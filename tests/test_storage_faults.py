@@ -44,8 +44,12 @@ def _cannot(reason: str) -> None:
 def small_disk() -> Iterator[str]:
     """A 4 MiB tmpfs of the test's own."""
     where = tempfile.mkdtemp(prefix="tussle-full-")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", where],
-                             capture_output=True, text=True, check=False)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", where],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if mounted.returncode != 0:
         os.rmdir(where)
         _cannot(f"mounting a small tmpfs needs root: {mounted.stderr.strip()}")
@@ -92,7 +96,9 @@ async def assert_whole(enc: Encounter, notes: list[str]) -> None:
     assert r.status == 200 and r.body["ok"], r.body
 
 
-async def test_a_full_disk_is_503_reads_still_served_and_appends_resume_without_a_restart(small_disk, tmp_path):
+async def test_a_full_disk_is_503_reads_still_served_and_appends_resume_without_a_restart(
+    small_disk, tmp_path
+):
     srv = await RunningServer(os.path.join(small_disk, "tussle.db")).start()
     try:
         async with aiohttp.ClientSession() as session:
@@ -112,9 +118,14 @@ async def test_a_full_disk_is_503_reads_still_served_and_appends_resume_without_
                 assert_unavailable(r)
                 refused += 1
             assert refused >= 15
-            assert_unavailable(await client.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"}))
-            assert_unavailable(await client.request("POST", f"{enc.path}/seats", {"name": "s", "combatants": []},
-                                                    token=enc.gm_token))
+            assert_unavailable(
+                await client.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"})
+            )
+            assert_unavailable(
+                await client.request(
+                    "POST", f"{enc.path}/seats", {"name": "s", "combatants": []}, token=enc.gm_token
+                )
+            )
             # Reads are served meanwhile, and show nothing half-written.
             state = await enc.state()
             assert state["seq"] == 1 + len(acknowledged)
@@ -125,7 +136,9 @@ async def test_a_full_disk_is_503_reads_still_served_and_appends_resume_without_
             r = await enc.command("note", text="after", command_id="full-0")  # a refused id is free again
             assert r.status == 201, r.body
             acknowledged.append("after")
-            assert (await client.request("POST", "/encounters", {"name": "y", "ruleset": "freeform"})).status == 201
+            assert (
+                await client.request("POST", "/encounters", {"name": "y", "ruleset": "freeform"})
+            ).status == 201
             await assert_whole(enc, acknowledged)
             assert (await enc.state())["seq"] == 1 + len(acknowledged)
     finally:
@@ -165,17 +178,25 @@ async def test_a_postgres_database_that_goes_away_is_503_and_appends_resume_when
             client = TussleClient(srv.url, session, "")
             enc = await client.create("freeform")
             assert (await enc.command("note", text="before")).status == 201
-            await _admin(admin_dsn, f"ALTER DATABASE {name} ALLOW_CONNECTIONS false",
-                         f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
-                         f"ALTER DATABASE {name} RENAME TO {name}_away")
+            await _admin(
+                admin_dsn,
+                f"ALTER DATABASE {name} ALLOW_CONNECTIONS false",
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+                f"ALTER DATABASE {name} RENAME TO {name}_away",
+            )
             for i in range(3):
                 assert_unavailable(await enc.command("note", text=f"gone {i}"))
-            assert_unavailable(await client.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"}))
+            assert_unavailable(
+                await client.request("POST", "/encounters", {"name": "x", "ruleset": "freeform"})
+            )
             r = await enc.get("/events")
             assert r.status in (200, 503), (r.status, r.body)  # never a 500
 
-            await _admin(admin_dsn, f"ALTER DATABASE {name}_away RENAME TO {name}",
-                         f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+            await _admin(
+                admin_dsn,
+                f"ALTER DATABASE {name}_away RENAME TO {name}",
+                f"ALTER DATABASE {name} ALLOW_CONNECTIONS true",
+            )
             # Connections the pool lost are replaced as they are used: a client retrying (Retry-After)
             # gets through, and nothing is written twice.
             for _ in range(10):
@@ -242,8 +263,9 @@ async def test_the_database_its_wal_shm_and_lock_file_are_created_for_their_owne
     try:
         async with aiohttp.ClientSession() as session:
             await TussleClient(srv.base_url, session, db).create("freeform")
-            modes: dict[str, Any] = {suffix: stat.S_IMODE(os.stat(db + suffix).st_mode)
-                                     for suffix in ("", "-wal", "-shm", ".lock")}
+            modes: dict[str, Any] = {
+                suffix: stat.S_IMODE(os.stat(db + suffix).st_mode) for suffix in ("", "-wal", "-shm", ".lock")
+            }
         assert modes == {"": 0o600, "-wal": 0o600, "-shm": 0o600, ".lock": 0o600}
     finally:
         await srv.stop()

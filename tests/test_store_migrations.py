@@ -25,15 +25,21 @@ from tests.support.appends import command, created
 EXTRA = Migration(
     "test_notes",
     sqlite="CREATE TABLE test_notes (stream TEXT NOT NULL, text TEXT NOT NULL);"
-           " INSERT INTO test_runs (n) VALUES (1);",
+    " INSERT INTO test_runs (n) VALUES (1);",
     postgres="CREATE TABLE test_notes (stream TEXT NOT NULL, text TEXT NOT NULL);"
-             " INSERT INTO test_runs (n) VALUES (1);",
+    " INSERT INTO test_runs (n) VALUES (1);",
     stream_tables=("test_notes",),
 )
-RUNS = Migration("test_runs", sqlite="CREATE TABLE test_runs (n INTEGER NOT NULL)",
-                 postgres="CREATE TABLE test_runs (n INTEGER NOT NULL)")
-BROKEN = Migration("test_broken", sqlite="CREATE TABLE test_half (x INTEGER); INSERT INTO no_such_table VALUES (1)",
-                   postgres="CREATE TABLE test_half (x INTEGER); INSERT INTO no_such_table VALUES (1)")
+RUNS = Migration(
+    "test_runs",
+    sqlite="CREATE TABLE test_runs (n INTEGER NOT NULL)",
+    postgres="CREATE TABLE test_runs (n INTEGER NOT NULL)",
+)
+BROKEN = Migration(
+    "test_broken",
+    sqlite="CREATE TABLE test_half (x INTEGER); INSERT INTO no_such_table VALUES (1)",
+    postgres="CREATE TABLE test_half (x INTEGER); INSERT INTO no_such_table VALUES (1)",
+)
 
 
 @dataclass
@@ -56,13 +62,20 @@ class Db:
         return await self.query(sql)
 
     async def versions(self) -> list[tuple[int, str]]:
-        return [(r[0], r[1]) for r in await self.rows("SELECT version, name FROM schema_migrations ORDER BY version")]
+        return [
+            (r[0], r[1])
+            for r in await self.rows("SELECT version, name FROM schema_migrations ORDER BY version")
+        ]
 
     async def has_table(self, table: str) -> bool:
         if self.name == "sqlite":
-            found = await self.rows(f"SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{table}'")
+            found = await self.rows(
+                f"SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{table}'"
+            )
         else:
-            found = await self.rows(f"SELECT to_regclass('{table}')::text WHERE to_regclass('{table}') IS NOT NULL")
+            found = await self.rows(
+                f"SELECT to_regclass('{table}')::text WHERE to_regclass('{table}') IS NOT NULL"
+            )
         return bool(found)
 
 
@@ -131,7 +144,9 @@ async def test_an_appended_migration_upgrades_a_database_in_use(db: Db):
     assert [e.seq for e in await upgraded.read("s1")] == [1, 2]
     await db.rows("INSERT INTO test_notes (stream, text) VALUES ('s1', 'hello')")
     assert await upgraded.delete_stream("s1")
-    assert await db.rows("SELECT * FROM test_notes") == [], "a migration's stream_tables empty with their encounter"
+    assert await db.rows("SELECT * FROM test_notes") == [], (
+        "a migration's stream_tables empty with their encounter"
+    )
 
 
 async def test_several_processes_starting_at_once_migrate_once(db: Db):

@@ -40,10 +40,28 @@ def run_without_system_parts(tmp_path: Path, *, ci: bool) -> subprocess.Complete
     if ci:
         env["CI"] = "true"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(REPO / "pyproject.toml"), "-p", "tests.conftest",
-         "-p", "tests.support.without_system_parts", "-p", "no:cacheprovider", "-q", "-rsf",
-         str(tmp_path / "test_needing.py")],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-c",
+            str(REPO / "pyproject.toml"),
+            "-p",
+            "tests.conftest",
+            "-p",
+            "tests.support.without_system_parts",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rsf",
+            str(tmp_path / "test_needing.py"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_without_postgresql_or_chromium_those_tests_skip_saying_what_to_install(tmp_path):

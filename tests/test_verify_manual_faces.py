@@ -26,8 +26,15 @@ async def _server_dice_fight(tussle):
     enc = await tussle.create("freeform")
     await enc.add(ANN)
     token = await enc.seat("Ann's player", ["ann"])
-    r = await enc.command("roll", token=token, expression="3d6", purpose="to resist", combatant="ann",
-                          command_id="ann-roll", entropy="m" * 20)
+    r = await enc.command(
+        "roll",
+        token=token,
+        expression="3d6",
+        purpose="to resist",
+        combatant="ann",
+        command_id="ann-roll",
+        entropy="m" * 20,
+    )
     assert r.status == 201, r.body
     await enc.ok("roll", expression="1d20", purpose="the GM's", command_id="gm-roll")
     await enc.ok("close")
@@ -46,8 +53,13 @@ async def test_a_server_roll_rewritten_as_manual_is_caught_without_replay(tussle
     [problem] = report["problems"]
     assert problem["kind"] == "dice" and problem["seq"] == seq, problem
     assert problem["message"].startswith(f"seq {seq}: {PHRASE}: faces [6, 6, 6] (to resist)"), problem
-    assert (report["rolls_checked"], report["rolls_verified"], report["rolls_failed"], report["rolls_manual"],
-            report["rolls_unverifiable"]) == (2, 1, 1, 0, 0), report
+    assert (
+        report["rolls_checked"],
+        report["rolls_verified"],
+        report["rolls_failed"],
+        report["rolls_manual"],
+        report["rolls_unverifiable"],
+    ) == (2, 1, 1, 0, 0), report
     code, text = await tussle_cli("verify", str(path))  # the person-readable report names it too
     assert code == 1 and f"[dice] seq {seq}: {PHRASE}" in text, text
     verifier = doc_verifier(tmp_path)
@@ -86,8 +98,9 @@ async def test_manual_faces_the_encounter_allows_still_verify_as_manual(tussle, 
     await enc.add(ANN)
     token = await enc.seat("Ann's player", ["ann"])
     await enc.ok("roll", expression="2d6", purpose="the GM's table dice", dice=[[3, 4]])
-    r = await enc.command("roll", token=token, expression="1d6", purpose="Ann's own die", combatant="ann",
-                          dice=[[5]])
+    r = await enc.command(
+        "roll", token=token, expression="1d6", purpose="Ann's own die", combatant="ann", dice=[[5]]
+    )
     assert r.status == 201, r.body
     await enc.ok("roll", expression="1d20", purpose="a server die")
     await enc.ok("close")

@@ -97,9 +97,18 @@ async def test_a_reaction_answered_by_the_gm_and_a_rotated_seed_replay(tussle, t
     answer = next(e for e in events if e["command_id"] == "gm-answer")
     assert answer["type"] == "ReactionAnswered"
     assert answer["data"]["declaration"] == {
-        "command": {"type": "respond", "actor": "gm", "entropy": "", "reaction": answer["data"]["id"],
-                    "choice": "resist", "params": {}},
-        "keyed_by": "client", "ruleset": "probe", "version": answer["data"]["declaration"]["version"]}
+        "command": {
+            "type": "respond",
+            "actor": "gm",
+            "entropy": "",
+            "reaction": answer["data"]["id"],
+            "choice": "resist",
+            "params": {},
+        },
+        "keyed_by": "client",
+        "ruleset": "probe",
+        "version": answer["data"]["declaration"]["version"],
+    }
 
 
 def _forged(raw: bytes, change) -> tuple[bytes, int, list[dict[str, Any]]]:
@@ -140,7 +149,11 @@ async def test_a_forged_total_rehashed_into_a_valid_chain_is_caught_only_by_repl
         assert not report["ok"] and report["chain_ok"] and report["first_bad_seq"] == seq, report["problems"]
         [problem] = report["problems"]
         assert problem["kind"] == "replay" and problem["seq"] == seq
-        assert f"seq {seq} " in problem["message"] and f"{what} {stored}, the rules give {stored - 1 if what == 'total' else stored - 2}" in problem["message"], problem
+        assert (
+            f"seq {seq} " in problem["message"]
+            and f"{what} {stored}, the rules give {stored - 1 if what == 'total' else stored - 2}"
+            in problem["message"]
+        ), problem
         code, out = await tussle_cli("verify", str(path), "--replay")
         assert code == 1 and f"first bad seq {seq}" in out and "the rules give" in out, out
         # The same forgery in the store: GET /verify passes it, GET /verify?replay=1 names it.
@@ -161,12 +174,17 @@ async def test_a_forged_total_rehashed_into_a_valid_chain_is_caught_only_by_repl
     await server.start()
 
 
-async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_tampered(server, tussle, tmp_path):
+async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_tampered(
+    server, tussle, tmp_path
+):
     enc = await play(tussle, load("tft-manual-troll"))
 
     def older(events: list[dict[str, Any]]) -> int:
-        first = next(e for e in events if e["data"].get("declaration", {}).get("command", {}).get("type")
-                     == "tft.hth_attack")
+        first = next(
+            e
+            for e in events
+            if e["data"].get("declaration", {}).get("command", {}).get("type") == "tft.hth_attack"
+        )
         first["data"]["declaration"]["version"] = "0"
         return first["seq"]
 
@@ -178,7 +196,11 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
     replay = report["replay"]
     assert replay["not_replayable"] == 1 and replay["agreed"] == replay["declared"] - 1
     [skipped] = replay["skipped"]
-    assert skipped["seq"] == seq and "version 0" in skipped["reason"] and "this installation has" in skipped["reason"]
+    assert (
+        skipped["seq"] == seq
+        and "version 0" in skipped["reason"]
+        and "this installation has" in skipped["reason"]
+    )
     code, out = await tussle_cli("verify", str(path), "--replay")
     assert code == 0 and "not replayable" in out and f"at seq {seq}" in out, out
     # The same stream in the store: GET /verify?replay=1 says the same.
@@ -194,7 +216,10 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
 async def test_a_stream_written_before_declarations_says_faces_and_chain_only(name):
     report = await replayed(FROZEN / f"{name}.jsonl")
     assert report["ok"], report["problems"]
-    assert report["replay"]["declared"] == 0 and report["replay"]["summary"] == "no declarations: faces and chain only"
+    assert (
+        report["replay"]["declared"] == 0
+        and report["replay"]["summary"] == "no declarations: faces and chain only"
+    )
     code, out = await tussle_cli("verify", str(FROZEN / f"{name}.jsonl"), "--replay")
     assert code == 0 and "Replay: no declarations: faces and chain only." in out, out
 
@@ -228,8 +253,14 @@ def doc_replayer(tmp_path: Path) -> Path:
 async def tussle_python(script: str, *args: str) -> tuple[int, str]:
     """Run a copied script with this checkout importable (the test-only probe ruleset lives in tests/)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    proc = await asyncio.create_subprocess_exec(sys.executable, script, *args, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        script,
+        *args,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     out, _ = await asyncio.wait_for(proc.communicate(), 120)
     return proc.returncode, out.decode()
 
@@ -252,7 +283,7 @@ async def test_the_documented_replay_check_names_the_same_seqs(tussle, tmp_path)
     # The GM's hidden rolls, one shown by reveal_roll and one by close, which reveals the hidden seed.
     enc = await tussle.create("freeform")
     await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
-    made = (await enc.ok("roll", expression="3d6+1", hidden=True, command_id="behind-1", entropy="h" * 16))
+    made = await enc.ok("roll", expression="3d6+1", hidden=True, command_id="behind-1", entropy="h" * 16)
     await enc.ok("reveal_roll", seq=made["events"][0]["seq"])
     await enc.ok("roll", expression="1d20", hidden=True, command_id="behind-2")
     open_ = Path(await export(tussle, enc, tmp_path, "hidden-open.jsonl"))
@@ -272,7 +303,10 @@ def test_declarations_leave_every_reader_as_it_was(name):
     without its declarations: only the replay reads them."""
     events = read_stream(SCRIPTS / f"{name}.jsonl")
     assert any("declaration" in e.data for e in events)
-    bare = [msgspec.structs.replace(e, data={k: v for k, v in e.data.items() if k != "declaration"}) for e in events]
+    bare = [
+        msgspec.structs.replace(e, data={k: v for k, v in e.data.items() if k != "declaration"})
+        for e in events
+    ]
     with_, without = renders(events), renders(bare)
     for reader in ("state", "log", "audit"):
         assert with_[reader] == without[reader], reader
@@ -280,8 +314,13 @@ def test_declarations_leave_every_reader_as_it_was(name):
 
     def posts(stream: list[Any], flavour: str) -> list[str]:
         entries = msgspec.to_builtins(build_log(stream, lambda e: REGISTRY.get(e.data["ruleset"])).entries)
-        return forum_posts(entries, name=name, commitments=commitment_timeline(stream),
-                           head={"seq": stream[-1].seq, "hash": stream[-1].hash}, flavour=flavour)
+        return forum_posts(
+            entries,
+            name=name,
+            commitments=commitment_timeline(stream),
+            head={"seq": stream[-1].seq, "hash": stream[-1].hash},
+            flavour=flavour,
+        )
 
     for flavour in ("markdown", "bbcode"):
         assert posts(events, flavour) == posts(bare, flavour)
@@ -294,11 +333,13 @@ async def test_a_timeout_answer_and_a_standing_order_replay(tussle, tmp_path):
     await enc.add({"id": "imp", "name": "Imp", "side": "monsters", "reactions": {"probe_defence": "resist"}})
     token = await enc.seat("Ann's player", ["ann"])
     # The imp's standing order answers at once, inside the grab; the troll's question waits for the clock.
-    r = await enc.command("probe.grab", token=token, combatant="ann", target="imp", command_id="grab-imp",
-                          entropy="i" * 16)
+    r = await enc.command(
+        "probe.grab", token=token, combatant="ann", target="imp", command_id="grab-imp", entropy="i" * 16
+    )
     assert r.status == 201 and "ReactionAnswered" in [e["type"] for e in r.body["events"]], r.body
-    r = await enc.command("probe.grab", token=token, combatant="ann", target="troll", command_id="grab-troll",
-                          entropy="t" * 16)
+    r = await enc.command(
+        "probe.grab", token=token, combatant="ann", target="troll", command_id="grab-troll", entropy="t" * 16
+    )
     assert r.status == 201, r.body
     for _ in range(300):
         if not (await enc.state())["pending"]:

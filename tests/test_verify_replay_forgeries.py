@@ -48,7 +48,8 @@ async def test_a_hidden_roll_event_added_to_a_forged_command_does_not_excuse_it(
     assert not report["ok"], report
     problem = next((p for p in report["problems"] if p["kind"] == "replay"), report["problems"])
     assert problem["seq"] == note["seq"] and problem["message"] == (
-        f'seq {note["seq"]} (NotePosted): text "the bridge falls", the rules give "the bridge holds"')
+        f'seq {note["seq"]} (NotePosted): text "the bridge falls", the rules give "the bridge holds"'
+    )
     assert report["replay"]["seed_unrevealed"] == 1, report["replay"]  # the real hidden roll only
     code, out = await tussle_python(str(doc_replayer(tmp_path)), str(path))  # docs/verifying.md §8 agrees
     assert code == 1 and f"FAILED at seq {note['seq']}:" in out, out
@@ -75,7 +76,9 @@ async def test_a_server_roll_rewritten_as_faces_the_command_supplied_is_caught(t
     events, trailer = parse(Path(await export(tussle, enc, tmp_path)).read_bytes())
     roll = next(e for e in events if e["type"] == "DieRolled")
     roll["data"]["declaration"]["command"]["entropy"] = ""
-    roll["data"].update(faces=[6, 6, 6], total=18, outcome="3d6 = 18", source="manual", keyed_by="manual", entropy="")
+    roll["data"].update(
+        faces=[6, 6, 6], total=18, outcome="3d6 = 18", source="manual", keyed_by="manual", entropy=""
+    )
     path = tmp_path / "forged.jsonl"
     path.write_bytes(_renumbered(events, trailer))
     report = await replayed(path)

@@ -16,8 +16,14 @@ CLI_S = 120.0  # generous: it only decides how long a hung command takes to fail
 
 async def tussle_cli(*args: str) -> tuple[int, str]:
     """Run the real `tussle` command line in a subprocess: (exit code, stdout + stderr)."""
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "server.cli", *args,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     try:
         out, _ = await asyncio.wait_for(proc.communicate(), CLI_S)
     except TimeoutError:
@@ -28,8 +34,10 @@ async def tussle_cli(*args: str) -> tuple[int, str]:
 
 
 async def export(tussle, enc, tmp_path, name: str = "export.jsonl") -> str:
-    r = await tussle.session.get(f"{tussle.base_url}{enc.path}/events",
-                                 headers={"Authorization": f"Bearer {enc.gm_token}", "Accept": "application/x-ndjson"})
+    r = await tussle.session.get(
+        f"{tussle.base_url}{enc.path}/events",
+        headers={"Authorization": f"Bearer {enc.gm_token}", "Accept": "application/x-ndjson"},
+    )
     path = tmp_path / name
     path.write_bytes(await r.read())
     return str(path)
@@ -38,7 +46,9 @@ async def export(tussle, enc, tmp_path, name: str = "export.jsonl") -> str:
 async def played(tussle):
     enc = await tussle.create()
     await enc.add(ANN)
-    await enc.ok("roll", expression="3d6", purpose="a check", combatant="ann", command_id="r-1", entropy="x" * 16)
+    await enc.ok(
+        "roll", expression="3d6", purpose="a check", combatant="ann", command_id="r-1", entropy="x" * 16
+    )
     note = await enc.ok("note", text="the bridge holds")
     await enc.ok("roll", expression="1d100", purpose="another", command_id="r-2")
     await enc.ok("close")
@@ -56,7 +66,9 @@ async def test_an_honest_stream_verifies_over_http_and_offline(tussle, tmp_path)
     assert "OK" in out and "2 verified" in out
     # Receipts the client kept (each 201's seq and hash) check out against the stream.
     receipts = tmp_path / "receipts.jsonl"
-    receipts.write_text("".join(json.dumps({"seq": e["seq"], "hash": e["hash"]}) + "\n" for e in await enc.events()))
+    receipts.write_text(
+        "".join(json.dumps({"seq": e["seq"], "hash": e["hash"]}) + "\n" for e in await enc.events())
+    )
     code, out = await tussle_cli("verify", path, "--receipts", str(receipts), "--json")
     assert code == 0 and json.loads(out)["ok"]
 
@@ -95,7 +107,9 @@ async def test_a_changed_die_face_is_named_as_a_dice_problem(tussle, tmp_path):
     assert report["rolls_failed"] == 1 and report["rolls_verified"] == 1
     # ... but the receipts the table kept do not.
     receipts = tmp_path / "receipts.jsonl"
-    receipts.write_text("".join(json.dumps({"seq": e["seq"], "hash": e["hash"]}) + "\n" for e in await enc.events()))
+    receipts.write_text(
+        "".join(json.dumps({"seq": e["seq"], "hash": e["hash"]}) + "\n" for e in await enc.events())
+    )
     code, out = await tussle_cli("verify", str(forged), "--receipts", str(receipts))
     assert code == 1 and "[receipt]" in out and f"seq {roll_seq}:" in out
 

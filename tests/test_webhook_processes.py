@@ -15,7 +15,15 @@ from tests.support.client import Encounter, TussleClient
 from tests.support.receivers import EVENTUALLY_S, Answer, Receiver
 from tests.support.serving import ServeProcess
 
-FAST = ("--webhook-allow-private", "--webhook-retry-s", "0.05", "--webhook-retry-cap-s", "0.2", "--rate-commands", "0")
+FAST = (
+    "--webhook-allow-private",
+    "--webhook-retry-s",
+    "0.05",
+    "--webhook-retry-cap-s",
+    "0.2",
+    "--rate-commands",
+    "0",
+)
 
 
 async def serve(*args: str) -> ServeProcess:
@@ -32,8 +40,9 @@ async def session() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 async def subscribe(enc: Encounter, url: str) -> str:
-    r = await enc.client.request("POST", f"{enc.path}/webhooks", {"url": url, "deliver": ["events"]},
-                                 token=enc.gm_token)
+    r = await enc.client.request(
+        "POST", f"{enc.path}/webhooks", {"url": url, "deliver": ["events"]}, token=enc.gm_token
+    )
     assert r.status == 201, r.body
     return r.body["id"]
 
@@ -109,13 +118,17 @@ async def test_two_postgresql_processes_send_each_delivery_exactly_once(pg_schem
             assert len(ids) == len(set(ids)) == expected, "a delivery was sent twice"
             seqs = [r.json["data"]["seq"] for r in got]
             assert seqs == sorted(seqs) and seqs[-1] == last
+
         async def delivered() -> int:
             """What the two processes counted as delivered (each counts once its record is committed)."""
             total = 0
             for via in (via_a, via_b):
                 metrics = (await via.request("GET", "/metrics")).body
-                line = next(x for x in metrics.splitlines()
-                            if x.startswith('tussle_webhook_deliveries_total{outcome="delivered"}'))
+                line = next(
+                    x
+                    for x in metrics.splitlines()
+                    if x.startswith('tussle_webhook_deliveries_total{outcome="delivered"}')
+                )
                 total += int(line.rsplit(" ", 1)[1])
             return total
 

@@ -44,7 +44,9 @@ async def receiver(made: list[Receiver], answer: Any = None) -> Receiver:
 
 
 async def subscribe(enc: Encounter, url: str, token: str | None = None, **fields: Any) -> dict[str, Any]:
-    r = await enc.client.request("POST", f"{enc.path}/webhooks", {"url": url, **fields}, token=token or enc.gm_token)
+    r = await enc.client.request(
+        "POST", f"{enc.path}/webhooks", {"url": url, **fields}, token=token or enc.gm_token
+    )
     assert r.status == 201, r.body
     return r.body
 
@@ -58,7 +60,9 @@ async def notes(enc: Encounter, n: int, token: str | None = None) -> list[int]:
     return seqs
 
 
-async def test_deliveries_are_signed_per_standard_webhooks_and_the_stream_keeps_no_url_or_secret(hooked, receivers):
+async def test_deliveries_are_signed_per_standard_webhooks_and_the_stream_keeps_no_url_or_secret(
+    hooked, receivers
+):
     rx = await receiver(receivers)
     enc = await hooked.create()
     made = await subscribe(enc, rx.url, deliver=["events", "log", "notices"])
@@ -76,8 +80,13 @@ async def test_deliveries_are_signed_per_standard_webhooks_and_the_stream_keeps_
     # The stream records who is told what, never where exactly nor the secret.
     events = await enc.events()
     created = next(e for e in events if e["type"] == "WebhookCreated")
-    assert created["data"] == {"webhook": made["id"], "seat": None, "deliver": ["events", "log", "notices"],
-                               "format": "json", "host": "127.0.0.1"}
+    assert created["data"] == {
+        "webhook": made["id"],
+        "seat": None,
+        "deliver": ["events", "log", "notices"],
+        "format": "json",
+        "host": "127.0.0.1",
+    }
     everything = str(events) + str((await enc.get("/webhooks")).body) + str((await enc.get("/log")).body)
     assert "s3cr3t-path" not in everything and "q5" not in everything and made["secret"] not in everything
     # A rotated secret signs the next deliveries; the old one no longer verifies them.
@@ -88,7 +97,6 @@ async def test_deliveries_are_signed_per_standard_webhooks_and_the_stream_keeps_
     assert Webhook(rotated.body["secret"]).verify(later.body, later.headers)
     with pytest.raises(Exception, match="signature"):
         verifier.verify(later.body, later.headers)
-
 
 
 async def deliveries_when(enc: Encounter, wid: str, ok: Any, wait_s: float = 30.0) -> list[dict[str, Any]]:
@@ -111,7 +119,10 @@ async def metrics_when(client: TussleClient, line: str, wait_s: float = 30.0) ->
             return metrics
         await asyncio.sleep(0.05)
 
-async def test_an_endpoint_that_fails_three_times_gets_everything_in_order_under_stable_ids(hooked, receivers):
+
+async def test_an_endpoint_that_fails_three_times_gets_everything_in_order_under_stable_ids(
+    hooked, receivers
+):
     rx = await receiver(receivers, lambda n: Answer(500) if n < 3 else Answer(200))
     enc = await hooked.create()
     made = await subscribe(enc, rx.url, deliver=["events"])
@@ -174,10 +185,14 @@ async def test_a_redirect_is_a_failure_and_is_not_followed(hooked, receivers):
 async def test_private_addresses_and_userinfo_are_refused_without_the_flag(tussle, receivers):
     rx = await receiver(receivers)
     enc = await tussle.create()
-    for url, why in ((rx.url, "loopback"), (f"http://localhost:{rx.port}/hook", "resolves to a loopback"), ("http://10.1.2.3/hook", "private"),
-                     ("http://169.254.169.254/latest/meta-data", "metadata"),
-                     ("https://user:pass@example.com/hook", "user name or password"),
-                     ("ftp://example.com/x", "http or https")):
+    for url, why in (
+        (rx.url, "loopback"),
+        (f"http://localhost:{rx.port}/hook", "resolves to a loopback"),
+        ("http://10.1.2.3/hook", "private"),
+        ("http://169.254.169.254/latest/meta-data", "metadata"),
+        ("https://user:pass@example.com/hook", "user name or password"),
+        ("ftp://example.com/x", "http or https"),
+    ):
         r = await tussle.request("POST", f"{enc.path}/webhooks", {"url": url}, token=enc.gm_token)
         assert r.status == 400 and r.body["error"]["details"] == {"field": "url"}, (url, r.body)
         assert why in r.body["error"]["message"]
@@ -193,7 +208,9 @@ async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_
     ana = await enc.seat_full("Ana", ["simeth"])
     await enc.seat_full("Bo", ["troll"])
     for body in ({"deliver": ["events"]}, {"seat": "seat-2"}):
-        r = await hooked.request("POST", f"{enc.path}/webhooks", {"url": mine.url, **body}, token=ana["token"])
+        r = await hooked.request(
+            "POST", f"{enc.path}/webhooks", {"url": mine.url, **body}, token=ana["token"]
+        )
         assert r.status == 403, r.body
     own = await subscribe(enc, mine.url, token=ana["token"])
     assert own["seat"] == ana["seat"] and own["deliver"] == ["notices"]
@@ -210,12 +227,16 @@ async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_
     assert notice["link"] == f"{hooked.base_url}/encounters/{enc.id}/view"
     assert [r.json["data"]["to_name"] for r in table.processed] == ["Bo", "Ana"]
     listed = (await hooked.request("GET", f"{enc.path}/webhooks", token=ana["token"])).body["webhooks"]
-    assert [w["id"] for w in listed] == [own["id"]] and len((await enc.get("/webhooks")).body["webhooks"]) == 2
+    assert [w["id"] for w in listed] == [own["id"]] and len(
+        (await enc.get("/webhooks")).body["webhooks"]
+    ) == 2
     # The seat is revoked: its webhook stops, and says so.
     r = await hooked.request("DELETE", f"{enc.path}/seats/{ana['seat']}", token=enc.gm_token)
     assert r.status == 204
     await enc.ok("close")
-    await table.until(lambda: sum(r.json["data"]["kind"] == "closed" for r in table.processed) >= 2, "closed notices")
+    await table.until(
+        lambda: sum(r.json["data"]["kind"] == "closed" for r in table.processed) >= 2, "closed notices"
+    )
     closed = [r.json["data"] for r in table.processed if r.json["data"]["kind"] == "closed"]
     assert {c["to"] for c in closed} == {"gm", "seat-2"}
     assert closed[0]["text"] == "the fight is closed; the seed is revealed — verify"
@@ -225,8 +246,9 @@ async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_
 
 
 async def test_a_timed_out_reaction_is_a_notice_to_the_seat_asked(tmp_path, receivers):
-    srv = await RunningServer(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=FAST,
-                              timeout_poll_s=0.05).start()
+    srv = await RunningServer(
+        str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=FAST, timeout_poll_s=0.05
+    ).start()
     try:
         async with aiohttp.ClientSession() as session:
             client = TussleClient(srv.base_url, session, srv.db_path)
@@ -235,10 +257,15 @@ async def test_a_timed_out_reaction_is_a_notice_to_the_seat_asked(tmp_path, rece
             await enc.add({"id": "simeth", "name": "Simeth", "side": "a", "stats": {}, "position": [0, 0]})
             seat = await enc.seat_full("Ana", ["simeth"])
             await subscribe(enc, rx.url, token=seat["token"])
-            await enc.ok("ask", combatant="simeth", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge")
+            await enc.ok(
+                "ask", combatant="simeth", kind="parry_or_dodge", options=["parry", "dodge"], default="dodge"
+            )
             got = await rx.until_processed(2)
             assert [r.json["data"]["kind"] for r in got] == ["asked", "timed_out"]
-            assert got[1].json["data"]["text"] == "your reaction timed out; the default was applied (parry or dodge: dodge)"
+            assert (
+                got[1].json["data"]["text"]
+                == "your reaction timed out; the default was applied (parry or dodge: dodge)"
+            )
     finally:
         await srv.stop()
 
@@ -252,7 +279,9 @@ async def test_discord_format_posts_content_of_at_most_2000_characters(hooked, r
     await enc.ok("note", text="a short one")
     got = await rx.until_processed(4)
     contents = [r.json["content"] for r in got]
-    assert all(len(c) <= 2000 for c in contents) and all(set(r.json) == {"content", "allowed_mentions"} for r in got)
+    assert all(len(c) <= 2000 for c in contents) and all(
+        set(r.json) == {"content", "allowed_mentions"} for r in got
+    )
     assert "".join(contents[:3]).count("word") == 900
     assert contents[3].endswith("notes: “a short one”")
 
@@ -273,7 +302,9 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
     await enc.ok("start_phase", phase="action", force=True)  # Simeth's DX is the highest: Simeth acts first
     (first,) = await simeths.until_processed(1)
     assert first.json["data"]["kind"] == "your_turn"
-    assert first.json["data"]["text"].startswith("it is your turn (Simeth, turn 1, action phase): Simeth acts: ")
+    assert first.json["data"]["text"].startswith(
+        "it is your turn (Simeth, turn 1, action phase): Simeth acts: "
+    )
     assert "token" not in first.json["data"]["link"] and first.json["data"]["link"].endswith("/view")
     r = await enc.command("tft.pass", token=ana, combatant="simeth")
     assert r.status == 201, r.body
@@ -296,9 +327,13 @@ async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_
             await notes(enc, 1)
             (told,) = await gm.until_processed(1)
             assert told.json["data"]["kind"] == "webhook_disabled" and told.json["data"]["to"] == "gm"
-            assert told.json["data"]["text"].startswith("your webhook to 127.0.0.1 was disabled: it failed for ")
+            assert told.json["data"]["text"].startswith(
+                "your webhook to 127.0.0.1 was disabled: it failed for "
+            )
             listed = {w["id"]: w for w in (await enc.get("/webhooks")).body["webhooks"]}
-            assert listed[dead["id"]]["status"] == "disabled" and "HTTP 500" in listed[dead["id"]]["last_error"]
+            assert (
+                listed[dead["id"]]["status"] == "disabled" and "HTTP 500" in listed[dead["id"]]["last_error"]
+            )
             disabled = [e for e in await enc.events() if e["type"] == "WebhookDisabled"]
             assert [(e["actor"], e["data"]["webhook"]) for e in disabled] == [("system", dead["id"])]
             (later,) = await notes(enc, 1)

@@ -43,9 +43,21 @@ def metric(text: str, name: str) -> float:
 
 
 @pytest.mark.parametrize("projection", ["events", "log"])
-async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_gets_everything(tmp_path, projection):
-    srv = ServeProcess("--db", str(tmp_path / "t.db"), "--rate-commands", "0", "--rate-reads", "0",
-                       "--max-ws", "0", "--ws-send-timeout", "2")
+async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_gets_everything(
+    tmp_path, projection
+):
+    srv = ServeProcess(
+        "--db",
+        str(tmp_path / "t.db"),
+        "--rate-commands",
+        "0",
+        "--rate-reads",
+        "0",
+        "--max-ws",
+        "0",
+        "--ws-send-timeout",
+        "2",
+    )
     assert srv.port is not None, srv.stderr
     stalled = []
     try:
@@ -64,15 +76,23 @@ async def test_twenty_stalled_readers_leave_memory_bounded_and_a_live_reader_get
             warm = await subscribe(enc, "events", after=0)
             await until(warm, "caught_up")
             await warm.close()
-            live = await subscribe(enc, projection, after=head if projection == "events" else 0,
-                                   max_msg_size=0)  # the log snapshot is the whole 10 MB
+            live = await subscribe(
+                enc, projection, after=head if projection == "events" else 0, max_msg_size=0
+            )  # the log snapshot is the whole 10 MB
             await until(live, "caught_up")
             baseline = rss(srv.proc.pid)
             peak = baseline
 
             for _ in range(STALLED):
-                stalled.append(stalled_client(srv.connect_host, srv.port, f"{enc.path}/ws", enc.gm_token,
-                                              {"op": "subscribe", "projection": projection, "after": 0}))
+                stalled.append(
+                    stalled_client(
+                        srv.connect_host,
+                        srv.port,
+                        f"{enc.path}/ws",
+                        enc.gm_token,
+                        {"op": "subscribe", "projection": projection, "after": 0},
+                    )
+                )
             for _ in range(LIVE_NOTES):
                 seq = (await note())["seq"]
                 assert await next_seq(live) == seq
@@ -120,8 +140,16 @@ async def until_a_ping_or(ws: aiohttp.ClientWebSocketResponse, seconds: float) -
 async def test_a_snapshot_larger_than_the_queue_bound_reaches_a_reader(tmp_path):
     # The log snapshot of a large encounter is one frame over --ws-queue-bytes: it goes out alone,
     # followed by caught_up, in fragments the client reassembles.
-    srv = ServeProcess("--db", str(tmp_path / "t.db"), "--rate-commands", "0", "--rate-reads", "0",
-                       "--ws-queue-bytes", "100000")
+    srv = ServeProcess(
+        "--db",
+        str(tmp_path / "t.db"),
+        "--rate-commands",
+        "0",
+        "--rate-reads",
+        "0",
+        "--ws-queue-bytes",
+        "100000",
+    )
     assert srv.port is not None, srv.stderr
     try:
         async with aiohttp.ClientSession() as session:

@@ -64,7 +64,7 @@ class GroupCommit:
                     at = 0
                     for reqs, done in batch:
                         if not done.done():  # its caller may have gone (cancelled)
-                            done.set_result(results[at: at + len(reqs)])
+                            done.set_result(results[at : at + len(reqs)])
                         at += len(reqs)
                 batch = []
         except BaseException as exc:

@@ -42,9 +42,9 @@ class SchemaMismatch(Exception):
 # The table that records which migrations a database has run (created before any of them).
 VERSION_TABLE = {
     "sqlite": "CREATE TABLE IF NOT EXISTS schema_migrations ("
-              " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
     "postgres": "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
 }
 
 
@@ -199,7 +199,7 @@ CREATE TABLE snapshots (
         "seed_key",
         sqlite="CREATE TABLE seed_key (only_row INTEGER PRIMARY KEY CHECK (only_row = 1), fingerprint TEXT NOT NULL)",
         postgres="CREATE TABLE seed_key (only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row),"
-                 " fingerprint TEXT NOT NULL)",
+        " fingerprint TEXT NOT NULL)",
         seal_seeds=True,
     ),
 ]
@@ -223,8 +223,17 @@ def pending(applied: list[tuple[int, str]], migrations: list[Migration]) -> list
             known = f"{len(migrations)} ({migrations[-1].name})" if migrations else "0"
             raise SchemaMismatch(
                 f"the database's schema is at version {applied[-1][0]} ({applied[-1][1]}), which this server "
-                f"does not know (it knows versions up to {known}): run the release that wrote it, or a newer one")
-    return list(enumerate(migrations, start=1))[len(applied):]
+                f"does not know (it knows versions up to {known}): run the release that wrote it, or a newer one"
+            )
+    return list(enumerate(migrations, start=1))[len(applied) :]
 
 
-__all__ = ["MIGRATIONS", "Migration", "SchemaMismatch", "VERSION_TABLE", "pending", "seals_seeds", "stream_tables"]
+__all__ = [
+    "MIGRATIONS",
+    "Migration",
+    "SchemaMismatch",
+    "VERSION_TABLE",
+    "pending",
+    "seals_seeds",
+    "stream_tables",
+]

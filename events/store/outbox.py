@@ -25,10 +25,14 @@ CANCELLED = "cancelled"  # its webhook stopped before it was delivered
 
 
 # The stored columns, in the field order of WebhookRow and Delivery (both backends select these).
-WEBHOOK_COLUMNS = ("id, stream, url, secret, seat, deliver, format, base_url, created_at, status, next_at, "
-                   "failing_since, last_error")
-DELIVERY_COLUMNS = ("id, webhook, stream, seq, part, kind, body, status, attempts, created_at, next_at, "
-                    "last_error, last_status, delivered_at")
+WEBHOOK_COLUMNS = (
+    "id, stream, url, secret, seat, deliver, format, base_url, created_at, status, next_at, "
+    "failing_since, last_error"
+)
+DELIVERY_COLUMNS = (
+    "id, webhook, stream, seq, part, kind, body, status, attempts, created_at, next_at, "
+    "last_error, last_status, delivered_at"
+)
 
 
 class WebhookRow(msgspec.Struct, frozen=True):

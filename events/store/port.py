@@ -242,6 +242,7 @@ class TokenStore(abc.ABC):
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         """The live tokens of one encounter (what `tussle export --with-secrets` carries to a new server)."""
 
+
 class DeadlineStore(abc.ABC):
     """Reaction deadlines (written by appends: `Append.deadlines`, `Append.clear_deadlines`)."""
 

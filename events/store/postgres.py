@@ -62,8 +62,15 @@ CommitListener = Callable[[], None]
 
 # What a database that went away or filled up answers (a lost or refused connection, a shutdown, a
 # database renamed or dropped, a full disk): nothing of the transaction was kept, worth trying later.
-_UNAVAILABLE = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InsufficientResourcesError,
-                asyncpg.OperatorInterventionError, asyncpg.InvalidCatalogNameError, asyncpg.PostgresSystemError)
+_UNAVAILABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.InvalidCatalogNameError,
+    asyncpg.PostgresSystemError,
+)
 
 
 class NoSchema(Exception):
@@ -71,8 +78,17 @@ class NoSchema(Exception):
 
 
 def _event(row: Any) -> Event:
-    return Event(row["stream"], row["seq"], row["type"], msgspec.json.decode(row["data"]), row["actor"],
-                 row["command_id"], row["ts"], row["prev_hash"], row["hash"])
+    return Event(
+        row["stream"],
+        row["seq"],
+        row["type"],
+        msgspec.json.decode(row["data"]),
+        row["actor"],
+        row["command_id"],
+        row["ts"],
+        row["prev_hash"],
+        row["hash"],
+    )
 
 
 def _info(r: Any) -> StreamInfo:
@@ -98,8 +114,16 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     # writer's transaction open with it while others write and read, or make it fail.
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
-    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, batch_max: int = 100,
-                 migrations: list[Migration] = MIGRATIONS, seed_key: SeedKey | None = None):
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        batch_max: int = 100,
+        migrations: list[Migration] = MIGRATIONS,
+        seed_key: SeedKey | None = None,
+    ):
         self.dsn = dsn
         self.seed_key = seed_key  # None: TUSSLE_SEED_KEY, read at open (never made: all processes share it)
         self.migrations = migrations
@@ -121,8 +145,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     async def open(self) -> None:
         if self.seed_key is None:
             self.seed_key = for_postgres()
-        self.pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size,
-                                              reset=_keep_session)
+        self.pool = await asyncpg.create_pool(
+            self.dsn, min_size=self.min_size, max_size=self.max_size, reset=_keep_session
+        )
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", _SCHEMA_LOCK)
@@ -142,14 +167,20 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         (events/store/migrations.py) with their `schema_migrations` rows; a process that waited for the lock
         finds them applied and runs none."""
         await conn.execute(VERSION_TABLE["postgres"])
-        applied = [(r["version"], r["name"])
-                   for r in await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")]
+        applied = [
+            (r["version"], r["name"])
+            for r in await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
+        ]
         for version, migration in pending(applied, self.migrations):
             await conn.execute(migration.postgres)
             if migration.seal_seeds:
                 await self._seal_plain_seeds(conn)
-            await conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-                               version, migration.name, timestamp())
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                version,
+                migration.name,
+                timestamp(),
+            )
         if seals_seeds(self.migrations):
             await self._check_seed_key(conn)
 
@@ -159,14 +190,19 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         rows = await conn.fetch("SELECT stream, commitment, seed FROM dice_seeds")
         await conn.executemany(
             "UPDATE dice_seeds SET seed = $1 WHERE stream = $2 AND commitment = $3",
-            [(self._key.seal(r["stream"], r["commitment"], bytes(r["seed"])), r["stream"], r["commitment"])
-             for r in rows])
+            [
+                (self._key.seal(r["stream"], r["commitment"], bytes(r["seed"])), r["stream"], r["commitment"])
+                for r in rows
+            ],
+        )
 
     async def _check_seed_key(self, conn: asyncpg.Connection) -> None:
         """Record the seed key's fingerprint in a database that has none; refuse another key's."""
         stored = await conn.fetchval("SELECT fingerprint FROM seed_key")
         if stored is None:
-            await conn.execute("INSERT INTO seed_key (only_row, fingerprint) VALUES (TRUE, $1)", self._key.fingerprint)
+            await conn.execute(
+                "INSERT INTO seed_key (only_row, fingerprint) VALUES (TRUE, $1)", self._key.fingerprint
+            )
         else:
             self._key.check(stored)
 
@@ -208,8 +244,11 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     def unavailable(self, exc: BaseException) -> str | None:
         # A connection the server dropped mid-command can be left "in another operation" when asyncpg
         # is asked to reset it (seen under load when the database goes away): the database, not us.
-        if isinstance(exc, _UNAVAILABLE) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)) or (
-                isinstance(exc, asyncpg.InternalClientError) and "another operation" in str(exc)):
+        if (
+            isinstance(exc, _UNAVAILABLE)
+            or (isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc))
+            or (isinstance(exc, asyncpg.InternalClientError) and "another operation" in str(exc))
+        ):
             return f"the PostgreSQL database cannot be reached or written now ({type(exc).__name__})"
         return None
 
@@ -281,7 +320,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                     raise
         raise AssertionError("unreachable")
 
-    async def _append_batch(self, conn: asyncpg.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+    async def _append_batch(
+        self, conn: asyncpg.Connection, requests: list[Append]
+    ) -> list[AppendResult | Exception]:
         """One transaction for the batch, in a fixed number of round trips whatever its size.
 
         Every stream of the batch is locked first (`FOR UPDATE`, in one order so that two batches
@@ -294,78 +335,135 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         """
         async with conn.transaction():
             streams = sorted({r.stream for r in requests})
-            rows = await conn.fetch("SELECT id, seq, hash FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
-                                    streams)
+            rows = await conn.fetch(
+                "SELECT id, seq, hash FROM streams WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", streams
+            )
             heads: dict[str, tuple[int, str]] = {r["id"]: (r["seq"], r["hash"]) for r in rows}
             priors = await self._commands(conn, [(r.stream, r.command_id) for r in requests])
-            create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
-            taken = {r["command_id"] for r in await conn.fetch(
-                "SELECT command_id FROM creations WHERE command_id = ANY($1::text[])", create_keys)} if create_keys else set()
-            plan = plan_batch(requests, heads, priors, taken, self.clock, await self._live_tokens(conn, requests))
+            create_keys = sorted(
+                {r.create_key for r in requests if r.create is not None and r.create_key is not None}
+            )
+            taken = (
+                {
+                    r["command_id"]
+                    for r in await conn.fetch(
+                        "SELECT command_id FROM creations WHERE command_id = ANY($1::text[])", create_keys
+                    )
+                }
+                if create_keys
+                else set()
+            )
+            plan = plan_batch(
+                requests, heads, priors, taken, self.clock, await self._live_tokens(conn, requests)
+            )
             if plan.accepted:
                 await self._write(conn, plan)
-            results = [AppendResult(await self._range(conn, *r), duplicate=True) if isinstance(r, Resend) else r
-                       for r in plan.results]
+            results = [
+                AppendResult(await self._range(conn, *r), duplicate=True) if isinstance(r, Resend) else r
+                for r in plan.results
+            ]
             if self.before_commit is not None:
                 await self.before_commit(requests)
         return results
 
     @staticmethod
-    async def _live_tokens(conn: asyncpg.Connection, requests: list[Append]) -> dict[str, tuple[str, TokenRow]]:
+    async def _live_tokens(
+        conn: asyncpg.Connection, requests: list[Append]
+    ) -> dict[str, tuple[str, TokenRow]]:
         hashes = sorted({r.token_hash for r in requests if r.token_hash is not None})
         if not hashes:
             return {}
-        rows = await conn.fetch("SELECT token_hash, stream, role, seat, token_id FROM tokens"
-                                " WHERE token_hash = ANY($1::text[]) AND NOT revoked", hashes)
-        return {r["token_hash"]: (r["stream"], TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]))
-                for r in rows}
+        rows = await conn.fetch(
+            "SELECT token_hash, stream, role, seat, token_id FROM tokens"
+            " WHERE token_hash = ANY($1::text[]) AND NOT revoked",
+            hashes,
+        )
+        return {
+            r["token_hash"]: (r["stream"], TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]))
+            for r in rows
+        }
 
-    async def _commands(self, conn: asyncpg.Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Prior]:
+    async def _commands(
+        self, conn: asyncpg.Connection, keys: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], Prior]:
         rows = await conn.fetch(
             "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM commands AS c"
             " JOIN unnest($1::text[], $2::text[]) AS k(stream, command_id) USING (stream, command_id)",
-            [k[0] for k in keys], [k[1] for k in keys])
-        return {(r["stream"], r["command_id"]): Prior(r["identity"], r["actor"], r["first_seq"], r["last_seq"])
-                for r in rows}
+            [k[0] for k in keys],
+            [k[1] for k in keys],
+        )
+        return {
+            (r["stream"], r["command_id"]): Prior(r["identity"], r["actor"], r["first_seq"], r["last_seq"])
+            for r in rows
+        }
 
     async def _write(self, conn: asyncpg.Connection, plan: Plan) -> None:
         if plan.created:
             await conn.executemany(
                 "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES ($1, $2, $3, $4, 0, $5, FALSE)",
-                [(i.id, i.name, i.ruleset, i.public, ZERO_HASH) for i in plan.created])
+                [(i.id, i.name, i.ruleset, i.public, ZERO_HASH) for i in plan.created],
+            )
         for req in plan.accepted:  # the side rows: seeds and tokens (creations, rotations, seats)
             if req.create is not None and req.create_key is not None:
-                await conn.execute("INSERT INTO creations (command_id, stream, identity) VALUES ($1, $2, $3)",
-                                   req.create_key, req.stream, req.identity)
+                await conn.execute(
+                    "INSERT INTO creations (command_id, stream, identity) VALUES ($1, $2, $3)",
+                    req.create_key,
+                    req.stream,
+                    req.identity,
+                )
             for s in req.seeds:
-                await conn.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
-                                   req.stream, s.commitment, self._key.seal(req.stream, s.commitment, s.seed))
+                await conn.execute(
+                    "INSERT INTO dice_seeds (stream, commitment, seed) VALUES ($1, $2, $3)",
+                    req.stream,
+                    s.commitment,
+                    self._key.seal(req.stream, s.commitment, s.seed),
+                )
             for c in req.reveal:
-                await conn.execute("UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
-                                   req.stream, c)
+                await conn.execute(
+                    "UPDATE dice_seeds SET revealed = TRUE WHERE stream = $1 AND commitment = $2",
+                    req.stream,
+                    c,
+                )
             # Revocations first: a rotation revokes the old tokens and then adds the new one.
             for r in req.revoke:
                 if r.token_id is not None:
-                    await conn.execute("UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2",
-                                       req.stream, r.token_id)
+                    await conn.execute(
+                        "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2",
+                        req.stream,
+                        r.token_id,
+                    )
                 else:
                     await conn.execute(
                         "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND role = $2 AND seat IS NOT DISTINCT FROM $3",
-                        req.stream, r.role, r.seat)
+                        req.stream,
+                        r.role,
+                        r.seat,
+                    )
             for t in req.tokens:
                 await conn.execute(
                     "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
-                    t.token_hash, req.stream, t.role, t.seat, t.token_id)
+                    t.token_hash,
+                    req.stream,
+                    t.role,
+                    t.seat,
+                    t.token_id,
+                )
             if req.webhooks or req.webhook_changes or req.outbox:
                 await write_webhook_rows(conn, req)
             if req.clear_deadlines:
-                await conn.execute("DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = ANY($2::text[])",
-                                   req.stream, req.clear_deadlines)
+                await conn.execute(
+                    "DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = ANY($2::text[])",
+                    req.stream,
+                    req.clear_deadlines,
+                )
             for d in req.deadlines:
                 await conn.execute(
                     "INSERT INTO reaction_deadlines (stream, reaction, due) VALUES ($1, $2, $3)"
                     " ON CONFLICT (stream, reaction) DO UPDATE SET due = EXCLUDED.due",
-                    req.stream, d.reaction, d.due)
+                    req.stream,
+                    d.reaction,
+                    d.due,
+                )
         await self._write_events(conn, plan)
 
     async def _write_events(self, conn: asyncpg.Connection, plan: Plan) -> None:
@@ -386,7 +484,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         delivered at commit, in commit order, and never if the transaction rolls back; listeners
         only wake up on it and read the events themselves from the table.
         """
-        await conn.execute("WITH checks AS (SELECT TRUE AS ok)," + self._WRITE_EVENTS, *self._write_arguments(plan))
+        await conn.execute(
+            "WITH checks AS (SELECT TRUE AS ok)," + self._WRITE_EVENTS, *self._write_arguments(plan)
+        )
 
     # Every write reads `checks.ok`: TRUE on the full path, the one-trip checks' verdict on the one-trip
     # path (events/store/postgres_one_trip.py), where a failed check writes nothing, not even positions.
@@ -423,34 +523,59 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         revoked = {r.stream for r in plan.accepted if r.revoke}
         return [
             len(events),
-            [c.stream for c in cmds], [c.command_id for c in cmds], [c.identity for c in cmds],
-            [c.actor for c in cmds], [c.first_seq for c in cmds], [c.last_seq for c in cmds],
-            touched, [plan.heads[s].seq for s in touched], [plan.heads[s].hash for s in touched],
+            [c.stream for c in cmds],
+            [c.command_id for c in cmds],
+            [c.identity for c in cmds],
+            [c.actor for c in cmds],
+            [c.first_seq for c in cmds],
+            [c.last_seq for c in cmds],
+            touched,
+            [plan.heads[s].seq for s in touched],
+            [plan.heads[s].hash for s in touched],
             [plan.heads[s].closes for s in touched],
-            [e.stream for e in events], [e.seq for e in events], [e.type for e in events],
-            [canonical(e.data).decode() for e in events], [e.actor for e in events],
-            [e.command_id for e in events], [e.ts for e in events], [e.prev_hash for e in events],
+            [e.stream for e in events],
+            [e.seq for e in events],
+            [e.type for e in events],
+            [canonical(e.data).decode() for e in events],
+            [e.actor for e in events],
+            [e.command_id for e in events],
+            [e.ts for e in events],
+            [e.prev_hash for e in events],
             [e.hash for e in events],
-            self.channel, list(last_seq), list(last_seq.values()), [s in revoked for s in last_seq]]
+            self.channel,
+            list(last_seq),
+            list(last_seq.values()),
+            [s in revoked for s in last_seq],
+        ]
 
     # ---- reading ---------------------------------------------------------------------------
 
-    async def _range(self, conn: asyncpg.Connection | asyncpg.Pool, stream: str, first: int, last: int) -> list[Event]:
+    async def _range(
+        self, conn: asyncpg.Connection | asyncpg.Pool, stream: str, first: int, last: int
+    ) -> list[Event]:
         rows = await conn.fetch(
             f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq",
-            stream, first, last)
+            stream,
+            first,
+            last,
+        )
         return [_event(r) for r in rows]
 
     async def read(self, stream: str, from_seq: int = 1, limit: int | None = None) -> list[Event]:
         rows = await self._pool.fetch(
             f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
-            stream, from_seq, limit)
+            stream,
+            from_seq,
+            limit,
+        )
         return [_event(r) for r in rows]
 
     async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
         rows = await self._pool.fetch(
             f"SELECT position, {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2",
-            after_position, limit)
+            after_position,
+            limit,
+        )
         return [(r["position"], _event(r)) for r in rows]
 
     async def last_position(self) -> int:
@@ -472,28 +597,39 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             for table in stream_tables(self.migrations):
                 await conn.execute(f"DELETE FROM {table} WHERE stream = $1", stream)
             # Other processes drop their cached tokens and head of it (events/store/notified_caches.py).
-            await conn.execute("SELECT pg_notify($1, json_build_object('stream', $2::text, 'deleted', TRUE)::text)",
-                               self.channel, stream)
+            await conn.execute(
+                "SELECT pg_notify($1, json_build_object('stream', $2::text, 'deleted', TRUE)::text)",
+                self.channel,
+                stream,
+            )
         self.caches.heard(stream, None, deleted=True)
         return found
 
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None:
         r = await self._pool.fetchrow(
             "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = $1 AND command_id = $2",
-            stream, command_id)
+            stream,
+            command_id,
+        )
         if not r:
             return None
-        return StoredCommand(r["identity"], r["actor"], await self._range(self._pool, stream, r["first_seq"], r["last_seq"]))
+        return StoredCommand(
+            r["identity"], r["actor"], await self._range(self._pool, stream, r["first_seq"], r["last_seq"])
+        )
 
     async def seed(self, stream: str, commitment: str) -> bytes | None:
         seed = await self._pool.fetchval(
-            "SELECT seed FROM dice_seeds WHERE stream = $1 AND commitment = $2", stream, commitment)
+            "SELECT seed FROM dice_seeds WHERE stream = $1 AND commitment = $2", stream, commitment
+        )
         return self._key.open(stream, commitment, bytes(seed)) if seed is not None else None
 
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
         rows = await self._pool.fetch(
-            "SELECT commitment, seed FROM dice_seeds WHERE stream = $1 AND revealed", stream)
-        return {r["commitment"]: self._key.open(stream, r["commitment"], bytes(r["seed"])).hex() for r in rows}
+            "SELECT commitment, seed FROM dice_seeds WHERE stream = $1 AND revealed", stream
+        )
+        return {
+            r["commitment"]: self._key.open(stream, r["commitment"], bytes(r["seed"])).hex() for r in rows
+        }
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         cached = self.caches.token(token_hash)
@@ -501,7 +637,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             return cached
         generation = self.caches.token_generation()
         r = await self._pool.fetchrow(
-            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked", token_hash)
+            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = $1 AND NOT revoked",
+            token_hash,
+        )
         if r is None:
             return None  # unknown tokens are not cached: anyone can send any number of them
         found = (r["stream"], TokenRow(token_hash, r["role"], r["seat"], r["token_id"]))
@@ -522,27 +660,40 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
     def notified(self, payload: dict[str, Any]) -> None:
         """What a notification on `channel` says, from any process (server/live/pg_listener.py)."""
         stream, seq = payload.get("stream"), payload.get("seq")
-        self.caches.heard(stream if isinstance(stream, str) else None, seq if isinstance(seq, int) else None,
-                          tokens=payload.get("tokens") is True, deleted=payload.get("deleted") is True)
+        self.caches.heard(
+            stream if isinstance(stream, str) else None,
+            seq if isinstance(seq, int) else None,
+            tokens=payload.get("tokens") is True,
+            deleted=payload.get("deleted") is True,
+        )
 
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         rows = await self._pool.fetch(
             "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = $1 AND NOT revoked"
-            ' ORDER BY token_hash COLLATE "C"', stream)
+            ' ORDER BY token_hash COLLATE "C"',
+            stream,
+        )
         return [TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]) for r in rows]
 
     async def find_creation(self, command_id: str) -> Creation | None:
-        r = await self._pool.fetchrow("SELECT stream, identity FROM creations WHERE command_id = $1", command_id)
+        r = await self._pool.fetchrow(
+            "SELECT stream, identity FROM creations WHERE command_id = $1", command_id
+        )
         return Creation(r["stream"], r["identity"]) if r else None
 
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
         rows = await self._pool.fetch(
             'SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= $1 COLLATE "C"'
-            ' ORDER BY due COLLATE "C" LIMIT $2', now, limit)
+            ' ORDER BY due COLLATE "C" LIMIT $2',
+            now,
+            limit,
+        )
         return [Deadline(r["stream"], r["reaction"], r["due"]) for r in rows]
 
     async def clear_deadline(self, stream: str, reaction: str) -> None:
-        await self._pool.execute("DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = $2", stream, reaction)
+        await self._pool.execute(
+            "DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = $2", stream, reaction
+        )
 
 
 __all__ = ["PostgresStore", "NoSchema", "channel_for"]

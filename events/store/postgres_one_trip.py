@@ -42,9 +42,21 @@ ONE_TRIP_CHECKS = (
 
 
 def _plain(req: Append) -> bool:
-    return bool(req.expected_hash) and req.create is None and not (
-        req.seeds or req.reveal or req.tokens or req.revoke or req.webhooks or req.webhook_changes or req.outbox
-        or req.deadlines or req.clear_deadlines)
+    return (
+        bool(req.expected_hash)
+        and req.create is None
+        and not (
+            req.seeds
+            or req.reveal
+            or req.tokens
+            or req.revoke
+            or req.webhooks
+            or req.webhook_changes
+            or req.outbox
+            or req.deadlines
+            or req.clear_deadlines
+        )
+    )
 
 
 def _assumed(requests: list[Append]) -> dict[str, tuple[int, str]]:
@@ -71,5 +83,12 @@ def one_trip_arguments(requests: list[Append], plan: Plan) -> list[object]:
     streams = sorted(heads)
     keys = sorted({(r.stream, r.command_id) for r in requests})
     tokens = sorted({(r.token_hash, r.stream) for r in plan.accepted if r.token_hash is not None})
-    return [streams, [heads[s][0] for s in streams], [heads[s][1] for s in streams],
-            [k[0] for k in keys], [k[1] for k in keys], [t[0] for t in tokens], [t[1] for t in tokens]]
+    return [
+        streams,
+        [heads[s][0] for s in streams],
+        [heads[s][1] for s in streams],
+        [k[0] for k in keys],
+        [k[1] for k in keys],
+        [t[0] for t in tokens],
+        [t[1] for t in tokens],
+    ]

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from events.store.port import Append
 
 
-
 def webhook_of(r: Any) -> WebhookRow:
     return webhook_from(r.values())
 
@@ -48,25 +47,47 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
     for w in req.webhooks:
         await conn.execute(
             f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            w.id, w.stream, w.url, w.secret, w.seat, msgspec.json.encode(w.deliver).decode(), w.format, w.base_url,
-            w.created_at, w.status, w.next_at, w.failing_since, w.last_error)
+            w.id,
+            w.stream,
+            w.url,
+            w.secret,
+            w.seat,
+            msgspec.json.encode(w.deliver).decode(),
+            w.format,
+            w.base_url,
+            w.created_at,
+            w.status,
+            w.next_at,
+            w.failing_since,
+            w.last_error,
+        )
     if req.outbox:
         await conn.execute(
             "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
             " SELECT o.id, o.webhook, $1, o.seq, o.part, o.kind, o.body, $2, $2"
             " FROM unnest($3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[])"
             "   AS o(id, webhook, seq, part, kind, body)",
-            req.stream, now, [o.id for o in req.outbox], [o.webhook for o in req.outbox],
-            [o.seq for o in req.outbox], [o.part for o in req.outbox], [o.kind for o in req.outbox],
-            [o.body for o in req.outbox])
+            req.stream,
+            now,
+            [o.id for o in req.outbox],
+            [o.webhook for o in req.outbox],
+            [o.seq for o in req.outbox],
+            [o.part for o in req.outbox],
+            [o.kind for o in req.outbox],
+            [o.body for o in req.outbox],
+        )
     for c in req.webhook_changes:
         if c.secret is not None:
             await conn.execute("UPDATE webhooks SET secret = $1 WHERE id = $2", c.secret, c.id)
         if c.status is not None:
             await conn.execute("UPDATE webhooks SET status = $1 WHERE id = $2", c.status, c.id)
             if c.status != ACTIVE:
-                await conn.execute("UPDATE deliveries SET status = $1 WHERE webhook = $2 AND status = $3",
-                                   CANCELLED, c.id, PENDING)
+                await conn.execute(
+                    "UPDATE deliveries SET status = $1 WHERE webhook = $2 AND status = $3",
+                    CANCELLED,
+                    c.id,
+                    PENDING,
+                )
 
 
 async def _record(conn: asyncpg.Connection, a: Attempt) -> None:
@@ -74,17 +95,40 @@ async def _record(conn: asyncpg.Connection, a: Attempt) -> None:
     if a.ok:
         await conn.execute(
             "UPDATE deliveries SET status = $1, attempts = attempts + 1, delivered_at = $2, last_status = $3,"
-            " last_error = NULL WHERE id = $4 AND status = $5", DELIVERED, a.at, a.status, a.delivery, PENDING)
-        await conn.execute("UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0,"
-                           " lease_until = $1 WHERE id = $2", lease_until, a.webhook)
+            " last_error = NULL WHERE id = $4 AND status = $5",
+            DELIVERED,
+            a.at,
+            a.status,
+            a.delivery,
+            PENDING,
+        )
+        await conn.execute(
+            "UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0,"
+            " lease_until = $1 WHERE id = $2",
+            lease_until,
+            a.webhook,
+        )
         return
     await conn.execute(
         "UPDATE deliveries SET attempts = attempts + 1, next_at = $1, last_status = $2, last_error = $3"
-        " WHERE id = $4 AND status = $5", a.retry_at, a.status, a.error, a.delivery, PENDING)
+        " WHERE id = $4 AND status = $5",
+        a.retry_at,
+        a.status,
+        a.error,
+        a.delivery,
+        PENDING,
+    )
     await conn.execute(
         "UPDATE webhooks SET failing_since = COALESCE(failing_since, $1), last_error = $2, next_at = $3,"
         " lease_until = $4, status = CASE WHEN $5 THEN $6 ELSE status END WHERE id = $7",
-        a.at, a.error, a.retry_at, lease_until, a.disable, DISABLED, a.webhook)
+        a.at,
+        a.error,
+        a.retry_at,
+        lease_until,
+        a.disable,
+        DISABLED,
+        a.webhook,
+    )
 
 
 class PostgresWebhooks:
@@ -93,8 +137,11 @@ class PostgresWebhooks:
     _pool: Any
 
     async def webhooks(self, stream: str) -> list[WebhookRow]:
-        rows = await self._pool.fetch(f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE stream = $1"
-                                      " AND status != 'deleted' ORDER BY created_at, id", stream)
+        rows = await self._pool.fetch(
+            f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE stream = $1"
+            " AND status != 'deleted' ORDER BY created_at, id",
+            stream,
+        )
         return [webhook_of(r) for r in rows]
 
     async def webhook(self, webhook_id: str) -> WebhookRow | None:
@@ -102,13 +149,22 @@ class PostgresWebhooks:
         return webhook_of(r) if r else None
 
     async def deliveries(self, webhook_id: str, limit: int = 100) -> list[Delivery]:
-        rows = await self._pool.fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = $1"
-                                      " ORDER BY seq DESC, part DESC LIMIT $2", webhook_id, limit)
+        rows = await self._pool.fetch(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = $1"
+            " ORDER BY seq DESC, part DESC LIMIT $2",
+            webhook_id,
+            limit,
+        )
         return [delivery_of(r) for r in rows]
 
     async def pending(self, webhook_id: str, limit: int) -> list[Delivery]:
-        rows = await self._pool.fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = $1"
-                                      " AND status = $2 ORDER BY seq, part LIMIT $3", webhook_id, PENDING, limit)
+        rows = await self._pool.fetch(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = $1"
+            " AND status = $2 ORDER BY seq, part LIMIT $3",
+            webhook_id,
+            PENDING,
+            limit,
+        )
         return [delivery_of(r) for r in rows]
 
     async def claim_endpoints(self, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
@@ -117,7 +173,12 @@ class PostgresWebhooks:
             f" SELECT w.id FROM webhooks AS w WHERE w.status = $2 AND w.next_at <= $3 AND w.lease_until <= $3"
             f" AND EXISTS (SELECT 1 FROM deliveries AS d WHERE d.webhook = w.id AND d.status = $4)"
             f" ORDER BY w.next_at LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING {WEBHOOK_COLUMNS}",
-            now + lease_s, ACTIVE, now, PENDING, limit)
+            now + lease_s,
+            ACTIVE,
+            now,
+            PENDING,
+            limit,
+        )
         return [webhook_of(r) for r in rows]
 
     async def record_attempts(self, attempts: list[Attempt]) -> None:
@@ -131,4 +192,7 @@ class PostgresWebhooks:
     async def outbox_depth(self) -> int:
         return await self._pool.fetchval(
             "SELECT count(*) FROM deliveries AS d JOIN webhooks AS w ON w.id = d.webhook"
-            " WHERE d.status = $1 AND w.status = $2", PENDING, ACTIVE)
+            " WHERE d.status = $1 AND w.status = $2",
+            PENDING,
+            ACTIVE,
+        )

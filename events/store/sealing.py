@@ -84,9 +84,14 @@ class Plan:
         self.heads: dict[str, HeadRow] = {}
 
 
-def plan_batch(requests: list[Append], heads: dict[str, tuple[int, str]], priors: dict[tuple[str, str], Prior],
-               taken_creations: set[str], clock: Callable[[], str],
-               tokens: dict[str, tuple[str, TokenRow]] | None = None) -> Plan:
+def plan_batch(
+    requests: list[Append],
+    heads: dict[str, tuple[int, str]],
+    priors: dict[tuple[str, str], Prior],
+    taken_creations: set[str],
+    clock: Callable[[], str],
+    tokens: dict[str, tuple[str, TokenRow]] | None = None,
+) -> Plan:
     """Check and seal `requests` against what the store holds: `heads` (stream -> (seq, hash)), `priors`
     ((stream, command_id) -> Prior), the creation command_ids already used and, unless None (then the
     backend checks them itself), the live tokens among the requests' (hash -> (stream, row)). None of
@@ -141,8 +146,9 @@ def plan_batch(requests: list[Append], heads: dict[str, tuple[int, str]], priors
             prev = ev.hash
             sealed.append(ev)
         if sealed:
-            out.commands.append(CommandRow(req.stream, req.command_id, req.identity, req.actor,
-                                           sealed[0].seq, sealed[-1].seq))
+            out.commands.append(
+                CommandRow(req.stream, req.command_id, req.identity, req.actor, sealed[0].seq, sealed[-1].seq)
+            )
             sealed_here[key] = (Prior(req.identity, req.actor, sealed[0].seq, sealed[-1].seq), sealed)
             out.events += sealed
         heads[req.stream] = (seq, prev)
@@ -158,5 +164,7 @@ def plan_batch(requests: list[Append], heads: dict[str, tuple[int, str]], priors
 
 def _revokes(req: Append, row: TokenRow) -> bool:
     """Whether one of the request's revocations names this token of its stream (as the backends' UPDATEs do)."""
-    return any(row.token_id == r.token_id if r.token_id is not None else (row.role == r.role and row.seat == r.seat)
-               for r in req.revoke)
+    return any(
+        row.token_id == r.token_id if r.token_id is not None else (row.role == r.role and row.seat == r.seat)
+        for r in req.revoke
+    )

@@ -56,7 +56,8 @@ class SeedKey:
         except InvalidTag:
             raise SeedKeyError(
                 f"the seed of encounter {stream!r} (commitment {commitment}) does not open under the seed key "
-                f"from {self.source}: the row was altered or moved, or sealed under another key") from None
+                f"from {self.source}: the row was altered or moved, or sealed under another key"
+            ) from None
 
     def check(self, stored_fingerprint: str) -> None:
         """SeedKeyError unless the database's seeds were sealed under this key."""
@@ -65,7 +66,8 @@ class SeedKey:
                 f"seed key fingerprint mismatch: the database's seeds were sealed under the key with fingerprint "
                 f"{stored_fingerprint[:16]}…, but the key from {self.source} has fingerprint {self.fingerprint[:16]}…. "
                 f"Start the server with the database's own key (its {KEY_FILE_SUFFIX} file or {ENV}); "
-                "without it the unrevealed seeds cannot be read")
+                "without it the unrevealed seeds cannot be read"
+            )
 
 
 def _parse(text: str, source: str) -> SeedKey:
@@ -103,12 +105,16 @@ def for_sqlite(db_path: str, *, create: bool = True) -> SeedKey:
             mode = os.fstat(f.fileno()).st_mode & 0o777
             if mode & 0o077:
                 # A key others can read protects nothing: refuse it as ssh refuses such a private key.
-                raise SeedKeyError(f"the seed key file {path} can be read by others (mode {mode:04o}): "
-                                   f"chmod 600 {path}, or give the key as {ENV}")
+                raise SeedKeyError(
+                    f"the seed key file {path} can be read by others (mode {mode:04o}): "
+                    f"chmod 600 {path}, or give the key as {ENV}"
+                )
             return _parse(f.read(), path)
     except FileNotFoundError:
-        raise SeedKeyError(f"there is no seed key: neither {ENV} nor {path} (the key file beside the "
-                           "database, which the server that wrote it made)") from None
+        raise SeedKeyError(
+            f"there is no seed key: neither {ENV} nor {path} (the key file beside the "
+            "database, which the server that wrote it made)"
+        ) from None
 
 
 def for_postgres() -> SeedKey:
@@ -117,7 +123,8 @@ def for_postgres() -> SeedKey:
     if key is None:
         raise SeedKeyError(
             f"{ENV} is not set: a PostgreSQL server keeps its dice seeds sealed under a key every process "
-            f"shares, given as {ENV} ({_HOW}); keep it apart from the database and its backups")
+            f"shares, given as {ENV} ({_HOW}); keep it apart from the database and its backups"
+        )
     return key
 
 

@@ -47,8 +47,15 @@ BUSY_TIMEOUT_MS = 5000
 
 # What a write meets when the disk or the file cannot take it (full, read-only, failing, busy past the
 # timeout): a transaction rolled back whole, worth trying again later.
-_UNAVAILABLE = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY,
-                          sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_BUSY})
+_UNAVAILABLE = frozenset(
+    {
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_BUSY,
+    }
+)
 
 
 # The database holds unrevealed dice seeds and token hashes: only its owner reads it. SQLite gives
@@ -122,10 +129,14 @@ _PRIORS = (
     "SELECT c.stream, c.command_id, c.identity, c.actor, c.first_seq, c.last_seq FROM json_each(?) AS k "
     "JOIN commands AS c ON c.stream = json_extract(k.value, '$[0]') AND c.command_id = json_extract(k.value, '$[1]')"
 )
-_TOKENS = ("SELECT token_hash, stream, role, seat, token_id FROM tokens"
-           " WHERE token_hash IN (SELECT value FROM json_each(?)) AND revoked = 0")
+_TOKENS = (
+    "SELECT token_hash, stream, role, seat, token_id FROM tokens"
+    " WHERE token_hash IN (SELECT value FROM json_each(?)) AND revoked = 0"
+)
 _CREATIONS = "SELECT command_id FROM creations WHERE command_id IN (SELECT value FROM json_each(?))"
-_INSERT_STREAM = "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)"
+_INSERT_STREAM = (
+    "INSERT INTO streams (id, name, ruleset, public, seq, hash, closed) VALUES (?, ?, ?, ?, 0, ?, 0)"
+)
 _INSERT_EVENTS = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _INSERT_COMMANDS = "INSERT INTO commands (stream, command_id, identity, actor, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_HEAD = "UPDATE streams SET seq = ?, hash = ?, closed = closed OR ? WHERE id = ?"
@@ -139,30 +150,42 @@ def _write_side_rows(db: sqlite3.Connection, req: Append, key: SeedKey) -> None:
     """Creation, seeds, revealed seeds, token changes, webhooks and reaction deadlines of one accepted
     command (most commands have none)."""
     if req.create is not None and req.create_key is not None:
-        db.execute("INSERT INTO creations (command_id, stream, identity) VALUES (?, ?, ?)",
-                   (req.create_key, req.stream, req.identity))
+        db.execute(
+            "INSERT INTO creations (command_id, stream, identity) VALUES (?, ?, ?)",
+            (req.create_key, req.stream, req.identity),
+        )
     for s in req.seeds:
-        db.execute("INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
-                   (req.stream, s.commitment, key.seal(req.stream, s.commitment, s.seed)))
+        db.execute(
+            "INSERT INTO dice_seeds (stream, commitment, seed) VALUES (?, ?, ?)",
+            (req.stream, s.commitment, key.seal(req.stream, s.commitment, s.seed)),
+        )
     for c in req.reveal:
         db.execute("UPDATE dice_seeds SET revealed = 1 WHERE stream = ? AND commitment = ?", (req.stream, c))
     # Revocations first: a rotation revokes the old tokens and then adds the new one.
     for r in req.revoke:
         if r.token_id is not None:
-            db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?", (req.stream, r.token_id))
+            db.execute(
+                "UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ?", (req.stream, r.token_id)
+            )
         else:
-            db.execute("UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
-                       (req.stream, r.role, r.seat))
+            db.execute(
+                "UPDATE tokens SET revoked = 1 WHERE stream = ? AND role = ? AND seat IS ?",
+                (req.stream, r.role, r.seat),
+            )
     for t in req.tokens:
-        db.execute("INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
-                   (t.token_hash, req.stream, t.role, t.seat, t.token_id))
+        db.execute(
+            "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
+            (t.token_hash, req.stream, t.role, t.seat, t.token_id),
+        )
     if req.webhooks or req.webhook_changes or req.outbox:
         write_webhook_rows(db, req)
     for reaction in req.clear_deadlines:
         db.execute("DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (req.stream, reaction))
     for d in req.deadlines:
-        db.execute("INSERT OR REPLACE INTO reaction_deadlines (stream, reaction, due) VALUES (?, ?, ?)",
-                   (req.stream, d.reaction, d.due))
+        db.execute(
+            "INSERT OR REPLACE INTO reaction_deadlines (stream, reaction, due) VALUES (?, ?, ?)",
+            (req.stream, d.reaction, d.due),
+        )
 
 
 def _recorded_fingerprint(path: str) -> str | None:
@@ -194,8 +217,14 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     # writer's transaction open with it while others write and read, or make it fail.
     before_commit: Callable[[list[Append]], Awaitable[None]] | None = None
 
-    def __init__(self, path: str, *, lock: bool = True, migrations: list[Migration] = MIGRATIONS,
-                 seed_key: SeedKey | None = None):
+    def __init__(
+        self,
+        path: str,
+        *,
+        lock: bool = True,
+        migrations: list[Migration] = MIGRATIONS,
+        seed_key: SeedKey | None = None,
+    ):
         self.path = path
         self.seed_key = seed_key  # None: TUSSLE_SEED_KEY, else <db>.seed-key, read (or made) at open
         self._sealed_plain_seeds = 0  # how many plain seeds this open's migration sealed
@@ -257,8 +286,10 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
                     db.execute(statement)
                 if migration.seal_seeds:
                     self._seal_plain_seeds(db)
-                db.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                           (version, migration.name, timestamp()))
+                db.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, migration.name, timestamp()),
+                )
             if seals_seeds(self.migrations):
                 self._check_seed_key(db)
             db.execute("COMMIT")
@@ -273,8 +304,10 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         (see open) leaves none in the write-ahead log either."""
         rows = db.execute("SELECT stream, commitment, seed FROM dice_seeds").fetchall()
         for stream, commitment, seed in rows:
-            db.execute("UPDATE dice_seeds SET seed = ? WHERE stream = ? AND commitment = ?",
-                       (self._key.seal(stream, commitment, bytes(seed)), stream, commitment))
+            db.execute(
+                "UPDATE dice_seeds SET seed = ? WHERE stream = ? AND commitment = ?",
+                (self._key.seal(stream, commitment, bytes(seed)), stream, commitment),
+            )
         self._sealed_plain_seeds = len(rows)
 
     def _check_seed_key(self, db: sqlite3.Connection) -> None:
@@ -429,7 +462,9 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             raise
         return results
 
-    def _write_one_by_one(self, db: sqlite3.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+    def _write_one_by_one(
+        self, db: sqlite3.Connection, requests: list[Append]
+    ) -> list[AppendResult | Exception]:
         """Inside an open transaction: a savepoint per command, so each succeeds or fails alone."""
         results: list[AppendResult | Exception] = []
         for req in requests:
@@ -444,7 +479,9 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
                 results.append(SeqConflict(req.expected_seq, row[0] if row else 0))
         return results
 
-    def _plan_and_write(self, db: sqlite3.Connection, requests: list[Append]) -> list[AppendResult | Exception]:
+    def _plan_and_write(
+        self, db: sqlite3.Connection, requests: list[Append]
+    ) -> list[AppendResult | Exception]:
         """Inside the open transaction: read what the batch depends on in a fixed handful of statements
         (the keys travel as one JSON array through `json_each`, so the statement text is fixed and the
         number of bound variables unlimited), plan it, write it with one prepared statement per table."""
@@ -452,8 +489,12 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         heads = {row[0]: (row[1], row[2]) for row in db.execute(_HEADS, (_json_list(streams),))}
         keys = sorted({(r.stream, r.command_id) for r in requests})
         priors = {(row[0], row[1]): Prior(*row[2:]) for row in db.execute(_PRIORS, (_json_list(keys),))}
-        create_keys = sorted({r.create_key for r in requests if r.create is not None and r.create_key is not None})
-        taken = {row[0] for row in db.execute(_CREATIONS, (_json_list(create_keys),))} if create_keys else set()
+        create_keys = sorted(
+            {r.create_key for r in requests if r.create is not None and r.create_key is not None}
+        )
+        taken = (
+            {row[0] for row in db.execute(_CREATIONS, (_json_list(create_keys),))} if create_keys else set()
+        )
         plan = plan_batch(requests, heads, priors, taken, self.clock, self._live_tokens(db, requests))
         self._write_plan(db, plan)
         return [self._stored(db, r) if isinstance(r, Resend) else r for r in plan.results]
@@ -463,22 +504,45 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         hashes = sorted({r.token_hash for r in requests if r.token_hash is not None})
         if not hashes:
             return {}
-        return {row[0]: (row[1], TokenRow(row[0], row[2], row[3], row[4]))
-                for row in db.execute(_TOKENS, (_json_list(hashes),))}
+        return {
+            row[0]: (row[1], TokenRow(row[0], row[2], row[3], row[4]))
+            for row in db.execute(_TOKENS, (_json_list(hashes),))
+        }
 
     def _stored(self, db: sqlite3.Connection, resend: Resend) -> AppendResult:
-        rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-                          resend).fetchall()
+        rows = db.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            resend,
+        ).fetchall()
         return AppendResult([_event(r) for r in rows], duplicate=True)
 
     def _write_plan(self, db: sqlite3.Connection, plan: Plan) -> None:
-        db.executemany(_INSERT_STREAM, [(i.id, i.name, i.ruleset, int(i.public), ZERO_HASH) for i in plan.created])
+        db.executemany(
+            _INSERT_STREAM, [(i.id, i.name, i.ruleset, int(i.public), ZERO_HASH) for i in plan.created]
+        )
         for req in plan.accepted:
             _write_side_rows(db, req, self._key)
-        db.executemany(_INSERT_EVENTS, [(e.stream, e.seq, e.type, canonical(e.data).decode(), e.actor, e.command_id,
-                                         e.ts, e.prev_hash, e.hash) for e in plan.events])
+        db.executemany(
+            _INSERT_EVENTS,
+            [
+                (
+                    e.stream,
+                    e.seq,
+                    e.type,
+                    canonical(e.data).decode(),
+                    e.actor,
+                    e.command_id,
+                    e.ts,
+                    e.prev_hash,
+                    e.hash,
+                )
+                for e in plan.events
+            ],
+        )
         db.executemany(_INSERT_COMMANDS, plan.commands)
-        db.executemany(_UPDATE_HEAD, [(h.seq, h.hash, int(h.closes), stream) for stream, h in plan.heads.items()])
+        db.executemany(
+            _UPDATE_HEAD, [(h.seq, h.hash, int(h.closes), stream) for stream, h in plan.heads.items()]
+        )
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -498,12 +562,14 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
         rows = await self._rows(
             f"SELECT position, {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
-            (after_position, limit))
+            (after_position, limit),
+        )
         return [(r[0], _event(r[1:])) for r in rows]
 
     async def stream_info(self, stream: str) -> StreamInfo | None:
-        rows = await self._rows("SELECT id, name, ruleset, public, seq, hash, closed FROM streams WHERE id = ?",
-                                (stream,))
+        rows = await self._rows(
+            "SELECT id, name, ruleset, public, seq, hash, closed FROM streams WHERE id = ?", (stream,)
+        )
         return StreamInfo(*rows[0][:3], bool(rows[0][3]), *rows[0][4:6], bool(rows[0][6])) if rows else None
 
     async def list_streams(self, public_only: bool) -> list[StreamInfo]:
@@ -545,21 +611,27 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     async def find_command(self, stream: str, command_id: str) -> StoredCommand | None:
         rows = await self._rows(
             "SELECT identity, actor, first_seq, last_seq FROM commands WHERE stream = ? AND command_id = ?",
-            (stream, command_id))
+            (stream, command_id),
+        )
         if not rows:
             return None
         identity, actor, first, last = rows[0]
         events = await self._rows(
             f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (stream, first, last))
+            (stream, first, last),
+        )
         return StoredCommand(identity, actor, [_event(r) for r in events])
 
     async def seed(self, stream: str, commitment: str) -> bytes | None:
-        rows = await self._rows("SELECT seed FROM dice_seeds WHERE stream = ? AND commitment = ?", (stream, commitment))
+        rows = await self._rows(
+            "SELECT seed FROM dice_seeds WHERE stream = ? AND commitment = ?", (stream, commitment)
+        )
         return self._key.open(stream, commitment, bytes(rows[0][0])) if rows else None
 
     async def revealed_seeds(self, stream: str) -> dict[str, str]:
-        rows = await self._rows("SELECT commitment, seed FROM dice_seeds WHERE stream = ? AND revealed = 1", (stream,))
+        rows = await self._rows(
+            "SELECT commitment, seed FROM dice_seeds WHERE stream = ? AND revealed = 1", (stream,)
+        )
         return {r[0]: self._key.open(stream, r[0], bytes(r[1])).hex() for r in rows}
 
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
@@ -568,7 +640,9 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             return cached
         generation = self._tokens.generation
         rows = await self._rows(
-            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0", (token_hash,))
+            "SELECT stream, role, seat, token_id FROM tokens WHERE token_hash = ? AND revoked = 0",
+            (token_hash,),
+        )
         if not rows:
             return None  # unknown tokens are not cached: anyone can send any number of them
         found = (rows[0][0], TokenRow(token_hash, rows[0][1], rows[0][2], rows[0][3]))
@@ -579,7 +653,8 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         rows = await self._rows(
             "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = ? AND revoked = 0 ORDER BY token_hash",
-            (stream,))
+            (stream,),
+        )
         return [TokenRow(*row) for row in rows]
 
     async def find_creation(self, command_id: str) -> Creation | None:
@@ -587,14 +662,20 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         return Creation(*rows[0]) if rows else None
 
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
-        rows = await self._rows("SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= ? ORDER BY due LIMIT ?",
-                                (now, limit))
+        rows = await self._rows(
+            "SELECT stream, reaction, due FROM reaction_deadlines WHERE due <= ? ORDER BY due LIMIT ?",
+            (now, limit),
+        )
         return [Deadline(*r) for r in rows]
 
     async def clear_deadline(self, stream: str, reaction: str) -> None:
         async with self._write:
-            await self._on_writer(self._waiting_if_busy, self._writer_execute,
-                                  "DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (stream, reaction))
+            await self._on_writer(
+                self._waiting_if_busy,
+                self._writer_execute,
+                "DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?",
+                (stream, reaction),
+            )
 
     def _forget_tokens(self) -> None:
         """Tokens were revoked or deleted: drop every cached one, and keep lookups in flight out."""

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from events.store.port import Append
 
 
-
 def webhook_of(row: Any) -> WebhookRow:
     return webhook_from(row)
 
@@ -45,22 +44,40 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
     (last, so that a webhook this append stops is owed none of its events either)."""
     now = time.time()
     for w in req.webhooks:
-        db.execute(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (w.id, w.stream, w.url, w.secret, w.seat, msgspec.json.encode(w.deliver).decode(), w.format,
-                    w.base_url, w.created_at, w.status, w.next_at, w.failing_since, w.last_error))
+        db.execute(
+            f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                w.id,
+                w.stream,
+                w.url,
+                w.secret,
+                w.seat,
+                msgspec.json.encode(w.deliver).decode(),
+                w.format,
+                w.base_url,
+                w.created_at,
+                w.status,
+                w.next_at,
+                w.failing_since,
+                w.last_error,
+            ),
+        )
     if req.outbox:
         db.executemany(
             "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(o.id, o.webhook, req.stream, o.seq, o.part, o.kind, o.body, now, now) for o in req.outbox])
+            [(o.id, o.webhook, req.stream, o.seq, o.part, o.kind, o.body, now, now) for o in req.outbox],
+        )
     for c in req.webhook_changes:
         if c.secret is not None:
             db.execute("UPDATE webhooks SET secret = ? WHERE id = ?", (c.secret, c.id))
         if c.status is not None:
             db.execute("UPDATE webhooks SET status = ? WHERE id = ?", (c.status, c.id))
             if c.status != ACTIVE:
-                db.execute("UPDATE deliveries SET status = ? WHERE webhook = ? AND status = ?",
-                           (CANCELLED, c.id, PENDING))
+                db.execute(
+                    "UPDATE deliveries SET status = ? WHERE webhook = ? AND status = ?",
+                    (CANCELLED, c.id, PENDING),
+                )
 
 
 def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
@@ -69,7 +86,8 @@ def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> lis
         f" SELECT w.id FROM webhooks AS w WHERE w.status = ? AND w.next_at <= ? AND w.lease_until <= ?"
         f" AND EXISTS (SELECT 1 FROM deliveries AS d WHERE d.webhook = w.id AND d.status = ?)"
         f" ORDER BY w.next_at LIMIT ?) RETURNING {WEBHOOK_COLUMNS}",
-        (now + lease_s, ACTIVE, now, now, PENDING, limit)).fetchall()
+        (now + lease_s, ACTIVE, now, now, PENDING, limit),
+    ).fetchall()
     return [webhook_of(r) for r in rows]
 
 
@@ -81,16 +99,27 @@ def record(db: sqlite3.Connection, attempts: list[Attempt]) -> None:
 def _record(db: sqlite3.Connection, a: Attempt) -> None:
     lease_until = a.at + a.lease_s if a.lease_s else 0.0
     if a.ok:
-        db.execute("UPDATE deliveries SET status = ?, attempts = attempts + 1, delivered_at = ?, last_status = ?,"
-                   " last_error = NULL WHERE id = ? AND status = ?", (DELIVERED, a.at, a.status, a.delivery, PENDING))
-        db.execute("UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0, lease_until = ?"
-                   " WHERE id = ?", (lease_until, a.webhook))
+        db.execute(
+            "UPDATE deliveries SET status = ?, attempts = attempts + 1, delivered_at = ?, last_status = ?,"
+            " last_error = NULL WHERE id = ? AND status = ?",
+            (DELIVERED, a.at, a.status, a.delivery, PENDING),
+        )
+        db.execute(
+            "UPDATE webhooks SET failing_since = NULL, last_error = NULL, next_at = 0, lease_until = ?"
+            " WHERE id = ?",
+            (lease_until, a.webhook),
+        )
         return
-    db.execute("UPDATE deliveries SET attempts = attempts + 1, next_at = ?, last_status = ?, last_error = ?"
-               " WHERE id = ? AND status = ?", (a.retry_at, a.status, a.error, a.delivery, PENDING))
-    db.execute("UPDATE webhooks SET failing_since = COALESCE(failing_since, ?), last_error = ?, next_at = ?,"
-               " lease_until = ?, status = CASE WHEN ? THEN ? ELSE status END WHERE id = ?",
-               (a.at, a.error, a.retry_at, lease_until, a.disable, DISABLED, a.webhook))
+    db.execute(
+        "UPDATE deliveries SET attempts = attempts + 1, next_at = ?, last_status = ?, last_error = ?"
+        " WHERE id = ? AND status = ?",
+        (a.retry_at, a.status, a.error, a.delivery, PENDING),
+    )
+    db.execute(
+        "UPDATE webhooks SET failing_since = COALESCE(failing_since, ?), last_error = ?, next_at = ?,"
+        " lease_until = ?, status = CASE WHEN ? THEN ? ELSE status END WHERE id = ?",
+        (a.at, a.error, a.retry_at, lease_until, a.disable, DISABLED, a.webhook),
+    )
 
 
 class SqliteWebhooks:
@@ -100,8 +129,11 @@ class SqliteWebhooks:
     _write_transaction: Any
 
     async def webhooks(self, stream: str) -> list[WebhookRow]:
-        rows = await self._rows(f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE stream = ? AND status != 'deleted'"
-                                " ORDER BY created_at, id", (stream,))
+        rows = await self._rows(
+            f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE stream = ? AND status != 'deleted'"
+            " ORDER BY created_at, id",
+            (stream,),
+        )
         return [webhook_of(r) for r in rows]
 
     async def webhook(self, webhook_id: str) -> WebhookRow | None:
@@ -109,13 +141,19 @@ class SqliteWebhooks:
         return webhook_of(rows[0]) if rows else None
 
     async def deliveries(self, webhook_id: str, limit: int = 100) -> list[Delivery]:
-        rows = await self._rows(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = ?"
-                                " ORDER BY seq DESC, part DESC LIMIT ?", (webhook_id, limit))
+        rows = await self._rows(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = ?"
+            " ORDER BY seq DESC, part DESC LIMIT ?",
+            (webhook_id, limit),
+        )
         return [delivery_of(r) for r in rows]
 
     async def pending(self, webhook_id: str, limit: int) -> list[Delivery]:
-        rows = await self._rows(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = ? AND status = ?"
-                                " ORDER BY seq, part LIMIT ?", (webhook_id, PENDING, limit))
+        rows = await self._rows(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE webhook = ? AND status = ?"
+            " ORDER BY seq, part LIMIT ?",
+            (webhook_id, PENDING, limit),
+        )
         return [delivery_of(r) for r in rows]
 
     async def claim_endpoints(self, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
@@ -126,9 +164,13 @@ class SqliteWebhooks:
 
     async def release_endpoint(self, webhook_id: str) -> None:
         await self._write_transaction(
-            lambda db: db.execute("UPDATE webhooks SET lease_until = 0 WHERE id = ?", (webhook_id,)))
+            lambda db: db.execute("UPDATE webhooks SET lease_until = 0 WHERE id = ?", (webhook_id,))
+        )
 
     async def outbox_depth(self) -> int:
-        rows = await self._rows("SELECT count(*) FROM deliveries AS d JOIN webhooks AS w ON w.id = d.webhook"
-                                " WHERE d.status = ? AND w.status = ?", (PENDING, ACTIVE))
+        rows = await self._rows(
+            "SELECT count(*) FROM deliveries AS d JOIN webhooks AS w ON w.id = d.webhook"
+            " WHERE d.status = ? AND w.status = ?",
+            (PENDING, ACTIVE),
+        )
         return rows[0][0]

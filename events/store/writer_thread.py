@@ -19,8 +19,9 @@ class WriterThread:
     """Runs `await thread.run(fn, *args)` calls on one daemon thread, in the order they were made."""
 
     def __init__(self, name: str):
-        self._calls: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], asyncio.AbstractEventLoop,
-                                             asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue[
+            tuple[Callable[..., Any], tuple[Any, ...], asyncio.AbstractEventLoop, asyncio.Future[Any]] | None
+        ] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
 

@@ -45,7 +45,9 @@ class ApGrapple(Ruleset, guide=playing):
 
     id = "ap-grapple"
     title = "AP grappling: unskilled wrestling (Make a Grab, Brawl)"
-    version = "2"  # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs)
+    version = (
+        "2"  # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs)
+    )
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS
@@ -93,4 +95,6 @@ class ApGrapple(Ruleset, guide=playing):
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data if isinstance(event.data, dict) else {})
+
+
 ruleset = ApGrapple()

@@ -15,7 +15,9 @@ from rules.ap_grapple.options import option
 
 
 def _round_end(state: dict[str, Any]) -> dict[str, Any]:
-    return until("round", f"until every combatant has spent or passed their AP and round {state['turn'] + 1} starts")
+    return until(
+        "round", f"until every combatant has spent or passed their AP and round {state['turn'] + 1} starts"
+    )
 
 
 def _why(state: dict[str, Any], cid: str) -> str:
@@ -37,11 +39,18 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
         return [gm_step("strict initiative is on: the GM sets the initiative order (set_initiative)")]
     actors = [cid for cid in state["combatants"] if legal_commands(state, cid)]
     if actors:
-        ends = (until("action", f"until {name_of(state, actors[0])} has spent or passed all AP")
-                if option(state, "strict_initiative") and not pending_swing(state, actors[0]) else _round_end(state))
+        ends = (
+            until("action", f"until {name_of(state, actors[0])} has spent or passed all AP")
+            if option(state, "strict_initiative") and not pending_swing(state, actors[0])
+            else _round_end(state)
+        )
         return [slot(state, cid, _why(state, cid), ends) for cid in actors]
-    return [gm_step(f"nobody can spend AP any more in round {state['turn']}: the GM starts round "
-                    f"{state['turn'] + 1} (start_turn)")]
+    return [
+        gm_step(
+            f"nobody can spend AP any more in round {state['turn']}: the GM starts round "
+            f"{state['turn'] + 1} (start_turn)"
+        )
+    ]
 
 
 def next_slot(state: dict[str, Any], cid: str) -> str | None:
@@ -56,15 +65,22 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
         return f"{who} acts once the GM starts round 1"
     if is_stunned(state, cid):
         end = stun_until(state, cid)
-        return (f"{who} is stunned until the end of round {end} and acts again in round {end + 1}" if end
-                else f"{who} is stunned until the GM lifts it")
+        return (
+            f"{who} is stunned until the end of round {end} and acts again in round {end + 1}"
+            if end
+            else f"{who} is stunned until the GM lifts it"
+        )
     if is_out_of_round(state, cid):
         return f"{who} is out of the fight ({', '.join(c.get('conditions') or [])})"
     if ap_left(state, cid) <= 0:
         return f"{who} has spent all AP this round; round {turn + 1} brings {ap_per_round(state, cid)} AP"
     order = state.get("initiative") or []
     if option(state, "strict_initiative") and cid in order:
-        still = [o for o in order if o in state["combatants"] and ap_left(state, o) > 0 and not is_out_of_round(state, o)]
+        still = [
+            o
+            for o in order
+            if o in state["combatants"] and ap_left(state, o) > 0 and not is_out_of_round(state, o)
+        ]
         return before_in_order(state, order, cid, still) + wait
     if first_in_order(state) is None and option(state, "strict_initiative"):
         return f"{who} is not in the initiative order: the GM sets it (set_initiative)"

@@ -29,10 +29,14 @@ def ap_per_round(state: dict[str, Any], cid: str) -> int:
 
 def pending_swing(state: dict[str, Any], attacker: str) -> dict[str, Any] | None:
     """The swing this combatant owes, if any."""
-    return next((p for p in state["rules"].get("pending_swings") or [] if p.get("attacker") == attacker), None)
+    return next(
+        (p for p in state["rules"].get("pending_swings") or [] if p.get("attacker") == attacker), None
+    )
 
 
-def spend(state: dict[str, Any], cid: str, amount: int, why: str, *, all_spent_why: str) -> list[msgspec.Struct]:
+def spend(
+    state: dict[str, Any], cid: str, amount: int, why: str, *, all_spent_why: str
+) -> list[msgspec.Struct]:
     """`APSpent`, followed by `ActionSpent` when nothing is left (spec 4.2 step 2)."""
     remaining = ap_left(state, cid) - amount
     events: list[msgspec.Struct] = [APSpent(cid, state["turn"], amount, remaining, why)]
@@ -63,8 +67,11 @@ def actor_problems(state: dict[str, Any], cid: str) -> list[str]:
         problems.append("no round has started yet (the GM starts round 1 with start_turn)")
     if is_stunned(state, cid):
         until = stun_until(state, cid)
-        problems.append(f"{name} is stunned" + (f" until the end of round {until}" if until else "")
-                        + " and may spend no AP")
+        problems.append(
+            f"{name} is stunned"
+            + (f" until the end of round {until}" if until else "")
+            + " and may spend no AP"
+        )
     if pending_swing(state, cid):
         problems.append(f"{name} must first swing the enemy pulled off balance (ap-grapple.swing_target)")
     if option(state, "strict_initiative"):

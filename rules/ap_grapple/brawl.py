@@ -40,14 +40,18 @@ def step_problems(state: dict[str, Any], mover: str, start: Hex, path: list[Hex]
     problems = []
     cost, left = AP_PER_HEX * len(path), ap_left(state, mover)
     if cost > left:
-        problems.append(f"the path is {len(path)} hexes ({cost} AP) but {name_of(state, mover)} has only {left} AP")
+        problems.append(
+            f"the path is {len(path)} hexes ({cost} AP) but {name_of(state, mover)} has only {left} AP"
+        )
     here = start
     for i, step in enumerate(path):
         if distance(here, step) != 1:
             problems.append(f"path[{i}] {as_list(step)} is not next to {as_list(here)}")
         holders = occupants(state, step, besides=(mover,))
         if holders:
-            problems.append(f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in holders)}")
+            problems.append(
+                f"path[{i}] {as_list(step)} is held by {', '.join(name_of(state, c) for c in holders)}"
+            )
         here = step
     return problems
 
@@ -75,8 +79,10 @@ def brawl_problems(state: dict[str, Any], attacker: str, defender: str, path: li
     problems = actor_problems(state, attacker)
     left, full = ap_left(state, attacker), ap_per_round(state, attacker)
     if left < full:
-        problems.append(f"a brawl takes the whole round and {name_of(state, attacker)} has already spent "
-                        f"{full - left} of {full} AP this round")
+        problems.append(
+            f"a brawl takes the whole round and {name_of(state, attacker)} has already spent "
+            f"{full - left} of {full} AP this round"
+        )
     elif full == 0:
         problems.append(f"{name_of(state, attacker)} has no AP this round")
     problems += opponent_problems(state, attacker, defender)

@@ -28,10 +28,13 @@ def completed_combatant(combatant: dict[str, Any]) -> dict[str, Any]:
         stats["strength"] = EXCEPTIONAL_STRENGTH_VALUE
     for name in INTEGER_STATS:
         if name in stats and not _is_int(stats[name]):
-            raise BadCommand(f"stats.{name} must be a whole number, not {stats[name]!r}",
-                             f"combatant.stats.{name}")
+            raise BadCommand(
+                f"stats.{name} must be a whole number, not {stats[name]!r}", f"combatant.stats.{name}"
+            )
     if "weight_lb" in stats and stats["weight_lb"] <= 0:
-        raise BadCommand("stats.weight_lb must be a body weight in pounds above 0", "combatant.stats.weight_lb")
+        raise BadCommand(
+            "stats.weight_lb must be a body weight in pounds above 0", "combatant.stats.weight_lb"
+        )
     stats.setdefault("ap_per_round", DEFAULT_AP_PER_ROUND)
     if stats["ap_per_round"] < 0:
         raise BadCommand("stats.ap_per_round cannot be negative", "combatant.stats.ap_per_round")

@@ -29,13 +29,25 @@ class SwingTarget(Command, tag="ap-grapple.swing_target"):
     """Swing the enemy pulled off balance (4.3); the same as `respond` to the `swing_target` reaction."""
 
     combatant: str
-    to: Annotated[str, msgspec.Meta(description=(
-        "Where the victim goes, as the swing_target reaction lists it: left or right (the open hexes next to you "
-        "both, seen from you looking at the victim), own_hex (yours, for brawling), in_place (the victim's own hex, only with "
-        "barrier: true), or dir_0..dir_5 (another open hex next to you, option swing_destinations)."))]
-    barrier: Annotated[bool, msgspec.Meta(description=(
-        "true: you claim the victim is slammed into a wall or other solid obstacle at the end of the swing, for 1d3 "
-        "damage (terrain is not modelled; the GM may void a wrong claim)."))] = False
+    to: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "Where the victim goes, as the swing_target reaction lists it: left or right (the open hexes next to you "
+                "both, seen from you looking at the victim), own_hex (yours, for brawling), in_place (the victim's own hex, only with "
+                "barrier: true), or dir_0..dir_5 (another open hex next to you, option swing_destinations)."
+            )
+        ),
+    ]
+    barrier: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: you claim the victim is slammed into a wall or other solid obstacle at the end of the swing, for 1d3 "
+                "damage (terrain is not modelled; the GM may void a wrong claim)."
+            )
+        ),
+    ] = False
 
 
 class Brawl(Command, tag="ap-grapple.brawl"):

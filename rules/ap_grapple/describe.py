@@ -55,7 +55,9 @@ def _to_hit(s: State, d: Data) -> str:
     whom = name_of(s, (declared.get("targets") or [None])[0])
     total = f" = {d['total']}" if d.get("modifiers") else ""
     reason = _target_reason(s)
-    reached = f"{reason} = {d['target']}" if reason != "the GM's target" else f"{d['target']} (the GM's target)"
+    reached = (
+        f"{reason} = {d['target']}" if reason != "the GM's target" else f"{d['target']} (the GM's target)"
+    )
     return f"{who} rolls to hit {whom}: d20 [{d['faces'][0]}]{_modifiers(d)}{total} vs {reached}: {d['outcome']}."
 
 
@@ -95,8 +97,10 @@ def _action_declared(s: State, d: Data) -> str | None:
         path = params.get("path") or []
         cost = AP_PER_HEX * len(path)
         hexes = f"{len(path)} hex{'es' if len(path) != 1 else ''}"
-        return (f"Round {s['turn']}. {a} walks {hexes} to {_hex(path[-1] if path else None)} ({cost} AP; "
-                f"{ap_left(s, d['combatant']) - cost} AP left).")
+        return (
+            f"Round {s['turn']}. {a} walks {hexes} to {_hex(path[-1] if path else None)} ({cost} AP; "
+            f"{ap_left(s, d['combatant']) - cost} AP left)."
+        )
     if action == "swing":
         to, barrier = params.get("to"), params.get("barrier")
         wall = ", against the wall" if barrier else ""
@@ -122,8 +126,10 @@ def _pull_chance(s: State, d: Data) -> str:
     w, st = stat(attacker, "weight_lb"), stat(attacker, "strength")
     m, total = d["attacker_mass"], d["total"]
     mass = f"{w} + {STRENGTH_LB}x{st} = {m}" if w is not None and st is not None else f"{m}"
-    return (f"Pull chance: {mass} vs {m} + {d['defender_weight']} = {total}, so {d['percent']}% "
-            f"(exactly {m}/{total}, rounded down).")
+    return (
+        f"Pull chance: {mass} vs {m} + {d['defender_weight']} = {total}, so {d['percent']}% "
+        f"(exactly {m}/{total}, rounded down)."
+    )
 
 
 def _wounded(s: State, d: Data) -> str | None:
@@ -137,8 +143,11 @@ def _wounded(s: State, d: Data) -> str | None:
 
 def _moved(s: State, d: Data) -> str | None:
     who, to = name_of(s, d["combatant"]), _hex(d.get("to"))
-    return {"pulled": f"{who} is pulled to {to}.", "charge": f"{who} charges to {to}.",
-            "follow_up": f"{who} follows into {to}."}.get(d.get("reason", ""))
+    return {
+        "pulled": f"{who} is pulled to {to}.",
+        "charge": f"{who} charges to {to}.",
+        "follow_up": f"{who} follows into {to}.",
+    }.get(d.get("reason", ""))
 
 
 def _close_combat(s: State, d: Data) -> str:
@@ -152,9 +161,13 @@ def _destinations(where: dict[str, Any], a: str, d: str) -> str:
     """The swing's destinations in the order a player reads them (the stored event's keys come back sorted):
     left, right, own hex, any other hex, and in place only against a barrier."""
     order = ["left", "right", "own_hex", *sorted(k for k in where if k.startswith("dir_"))]
-    words = [{"own_hex": f"into {a}'s own hex"}.get(k, f"to the hex in direction {k[4:]}" if k.startswith("dir_")
-                                                    else k)
-             for k in order if k in where]
+    words = [
+        {"own_hex": f"into {a}'s own hex"}.get(
+            k, f"to the hex in direction {k[4:]}" if k.startswith("dir_") else k
+        )
+        for k in order
+        if k in where
+    ]
     if "in_place" in where:
         words.append(f"against a barrier where {d} stands")
     return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
@@ -169,29 +182,42 @@ def _condition(s: State, d: Data) -> str | None:
 SENTENCES: dict[str, Callable[[State, Data], str | None]] = {
     "TurnStarted": lambda s, d: f"Round {d['turn']} begins; every combatant's AP are back to full.",
     "APSpent": _ap_spent,
-    "ActionSpent": lambda s, d: (f"{name_of(s, d['combatant'])} has no AP left this round."
-                                 if d.get("why") in OUR_ACTION_SPENT else None),
+    "ActionSpent": lambda s, d: (
+        f"{name_of(s, d['combatant'])} has no AP left this round."
+        if d.get("why") in OUR_ACTION_SPENT
+        else None
+    ),
     "ActionDeclared": _action_declared,
     "DieRolled": _die_rolled,
     "GripTaken": lambda s, d: f"{name_of(s, d['attacker'])} has a grip on {name_of(s, d['defender'])}.",
-    "GripLost": lambda s, d: (f"{name_of(s, d['attacker'])} loses the grip on {name_of(s, d['defender'])}"
-                              f" ({d.get('why') or 'grip lost'})."),
-    "GripReleased": lambda s, d: (f"{name_of(s, d['attacker'])} releases the grip on "
-                                  f"{name_of(s, d['defender'])} ({d.get('why') or 'released'})."),
+    "GripLost": lambda s, d: (
+        f"{name_of(s, d['attacker'])} loses the grip on {name_of(s, d['defender'])}"
+        f" ({d.get('why') or 'grip lost'})."
+    ),
+    "GripReleased": lambda s, d: (
+        f"{name_of(s, d['attacker'])} releases the grip on "
+        f"{name_of(s, d['defender'])} ({d.get('why') or 'released'})."
+    ),
     "PullChance": _pull_chance,
     "PulledOffBalance": lambda s, d: (
         f"{name_of(s, d['defender'])} is stunned until the end of round {d['stunned_until_round']}; "
         f"{name_of(s, d['attacker'])} may swing {name_of(s, d['defender'])} "
-        f"{_destinations(d['destinations'], name_of(s, d['attacker']), name_of(s, d['defender']))}."),
-    "ReactionRequested": lambda s, d: (d.get("question") or None) if d.get("kind") == SWING_REACTION else None,
+        f"{_destinations(d['destinations'], name_of(s, d['attacker']), name_of(s, d['defender']))}."
+    ),
+    "ReactionRequested": lambda s, d: (
+        (d.get("question") or None) if d.get("kind") == SWING_REACTION else None
+    ),
     "ConditionChanged": _condition,
     "Moved": _moved,
     "CloseCombatJoined": _close_combat,
     "Wounded": _wounded,
-    "WeightRatio": lambda s, d: (f"Weight {d['attacker_lb']} vs {d['defender_lb']} ({d['ratio']}) counts as "
-                                 f"{d['row']} ({_signed(d['modifier'])})."),
-    "BrawlTakedown": lambda s, d: (f"{name_of(s, d['attacker'])} takes {name_of(s, d['defender'])} to the "
-                                   "ground: both go prone."),
+    "WeightRatio": lambda s, d: (
+        f"Weight {d['attacker_lb']} vs {d['defender_lb']} ({d['ratio']}) counts as "
+        f"{d['row']} ({_signed(d['modifier'])})."
+    ),
+    "BrawlTakedown": lambda s, d: (
+        f"{name_of(s, d['attacker'])} takes {name_of(s, d['defender'])} to the ground: both go prone."
+    ),
 }
 
 

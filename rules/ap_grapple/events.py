@@ -71,5 +71,12 @@ class BrawlTakedown(msgspec.Struct, frozen=True):
 
 
 RULESET_EVENTS: tuple[type[msgspec.Struct], ...] = (
-    APSpent, GripTaken, GripLost, GripReleased, PullChance, PulledOffBalance, WeightRatio, BrawlTakedown,
+    APSpent,
+    GripTaken,
+    GripLost,
+    GripReleased,
+    PullChance,
+    PulledOffBalance,
+    WeightRatio,
+    BrawlTakedown,
 )

@@ -40,8 +40,10 @@ def _reach_problems(state: dict[str, Any], attacker: str, defender: str) -> list
         missing = [name_of(state, c) for c, h in ((attacker, a), (defender, d)) if h is None]
         return [f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no position on the map"]
     if a == d:
-        return [f"{name_of(state, defender)} is in {name_of(state, attacker)}'s own hex; a grab needs the enemy "
-                "in a hex next to the attacker"]
+        return [
+            f"{name_of(state, defender)} is in {name_of(state, attacker)}'s own hex; a grab needs the enemy "
+            "in a hex next to the attacker"
+        ]
     if distance(a, d) != 1:
         return [f"{name_of(state, defender)} is not in a hex next to {name_of(state, attacker)}"]
     return []
@@ -83,8 +85,9 @@ def decide_grab(state: dict[str, Any], cmd: MakeAGrab, dice: Dice) -> list[msgsp
     events.append(chance)
     roll = dice.roll(1, 100, PULL_OFF_BALANCE, combatant=a)
     pulled = roll.faces[0] <= chance.percent
-    events.append(roll.event(total=roll.faces[0], target=chance.percent,
-                             outcome="success" if pulled else "failure"))
+    events.append(
+        roll.event(total=roll.faces[0], target=chance.percent, outcome="success" if pulled else "failure")
+    )
     if not pulled:
         events.append(GripLost(a, d, "not pulled off balance"))
         return events
@@ -100,13 +103,22 @@ def _pulled_off_balance(state: dict[str, Any], a: str, d: str) -> list[msgspec.S
         until = max(until, earlier)  # a second pull never shortens a stun already running
     where = destinations(state, a, d) or {}
     choices = [name for name in where if name != "in_place"] + ["in_place"]
-    question = (f"Where does {name_of(state, a)} swing {name_of(state, d)}? "
-                f"{', '.join(choices)} (add barrier: true for a swing against a wall or other obstacle)")
+    question = (
+        f"Where does {name_of(state, a)} swing {name_of(state, d)}? "
+        f"{', '.join(choices)} (add barrier: true for a swing against a wall or other obstacle)"
+    )
     return [
         ConditionChanged(d, "stunned", True),
         PulledOffBalance(a, d, until, where),
-        ReactionRequested(id="", kind=SWING_REACTION, combatant=a, asked_of=asked_of(state, a),
-                          options=choices, default=DEFAULT_SWING, allows=[SwingTarget.__struct_config__.tag],
-                          resume={"attacker": a, "defender": d}, question=question),
+        ReactionRequested(
+            id="",
+            kind=SWING_REACTION,
+            combatant=a,
+            asked_of=asked_of(state, a),
+            options=choices,
+            default=DEFAULT_SWING,
+            allows=[SwingTarget.__struct_config__.tag],
+            resume={"attacker": a, "defender": d},
+            question=question,
+        ),
     ]
-

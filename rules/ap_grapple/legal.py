@@ -21,8 +21,11 @@ def _enemy_distances(state: dict[str, Any], cid: str) -> list[int]:
     here = position(me)
     if here is None:
         return []
-    return [distance(here, h) for other, c in state["combatants"].items()
-            if other != cid and c.get("side") != me.get("side") and (h := position(c)) is not None]
+    return [
+        distance(here, h)
+        for other, c in state["combatants"].items()
+        if other != cid and c.get("side") != me.get("side") and (h := position(c)) is not None
+    ]
 
 
 def legal_commands(state: dict[str, Any], cid: str) -> list[str]:

@@ -22,14 +22,18 @@ ANSWER_FIELDS = ("barrier",)
 def _barrier_param(params: dict[str, Any]) -> bool:
     unknown = [k for k in params if k not in ANSWER_FIELDS]
     if unknown:
-        raise BadCommand(f"a swing answer takes only barrier (true or false), not {', '.join(unknown)}", unknown[0])
+        raise BadCommand(
+            f"a swing answer takes only barrier (true or false), not {', '.join(unknown)}", unknown[0]
+        )
     barrier = params.get("barrier", False)
     if not isinstance(barrier, bool):
         raise BadCommand("barrier must be true or false", "barrier")
     return barrier
 
 
-def resume_swing(state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
+def resume_swing(
+    state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+) -> list[msgspec.Struct]:
     """The swing after `respond {reaction, choice: left|right|own_hex|in_place|dir_<n>, barrier?}`."""
     barrier = _barrier_param(answer.params)
     attacker = pending.get("resume", {}).get("attacker")
@@ -49,10 +53,18 @@ def decide_swing_target(state: dict[str, Any], cmd: SwingTarget, dice: Dice) -> 
     combatant_or_error(state, cmd.combatant)
     owed = pending_swing(state, cmd.combatant)
     if owed is None:
-        raise RuleError(f"{name_of(state, cmd.combatant)} has no swing to make: a swing follows a grab that "
-                        "pulled the enemy off balance")
-    reaction = next((p for p in state.get("pending") or []
-                     if p.get("kind") == SWING_REACTION and p.get("combatant") == cmd.combatant), None)
+        raise RuleError(
+            f"{name_of(state, cmd.combatant)} has no swing to make: a swing follows a grab that "
+            "pulled the enemy off balance"
+        )
+    reaction = next(
+        (
+            p
+            for p in state.get("pending") or []
+            if p.get("kind") == SWING_REACTION and p.get("combatant") == cmd.combatant
+        ),
+        None,
+    )
     events: list[msgspec.Struct] = []
     if reaction is not None:
         # `by` is whoever sent the command (`gm` or `seat:<id>`), as for `respond`.

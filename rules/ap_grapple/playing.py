@@ -19,28 +19,50 @@ STATS: dict[str, str] = {
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {
-    "swing_target": {"asked": "the grabber, after pulling the enemy off balance (or send ap-grapple.swing_target)",
-                     "choices": {"left": "into the open hex next to both, on the grabber's left",
-                                 "right": "into the open hex next to both, on the right",
-                                 "own_hex": "into the grabber's own hex (the default)",
-                                 "in_place": "where the enemy stands (with barrier: true, against a wall)",
-                                 "dir_<n>": "any other open hex next to the grabber (option swing_destinations)"}},
+    "swing_target": {
+        "asked": "the grabber, after pulling the enemy off balance (or send ap-grapple.swing_target)",
+        "choices": {
+            "left": "into the open hex next to both, on the grabber's left",
+            "right": "into the open hex next to both, on the right",
+            "own_hex": "into the grabber's own hex (the default)",
+            "in_place": "where the enemy stands (with barrier: true, against a wall)",
+            "dir_<n>": "any other open hex next to the grabber (option swing_destinations)",
+        },
+    },
 }
 
 FIRST_TURN = FirstTurn(
     name="Wrestling in the mud",
     combatants=(
-        {"id": "aldo", "name": "Aldo", "side": "heroes", "position": [0, 0], "facing": 0,
-         "stats": {"weight_lb": 170, "strength": 14, "thac0": 16, "ac": 5, "ap_per_round": 5, "hp": 10}},
-        {"id": "berk", "name": "Berk", "side": "bandits", "position": [1, 0], "facing": 3,
-         "stats": {"weight_lb": 180, "strength": 12, "thac0": 18, "ac": 6, "hp": 9}},
+        {
+            "id": "aldo",
+            "name": "Aldo",
+            "side": "heroes",
+            "position": [0, 0],
+            "facing": 0,
+            "stats": {"weight_lb": 170, "strength": 14, "thac0": 16, "ac": 5, "ap_per_round": 5, "hp": 10},
+        },
+        {
+            "id": "berk",
+            "name": "Berk",
+            "side": "bandits",
+            "position": [1, 0],
+            "facing": 3,
+            "stats": {"weight_lb": 180, "strength": 12, "thac0": 18, "ac": 6, "hp": 9},
+        },
     ),
     plays=("aldo",),
     commands=(
-        ("gm", "The GM starts round 1 (a round is a turn: every combatant gets its AP back).",
-         {"type": "start_turn", "turn": 1}),
-        ("player", "Aldo makes a grab at Berk: 3 AP, a to-hit roll, then a d100 to pull Berk off balance (on a "
-                   "pull, Alice is asked where to swing Berk: answer with ap-grapple.swing_target).",
-         {"type": "ap-grapple.make_a_grab", "combatant": "aldo", "target": "berk"}),
+        (
+            "gm",
+            "The GM starts round 1 (a round is a turn: every combatant gets its AP back).",
+            {"type": "start_turn", "turn": 1},
+        ),
+        (
+            "player",
+            "Aldo makes a grab at Berk: 3 AP, a to-hit roll, then a d100 to pull Berk off balance (on a "
+            "pull, Alice is asked where to swing Berk: answer with ap-grapple.swing_target).",
+            {"type": "ap-grapple.make_a_grab", "combatant": "aldo", "target": "berk"},
+        ),
     ),
 )

@@ -26,7 +26,9 @@ def swing_pending_refusal(rules: Rules) -> str | None:
     """Why a round may not start yet, or None."""
     swings = rules.get("pending_swings") or []
     if swings:
-        return "a round cannot start while a swing is pending (the grabber sends ap-grapple.swing_target first)"
+        return (
+            "a round cannot start while a swing is pending (the grabber sends ap-grapple.swing_target first)"
+        )
     return None
 
 
@@ -34,7 +36,9 @@ def _everyone_done(state: dict[str, Any], rules: Rules) -> bool:
     if not state["combatants"]:
         return False
     for cid, c in state["combatants"].items():
-        out = cid in (rules.get("stunned") or {}) or any(x in (c.get("conditions") or []) for x in OUT_OF_ACTION)
+        out = cid in (rules.get("stunned") or {}) or any(
+            x in (c.get("conditions") or []) for x in OUT_OF_ACTION
+        )
         if not out and (rules.get("ap_left") or {}).get(cid, 0) > 0:
             return False
     return True

@@ -19,14 +19,14 @@ def initial_rules() -> Rules:
     """The ruleset state before any event."""
     return {
         "round": 0,
-        "ap_per_round": {},   # combatant -> AP budget (stats.ap_per_round)
-        "ap_left": {},        # combatant -> AP left this round
-        "grips": [],          # [{attacker, defender, stage: "pulling" | "swing_pending"}]
+        "ap_per_round": {},  # combatant -> AP budget (stats.ap_per_round)
+        "ap_left": {},  # combatant -> AP left this round
+        "grips": [],  # [{attacker, defender, stage: "pulling" | "swing_pending"}]
         "pending_swings": [],  # [{attacker, defender, destinations, reaction}]
-        "stunned": {},        # combatant -> {combatant, until_round (None: until the GM lifts it)}
-        "pulled": [],         # this round: [{target, by, from, to, kind, barrier}]
-        "shared_hexes": {},   # "q,r" -> [combatants] after an own-hex swing or a won brawl
-        "declared": None,     # the last ActionDeclared {action, combatant, targets}, for the log
+        "stunned": {},  # combatant -> {combatant, until_round (None: until the GM lifts it)}
+        "pulled": [],  # this round: [{target, by, from, to, kind, barrier}]
+        "shared_hexes": {},  # "q,r" -> [combatants] after an own-hex swing or a won brawl
+        "declared": None,  # the last ActionDeclared {action, combatant, targets}, for the log
     }
 
 
@@ -47,7 +47,9 @@ def _without(rules: Rules, cid: str) -> Rules:
     r["ap_per_round"] = {k: v for k, v in r["ap_per_round"].items() if k != cid}
     r["ap_left"] = {k: v for k, v in r["ap_left"].items() if k != cid}
     r["grips"] = [g for g in r["grips"] if cid not in (g.get("attacker"), g.get("defender"))]
-    r["pending_swings"] = [p for p in r["pending_swings"] if cid not in (p.get("attacker"), p.get("defender"))]
+    r["pending_swings"] = [
+        p for p in r["pending_swings"] if cid not in (p.get("attacker"), p.get("defender"))
+    ]
     r["stunned"] = {k: v for k, v in r["stunned"].items() if k != cid}
     r["shared_hexes"] = _leave_shared(r["shared_hexes"], cid, None)
     return r
@@ -65,9 +67,13 @@ def _leave_shared(shared: dict[str, list[str]], cid: str, staying_at: str | None
 
 def _end_grip(rules: Rules, attacker: Any, defender: Any) -> Rules:
     r = dict(rules)
-    r["grips"] = [g for g in r["grips"] if not (g.get("attacker") == attacker and g.get("defender") == defender)]
+    r["grips"] = [
+        g for g in r["grips"] if not (g.get("attacker") == attacker and g.get("defender") == defender)
+    ]
     r["pending_swings"] = [
-        p for p in r["pending_swings"] if not (p.get("attacker") == attacker and p.get("defender") == defender)
+        p
+        for p in r["pending_swings"]
+        if not (p.get("attacker") == attacker and p.get("defender") == defender)
     ]
     return r
 
@@ -82,8 +88,11 @@ def evolve_rules(rules: Rules, event: Event) -> Rules:
 def _combatant_joined(rules: Rules, d: dict[str, Any]) -> Rules:
     stats = d.get("stats") or {}
     ap = _int(stats.get("ap_per_round"), DEFAULT_AP_PER_ROUND)
-    return {**rules, "ap_per_round": {**rules["ap_per_round"], d["id"]: ap},
-            "ap_left": {**rules["ap_left"], d["id"]: ap}}
+    return {
+        **rules,
+        "ap_per_round": {**rules["ap_per_round"], d["id"]: ap},
+        "ap_left": {**rules["ap_left"], d["id"]: ap},
+    }
 
 
 def _combatant_removed(rules: Rules, d: dict[str, Any]) -> Rules:
@@ -92,8 +101,12 @@ def _combatant_removed(rules: Rules, d: dict[str, Any]) -> Rules:
 
 def _turn_started(rules: Rules, d: dict[str, Any]) -> Rules:
     # Spec 4.1: applying TurnStarted sets every ap_left back to full; `pulled` is per round.
-    return {**rules, "round": _int(d.get("turn"), rules["round"]), "ap_left": dict(rules["ap_per_round"]),
-            "pulled": []}
+    return {
+        **rules,
+        "round": _int(d.get("turn"), rules["round"]),
+        "ap_left": dict(rules["ap_per_round"]),
+        "pulled": [],
+    }
 
 
 def _ap_spent(rules: Rules, d: dict[str, Any]) -> Rules:
@@ -114,9 +127,10 @@ def _pulled_off_balance(rules: Rules, d: dict[str, Any]) -> Rules:
     a, df = d["attacker"], d["defender"]
     r = _end_grip(rules, a, df)
     r["grips"] = [*r["grips"], {"attacker": a, "defender": df, "stage": "swing_pending"}]
-    r["pending_swings"] = [*r["pending_swings"], {"attacker": a, "defender": df,
-                                                  "destinations": dict(d.get("destinations") or {}),
-                                                  "reaction": None}]
+    r["pending_swings"] = [
+        *r["pending_swings"],
+        {"attacker": a, "defender": df, "destinations": dict(d.get("destinations") or {}), "reaction": None},
+    ]
     r["stunned"] = {**r["stunned"], df: {"combatant": df, "until_round": d.get("stunned_until_round")}}
     return r
 
@@ -125,7 +139,9 @@ def _reaction_requested(rules: Rules, d: dict[str, Any]) -> Rules:
     if d.get("kind") != "swing_target":
         return rules
     swings = [
-        {**p, "reaction": d.get("id")} if p["attacker"] == d.get("combatant") and p.get("reaction") is None else p
+        {**p, "reaction": d.get("id")}
+        if p["attacker"] == d.get("combatant") and p.get("reaction") is None
+        else p
         for p in rules["pending_swings"]
     ]
     return {**rules, "pending_swings": swings}
@@ -152,13 +168,27 @@ def _condition_changed(rules: Rules, d: dict[str, Any]) -> Rules:
 
 
 def _action_declared(rules: Rules, d: dict[str, Any]) -> Rules:
-    r = {**rules, "declared": {"action": d.get("action"), "combatant": d.get("combatant"),
-                               "targets": list(d.get("targets") or [])}}
+    r = {
+        **rules,
+        "declared": {
+            "action": d.get("action"),
+            "combatant": d.get("combatant"),
+            "targets": list(d.get("targets") or []),
+        },
+    }
     params = d.get("params") or {}
     if d.get("action") == "swing" and d.get("targets"):
-        r["pulled"] = [*rules["pulled"], {"target": d["targets"][0], "by": d.get("combatant"),
-                                          "from": params.get("from"), "to": params.get("hex"),
-                                          "kind": params.get("to"), "barrier": bool(params.get("barrier"))}]
+        r["pulled"] = [
+            *rules["pulled"],
+            {
+                "target": d["targets"][0],
+                "by": d.get("combatant"),
+                "from": params.get("from"),
+                "to": params.get("hex"),
+                "kind": params.get("to"),
+                "barrier": bool(params.get("barrier")),
+            },
+        ]
     return r
 
 
@@ -175,7 +205,10 @@ def _close_combat_joined(rules: Rules, d: dict[str, Any]) -> Rules:
 
 
 def _moved(rules: Rules, d: dict[str, Any]) -> Rules:
-    return {**rules, "shared_hexes": _leave_shared(rules["shared_hexes"], d["combatant"], hex_key(d.get("to")))}
+    return {
+        **rules,
+        "shared_hexes": _leave_shared(rules["shared_hexes"], d["combatant"], hex_key(d.get("to"))),
+    }
 
 
 def _close_combat_left(rules: Rules, d: dict[str, Any]) -> Rules:
@@ -213,4 +246,3 @@ _HANDLERS = {
     "CloseCombatLeft": _close_combat_left,
     "RulingMade": _ruling_made,
 }
-

@@ -49,8 +49,9 @@ def destinations(state: dict[str, Any], attacker: str, defender: str) -> dict[st
     return {name: as_list(h) for name, h in found.items()}
 
 
-def choice_problems(state: dict[str, Any], attacker: str, defender: str, to: str, barrier: bool,
-                    current: dict[str, list[int]]) -> list[str]:
+def choice_problems(
+    state: dict[str, Any], attacker: str, defender: str, to: str, barrier: bool, current: dict[str, list[int]]
+) -> list[str]:
     """Why the swing to `to` is not allowed, in plain words."""
     if to == "in_place" and not barrier:
         return ["in_place is only for a swing against a barrier (barrier: true)"]
@@ -64,20 +65,28 @@ def choice_problems(state: dict[str, Any], attacker: str, defender: str, to: str
     return []
 
 
-def resolve_swing(state: dict[str, Any], attacker: str, defender: str, to: str, barrier: bool,
-                  dice: Dice) -> list[msgspec.Struct]:
+def resolve_swing(
+    state: dict[str, Any], attacker: str, defender: str, to: str, barrier: bool, dice: Dice
+) -> list[msgspec.Struct]:
     """The swing's events (4.3), or a RuleError naming why this destination is not allowed."""
     current = destinations(state, attacker, defender) or {}
     problems = choice_problems(state, attacker, defender, to, barrier, current)
-    refuse(problems, f"{name_of(state, attacker)} cannot swing {name_of(state, defender)} there",
-           {"to": to, "destinations": current})
+    refuse(
+        problems,
+        f"{name_of(state, attacker)} cannot swing {name_of(state, defender)} there",
+        {"to": to, "destinations": current},
+    )
     a = position(state["combatants"][attacker])
     d_hex = position(state["combatants"][defender])
     dest = as_hex(current[to])
     assert a is not None and d_hex is not None and dest is not None  # destinations() checked them
     events: list[msgspec.Struct] = [
-        ActionDeclared(attacker, "swing", [defender],
-                       {"to": to, "barrier": barrier, "from": as_list(d_hex), "hex": as_list(dest)}),
+        ActionDeclared(
+            attacker,
+            "swing",
+            [defender],
+            {"to": to, "barrier": barrier, "from": as_list(d_hex), "hex": as_list(dest)},
+        ),
     ]
     if to != "in_place":
         events += leaving(state, defender, dest, "pulled")

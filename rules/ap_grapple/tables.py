@@ -16,10 +16,10 @@ BARRIER_DAMAGE_DIE = 3  # §Make a Grab: "against a physical barrier like a wall
 
 
 class RatioRow(NamedTuple):
-    row: str        # the seed's wording
-    num: int        # the listed ratio num/den of attacker's weight to the defender's
+    row: str  # the seed's wording
+    num: int  # the listed ratio num/den of attacker's weight to the defender's
     den: int
-    modifier: int   # to the brawl's roll to hit
+    modifier: int  # to the brawl's roll to hit
 
 
 # Seed §Brawl, "Attacker's Weight vs. Opponent / Modifier", reproduced exactly (asymmetric as written:

@@ -14,7 +14,9 @@ def opponent_problems(state: dict[str, Any], attacker: str, defender: str) -> li
     if attacker == defender:
         problems.append(f"{name_of(state, attacker)} cannot wrestle {name_of(state, attacker)}")
     elif a.get("side") == d.get("side"):
-        problems.append(f"{name_of(state, defender)} is on {name_of(state, attacker)}'s own side, not an enemy")
+        problems.append(
+            f"{name_of(state, defender)} is on {name_of(state, attacker)}'s own side, not an enemy"
+        )
     for cid in dict.fromkeys((attacker, defender)):
         if stat(state["combatants"][cid], "weight_lb") is None:
             problems.append(f"{name_of(state, cid)} has no weight_lb stat (the GM enters a body weight)")

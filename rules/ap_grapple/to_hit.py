@@ -26,10 +26,14 @@ def check_gm_target_field(state: dict[str, Any], to_hit_target: int | None) -> N
     """`to_hit_target` is required with OPTION to_hit "gm_target" and not allowed otherwise (400)."""
     mode = option(state, "to_hit")
     if mode == "gm_target" and to_hit_target is None:
-        raise BadCommand("to_hit_target is required: this encounter's option to_hit is gm_target", "to_hit_target")
+        raise BadCommand(
+            "to_hit_target is required: this encounter's option to_hit is gm_target", "to_hit_target"
+        )
     if mode != "gm_target" and to_hit_target is not None:
-        raise BadCommand("to_hit_target is only used when the option to_hit is gm_target; here the target is "
-                         "THAC0 - AC", "to_hit_target")
+        raise BadCommand(
+            "to_hit_target is only used when the option to_hit is gm_target; here the target is THAC0 - AC",
+            "to_hit_target",
+        )
 
 
 def to_hit_target(state: dict[str, Any], attacker: str, defender: str, to_hit_target: int | None) -> int:

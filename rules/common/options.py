@@ -10,12 +10,21 @@ from rules.interface import BadCommand
 
 
 class EngineOptions(msgspec.Struct, forbid_unknown_fields=True):
-    reaction_timeout_s: Annotated[int | None, msgspec.Meta(
-        description="Seconds a reaction waits before its default answers (null: it waits for its answer).")] = None
-    rotate_seed_each_turn: Annotated[bool, msgspec.Meta(
-        description="Reveal the dice seed and commit to a new one at every start_turn.")] = False
-    manual_dice_from: Annotated[Literal["gm", "actor"], msgspec.Meta(
-        description="With physical dice (dice: manual), who types the faces in: the GM, or whoever acts.")] = "gm"
+    reaction_timeout_s: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="Seconds a reaction waits before its default answers (null: it waits for its answer)."
+        ),
+    ] = None
+    rotate_seed_each_turn: Annotated[
+        bool, msgspec.Meta(description="Reveal the dice seed and commit to a new one at every start_turn.")
+    ] = False
+    manual_dice_from: Annotated[
+        Literal["gm", "actor"],
+        msgspec.Meta(
+            description="With physical dice (dice: manual), who types the faces in: the GM, or whoever acts."
+        ),
+    ] = "gm"
 
 
 ENGINE_OPTION_NAMES = frozenset(EngineOptions.__struct_fields__)

@@ -25,13 +25,20 @@ class Freeform(Ruleset):
     players_may_move = True  # freeform has no movement rules of its own
     first_turn = FirstTurn(
         name="Tavern brawl",
-        combatants=({"id": "brenna", "name": "Brenna", "side": "guests", "stats": {"brawl": 3}},
-                    {"id": "bouncer", "name": "Bouncer", "side": "house", "stats": {"brawl": 2}}),
+        combatants=(
+            {"id": "brenna", "name": "Brenna", "side": "guests", "stats": {"brawl": 3}},
+            {"id": "bouncer", "name": "Bouncer", "side": "house", "stats": {"brawl": 2}},
+        ),
         plays=("brenna",),
-        commands=(("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
-                  ("gm", "... and names a phase (freeform takes any).", {"type": "start_phase", "phase": "fight"}),
-                  ("player", "Alice rolls for Brenna's brawl.",
-                   {"type": "roll", "expression": "2d6+3", "purpose": "brawl", "combatant": "brenna"})),
+        commands=(
+            ("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
+            ("gm", "... and names a phase (freeform takes any).", {"type": "start_phase", "phase": "fight"}),
+            (
+                "player",
+                "Alice rolls for Brenna's brawl.",
+                {"type": "roll", "expression": "2d6+3", "purpose": "brawl", "combatant": "brenna"},
+            ),
+        ),
     )
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -44,7 +51,9 @@ class Freeform(Ruleset):
         return [gm_step(NO_ORDER + (f" (the initiative order set: {', '.join(order)})" if order else ""))]
 
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
-        if combatant not in state["combatants"] or any(p.get("combatant") == combatant for p in state["pending"]):
+        if combatant not in state["combatants"] or any(
+            p.get("combatant") == combatant for p in state["pending"]
+        ):
             return None
         who = name_of(state, combatant)
         return f"{who} acts when the GM calls on {who} ({NO_ORDER})"

@@ -94,14 +94,16 @@ class Gurps(Ruleset, guide=playing):
         subjects_or_error(state, command)
         return decider(state, command, dice)
 
-    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
-                  dice: Dice) -> list[msgspec.Struct]:
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
         if isinstance(command, common.StartTurn):
             return with_turn_start(state, events)
         return after_common(state, command, events)
 
-    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
-               dice: Dice) -> list[msgspec.Struct]:
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
         resumer = RESUMERS.get(str(pending.get("kind")))
         return resumer(state, pending, answer, dice) if resumer else []
 

@@ -20,7 +20,9 @@ END_OF_TURN = until("turn", "until the GM starts the next turn")
 
 def _not_had_turn(state: dict[str, Any]) -> list[str]:
     """Figures who may still begin their own turn this second, in initiative order if one is set."""
-    order = [c for c in state.get("initiative") or [] if c in state["combatants"]] or list(state["combatants"])
+    order = [c for c in state.get("initiative") or [] if c in state["combatants"]] or list(
+        state["combatants"]
+    )
     return [c for c in order if "gurps.choose_maneuver" in actions_open(state, c)]
 
 
@@ -32,23 +34,49 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     # Past before_slots nothing is pending, so what is open is what is legal.
     out = []
     cur = rules_of(state).get("current")
-    running = cur in state["combatants"] and current_maneuver(state, cur) is not None and actions_open(state, cur)
+    running = (
+        cur in state["combatants"] and current_maneuver(state, cur) is not None and actions_open(state, cur)
+    )
     if running:
         m = str(current_maneuver(state, cur)).replace("_", " ")
         left = fighter(state, cur)["movement_left"]
-        out.append(slot(state, cur, f"{name(state, cur)}'s own turn is running: {name(state, cur)} chose {m}"
-                        + (f", {left} hexes of movement left" if left else ""),
-                        until("action", f"until {name(state, cur)}'s turn ends: the next figure chooses a "
-                              "maneuver, or the GM starts the next turn")))
+        out.append(
+            slot(
+                state,
+                cur,
+                f"{name(state, cur)}'s own turn is running: {name(state, cur)} chose {m}"
+                + (f", {left} hexes of movement left" if left else ""),
+                until(
+                    "action",
+                    f"until {name(state, cur)}'s turn ends: the next figure chooses a "
+                    "maneuver, or the GM starts the next turn",
+                ),
+            )
+        )
     waiting = [c for c in _not_had_turn(state) if c != cur]
     ends = f", which ends {name(state, cur)}'s" if running else ""
     if state.get("initiative"):
-        out += [slot(state, c, f"{name(state, c)} is next in the initiative order to take a turn "
-                     f"(gurps.choose_maneuver{ends})", END_OF_TURN) for c in waiting[:1]]
+        out += [
+            slot(
+                state,
+                c,
+                f"{name(state, c)} is next in the initiative order to take a turn "
+                f"(gurps.choose_maneuver{ends})",
+                END_OF_TURN,
+            )
+            for c in waiting[:1]
+        ]
     else:
-        out += [slot(state, c, f"{name(state, c)} has not yet had a turn this second and may take it "
-                     f"(gurps.choose_maneuver{ends}); the GM has set no initiative order", END_OF_TURN)
-                for c in waiting]
+        out += [
+            slot(
+                state,
+                c,
+                f"{name(state, c)} has not yet had a turn this second and may take it "
+                f"(gurps.choose_maneuver{ends}); the GM has set no initiative order",
+                END_OF_TURN,
+            )
+            for c in waiting
+        ]
     if not out:
         return [gm_step("every figure has had a turn this second: the GM starts the next turn (start_turn)")]
     return out
@@ -56,7 +84,11 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def next_slot(state: dict[str, Any], cid: str) -> str | None:
     """When this figure will next act, in a sentence; None when he acts now."""
-    if cid not in state["combatants"] or state.get("closed") or any(e["combatant"] == cid for e in acting_now(state)):
+    if (
+        cid not in state["combatants"]
+        or state.get("closed")
+        or any(e["combatant"] == cid for e in acting_now(state))
+    ):
         return None
     who = name(state, cid)
     wait = once_answered(state)

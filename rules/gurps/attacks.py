@@ -41,7 +41,9 @@ from rules.gurps.weapons import (
 from rules.refusals import refuse
 
 
-def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str, allowed: frozenset[str] | None) -> list[str]:
+def attack_problems(
+    state: dict[str, Any], cid: str, target: str, maneuver: str, allowed: frozenset[str] | None
+) -> list[str]:
     """Conditions every close-combat attack shares (empty when all hold)."""
     c = state["combatants"][cid]
     t = state["combatants"][target]
@@ -59,8 +61,14 @@ def attack_problems(state: dict[str, Any], cid: str, target: str, maneuver: str,
     return problems
 
 
-def defence_request(state: dict[str, Any], attacker: str, target: str, attack: str, weapon: dict[str, Any] | None,
-                    roll: SuccessRoll) -> list[msgspec.Struct]:
+def defence_request(
+    state: dict[str, Any],
+    attacker: str,
+    target: str,
+    attack: str,
+    weapon: dict[str, Any] | None,
+    roll: SuccessRoll,
+) -> list[msgspec.Struct]:
     """GurpsDefenceAwaited and the `defence` reaction of the target's controller."""
     t = state["combatants"][target]
     options = defence_options(state, target)
@@ -68,14 +76,25 @@ def defence_request(state: dict[str, Any], attacker: str, target: str, attack: s
     return [
         GurpsDefenceAwaited(attacker, target, attack, wname, options),
         ReactionRequested(
-            id="", kind="defence", combatant=target, asked_of=asked_of(state, target), options=options,
+            id="",
+            kind="defence",
+            combatant=target,
+            asked_of=asked_of(state, target),
+            options=options,
             default="dodge",
-            resume={"attacker": attacker, "target": target, "attack": attack, "weapon": wname,
-                    "damage": (weapon or {}).get("damage"), "attack_margin": roll.margin},
+            resume={
+                "attacker": attacker,
+                "target": target,
+                "attack": attack,
+                "weapon": wname,
+                "damage": (weapon or {}).get("damage"),
+                "attack_margin": roll.margin,
+            },
             question=f"{state['combatants'][attacker]['name']} hits {t['name']} with a {wname if weapon else 'grapple'}: "
-                     f"{' or '.join(options)}{' (no block in close combat)' if in_close_combat(state, target) else ''}, "
-                     "with retreat: true and to: [q, r] to retreat?"
-                     + ("" if "parry" in options else f" No parry: {no_parry_reason(state, target)}.")),
+            f"{' or '.join(options)}{' (no block in close combat)' if in_close_combat(state, target) else ''}, "
+            "with retreat: true and to: [q, r] to retreat?"
+            + ("" if "parry" in options else f" No parry: {no_parry_reason(state, target)}."),
+        ),
     ]
 
 
@@ -89,9 +108,17 @@ def decide_attack(state: dict[str, Any], cmd: CloseCombatAttack, dice: Dice) -> 
     w = weapon_named(c, cmd.weapon)
     assert w is not None
     skill, level = weapon_skill(c, w)
-    mods = bulk_modifiers(w) + shield_attack_modifiers(state, cid) + grappled_modifiers(state, cid) + list(cmd.modifiers)
+    mods = (
+        bulk_modifiers(w)
+        + shield_attack_modifiers(state, cid)
+        + grappled_modifiers(state, cid)
+        + list(cmd.modifiers)
+    )
     roll = success_roll(dice, combatant=cid, purpose="attack", base=level, base_name=skill, modifiers=mods)
-    events: list[msgspec.Struct] = [ActionDeclared(cid, "close_combat_attack", [target], {"weapon": w["name"]}), roll.event]
+    events: list[msgspec.Struct] = [
+        ActionDeclared(cid, "close_combat_attack", [target], {"weapon": w["name"]}),
+        roll.event,
+    ]
     if roll.success:
         events += defence_request(state, cid, target, "strike", w, roll)
     return events
@@ -123,8 +150,10 @@ def strike_problems(state: dict[str, Any], cid: str, target: str, weapon: str, m
     if w is None:
         problems.append(f"{c['name']} has no weapon named {weapon!r}")
     elif not usable_in_close_combat(w):
-        problems.append(f"{c['name']} cannot attack with the {w['name']} in close combat: its {reach_words(w)} "
-                        "lacks C (only reach-C melee weapons, empty hands or ranged weapons)")
+        problems.append(
+            f"{c['name']} cannot attack with the {w['name']} in close combat: its {reach_words(w)} "
+            "lacks C (only reach-C melee weapons, empty hands or ranged weapons)"
+        )
     elif not weapon_is_ready(c, w):
         problems.append(not_ready_reason(c, w))
     return problems
@@ -141,8 +170,14 @@ def grapple_roll(state: dict[str, Any], cmd: Grapple, dice: Dice) -> SuccessRoll
     """The grapple's attack roll: DX or a grappling skill, with the section 4.4 modifiers."""
     c = state["combatants"][cmd.combatant]
     skill, level = grapple_skill(c)
-    mods: list[Modifier] = shield_attack_modifiers(state, cmd.combatant) + grappled_modifiers(state, cmd.combatant) + list(cmd.modifiers)
-    return success_roll(dice, combatant=cmd.combatant, purpose="grapple", base=level, base_name=skill, modifiers=mods)
+    mods: list[Modifier] = (
+        shield_attack_modifiers(state, cmd.combatant)
+        + grappled_modifiers(state, cmd.combatant)
+        + list(cmd.modifiers)
+    )
+    return success_roll(
+        dice, combatant=cmd.combatant, purpose="grapple", base=level, base_name=skill, modifiers=mods
+    )
 
 
 def decide_grapple(state: dict[str, Any], cmd: Grapple, dice: Dice) -> list[msgspec.Struct]:

@@ -27,8 +27,11 @@ def _side(state: dict[str, Any], cid: str) -> str:
 
 def in_hex(state: dict[str, Any], at: Hex) -> list[str]:
     """Everyone who counts as in hex `at`: standing in it, or declared into it from the next hex (4.8)."""
-    declared = [cid for cid, seat in (rules_of(state)["hexes"].get(label(at)) or {"occupants": {}})["occupants"].items()
-                if seat["declared_adjacent"] and cid in state["combatants"]]
+    declared = [
+        cid
+        for cid, seat in (rules_of(state)["hexes"].get(label(at)) or {"occupants": {}})["occupants"].items()
+        if seat["declared_adjacent"] and cid in state["combatants"]
+    ]
     return [*hex_occupants(state, at), *[d for d in declared if d not in hex_occupants(state, at)]]
 
 
@@ -85,7 +88,10 @@ def foeless_events(state: dict[str, Any], key: str) -> list[msgspec.Struct]:
     rest = [m for m in (h or {"occupants": {}})["occupants"] if m in state["combatants"]]
     if len(rest) < 2 or has_foes(state, rest):
         return []
-    return [CloseCombatLeft(state["combatants"][m].get("group") or f"cc:{key}", m, "no foe left") for m in rest[:-1]]
+    return [
+        CloseCombatLeft(state["combatants"][m].get("group") or f"cc:{key}", m, "no foe left")
+        for m in rest[:-1]
+    ]
 
 
 def _joining(state: dict[str, Any], cid: str, came_from: Any) -> list[msgspec.Struct]:
@@ -99,7 +105,9 @@ def _joining(state: dict[str, Any], cid: str, came_from: Any) -> list[msgspec.St
         return []
     seats = (rules_of(state)["hexes"].get(label(at)) or {"occupants": {}})["occupants"]
     gid = _group_of(state, at, everyone)
-    members = [m for m in (state["groups"].get(gid) or {"combatants": []})["combatants"] if m in state["combatants"]]
+    members = [
+        m for m in (state["groups"].get(gid) or {"combatants": []})["combatants"] if m in state["combatants"]
+    ]
     if all(m in seats and m in members for m in everyone):
         return []  # already in this close combat
     members += [m for m in everyone if m not in members and m != cid]
@@ -116,7 +124,9 @@ def _joining(state: dict[str, Any], cid: str, came_from: Any) -> list[msgspec.St
     return events
 
 
-def occupancy_events(state: dict[str, Any], cid: str, how: str, came_from: Any = None) -> list[msgspec.Struct]:
+def occupancy_events(
+    state: dict[str, Any], cid: str, how: str, came_from: Any = None
+) -> list[msgspec.Struct]:
     """What `cid` standing where he now stands (`state` has his arrival folded) means for close combat."""
     if cid not in state["combatants"]:
         return []
@@ -150,7 +160,9 @@ def declaration_events(state: dict[str, Any], cid: str, target: str, edge: int) 
     at = as_hex(state["combatants"][target]["position"])
     seats = (rules_of(state)["hexes"].get(label(at)) or {"occupants": {}})["occupants"]
     gid = _group_of(state, at, [target])
-    members = [m for m in (state["groups"].get(gid) or {"combatants": []})["combatants"] if m != cid] or [target]
+    members = [m for m in (state["groups"].get(gid) or {"combatants": []})["combatants"] if m != cid] or [
+        target
+    ]
     everyone = [*members, cid]
     standing = all(state["combatants"][m].get("posture") == "standing" for m in everyone)
     events: list[msgspec.Struct] = [CloseCombatJoined(gid, everyone, list(at), standing)]
@@ -172,11 +184,16 @@ def after_common(state: dict[str, Any], command: Any, events: list[msgspec.Struc
         moved = next((e for e in events if isinstance(e, Moved)), None)
         if moved is None:
             return events
-        return events + occupancy_events(folded(state, events, evolve_rules), moved.combatant, "moved", moved.from_)
+        return events + occupancy_events(
+            folded(state, events, evolve_rules), moved.combatant, "moved", moved.from_
+        )
     if isinstance(command, common.Ruling):
         # A ruling that sets a position places the figure there like the GM's move.
-        moved = [cid for cid, patch in ((command.overrides or {}).get("combatants") or {}).items()
-                 if isinstance(patch, dict) and "position" in patch]
+        moved = [
+            cid
+            for cid, patch in ((command.overrides or {}).get("combatants") or {}).items()
+            if isinstance(patch, dict) and "position" in patch
+        ]
         out = list(events)
         for cid in moved:
             out += occupancy_events(folded(state, out, evolve_rules), cid, "moved")

@@ -92,8 +92,10 @@ def hands_full(c: dict[str, Any]) -> list[str]:
 def not_ready_reason(c: dict[str, Any], weapon: dict[str, Any]) -> str:
     """Why a weapon he names cannot be used now (for refusals)."""
     if is_unarmed(weapon):
-        return (f"{c['name']} has no empty hand: the {' and the '.join(hands_full(c))} fill his "
-                f"{int(stats(c).get('hands', 2))} hands")
+        return (
+            f"{c['name']} has no empty hand: the {' and the '.join(hands_full(c))} fill his "
+            f"{int(stats(c).get('hands', 2))} hands"
+        )
     state = item_state(c, weapon["name"]) or "not ready"
     return f"{c['name']}'s {weapon['name']} is {state}, not ready (gurps.ready_item first)"
 
@@ -133,18 +135,28 @@ def completed_combatant(combatant: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(st["traits"], list | None):
         raise BadCommand("stats.traits must be a list of trait names", "combatant.stats.traits")
     for i, w in enumerate(st["weapons"]):
-        if (not isinstance(w, dict) or not isinstance(w.get("name"), str) or not w["name"]
-                or w.get("kind") not in ("melee", "ranged")):
-            raise BadCommand(f"stats.weapons[{i}] needs a name and a kind (melee or ranged)",
-                             f"combatant.stats.weapons[{i}]")
+        if (
+            not isinstance(w, dict)
+            or not isinstance(w.get("name"), str)
+            or not w["name"]
+            or w.get("kind") not in ("melee", "ranged")
+        ):
+            raise BadCommand(
+                f"stats.weapons[{i}] needs a name and a kind (melee or ranged)",
+                f"combatant.stats.weapons[{i}]",
+            )
         if not isinstance(w.get("reach", []), list):
-            raise BadCommand(f"stats.weapons[{i}].reach must be a list such as [\"C\", \"1\"]",
-                             f"combatant.stats.weapons[{i}].reach")
+            raise BadCommand(
+                f'stats.weapons[{i}].reach must be a list such as ["C", "1"]',
+                f"combatant.stats.weapons[{i}].reach",
+            )
         if isinstance(w.get("bulk"), int) and w["bulk"] > 0:
             raise RuleError(f"{w['name']}: Bulk is stored negative (e.g. -3), not {w['bulk']}")
     shield = st["shield"]
     if shield is not None and (not isinstance(shield, dict) or not isinstance(shield.get("db"), int)):
-        raise BadCommand("stats.shield must be {name, db} with an integer db, or null", "combatant.stats.shield")
+        raise BadCommand(
+            "stats.shield must be {name, db} with an integer db, or null", "combatant.stats.shield"
+        )
     posture = combatant.get("posture") or "standing"
     if posture not in POSTURES:
         raise BadCommand(f"posture {posture!r} is not one of {sorted(POSTURES)}", "combatant.posture")

@@ -12,11 +12,23 @@ from rules.gurps.tables import MANEUVERS
 from rules.interface import Command
 
 # Spec section 2: a combatant's `weapons` are named entries; an empty hand is one too.
-Weapon = Annotated[str, msgspec.Meta(description=(
-    "The name of one of the combatant's stats.weapons (e.g. \"knife\", or \"hand\" for an empty hand)."))]
+Weapon = Annotated[
+    str,
+    msgspec.Meta(
+        description=(
+            'The name of one of the combatant\'s stats.weapons (e.g. "knife", or "hand" for an empty hand).'
+        )
+    ),
+]
 
-Maneuver = Annotated[str, msgspec.Meta(description=(
-    f"The maneuver for this turn: {', '.join(MANEUVERS)} (\"Move and Attack\" and such are read too)."))]
+Maneuver = Annotated[
+    str,
+    msgspec.Meta(
+        description=(
+            f'The maneuver for this turn: {", ".join(MANEUVERS)} ("Move and Attack" and such are read too).'
+        )
+    ),
+]
 
 
 class ChooseManeuver(Command, tag="gurps.choose_maneuver"):
@@ -33,9 +45,15 @@ class GurpsMove(Command, tag="gurps.move"):
     path: list[list[int]]
     facing: int | None = None
     # Spec section 4.3 / 6 #15: turning, sidestepping and backing cost what the player states.
-    extra_cost: Annotated[int, msgspec.Meta(description=(
-        "Movement points beyond one a hex that you state for turning, sidestepping or backing on the way, 0 or "
-        "more (the GM may void a wrong count)."))] = 0
+    extra_cost: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Movement points beyond one a hex that you state for turning, sidestepping or backing on the way, 0 or "
+                "more (the GM may void a wrong count)."
+            )
+        ),
+    ] = 0
 
 
 class Evade(Command, tag="gurps.evade"):
@@ -44,8 +62,14 @@ class Evade(Command, tag="gurps.evade"):
     combatant: str
     target: str
     path: list[list[int]]
-    over: Annotated[bool, msgspec.Meta(description=(
-        "true: go over the foe with Flight or Super Jump, an automatic success (no Quick Contest of DX)."))] = False
+    over: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: go over the foe with Flight or Super Jump, an automatic success (no Quick Contest of DX)."
+            )
+        ),
+    ] = False
     modifiers: list[Modifier] = []
 
 
@@ -73,9 +97,15 @@ class ReadyItem(Command, tag="gurps.ready_item"):
 
     combatant: str
     item: str
-    fast_draw: Annotated[bool, msgspec.Meta(description=(
-        "true: ready it with the skill Fast-Draw (<item>), sent before choosing the maneuver (a failed roll "
-        "leaves a Ready maneuver); false: a Ready maneuver."))] = False
+    fast_draw: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: ready it with the skill Fast-Draw (<item>), sent before choosing the maneuver (a failed roll "
+                "leaves a Ready maneuver); false: a Ready maneuver."
+            )
+        ),
+    ] = False
 
 
 class DropShield(Command, tag="gurps.drop_shield"):
@@ -130,12 +160,31 @@ class RecordInjury(Command, tag="gurps.record_injury"):
     """GM only: record the injury of a blow (appends Wounded)."""
 
     target: Annotated[str, msgspec.Meta(description="The id of the combatant injured.")]
-    amount: Annotated[int, msgspec.Meta(description=(
-        "Hit points lost, 0 or more, as the GM reckons the injury (the server only rolls the damage dice)."))]
-    source: Annotated[str, msgspec.Meta(description="What caused it, for the log (e.g. \"broadsword swing\").")] = ""
+    amount: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Hit points lost, 0 or more, as the GM reckons the injury (the server only rolls the damage dice)."
+            )
+        ),
+    ]
+    source: Annotated[
+        str, msgspec.Meta(description='What caused it, for the log (e.g. "broadsword swing").')
+    ] = ""
 
 
 GURPS_COMMANDS: tuple[type[Command], ...] = (
-    ChooseManeuver, GurpsMove, Evade, CloseCombatAttack, StepOutAttack, ReadyItem, DropShield, DeclareCloseCombat,
-    Grapple, Takedown, Pin, BreakFree, RecordInjury,
+    ChooseManeuver,
+    GurpsMove,
+    Evade,
+    CloseCombatAttack,
+    StepOutAttack,
+    ReadyItem,
+    DropShield,
+    DeclareCloseCombat,
+    Grapple,
+    Takedown,
+    Pin,
+    BreakFree,
+    RecordInjury,
 )

@@ -38,7 +38,9 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
     if fighter(state, cid)["retreat_turn"] == rules_of(state).get("turn"):
         problems.append(f"{t['name']} has already retreated this turn")
     if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, int) for v in to)):
-        raise BadCommand("a retreat needs to: [q, r], a hex on the retreating figure's side of the close-combat hex", "to")
+        raise BadCommand(
+            "a retreat needs to: [q, r], a hex on the retreating figure's side of the close-combat hex", "to"
+        )
     dest = as_hex(to)
     seat = seat_of(state, cid)
     if seat is not None and not seat["declared_adjacent"]:
@@ -50,11 +52,19 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
     refuse(problems, details={"combatant": cid})
     releases = releases_on_leaving(state, cid)
     # A retreat into a hex holding another foe is close combat with him there (close_combat).
-    return [*releases, *arrival(folded(state, releases, evolve_rules), Moved(cid, list(dest), "disengage", None,
-                                                              list(t["position"])), "retreat")]
+    return [
+        *releases,
+        *arrival(
+            folded(state, releases, evolve_rules),
+            Moved(cid, list(dest), "disengage", None, list(t["position"])),
+            "retreat",
+        ),
+    ]
 
 
-def resume_defence(state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
+def resume_defence(
+    state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+) -> list[msgspec.Struct]:
     """Roll the chosen defence; on a failure roll the weapon's damage or apply the grapple."""
     p = pending["resume"]
     unknown = set(answer.params) - DEFENCE_PARAMS
@@ -90,10 +100,14 @@ def resume_defence(state: dict[str, Any], pending: dict[str, Any], answer: Answe
         if choice == "dodge":
             mods.append(Modifier(int(bonus["dodge"]), "retreat"))
         elif weapon is not None and (is_unarmed(weapon) or weapon.get("fencing")):
-            mods.append(Modifier(int(bonus["parry_fencing_or_unarmed"]), "retreat (fencing or unarmed parry)"))
+            mods.append(
+                Modifier(int(bonus["parry_fencing_or_unarmed"]), "retreat (fencing or unarmed parry)")
+            )
         else:
             mods.append(Modifier(int(bonus["parry"]), "retreat"))
-    roll = success_roll(dice, combatant=target, purpose=choice, base=base, base_name=base_name, modifiers=mods)
+    roll = success_roll(
+        dice, combatant=target, purpose=choice, base=base, base_name=base_name, modifiers=mods
+    )
     events.append(roll.event)
     if roll.success:
         return events

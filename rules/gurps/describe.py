@@ -32,26 +32,46 @@ ROLL_PURPOSES: dict[str, tuple[str, str]] = {
 }
 
 MANEUVER_WORDS: dict[str, str] = {
-    "do_nothing": "Do Nothing", "move": "Move", "change_posture": "Change Posture", "aim": "Aim",
-    "evaluate": "Evaluate", "attack": "Attack", "feint": "Feint", "all_out_attack": "All-Out Attack",
-    "move_and_attack": "Move and Attack", "all_out_defense": "All-Out Defense", "concentrate": "Concentrate",
-    "ready": "Ready", "wait": "Wait",
+    "do_nothing": "Do Nothing",
+    "move": "Move",
+    "change_posture": "Change Posture",
+    "aim": "Aim",
+    "evaluate": "Evaluate",
+    "attack": "Attack",
+    "feint": "Feint",
+    "all_out_attack": "All-Out Attack",
+    "move_and_attack": "Move and Attack",
+    "all_out_defense": "All-Out Defense",
+    "concentrate": "Concentrate",
+    "ready": "Ready",
+    "wait": "Wait",
 }
 
-CONTEST_WORDS: dict[str, str] = {"evade": "DX (evade)", "takedown": "the takedown", "pin": "the pin",
-                                 "break_free": "breaking free"}
+CONTEST_WORDS: dict[str, str] = {
+    "evade": "DX (evade)",
+    "takedown": "the takedown",
+    "pin": "the pin",
+    "break_free": "breaking free",
+}
 
 # How a figure left a close combat (CloseCombatLeft.how), as the verb of the sentence.
 LEAVING_WORDS: dict[str, str] = {
-    "move": "moves out of the close combat", "step": "steps out of the close combat",
-    "retreat": "retreats out of the close combat", "evade": "leaves the close combat past the foe",
-    "thrown": "is thrown out of the close combat", "stopped": "is stopped and falls back out of the close combat",
-    "moved": "is moved out of the close combat by the GM", "placed": "is placed out of the close combat by the GM",
+    "move": "moves out of the close combat",
+    "step": "steps out of the close combat",
+    "retreat": "retreats out of the close combat",
+    "evade": "leaves the close combat past the foe",
+    "thrown": "is thrown out of the close combat",
+    "stopped": "is stopped and falls back out of the close combat",
+    "moved": "is moved out of the close combat by the GM",
+    "placed": "is placed out of the close combat by the GM",
 }
 
 # GrappleReleased.why of version-1 streams, with a pronoun guessed, and what they say now.
-OLD_WHY: dict[str, str] = {"he was taken down": "taken down", "his takedown failed": "the takedown failed",
-                           "he left the hex": "left the hex"}
+OLD_WHY: dict[str, str] = {
+    "he was taken down": "taken down",
+    "his takedown failed": "the takedown failed",
+    "he left the hex": "left the hex",
+}
 
 
 def _hex(h: Any) -> str:
@@ -63,7 +83,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def reached(base_label: str, base: int, mods: list[dict[str, Any]], target: int) -> str:
-    """"DX 12 + 5 (foe lying down) − 2 (shield) = 15", or "DX 12" with no modifier."""
+    """ "DX 12 + 5 (foe lying down) − 2 (shield) = 15", or "DX 12" with no modifier."""
     head = f"{base_label} {base}".strip()
     if not mods:
         return head
@@ -72,7 +92,7 @@ def reached(base_label: str, base: int, mods: list[dict[str, Any]], target: int)
 
 
 def describe_roll(state: dict[str, Any], d: dict[str, Any]) -> str | None:
-    """"Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind)
+    """ "Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind)
     = 22 — success by 10"."""
     known = ROLL_PURPOSES.get(d.get("purpose", ""))
     if known is None:
@@ -85,29 +105,42 @@ def describe_roll(state: dict[str, Any], d: dict[str, Any]) -> str | None:
         adds = "".join(f" {'+' if m['value'] >= 0 else '−'} {abs(m['value'])} ({m['reason']})" for m in mods)
         return f"{who} rolls {d['notation']} for {what}: [{faces}]{adds} = {d['total']} — {d['outcome']}."
     base = d["target"] - sum(m["value"] for m in mods)
-    return (f"{who} rolls {d['notation']} for {what}: [{faces}] = {d['total']} vs "
-            f"{reached(label, base, mods, d['target'])} — {d['outcome']}.")
+    return (
+        f"{who} rolls {d['notation']} for {what}: [{faces}] = {d['total']} vs "
+        f"{reached(label, base, mods, d['target'])} — {d['outcome']}."
+    )
 
 
 def _contest(n: Any, d: dict[str, Any]) -> str:
     """Who won the Quick Contest and what follows (the acting side is listed first)."""
     sides = d["sides"]
     first, second = sides[0]["combatant"], sides[1]["combatant"]
-    rolls = "; ".join(f"{n(s['combatant'])} {s['roll']} vs {s['effective']}, "
-                      f"{'success' if s['success'] else 'failure'} by {abs(s['margin'])}" for s in sides)
+    rolls = "; ".join(
+        f"{n(s['combatant'])} {s['roll']} vs {s['effective']}, "
+        f"{'success' if s['success'] else 'failure'} by {abs(s['margin'])}"
+        for s in sides
+    )
     kind = d["kind"]
     winner = d["winner"]
     won = f"{n(winner)} wins by {d['margin_of_victory']}" if winner else "A tie"
     acting_won = winner == first
     follows = {
         "evade": (f"{n(first)} gets past {n(second)}" if acting_won else f"{n(first)} is stopped"),
-        "takedown": (f"{n(second)} is taken down" if acting_won else
-                     f"the takedown fails and {n(first)} falls" if winner else "nothing happens"),
+        "takedown": (
+            f"{n(second)} is taken down"
+            if acting_won
+            else f"the takedown fails and {n(first)} falls"
+            if winner
+            else "nothing happens"
+        ),
         "pin": f"{n(second)} is pinned" if acting_won else "no pin",
-        "break_free": (f"{n(first)} breaks free of {n(second)}" if acting_won else f"{n(first)} is still held"),
+        "break_free": (
+            f"{n(first)} breaks free of {n(second)}" if acting_won else f"{n(first)} is still held"
+        ),
     }.get(kind, "")
     return f"Quick Contest of {CONTEST_WORDS.get(kind, kind.replace('_', ' '))}: {rolls}. {won}" + (
-        f": {follows}." if follows else ".")
+        f": {follows}." if follows else "."
+    )
 
 
 def _declared(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str | None:
@@ -120,7 +153,7 @@ def _declared(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str | None:
     return {
         "close_combat_attack": f"{who} attacks {target} with the {extra.get('weapon')}.",
         "step_out_attack": f"{who} steps out of the hex to {_hex(extra.get('to'))} and strikes at {target} "
-                           f"with the {extra.get('weapon')}.",
+        f"with the {extra.get('weapon')}.",
         "grapple": f"{who} tries to grapple {target}.",
         "takedown": f"{who} tries to take {target} down{helped}.",
         "pin": f"{who} tries to pin {target}{helped}.",
@@ -143,7 +176,11 @@ def _joined(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str:
     verb = "is" if len(members) == 1 else "are"
     if lying and len(lying) == len(members):
         return f"{names_and([n(m) for m in members])} {verb} in close combat on the ground{where}."
-    down = f"; {names_and([n(m) for m in lying])} {'is' if len(lying) == 1 else 'are'} on the ground" if lying else ""
+    down = (
+        f"; {names_and([n(m) for m in lying])} {'is' if len(lying) == 1 else 'are'} on the ground"
+        if lying
+        else ""
+    )
     return f"{names_and([n(m) for m in members])} {verb} in close combat{where}{down}."
 
 
@@ -159,7 +196,11 @@ def _moved(n: Any, d: dict[str, Any]) -> str | None:
 def _question(state: dict[str, Any], n: Any, d: dict[str, Any]) -> str | None:
     if d["kind"] not in ("evade_stop", "defence", "fall_hex", "gm_ruling"):
         return None
-    asked = "The GM" if d["asked_of"] == "gm" else (state["seats"].get(d["asked_of"]) or {}).get("name", d["asked_of"])
+    asked = (
+        "The GM"
+        if d["asked_of"] == "gm"
+        else (state["seats"].get(d["asked_of"]) or {}).get("name", d["asked_of"])
+    )
     about = f" (for {n(d['combatant'])})" if d.get("combatant") and d["asked_of"] == "gm" else ""
     return f"{asked} is asked{about}: {d['question']} (default: {d['default'].replace('_', ' ')})."
 
@@ -174,7 +215,9 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
         extra = f" plus {d['extra_cost']} for turning or sidestepping" if d["extra_cost"] else ""
         if d.get("stopped"):
             return f"{n(d['combatant'])} stops there: {_plural(d['hexes'], 'hex')}{extra} used, the rest of the movement lost."
-        return f"{n(d['combatant'])} has used {_plural(d['hexes'], 'hex')} of movement{extra}, {d['left']} left."
+        return (
+            f"{n(d['combatant'])} has used {_plural(d['hexes'], 'hex')} of movement{extra}, {d['left']} left."
+        )
     if t == "HalfHexTaken":
         return _half(n, d)
     if t == "EvadeChallenged":
@@ -189,15 +232,21 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
         return _contest(n, d)
     if t == "GurpsDefenceAwaited":
         block = "" if "block" in d["options"] else " (no block in close combat)"
-        return (f"{n(d['attacker'])}'s {d['attack']} with the {d['weapon']} hits; {n(d['target'])} may "
-                f"{' or '.join(d['options'])}{block}.")
+        return (
+            f"{n(d['attacker'])}'s {d['attack']} with the {d['weapon']} hits; {n(d['target'])} may "
+            f"{' or '.join(d['options'])}{block}."
+        )
     if t == "Grappled":
         return f"{n(d['grappler'])} grapples {n(d['target'])}: -4 DX, and no leaving the hex until breaking free."
     if t == "GrappleReleased":
         why = OLD_WHY.get(d.get("why", ""), d.get("why", ""))
         return f"{n(d['grappler'])} no longer grapples {n(d['target'])}" + (f" ({why})." if why else ".")
     if t == "AssistCommitted":
-        cost = f"; {n(d['helper'])}'s turn {d['owed_turn']} is spent helping" if d.get("owed_turn") is not None else ""
+        cost = (
+            f"; {n(d['helper'])}'s turn {d['owed_turn']} is spent helping"
+            if d.get("owed_turn") is not None
+            else ""
+        )
         return f"{n(d['helper'])} helps {n(d['lead'])}'s {d['action'].replace('_', ' ')} on {n(d['target'])}{cost}."
     if t == "DieRolled":
         return describe_roll(state, d)
@@ -206,7 +255,11 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
     if t == "ActionSpent":
         why = d.get("why") or "turn over"
         why = why.replace("dropped his shield", "dropped the shield").replace("his shield", "the shield")
-        return f"{n(d['combatant'])}'s turn is over." if why == "turn over" else f"{n(d['combatant'])}'s turn is over: {why}."
+        return (
+            f"{n(d['combatant'])}'s turn is over."
+            if why == "turn over"
+            else f"{n(d['combatant'])}'s turn is over: {why}."
+        )
     if t == "CloseCombatJoined":
         return _joined(state, n, d)
     if t == "CloseCombatLeft":
@@ -231,13 +284,21 @@ def _foes_beside(state: dict[str, Any], cid: str) -> list[str]:
     for h in (state.get("rules") or {}).get("hexes", {}).values():
         if cid in h["occupants"]:
             side = state["combatants"][cid]["side"]
-            return [o for o in h["occupants"] if o in state["combatants"] and state["combatants"][o]["side"] != side]
+            return [
+                o
+                for o in h["occupants"]
+                if o in state["combatants"] and state["combatants"][o]["side"] != side
+            ]
     return []
 
 
 def _approach(foe: str, approach: str) -> str:
-    return {"front": "from the front", "left": f"from {foe}'s left side", "right": f"from {foe}'s right side",
-            "back": "from behind"}.get(approach, approach)
+    return {
+        "front": "from the front",
+        "left": f"from {foe}'s left side",
+        "right": f"from {foe}'s right side",
+        "back": "from behind",
+    }.get(approach, approach)
 
 
 # Our reactions, whose question and answer the events around them already tell.

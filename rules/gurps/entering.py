@@ -62,8 +62,10 @@ def decide_move(state: dict[str, Any], cmd: GurpsMove, dice: Any = None) -> list
     if foe_at is not None and foe_at < len(path) - 1:
         h = path[foe_at]
         names = ", ".join(name(state, f) for f in in_close_combat_at(state, h, c["side"]))
-        raise RuleError(f"{c['name']} cannot move through {names}'s hex at {list(h)} without evading: "
-                        "end the move there, or use gurps.evade")
+        raise RuleError(
+            f"{c['name']} cannot move through {names}'s hex at {list(h)} without evading: "
+            "end the move there, or use gurps.evade"
+        )
     last = path[-1]
     friends = [o for o in hex_occupants(state, last) if o != cid]
     if foe_at is None and friends:
@@ -77,7 +79,9 @@ def decide_move(state: dict[str, Any], cmd: GurpsMove, dice: Any = None) -> list
     if foe_at is not None:
         prev = path[-2] if len(path) > 1 else start
         if rest and prev != here:
-            events += arrival(folded(state, events, evolve_rules), Moved(cid, list(prev), "move", None, list(here)), "move")
+            events += arrival(
+                folded(state, events, evolve_rules), Moved(cid, list(prev), "move", None, list(here)), "move"
+            )
         if rest:
             events += entry_events(folded(state, events, evolve_rules), cid, prev, last)
         events.append(stop_facing_foe(cid, prev, last))
@@ -85,7 +89,11 @@ def decide_move(state: dict[str, Any], cmd: GurpsMove, dice: Any = None) -> list
         events.append(GurpsMovementUsed(cid, hexes_moved, cmd.extra_cost, 0, stopped=True))
         return events
     if rest:
-        events += arrival(folded(state, events, evolve_rules), Moved(cid, list(last), "move", cmd.facing, list(here)), "move")
+        events += arrival(
+            folded(state, events, evolve_rules),
+            Moved(cid, list(last), "move", cmd.facing, list(here)),
+            "move",
+        )
     elif cmd.facing is not None:
         events.append(FacingChanged(cid, cmd.facing))
     events.append(GurpsMovementUsed(cid, hexes_moved, cmd.extra_cost, left - cost))

@@ -94,8 +94,10 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
     if pins_on(state, cid):
         problems.append(f"{c['name']} is pinned")
     if MANEUVERS[maneuver]["movement"] in ("step", "none"):
-        problems.append(f"{maneuver} allows at most a step, and a step never carries a figure past a foe "
-                        "(movement must be left after entering the hex)")
+        problems.append(
+            f"{maneuver} allows at most a step, and a step never carries a figure past a foe "
+            "(movement must be left after entering the hex)"
+        )
     if cmd.over and not has_automatic_evade(c):
         problems.append(f"{c['name']} has neither Flight nor Super Jump to go over {foe['name']}")
     if foe.get("position") is None:
@@ -112,8 +114,10 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         seat = seat_of(state, cid)
         entry_edge = seat["entry_edge"]
         if path[0] not in foe_side_hexes(foe_hex, entry_edge):
-            problems.append(f"{list(path[0])} is not on {foe['name']}'s side of the hex: "
-                            "leave through your own side with gurps.move")
+            problems.append(
+                f"{list(path[0])} is not on {foe['name']}'s side of the hex: "
+                "leave through your own side with gurps.move"
+            )
         came_from: Hex = foe_hex
         onward = path
         before: list[Hex] = []
@@ -121,30 +125,41 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         held = shared_hex(state, cid)
         if held is not None and not in_close_combat_with(state, cid, foe_id):
             # Section 4.3: going from a close-combat hex toward another foe is leaving it first.
-            raise RuleError(f"{c['name']} is in close combat at {list(held['at'])}: leave it first "
-                            f"(gurps.move), then evade {foe['name']}", {"combatant": cid, "target": foe_id})
+            raise RuleError(
+                f"{c['name']} is in close combat at {list(held['at'])}: leave it first "
+                f"(gurps.move), then evade {foe['name']}",
+                {"combatant": cid, "target": foe_id},
+            )
         if foe_hex not in path:
             raise RuleError(f"the path does not go through {foe['name']}'s hex {list(foe_hex)}")
         i = path.index(foe_hex)
         if i == len(path) - 1:
-            raise RuleError(f"the path ends in {foe['name']}'s hex: to stop there use gurps.move; "
-                            "to evade, the path must go on past")
+            raise RuleError(
+                f"the path ends in {foe['name']}'s hex: to stop there use gurps.move; "
+                "to evade, the path must go on past"
+            )
         came_from = path[i - 1] if i > 0 else as_hex(c["position"])
         entry_edge = direction_to(foe_hex, came_from)  # type: ignore[assignment]
-        before, onward = path[:i], path[i + 1:]
+        before, onward = path[:i], path[i + 1 :]
         if onward[0] not in foe_side_hexes(foe_hex, entry_edge):
-            problems.append(f"{list(onward[0])} is on {c['name']}'s own side of {foe['name']}'s hex: "
-                            "evading means going on through the far side")
+            problems.append(
+                f"{list(onward[0])} is on {c['name']}'s own side of {foe['name']}'s hex: "
+                "evading means going on through the far side"
+            )
     # DECISION (the seed is silent): two foes fill a hex, so by default there is no way past them.
     others = [f for f in in_close_combat_at(state, foe_hex, c["side"]) if f != foe_id]
     if others and option(state, "crowded_evade") == "refuse":
-        problems.append(f"{foe['name']}'s hex also holds {', '.join(name(state, o) for o in others)}: two foes "
-                        "fill the hex, so there is no way past them (the GM may allow it: option crowded_evade)")
+        problems.append(
+            f"{foe['name']}'s hex also holds {', '.join(name(state, o) for o in others)}: two foes "
+            "fill the hex, so there is no way past them (the GM may allow it: option crowded_evade)"
+        )
     for h in [*before, *onward]:
         blockers = in_close_combat_at(state, h, c["side"])
         if blockers:
-            problems.append(f"the path also crosses {name(state, blockers[0])}'s hex at {list(h)}: "
-                            "evade one foe per command")
+            problems.append(
+                f"the path also crosses {name(state, blockers[0])}'s hex at {list(h)}: "
+                "evade one foe per command"
+            )
     refuse(problems, details={"combatant": cid, "target": foe_id})
 
     start = as_hex(c["position"])
@@ -152,7 +167,11 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
     if cmd.over:
         # Spec section 4.2: over the foe's reach, automatically; DECISION: no close combat at all.
         events += releases_on_leaving(state, cid) if leaving else []
-        events += arrival(folded(state, events, evolve_rules), Moved(cid, list(path[-1]), "evade", None, list(start)), "evade")
+        events += arrival(
+            folded(state, events, evolve_rules),
+            Moved(cid, list(path[-1]), "evade", None, list(start)),
+            "evade",
+        )
         events.append(GurpsMovementUsed(cid, len(path), 0, left - len(path)))
         return events
     if not leaving:
@@ -160,9 +179,16 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
             events += arrival(state, Moved(cid, list(came_from), "move", None, list(start)), "move")
         events += entry_events(folded(state, events, evolve_rules), cid, came_from, foe_hex)
     resume = {
-        "mover": cid, "foe": foe_id, "at": list(foe_hex), "came_from": list(came_from),
-        "onward": [list(h) for h in onward], "approach": "", "entry_edge": entry_edge,
-        "leaving": leaving, "hexes": len(path), "left_after": left - len(path),
+        "mover": cid,
+        "foe": foe_id,
+        "at": list(foe_hex),
+        "came_from": list(came_from),
+        "onward": [list(h) for h in onward],
+        "approach": "",
+        "entry_edge": entry_edge,
+        "leaving": leaving,
+        "hexes": len(path),
+        "left_after": left - len(path),
         "modifiers": [msgspec.to_builtins(m) for m in cmd.modifiers],
     }
     if others:
@@ -181,26 +207,39 @@ def challenge(state: dict[str, Any], resume: dict[str, Any], foe_id: str, dice: 
     if option(state, "assume_foes_stop") and who == "gm":
         # Section 4.2 OPTION: the GM's foes always stop, without being asked.
         return events + resolve_evade(folded(state, events, evolve_rules), resume, True, dice)
-    events.append(ReactionRequested(
-        id="", kind="evade_stop", combatant=foe_id, asked_of=who, options=["stop", "let_pass"], default="stop",
-        resume=resume,
-        question=f"{c['name']} tries to evade through {foe['name']}'s hex {approach_words(approach)}: "
-                 f"stop {c['name']} (Quick Contest of DX) or let {c['name']} pass?"))
+    events.append(
+        ReactionRequested(
+            id="",
+            kind="evade_stop",
+            combatant=foe_id,
+            asked_of=who,
+            options=["stop", "let_pass"],
+            default="stop",
+            resume=resume,
+            question=f"{c['name']} tries to evade through {foe['name']}'s hex {approach_words(approach)}: "
+            f"stop {c['name']} (Quick Contest of DX) or let {c['name']} pass?",
+        )
+    )
     return events
 
 
 def approach_words(approach: str) -> str:
-    """"from behind" etc."""
+    """ "from behind" etc."""
     return EVADE_APPROACH_MODIFIERS[approach][1]
 
 
-def resolve_evade(state: dict[str, Any], payload: dict[str, Any], stop: bool, dice: Dice,
-                  reaction_id: str | None = None) -> list[msgspec.Struct]:
+def resolve_evade(
+    state: dict[str, Any], payload: dict[str, Any], stop: bool, dice: Dice, reaction_id: str | None = None
+) -> list[msgspec.Struct]:
     """The foe's answer: let pass (no roll), or stop him with a Quick Contest of DX."""
     mover, foe_id = payload["mover"], payload["foe"]
     at = as_hex(payload["at"])
     gone = [x for x in (mover, foe_id) if x not in state["combatants"]]
-    if gone or as_hex(state["combatants"][mover]["position"]) != at or as_hex(state["combatants"][foe_id]["position"]) != at:
+    if (
+        gone
+        or as_hex(state["combatants"][mover]["position"]) != at
+        or as_hex(state["combatants"][foe_id]["position"]) != at
+    ):
         reason = "a figure of the evade is gone" if gone else "the figures are no longer in the same hex"
         return [ReactionCancelled(reaction_id or "", reason)] if reaction_id else []
     events: list[msgspec.Struct] = [EvadeAnswered(foe_id, mover, stop)]
@@ -209,14 +248,33 @@ def resolve_evade(state: dict[str, Any], payload: dict[str, Any], stop: bool, di
     c = state["combatants"][mover]
     foe = state["combatants"][foe_id]
     gm_mods = [Modifier(int(m["value"]), str(m["reason"])) for m in payload.get("modifiers", [])]
-    mover_roll = success_roll(dice, combatant=mover, purpose="evade", base=int(stats(c)["DX"]), base_name="DX",
-                              modifiers=evade_modifiers(foe, payload["approach"]) + shield_dx_modifiers(state, mover) + gm_mods)
-    foe_roll = success_roll(dice, combatant=foe_id, purpose="evade_resist", base=int(stats(foe)["DX"]),
-                            base_name="DX", modifiers=dx_modifiers(state, foe_id))
+    mover_roll = success_roll(
+        dice,
+        combatant=mover,
+        purpose="evade",
+        base=int(stats(c)["DX"]),
+        base_name="DX",
+        modifiers=evade_modifiers(foe, payload["approach"]) + shield_dx_modifiers(state, mover) + gm_mods,
+    )
+    foe_roll = success_roll(
+        dice,
+        combatant=foe_id,
+        purpose="evade_resist",
+        base=int(stats(foe)["DX"]),
+        base_name="DX",
+        modifiers=dx_modifiers(state, foe_id),
+    )
     contest = quick_contest(mover_roll, foe_roll)
-    events += [mover_roll.event, foe_roll.event,
-               QuickContestResolved("evade", [contest_side(mover_roll), contest_side(foe_roll)],
-                                    contest.winner, contest.margin_of_victory)]
+    events += [
+        mover_roll.event,
+        foe_roll.event,
+        QuickContestResolved(
+            "evade",
+            [contest_side(mover_roll), contest_side(foe_roll)],
+            contest.winner,
+            contest.margin_of_victory,
+        ),
+    ]
     if contest.winner == mover:
         return events + _past(state, payload, dice)
     return events + _stopped(state, payload)
@@ -261,11 +319,12 @@ def _stopped(state: dict[str, Any], payload: dict[str, Any]) -> list[msgspec.Str
     return events
 
 
-def resume_evade(state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
+def resume_evade(
+    state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+) -> list[msgspec.Struct]:
     """Continue after `evade_stop` was answered."""
     if answer.params:
         raise BadCommand(f"an evade_stop answer takes no fields, not {sorted(answer.params)}", "params")
     if answer.choice not in ("stop", "let_pass"):
         raise RuleError(f"{answer.choice!r} is not an answer to an evade: stop or let_pass")
     return resolve_evade(state, pending["resume"], answer.choice == "stop", dice, pending["id"])
-

@@ -112,6 +112,15 @@ class AssistCommitted(msgspec.Struct, frozen=True):
 
 
 GURPS_EVENTS: tuple[type[msgspec.Struct], ...] = (
-    ManeuverChosen, GurpsMovementUsed, QuickContestResolved, HalfHexTaken, EvadeChallenged,
-    EvadeAnswered, EvadeStopped, GurpsDefenceAwaited, Grappled, GrappleReleased, AssistCommitted,
+    ManeuverChosen,
+    GurpsMovementUsed,
+    QuickContestResolved,
+    HalfHexTaken,
+    EvadeChallenged,
+    EvadeAnswered,
+    EvadeStopped,
+    GurpsDefenceAwaited,
+    Grappled,
+    GrappleReleased,
+    AssistCommitted,
 )

@@ -60,29 +60,47 @@ def _standing_update(state: dict[str, Any], cid: str, fallen: list[str]) -> list
     return [CloseCombatJoined(gid, members, state["groups"][gid]["at"], False)] if members and fallen else []
 
 
-def _contest(state: dict[str, Any], kind: str, team_roll: SuccessRoll, foe_roll: SuccessRoll,
-             helpers: list[str]) -> tuple[list[msgspec.Struct], str | None]:
+def _contest(
+    state: dict[str, Any], kind: str, team_roll: SuccessRoll, foe_roll: SuccessRoll, helpers: list[str]
+) -> tuple[list[msgspec.Struct], str | None]:
     contest = quick_contest(team_roll, foe_roll)
     sides = [contest_side(team_roll, helpers=helpers), contest_side(foe_roll)]
-    return [team_roll.event, foe_roll.event,
-            QuickContestResolved(kind, sides, contest.winner, contest.margin_of_victory)], contest.winner
+    return [
+        team_roll.event,
+        foe_roll.event,
+        QuickContestResolved(kind, sides, contest.winner, contest.margin_of_victory),
+    ], contest.winner
 
 
 def _gm_question(kind: str, payload: dict[str, Any], text: str, options: list[str]) -> ReactionRequested:
-    return ReactionRequested(id="", kind="gm_ruling", combatant=None, asked_of="gm", options=options,
-                             default=options[-1], resume={"action": kind, **payload},
-                             question=f"{text}: record the outcome (text: your ruling)")
+    return ReactionRequested(
+        id="",
+        kind="gm_ruling",
+        combatant=None,
+        asked_of="gm",
+        options=options,
+        default=options[-1],
+        resume={"action": kind, **payload},
+        question=f"{text}: record the outcome (text: your ruling)",
+    )
 
 
-def team_rolls(state: dict[str, Any], cmd: Takedown | Pin, dice: Dice, kind: str) -> tuple[SuccessRoll, SuccessRoll, str]:
+def team_rolls(
+    state: dict[str, Any], cmd: Takedown | Pin, dice: Dice, kind: str
+) -> tuple[SuccessRoll, SuccessRoll, str]:
     """Roll the team (first) and the target; returns (team roll, target roll, lead)."""
     team = team_of(state, cmd.combatant, list(cmd.helpers))
     lead = team.lead.combatant
-    mods = team.modifiers + (_posture_modifiers(state, lead) if kind == "takedown" else []) + list(cmd.modifiers)
-    team_roll = success_roll(dice, combatant=lead, purpose=kind, base=team.lead.value, base_name=team.lead.label,
-                             modifiers=mods)
+    mods = (
+        team.modifiers + (_posture_modifiers(state, lead) if kind == "takedown" else []) + list(cmd.modifiers)
+    )
+    team_roll = success_roll(
+        dice, combatant=lead, purpose=kind, base=team.lead.value, base_name=team.lead.label, modifiers=mods
+    )
     t = score(state, cmd.target)
-    foe_roll = success_roll(dice, combatant=cmd.target, purpose=f"{kind}_resist", base=t.value, base_name=t.label)
+    foe_roll = success_roll(
+        dice, combatant=cmd.target, purpose=f"{kind}_resist", base=t.value, base_name=t.label
+    )
     return team_roll, foe_roll, lead
 
 
@@ -93,20 +111,28 @@ def _team_checks(state: dict[str, Any], cmd: Takedown | Pin, kind: str) -> None:
     problems = attack_problems(state, cid, target, maneuver, frozenset({"attack"}))
     problems += helper_problems(state, cid, target, list(cmd.helpers), kind)
     if kind == "takedown" and t.get("posture") != "standing":
-        problems.append(f"{t['name']} is not standing ({t.get('posture')}): a takedown needs a standing target")
+        problems.append(
+            f"{t['name']} is not standing ({t.get('posture')}): a takedown needs a standing target"
+        )
     if kind == "pin" and not is_lying(t):
-        problems.append(f"{t['name']} is not lying down ({t.get('posture')}): a pin needs a target on the ground")
+        problems.append(
+            f"{t['name']} is not lying down ({t.get('posture')}): a pin needs a target on the ground"
+        )
     participants = [cid, *cmd.helpers]
     if not any(g in participants for g in grapplers_of(state, target)):
         problems.append(f"nobody taking part grapples {t['name']} (a grapple first)")
     refuse(problems, details={"combatant": cid, "target": target})
 
 
-def takedown_win(state: dict[str, Any], lead: str, target: str, participants: list[str], to: Any) -> list[msgspec.Struct]:
+def takedown_win(
+    state: dict[str, Any], lead: str, target: str, participants: list[str], to: Any
+) -> list[msgspec.Struct]:
     """The target falls where the lead chose, losing his grip on the attackers."""
     at = as_hex(state["combatants"][lead]["position"])
     events: list[msgspec.Struct] = [PostureChanged(target, "prone")]
-    events += [GrappleReleased(target, p, "taken down") for p in grappled_by_me(state, target) if p in participants]
+    events += [
+        GrappleReleased(target, p, "taken down") for p in grappled_by_me(state, target) if p in participants
+    ]
     if to is not None and as_hex(to) != at:
         events += _thrown(state, target, at, as_hex(to))
     else:
@@ -114,11 +140,17 @@ def takedown_win(state: dict[str, Any], lead: str, target: str, participants: li
     return events
 
 
-def _thrown(state: dict[str, Any], cid: str, at: tuple[int, int], to: tuple[int, int]) -> list[msgspec.Struct]:
+def _thrown(
+    state: dict[str, Any], cid: str, at: tuple[int, int], to: tuple[int, int]
+) -> list[msgspec.Struct]:
     """He lands in a neighbouring hex: out of the close combat, and nobody holds him across hexes."""
-    events: list[msgspec.Struct] = [GrappleReleased(g, cid, "thrown out of the hex") for g in grapplers_of(state, cid)]
+    events: list[msgspec.Struct] = [
+        GrappleReleased(g, cid, "thrown out of the hex") for g in grapplers_of(state, cid)
+    ]
     events += [GrappleReleased(cid, g, "thrown out of the hex") for g in grappled_by_me(state, cid)]
-    return events + arrival(folded(state, events, evolve_rules), Moved(cid, list(to), "thrown", None, list(at)), "thrown")
+    return events + arrival(
+        folded(state, events, evolve_rules), Moved(cid, list(to), "thrown", None, list(at)), "thrown"
+    )
 
 
 def _landing_options(state: dict[str, Any], at: tuple[int, int]) -> list[str]:
@@ -129,13 +161,25 @@ def takedown_loss(state: dict[str, Any], lead: str, target: str) -> list[msgspec
     """The lead falls and loses his grip; the target places him (reaction `fall_hex`)."""
     at = as_hex(state["combatants"][lead]["position"])
     events: list[msgspec.Struct] = [PostureChanged(lead, "prone")]
-    events += [GrappleReleased(lead, target, "the takedown failed")] if target in grappled_by_me(state, lead) else []
+    events += (
+        [GrappleReleased(lead, target, "the takedown failed")]
+        if target in grappled_by_me(state, lead)
+        else []
+    )
     events += _standing_update(state, lead, [lead])
     options = _landing_options(state, at)
-    events.append(ReactionRequested(
-        id="", kind="fall_hex", combatant=target, asked_of=asked_of(state, target), options=options,
-        default=options[0], resume={"fallen": lead, "at": list(at)},
-        question=f"{name(state, lead)}'s takedown failed and {name(state, lead)} falls: where does {name(state, target)} put {name(state, lead)}?"))
+    events.append(
+        ReactionRequested(
+            id="",
+            kind="fall_hex",
+            combatant=target,
+            asked_of=asked_of(state, target),
+            options=options,
+            default=options[0],
+            resume={"fallen": lead, "at": list(at)},
+            question=f"{name(state, lead)}'s takedown failed and {name(state, lead)} falls: where does {name(state, target)} put {name(state, lead)}?",
+        )
+    )
     return events
 
 
@@ -146,19 +190,30 @@ def decide_takedown(state: dict[str, Any], cmd: Takedown, dice: Dice) -> list[ms
     if cmd.to is not None:
         lead_at = state["combatants"][team.lead.combatant]["position"]
         if not (isinstance(cmd.to, list) and len(cmd.to) == 2) or distance(lead_at, cmd.to) > 1:
-            raise RuleError(f"{list(cmd.to)} is neither {name(state, team.lead.combatant)}'s hex nor next to it")
+            raise RuleError(
+                f"{list(cmd.to)} is neither {name(state, team.lead.combatant)}'s hex nor next to it"
+            )
         if as_hex(cmd.to) != as_hex(lead_at) and hex_occupants(state, cmd.to):
             raise RuleError(f"{list(cmd.to)} is occupied")
-    events: list[msgspec.Struct] = [ActionDeclared(cmd.combatant, "takedown", [cmd.target], {"helpers": list(cmd.helpers)})]
+    events: list[msgspec.Struct] = [
+        ActionDeclared(cmd.combatant, "takedown", [cmd.target], {"helpers": list(cmd.helpers)})
+    ]
     team_roll, foe_roll, lead = team_rolls(state, cmd, dice, "takedown")
     participants = [cmd.combatant, *cmd.helpers]
     if option(state, "base_grapple_mode") == "gm":
         # The GM's question ends the command's events (a reaction request comes last).
-        return [*events, team_roll.event, foe_roll.event,
-                *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "takedown"),
-                _gm_question("takedown", {"lead": lead, "target": cmd.target, "participants": participants,
-                                          "to": cmd.to}, f"{name(state, lead)}'s takedown on {name(state, cmd.target)}",
-                             GM_CONTEST_OPTIONS)]
+        return [
+            *events,
+            team_roll.event,
+            foe_roll.event,
+            *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "takedown"),
+            _gm_question(
+                "takedown",
+                {"lead": lead, "target": cmd.target, "participants": participants, "to": cmd.to},
+                f"{name(state, lead)}'s takedown on {name(state, cmd.target)}",
+                GM_CONTEST_OPTIONS,
+            ),
+        ]
     contest, winner = _contest(state, "takedown", team_roll, foe_roll, list(cmd.helpers))
     events += contest
     outcome: list[msgspec.Struct] = []
@@ -175,13 +230,23 @@ def decide_takedown(state: dict[str, Any], cmd: Takedown, dice: Dice) -> list[ms
 def decide_pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[msgspec.Struct]:
     """`gurps.pin`: a won contest pins the target, held by the lead."""
     _team_checks(state, cmd, "pin")
-    events: list[msgspec.Struct] = [ActionDeclared(cmd.combatant, "pin", [cmd.target], {"helpers": list(cmd.helpers)})]
+    events: list[msgspec.Struct] = [
+        ActionDeclared(cmd.combatant, "pin", [cmd.target], {"helpers": list(cmd.helpers)})
+    ]
     team_roll, foe_roll, lead = team_rolls(state, cmd, dice, "pin")
     if option(state, "base_grapple_mode") == "gm":
-        return [*events, team_roll.event, foe_roll.event,
-                *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "pin"),
-                _gm_question("pin", {"lead": lead, "target": cmd.target},
-                             f"{name(state, lead)}'s pin on {name(state, cmd.target)}", GM_CONTEST_OPTIONS)]
+        return [
+            *events,
+            team_roll.event,
+            foe_roll.event,
+            *assist_events(state, cmd.combatant, cmd.target, list(cmd.helpers), "pin"),
+            _gm_question(
+                "pin",
+                {"lead": lead, "target": cmd.target},
+                f"{name(state, lead)}'s pin on {name(state, cmd.target)}",
+                GM_CONTEST_OPTIONS,
+            ),
+        ]
     contest, winner = _contest(state, "pin", team_roll, foe_roll, list(cmd.helpers))
     events += contest
     if winner == lead:
@@ -214,13 +279,28 @@ def decide_break_free(state: dict[str, Any], cmd: BreakFree, dice: Dice) -> list
     mine = score(state, cid, use_dx=False)
     theirs = score(state, holder)
     events: list[msgspec.Struct] = [ActionDeclared(cid, "break_free", [holder], {})]
-    own = success_roll(dice, combatant=cid, purpose="break_free", base=mine.value, base_name=mine.label,
-                       modifiers=list(cmd.modifiers))
-    other = success_roll(dice, combatant=holder, purpose="break_free_resist", base=theirs.value, base_name=theirs.label)
+    own = success_roll(
+        dice,
+        combatant=cid,
+        purpose="break_free",
+        base=mine.value,
+        base_name=mine.label,
+        modifiers=list(cmd.modifiers),
+    )
+    other = success_roll(
+        dice, combatant=holder, purpose="break_free_resist", base=theirs.value, base_name=theirs.label
+    )
     if option(state, "base_grapple_mode") == "gm":
-        return events + [own.event, other.event,
-                         _gm_question("break_free", {"lead": cid, "target": holder},
-                                      f"{c['name']} tries to break free of {name(state, holder)}", GM_CONTEST_OPTIONS)]
+        return events + [
+            own.event,
+            other.event,
+            _gm_question(
+                "break_free",
+                {"lead": cid, "target": holder},
+                f"{c['name']} tries to break free of {name(state, holder)}",
+                GM_CONTEST_OPTIONS,
+            ),
+        ]
     contest, winner = _contest(state, "break_free", own, other, [])
     events += contest
     if winner == cid:
@@ -239,9 +319,16 @@ def decide_gm_grapple(state: dict[str, Any], cmd: Grapple, dice: Dice) -> list[m
     """`gurps.grapple` in gm mode: the attack roll, then the GM says whether it took hold."""
     grapple_check(state, cmd)
     roll = grapple_roll(state, cmd, dice)
-    return [ActionDeclared(cmd.combatant, "grapple", [cmd.target], {}), roll.event,
-            _gm_question("grapple", {"lead": cmd.combatant, "target": cmd.target},
-                         f"{name(state, cmd.combatant)} grapples {name(state, cmd.target)}", ["hit", "miss"])]
+    return [
+        ActionDeclared(cmd.combatant, "grapple", [cmd.target], {}),
+        roll.event,
+        _gm_question(
+            "grapple",
+            {"lead": cmd.combatant, "target": cmd.target},
+            f"{name(state, cmd.combatant)} grapples {name(state, cmd.target)}",
+            ["hit", "miss"],
+        ),
+    ]
 
 
 def resume_gm_ruling(state: dict[str, Any], pending: dict[str, Any], answer: Answer) -> list[msgspec.Struct]:
@@ -288,4 +375,3 @@ def resume_fall_hex(state: dict[str, Any], pending: dict[str, Any], answer: Answ
     if hex_occupants(state, (q, r)):
         raise RuleError(f"{answer.choice} is occupied now")
     return _thrown(state, fallen, at, (q, r))
-

@@ -50,8 +50,11 @@ def in_close_combat_with(state: dict[str, Any], a: str, b: str) -> bool:
 def hex_occupants(state: dict[str, Any], position: list[int] | Hex) -> list[str]:
     """Combatants standing in a hex (by position; declared-adjacent fighters are not in it)."""
     target = as_hex(position)
-    return [cid for cid, c in state["combatants"].items()
-            if c.get("position") is not None and as_hex(c["position"]) == target]
+    return [
+        cid
+        for cid, c in state["combatants"].items()
+        if c.get("position") is not None and as_hex(c["position"]) == target
+    ]
 
 
 def foes_in_hex(state: dict[str, Any], position: list[int] | Hex, side: str) -> list[str]:

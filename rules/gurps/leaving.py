@@ -57,10 +57,18 @@ def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> l
     declared = bool(seat and seat["declared_adjacent"])
     if not declared and to not in exits_for(state, cid):
         sides = ", ".join(str(list(x)) for x in exits_for(state, cid))
-        problems.append(f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
-                        f"to leave forward through the foe's side, {c['name']} must evade (gurps.evade)")
+        problems.append(
+            f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
+            f"to leave forward through the foe's side, {c['name']} must evade (gurps.evade)"
+        )
     refuse(problems, details={"combatant": cid})
     how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"
     releases = releases_on_leaving(state, cid)
-    return [*releases, *arrival(folded(state, releases, evolve_rules), Moved(cid, list(as_hex(to)), "disengage", None,
-                                                              list(c["position"])), how)]
+    return [
+        *releases,
+        *arrival(
+            folded(state, releases, evolve_rules),
+            Moved(cid, list(as_hex(to)), "disengage", None, list(c["position"])),
+            how,
+        ),
+    ]

@@ -21,17 +21,27 @@ def _foes_beside(state: dict[str, Any], cid: str) -> list[str]:
     """Foes in his close-combat hex."""
     h = shared_hex(state, cid)
     side = state["combatants"][cid]["side"]
-    return [o for o in (h or {"occupants": {}})["occupants"]
-            if o in state["combatants"] and state["combatants"][o]["side"] != side]
+    return [
+        o
+        for o in (h or {"occupants": {}})["occupants"]
+        if o in state["combatants"] and state["combatants"][o]["side"] != side
+    ]
 
 
 def _may_step_out_and_strike(state: dict[str, Any], cid: str, maneuver: str) -> bool:
     if leaving_problems(state, cid):
         return False
-    foes = [f for f in state["combatants"] if state["combatants"][f]["side"] != state["combatants"][cid]["side"]]
-    return any(not step_out_problems(state, StepOutAttack(combatant=cid, to=list(to), target=f, weapon=w["name"]),
-                                     maneuver)
-               for to in exits_for(state, cid) for f in foes for w in weapons(state["combatants"][cid]))
+    foes = [
+        f for f in state["combatants"] if state["combatants"][f]["side"] != state["combatants"][cid]["side"]
+    ]
+    return any(
+        not step_out_problems(
+            state, StepOutAttack(combatant=cid, to=list(to), target=f, weapon=w["name"]), maneuver
+        )
+        for to in exits_for(state, cid)
+        for f in foes
+        for w in weapons(state["combatants"][cid])
+    )
 
 
 def legal_actions(state: dict[str, Any], cid: str) -> list[str]:

@@ -21,7 +21,7 @@ from rules.refusals import refuse
 
 
 def normalized(maneuver: str) -> str:
-    """"Move and Attack" / "move-and-attack" -> "move_and_attack"."""
+    """ "Move and Attack" / "move-and-attack" -> "move_and_attack"."""
     return maneuver.strip().lower().replace("-", "_").replace(" ", "_")
 
 
@@ -35,7 +35,11 @@ def movement_allowance(c: dict[str, Any], maneuver: str) -> int:
 def current_maneuver(state: dict[str, Any], cid: str) -> str | None:
     """His maneuver, if his own turn is running now."""
     f = fighter(state, cid)
-    if rules_of(state).get("current") == cid and f["maneuver_turn"] == state.get("turn") and not f["turn_over"]:
+    if (
+        rules_of(state).get("current") == cid
+        and f["maneuver_turn"] == state.get("turn")
+        and not f["turn_over"]
+    ):
         return f["maneuver"]
     return None
 
@@ -45,8 +49,10 @@ def own_turn_or_error(state: dict[str, Any], cid: str, needs: str = "") -> str:
     m = current_maneuver(state, cid)
     if m is None:
         what = f" {needs}" if needs else ""
-        raise RuleError(f"it is not {name(state, cid)}'s own turn: choose a maneuver first "
-                        f"(gurps.choose_maneuver){what}", {"combatant": cid})
+        raise RuleError(
+            f"it is not {name(state, cid)}'s own turn: choose a maneuver first (gurps.choose_maneuver){what}",
+            {"combatant": cid},
+        )
     return m
 
 
@@ -72,7 +78,9 @@ def choose(state: dict[str, Any], cid: str, maneuver: str) -> list[msgspec.Struc
     if current_maneuver(state, cid) is not None:
         problems.append(f"{c['name']} has already chosen {current_maneuver(state, cid)} this turn")
     if pins_on(state, cid) and m != "attack":
-        problems.append(f"{c['name']} is pinned: only an Attack, to break free, is allowed (gurps.break_free)")
+        problems.append(
+            f"{c['name']} is pinned: only an Attack, to break free, is allowed (gurps.break_free)"
+        )
     refuse(problems, details={"combatant": cid, "maneuver": maneuver})
     return [*ending_current_turn(state), ManeuverChosen(cid, m, int(state["turn"]), movement_allowance(c, m))]
 
@@ -82,15 +90,22 @@ def decide_choose(state: dict[str, Any], cmd: Any, dice: Any) -> list[msgspec.St
     return choose(state, cmd.combatant, cmd.maneuver)
 
 
-def turn_start_extras(state: dict[str, Any], new_turn: int) -> tuple[list[msgspec.Struct], list[msgspec.Struct]]:
+def turn_start_extras(
+    state: dict[str, Any], new_turn: int
+) -> tuple[list[msgspec.Struct], list[msgspec.Struct]]:
     """(events before TurnStarted, events after it): the running turn ends; pins are held another
     second; helpers owing this turn spend it (spec sections 1, 4.9)."""
     before = ending_current_turn(state)
     after: list[msgspec.Struct] = [PinHeld(p["holder"], p["pinned"], new_turn) for p in state.get("pins", [])]
     for a in rules_of(state).get("assists", []):
         if a["owed_turn"] == new_turn and a["helper"] in state["combatants"]:
-            after.append(ActionSpent(a["helper"], new_turn,
-                                     f"helping {name(state, a['lead'])}'s {a['action']} on {name(state, a['target'])}"))
+            after.append(
+                ActionSpent(
+                    a["helper"],
+                    new_turn,
+                    f"helping {name(state, a['lead'])}'s {a['action']} on {name(state, a['target'])}",
+                )
+            )
     return before, after
 
 
@@ -101,4 +116,4 @@ def with_turn_start(state: dict[str, Any], events: list[msgspec.Struct]) -> list
     if at is None:
         return events
     before, after = turn_start_extras(state, events[at].turn)  # type: ignore[attr-defined]
-    return [*events[:at], *before, events[at], *after, *events[at + 1:]]
+    return [*events[:at], *before, events[at], *after, *events[at + 1 :]]

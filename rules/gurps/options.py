@@ -22,14 +22,49 @@ def _posture_penalty() -> dict[str, int]:
 class GurpsOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Options of an encounter, with the spec's defaults."""
 
-    failed_evade_stop: Annotated[Literal["foe_hex", "adjacent"], msgspec.Meta(description="Where a failed evader stops: in the foe's hex, in close combat (foe_hex), or in the hex it came from (adjacent).")] = "foe_hex"
-    assume_foes_stop: Annotated[bool, msgspec.Meta(description='Foes the GM controls always try to stop an evader, without being asked.')] = False
-    adjacent_close_combat: Annotated[bool, msgspec.Meta(description='The optional close combat from an adjacent hex (gurps.declare_close_combat).')] = False
-    crowded_evade: Annotated[Literal["refuse", "each_foe"], msgspec.Meta(description="Evading through a hex that holds two or more foes (the seed is silent): refused, since they fill the hex (refuse), or allowed by the GM, every foe there asked in turn to stop the evader (each_foe).")] = "refuse"
-    base_grapple_mode: Annotated[Literal["minimal", "gm"], msgspec.Meta(description='Grapple, takedown, pin and break free: the minimal rules (minimal), or the server rolls and the GM rules (gm).')] = "minimal"
-    helper_cost: Annotated[Literal["next_turn", "none"], msgspec.Meta(description="What helping a grapple costs: the helper's next own turn (next_turn), or nothing (none).")] = "next_turn"
-    retreat_bonus: Annotated[dict[str, int], msgspec.Meta(description='The defence bonus for retreating, by defence: dodge, parry, parry_fencing_or_unarmed.')] = msgspec.field(default_factory=_retreat_bonus)
-    posture_penalty: Annotated[dict[str, int], msgspec.Meta(description='The penalty of a kneeling or lying figure.')] = msgspec.field(default_factory=_posture_penalty)
+    failed_evade_stop: Annotated[
+        Literal["foe_hex", "adjacent"],
+        msgspec.Meta(
+            description="Where a failed evader stops: in the foe's hex, in close combat (foe_hex), or in the hex it came from (adjacent)."
+        ),
+    ] = "foe_hex"
+    assume_foes_stop: Annotated[
+        bool,
+        msgspec.Meta(description="Foes the GM controls always try to stop an evader, without being asked."),
+    ] = False
+    adjacent_close_combat: Annotated[
+        bool,
+        msgspec.Meta(
+            description="The optional close combat from an adjacent hex (gurps.declare_close_combat)."
+        ),
+    ] = False
+    crowded_evade: Annotated[
+        Literal["refuse", "each_foe"],
+        msgspec.Meta(
+            description="Evading through a hex that holds two or more foes (the seed is silent): refused, since they fill the hex (refuse), or allowed by the GM, every foe there asked in turn to stop the evader (each_foe)."
+        ),
+    ] = "refuse"
+    base_grapple_mode: Annotated[
+        Literal["minimal", "gm"],
+        msgspec.Meta(
+            description="Grapple, takedown, pin and break free: the minimal rules (minimal), or the server rolls and the GM rules (gm)."
+        ),
+    ] = "minimal"
+    helper_cost: Annotated[
+        Literal["next_turn", "none"],
+        msgspec.Meta(
+            description="What helping a grapple costs: the helper's next own turn (next_turn), or nothing (none)."
+        ),
+    ] = "next_turn"
+    retreat_bonus: Annotated[
+        dict[str, int],
+        msgspec.Meta(
+            description="The defence bonus for retreating, by defence: dodge, parry, parry_fencing_or_unarmed."
+        ),
+    ] = msgspec.field(default_factory=_retreat_bonus)
+    posture_penalty: Annotated[
+        dict[str, int], msgspec.Meta(description="The penalty of a kneeling or lying figure.")
+    ] = msgspec.field(default_factory=_posture_penalty)
 
 
 DEFAULTS: dict[str, Any] = defaults_of(GurpsOptions)

@@ -27,9 +27,15 @@ def parry_problems(state: dict[str, Any], cid: str, weapon: dict[str, Any]) -> l
     if weapon.get("kind") != "melee" or weapon.get("parry") is None:
         return [f"the {weapon['name']} has no parry value"]
     problems = []
-    if in_close_combat(state, cid) and not is_unarmed(weapon) and "C" not in [str(r).upper() for r in weapon.get("reach") or []]:
-        problems.append(f"in close combat only an empty hand or a reach-C weapon parries, and the "
-                        f"{weapon['name']}'s {reach_words(weapon)} lacks C")
+    if (
+        in_close_combat(state, cid)
+        and not is_unarmed(weapon)
+        and "C" not in [str(r).upper() for r in weapon.get("reach") or []]
+    ):
+        problems.append(
+            f"in close combat only an empty hand or a reach-C weapon parries, and the "
+            f"{weapon['name']}'s {reach_words(weapon)} lacks C"
+        )
     if not weapon_is_ready(c, weapon):
         problems.append(not_ready_reason(c, weapon))
     return problems
@@ -62,8 +68,11 @@ def block_problems(state: dict[str, Any], cid: str) -> list[str]:
 
 def defence_options(state: dict[str, Any], cid: str) -> list[str]:
     """What the target of a hit may answer: dodge always; parry and block when he can."""
-    return (["dodge"] + (["parry"] if legal_parries(state, cid) else [])
-            + ([] if block_problems(state, cid) else ["block"]))
+    return (
+        ["dodge"]
+        + (["parry"] if legal_parries(state, cid) else [])
+        + ([] if block_problems(state, cid) else ["block"])
+    )
 
 
 def parry_weapon(state: dict[str, Any], cid: str, wanted: Any) -> dict[str, Any]:
@@ -79,8 +88,10 @@ def parry_weapon(state: dict[str, Any], cid: str, wanted: Any) -> dict[str, Any]
         if problems:
             others = [x["name"] for x in legal_parries(state, cid)]
             alternative = f"dodge or parry with the {' or the '.join(others)}" if others else "only dodge"
-            raise RuleError(f"{t['name']} cannot parry with the {w['name']}: {'; '.join(problems)}. "
-                            f"{t['name']} may {alternative}")
+            raise RuleError(
+                f"{t['name']} cannot parry with the {w['name']}: {'; '.join(problems)}. "
+                f"{t['name']} may {alternative}"
+            )
         return w
     legal = legal_parries(state, cid)
     if not legal:
@@ -98,8 +109,10 @@ def refused_defence(state: dict[str, Any], pending: dict[str, Any], choice: str)
     who = state["combatants"][cid]["name"]
     open_ = " or ".join(pending["options"])
     if choice == "parry":
-        return (f"{who} cannot parry (§Defense in Close Combat: only with an empty hand or a ready weapon of "
-                f"reach C): {no_parry_reason(state, cid)}. {who} may {open_}.")
+        return (
+            f"{who} cannot parry (§Defense in Close Combat: only with an empty hand or a ready weapon of "
+            f"reach C): {no_parry_reason(state, cid)}. {who} may {open_}."
+        )
     if choice == "block":
         return f"{who} cannot block: {'; '.join(block_problems(state, cid))}. {who} may {open_}."
     return None

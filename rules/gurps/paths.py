@@ -25,13 +25,16 @@ def checked_path(c: dict[str, Any], path: list[list[int]]) -> list[Hex]:
     prev = start
     for i, h in enumerate(hexes):
         if direction_to(prev, h) is None:
-            raise RuleError(f"the path is not connected: {list(h)} is not next to {list(prev)}",
-                            {"path_index": i})
+            raise RuleError(
+                f"the path is not connected: {list(h)} is not next to {list(prev)}", {"path_index": i}
+            )
         prev = h
     return hexes
 
 
 def movement_cost_error(c: dict[str, Any], cost: int, left: int) -> RuleError:
     """The refusal for a path longer than the movement left."""
-    return RuleError(f"{c['name']} needs {cost} movement point(s) for this path but has {left} left this turn",
-                     {"cost": cost, "left": left})
+    return RuleError(
+        f"{c['name']} needs {cost} movement point(s) for this path but has {left} left this turn",
+        {"cost": cost, "left": left},
+    )

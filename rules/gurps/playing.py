@@ -15,46 +15,94 @@ STATS: dict[str, str] = {
     "basic_move": "hexes a Move maneuver covers",
     "dodge": "the Dodge defence",
     "skills": "{name: level}: weapon skills, Wrestling, Judo, Sumo Wrestling, Fast-Draw (<item>)",
-    "weapons": "[{name, kind: melee or ranged, reach: [\"C\", \"1\"], parry, bulk, damage}]; reach C attacks "
-               "and parries in close combat; an empty hand is an entry such as {name: hand, reach: [C], ...}",
+    "weapons": '[{name, kind: melee or ranged, reach: ["C", "1"], parry, bulk, damage}]; reach C attacks '
+    "and parries in close combat; an empty hand is an entry such as {name: hand, reach: [C], ...}",
     "shield": "{name, db} or null: db is the Defense Bonus",
     "hands": "how many hands (default 2): each ready weapon and a worn shield fill one; an empty hand parries, "
-             "punches and grapples",
+    "punches and grapples",
     "block": "the Block defence with the shield, used only outside close combat (e.g. against a step-out attack)",
     "traits": "e.g. flight, super_jump (an automatic evade)",
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {
-    "defence": {"asked": "the figure hit in close combat",
-                "choices": {"dodge": "dodge (the default)", "parry": "parry with a ready reach-C weapon or an empty hand "
-                            "(retreat: true and to: [q, r] to retreat)",
-                            "block": "block with the shield: only outside close combat, with stats.block"}},
-    "evade_stop": {"asked": "the foe whose hex an evader moves through",
-                   "choices": {"stop": "try to stop the evader: a Quick Contest (the default)",
-                               "let_pass": "let it pass, no roll"}},
-    "fall_hex": {"asked": "the target of a failed takedown",
-                 "choices": {"<hex>": "where the fallen figure lands"}},
-    "gm_ruling": {"asked": "the GM, with base_grapple_mode gm",
-                  "choices": {"<outcome>": "the outcome of the grapple, takedown, pin or break free"}},
+    "defence": {
+        "asked": "the figure hit in close combat",
+        "choices": {
+            "dodge": "dodge (the default)",
+            "parry": "parry with a ready reach-C weapon or an empty hand "
+            "(retreat: true and to: [q, r] to retreat)",
+            "block": "block with the shield: only outside close combat, with stats.block",
+        },
+    },
+    "evade_stop": {
+        "asked": "the foe whose hex an evader moves through",
+        "choices": {
+            "stop": "try to stop the evader: a Quick Contest (the default)",
+            "let_pass": "let it pass, no roll",
+        },
+    },
+    "fall_hex": {
+        "asked": "the target of a failed takedown",
+        "choices": {"<hex>": "where the fallen figure lands"},
+    },
+    "gm_ruling": {
+        "asked": "the GM, with base_grapple_mode gm",
+        "choices": {"<outcome>": "the outcome of the grapple, takedown, pin or break free"},
+    },
 }
 
 FIRST_TURN = FirstTurn(
     name="Alley fight",
     combatants=(
-        {"id": "ana", "name": "Ana", "side": "heroes", "position": [-2, 0], "facing": 0,
-         "stats": {"ST": 10, "DX": 12, "basic_move": 6, "dodge": 8,
-                   "weapons": [{"name": "hand", "kind": "melee", "reach": ["C"], "parry": 7, "damage": "1d-2",
-                                "unarmed": True}]}},
-        {"id": "bors", "name": "Bors", "side": "thugs", "position": [0, 0], "facing": 3, "posture": "prone",
-         "stats": {"ST": 10, "DX": 11, "basic_move": 5, "dodge": 8}},
+        {
+            "id": "ana",
+            "name": "Ana",
+            "side": "heroes",
+            "position": [-2, 0],
+            "facing": 0,
+            "stats": {
+                "ST": 10,
+                "DX": 12,
+                "basic_move": 6,
+                "dodge": 8,
+                "weapons": [
+                    {
+                        "name": "hand",
+                        "kind": "melee",
+                        "reach": ["C"],
+                        "parry": 7,
+                        "damage": "1d-2",
+                        "unarmed": True,
+                    }
+                ],
+            },
+        },
+        {
+            "id": "bors",
+            "name": "Bors",
+            "side": "thugs",
+            "position": [0, 0],
+            "facing": 3,
+            "posture": "prone",
+            "stats": {"ST": 10, "DX": 11, "basic_move": 5, "dodge": 8},
+        },
     ),
     plays=("ana",),
     commands=(
-        ("gm", "The GM starts turn 1 (GURPS has no phases: each figure takes its own turn).",
-         {"type": "start_turn", "turn": 1}),
-        ("player", "Ana chooses the Move maneuver ...",
-         {"type": "gurps.choose_maneuver", "combatant": "ana", "maneuver": "Move"}),
-        ("player", "... and evades through the prone Bors' hex: Bors' side is asked to stop Ana or let Ana pass.",
-         {"type": "gurps.evade", "combatant": "ana", "target": "bors", "path": [[-1, 0], [0, 0], [1, 0]]}),
+        (
+            "gm",
+            "The GM starts turn 1 (GURPS has no phases: each figure takes its own turn).",
+            {"type": "start_turn", "turn": 1},
+        ),
+        (
+            "player",
+            "Ana chooses the Move maneuver ...",
+            {"type": "gurps.choose_maneuver", "combatant": "ana", "maneuver": "Move"},
+        ),
+        (
+            "player",
+            "... and evades through the prone Bors' hex: Bors' side is asked to stop Ana or let Ana pass.",
+            {"type": "gurps.evade", "combatant": "ana", "target": "bors", "path": [[-1, 0], [0, 0], [1, 0]]},
+        ),
     ),
 )

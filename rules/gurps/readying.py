@@ -48,7 +48,9 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
         problems.append(f"{c['name']} is pinned: only breaking free (gurps.break_free) is allowed")
     if cmd.fast_draw:
         if maneuver is not None:
-            problems.append(f"Fast-Draw comes before the maneuver, and {c['name']} has already chosen {maneuver}")
+            problems.append(
+                f"Fast-Draw comes before the maneuver, and {c['name']} has already chosen {maneuver}"
+            )
         if fast_draw_skill(c, item) is None:
             problems.append(f"{c['name']} has no Fast-Draw ({item}) skill")
     elif maneuver not in (None, "ready"):
@@ -61,19 +63,36 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
     ready_maneuver = [] if maneuver == "ready" else choose(state, cid, "ready")
     in_cc = in_close_combat(state, cid)
     if in_cc:
-        dx = success_roll(dice, combatant=cid, purpose="ready", base=int(stats(c)["DX"]), base_name="DX",
-                          modifiers=dx_modifiers(state, cid))
+        dx = success_roll(
+            dice,
+            combatant=cid,
+            purpose="ready",
+            base=int(stats(c)["DX"]),
+            base_name="DX",
+            modifiers=dx_modifiers(state, cid),
+        )
         if not dx.success:
             # §Readying: a failed roll still takes the Ready maneuver, and accomplishes nothing.
             # DECISION: the Ready is used up (as a failed DropShield), so he cannot roll again this turn.
-            return ready_maneuver + [dx.event, ActionSpent(cid, int(state["turn"]), f"failed to ready the {item}")]
+            return ready_maneuver + [
+                dx.event,
+                ActionSpent(cid, int(state["turn"]), f"failed to ready the {item}"),
+            ]
         events.append(dx.event)
     if not cmd.fast_draw:
         return ready_maneuver + events + [ItemReadied(cid, item)]
-    fd = success_roll(dice, combatant=cid, purpose="fast_draw", base=int(fast_draw_skill(c, item) or 0),
-                      base_name=f"Fast-Draw ({item})")
+    fd = success_roll(
+        dice,
+        combatant=cid,
+        purpose="fast_draw",
+        base=int(fast_draw_skill(c, item) or 0),
+        base_name=f"Fast-Draw ({item})",
+    )
     events += [fd.event, ItemReadied(cid, item)]
     if fd.success:
         return events  # readied at once; he still picks his maneuver
-    return ready_maneuver + events + [ActionSpent(cid, int(state["turn"]), f"a full Ready for the {item} (Fast-Draw failed)")]
-
+    return (
+        ready_maneuver
+        + events
+        + [ActionSpent(cid, int(state["turn"]), f"a full Ready for the {item} (Fast-Draw failed)")]
+    )

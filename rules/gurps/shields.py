@@ -33,14 +33,24 @@ def decide_drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> li
         problems.append(f"dropping a shield takes a Ready maneuver, and {c['name']} chose {maneuver}")
     elif maneuver == "ready" and fighter(state, cid)["readied"]:
         # The one-turn Ready is the whole maneuver: it cannot also have readied something.
-        problems.append(f"{c['name']}'s Ready this turn has already readied {', '.join(fighter(state, cid)['readied'])}")
+        problems.append(
+            f"{c['name']}'s Ready this turn has already readied {', '.join(fighter(state, cid)['readied'])}"
+        )
     refuse(problems, details={"combatant": cid})
     events: list[msgspec.Struct] = [] if maneuver == "ready" else choose(state, cid, "ready")
-    roll = success_roll(dice, combatant=cid, purpose="drop_shield", base=int(stats(c)["DX"]), base_name="DX",
-                        modifiers=dx_modifiers(state, cid))
+    roll = success_roll(
+        dice,
+        combatant=cid,
+        purpose="drop_shield",
+        base=int(stats(c)["DX"]),
+        base_name="DX",
+        modifiers=dx_modifiers(state, cid),
+    )
     events.append(roll.event)
     if roll.success:
-        events.append(ItemDropped(cid, "shield", list(c["position"]) if c.get("position") is not None else None))
+        events.append(
+            ItemDropped(cid, "shield", list(c["position"]) if c.get("position") is not None else None)
+        )
     why = "dropped the shield" if roll.success else "failed to get rid of the shield"
     events.append(ActionSpent(cid, int(state["turn"]), why))
     return events

@@ -49,7 +49,12 @@ def shield_dx_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:
     shield = worn_shield(c)
     if shield is None or not in_close_combat(state, cid) or fighter(state, cid)["cc_turns_completed"] < 1:
         return []
-    return [Modifier(-int(shield["db"]), f"{shield.get('name', 'shield')} (DB {shield['db']}) after the first close-combat turn")]
+    return [
+        Modifier(
+            -int(shield["db"]),
+            f"{shield.get('name', 'shield')} (DB {shield['db']}) after the first close-combat turn",
+        )
+    ]
 
 
 def shield_attack_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:
@@ -62,7 +67,11 @@ def shield_attack_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:
     f = fighter(state, cid)
     if f["entered_this_maneuver"] and f["attacks_this_maneuver"] == 0:
         return []
-    return [Modifier(-int(shield["db"]), f"{shield.get('name', 'shield')} (DB {shield['db']}): not the entering attack")]
+    return [
+        Modifier(
+            -int(shield["db"]), f"{shield.get('name', 'shield')} (DB {shield['db']}): not the entering attack"
+        )
+    ]
 
 
 def dx_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:

@@ -21,7 +21,9 @@ from rules.hexes import label
 from rules.interface import require_present
 
 # Declarations (ActionDeclared.action) that are attacks of the maneuver, for the shield rule.
-ATTACK_ACTIONS = frozenset({"close_combat_attack", "step_out_attack", "grapple", "takedown", "pin", "break_free"})
+ATTACK_ACTIONS = frozenset(
+    {"close_combat_attack", "step_out_attack", "grapple", "takedown", "pin", "break_free"}
+)
 
 
 def initial_rules_state() -> dict[str, Any]:
@@ -31,9 +33,18 @@ def initial_rules_state() -> dict[str, Any]:
 
 def new_fighter() -> dict[str, Any]:
     """Per-combatant bookkeeping of a figure who just joined."""
-    return {"cc_turns_completed": 0, "entered_this_maneuver": False, "attacks_this_maneuver": 0,
-            "maneuver": None, "maneuver_turn": None, "movement_left": 0, "began_in_hex": None,
-            "readied": [], "turn_over": False, "retreat_turn": None}
+    return {
+        "cc_turns_completed": 0,
+        "entered_this_maneuver": False,
+        "attacks_this_maneuver": 0,
+        "maneuver": None,
+        "maneuver_turn": None,
+        "movement_left": 0,
+        "began_in_hex": None,
+        "readied": [],
+        "turn_over": False,
+        "retreat_turn": None,
+    }
 
 
 def hex_of(rules: dict[str, Any], cid: str) -> str | None:
@@ -111,10 +122,18 @@ def _turn_started(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
 def _maneuver(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     cid = d["combatant"]
     rules = {**rules, "current": cid}
-    return _with_fighter(rules, cid, maneuver=d["maneuver"], maneuver_turn=d["turn"],
-                         movement_left=d["movement"], attacks_this_maneuver=0,
-                         entered_this_maneuver=False, began_in_hex=hex_of(rules, cid), readied=[],
-                         turn_over=False)
+    return _with_fighter(
+        rules,
+        cid,
+        maneuver=d["maneuver"],
+        maneuver_turn=d["turn"],
+        movement_left=d["movement"],
+        attacks_this_maneuver=0,
+        entered_this_maneuver=False,
+        began_in_hex=hex_of(rules, cid),
+        readied=[],
+        turn_over=False,
+    )
 
 
 def _movement(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
@@ -127,21 +146,27 @@ def _half_hex(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     if hex_of(rules, cid) != key:
         rules = _leave_hex(rules, cid)
     h = rules["hexes"].get(key) or {"at": list(d["hex"]), "occupants": {}}
-    occupants = {**h["occupants"], cid: {"entry_edge": d["entry_edge"],
-                                         "declared_adjacent": bool(d.get("declared_adjacent"))}}
+    occupants = {
+        **h["occupants"],
+        cid: {"entry_edge": d["entry_edge"], "declared_adjacent": bool(d.get("declared_adjacent"))},
+    }
     rules = {**rules, "hexes": {**rules["hexes"], key: {**h, "occupants": occupants}}}
     if d.get("moved_in"):
         rules = _with_fighter(rules, cid, entered_this_maneuver=True)
     return rules
 
 
-
 def _action_spent(rules: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     cid = d["combatant"]
     f = _fighter(rules, cid)
     in_cc = hex_of(rules, cid) is not None
-    rules = _with_fighter(rules, cid, turn_over=True, entered_this_maneuver=False,
-                          cc_turns_completed=f["cc_turns_completed"] + (1 if in_cc else 0))
+    rules = _with_fighter(
+        rules,
+        cid,
+        turn_over=True,
+        entered_this_maneuver=False,
+        cc_turns_completed=f["cc_turns_completed"] + (1 if in_cc else 0),
+    )
     assists = [a for a in rules["assists"] if not (a["helper"] == cid and a["owed_turn"] == d["turn"])]
     return {**rules, "assists": assists, "current": None if rules["current"] == cid else rules["current"]}
 

@@ -77,14 +77,20 @@ def decide_step_out_attack(state: dict[str, Any], cmd: StepOutAttack, dice: Dice
     events.append(GurpsMovementUsed(cid, 1, 0, left - 1))
     after = folded(state, events, evolve_rules)
     if shared_hex(after, cid) is not None:
-        raise RuleError(f"{list(to)} holds a foe of {c['name']}: stepping there is close combat again, "
-                        f"not a step out (use gurps.move, then gurps.close_combat_attack)")
+        raise RuleError(
+            f"{list(to)} holds a foe of {c['name']}: stepping there is close combat again, "
+            f"not a step out (use gurps.move, then gurps.close_combat_attack)"
+        )
     w = weapon_named(c, cmd.weapon)
     assert w is not None
     skill, level = weapon_skill(c, w)
-    roll = success_roll(dice, combatant=cid, purpose="attack", base=level, base_name=skill, modifiers=list(cmd.modifiers))
-    events += [ActionDeclared(cid, "step_out_attack", [cmd.target], {"weapon": w["name"], "to": list(to)}), roll.event]
+    roll = success_roll(
+        dice, combatant=cid, purpose="attack", base=level, base_name=skill, modifiers=list(cmd.modifiers)
+    )
+    events += [
+        ActionDeclared(cid, "step_out_attack", [cmd.target], {"weapon": w["name"], "to": list(to)}),
+        roll.event,
+    ]
     if roll.success:
         events += defence_request(folded(state, events, evolve_rules), cid, cmd.target, "strike", w, roll)
     return events
-

@@ -76,10 +76,12 @@ def success_roll(
     total = roll.sum
     success, margin = judge(total, effective)
     # The margin is a field of its own (clients read it without parsing); the outcome still says it in words.
-    event = roll.event(modifiers=mods, total=total, target=effective, outcome=outcome_text(success, margin),
-                       margin=margin)
-    return SuccessRoll(combatant, purpose, base, base_name, mods, effective, list(roll.faces), total,
-                       margin, success, event)
+    event = roll.event(
+        modifiers=mods, total=total, target=effective, outcome=outcome_text(success, margin), margin=margin
+    )
+    return SuccessRoll(
+        combatant, purpose, base, base_name, mods, effective, list(roll.faces), total, margin, success, event
+    )
 
 
 def contest_winner(first: SuccessRoll, second: SuccessRoll) -> tuple[SuccessRoll | None, SuccessRoll | None]:
@@ -103,5 +105,11 @@ def quick_contest(first: SuccessRoll, second: SuccessRoll) -> ContestResult:
 
 def contest_side(roll: SuccessRoll, **extra: Any) -> dict[str, Any]:
     """One entry of QuickContestResolved.sides."""
-    return {"combatant": roll.combatant, "effective": roll.effective, "roll": roll.roll,
-            "margin": roll.margin, "success": roll.success, **extra}
+    return {
+        "combatant": roll.combatant,
+        "effective": roll.effective,
+        "roll": roll.roll,
+        "margin": roll.margin,
+        "success": roll.success,
+        **extra,
+    }

@@ -40,19 +40,19 @@ AUTOMATIC_EVADE_TRAITS = ("flight", "super_jump")
 # BASE maneuvers: how far each lets the figure move, and whether it may attack.
 # movement: "full" = Basic Move, "half" = half of it (at least 1), "step" = 1 hex, "none" = 0.
 MANEUVERS: dict[str, dict[str, Any]] = {
-    "do_nothing":       {"movement": "none", "attack": False},
-    "move":             {"movement": "full", "attack": False},
-    "change_posture":   {"movement": "none", "attack": False},
-    "aim":              {"movement": "step", "attack": False},
-    "evaluate":         {"movement": "step", "attack": False},
-    "attack":           {"movement": "step", "attack": True},
-    "feint":            {"movement": "step", "attack": False},
-    "all_out_attack":   {"movement": "half", "attack": True},
-    "move_and_attack":  {"movement": "full", "attack": True},
-    "all_out_defense":  {"movement": "step", "attack": False},
-    "concentrate":      {"movement": "step", "attack": False},
-    "ready":            {"movement": "step", "attack": False},
-    "wait":             {"movement": "step", "attack": False},
+    "do_nothing": {"movement": "none", "attack": False},
+    "move": {"movement": "full", "attack": False},
+    "change_posture": {"movement": "none", "attack": False},
+    "aim": {"movement": "step", "attack": False},
+    "evaluate": {"movement": "step", "attack": False},
+    "attack": {"movement": "step", "attack": True},
+    "feint": {"movement": "step", "attack": False},
+    "all_out_attack": {"movement": "half", "attack": True},
+    "move_and_attack": {"movement": "full", "attack": True},
+    "all_out_defense": {"movement": "step", "attack": False},
+    "concentrate": {"movement": "step", "attack": False},
+    "ready": {"movement": "step", "attack": False},
+    "wait": {"movement": "step", "attack": False},
 }
 
 # §Entering a Foe's Hex: these maneuvers "can always run into a foe's hex and stop there"; with

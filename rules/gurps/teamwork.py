@@ -34,7 +34,9 @@ def score(state: dict[str, Any], cid: str, use_dx: bool = True) -> Score:
     if use_dx:
         dx = int(stats(c)["DX"])
         mods = ([GRAPPLED_PENALTY] if held else []) + [m.value for m in shield_dx_modifiers(state, cid)]
-        label = f"DX {dx + sum(mods)}" + (f" (DX {dx}, {'grappled -4' if held else 'shield'})" if mods else "")
+        label = f"DX {dx + sum(mods)}" + (
+            f" (DX {dx}, {'grappled -4' if held else 'shield'})" if mods else ""
+        )
         candidates.append(Score(cid, dx + sum(mods), label))
     skill = best_grappling_skill(c)
     if skill is not None:
@@ -51,13 +53,17 @@ class Team(msgspec.Struct, frozen=True):
     modifiers: list[Modifier]
 
 
-def helper_problems(state: dict[str, Any], cid: str, target: str, helpers: list[str], action: str) -> list[str]:
+def helper_problems(
+    state: dict[str, Any], cid: str, target: str, helpers: list[str], action: str
+) -> list[str]:
     """Why these helpers may not join (empty when they may)."""
     problems = []
     limit = MAX_FIGHTERS[action] - 1
     if len(helpers) > limit:
-        problems.append(f"too many helpers: a {action} allows at most {limit} helper(s) "
-                        f"({MAX_FIGHTERS[action]} fighters), not {len(helpers)}")
+        problems.append(
+            f"too many helpers: a {action} allows at most {limit} helper(s) "
+            f"({MAX_FIGHTERS[action]} fighters), not {len(helpers)}"
+        )
     if len(set(helpers)) != len(helpers):
         problems.append("a helper is named twice")
     for h in helpers:
@@ -82,7 +88,9 @@ def team_of(state: dict[str, Any], cid: str, helpers: list[str]) -> Team:
     return Team(lead, others, mods)
 
 
-def assist_events(state: dict[str, Any], lead: str, target: str, helpers: list[str], action: str) -> list[msgspec.Struct]:
+def assist_events(
+    state: dict[str, Any], lead: str, target: str, helpers: list[str], action: str
+) -> list[msgspec.Struct]:
     """AssistCommitted for each helper; a helper who has not acted this second spends this turn now.
 
     `lead` is the acting figure whose action they help: his own maneuver is his part, so he never
@@ -97,5 +105,7 @@ def assist_events(state: dict[str, Any], lead: str, target: str, helpers: list[s
         owed = turn + 1 if acted else turn
         events.append(AssistCommitted(h, lead, target, action, owed))
         if owed == turn:
-            events.append(ActionSpent(h, turn, f"helping {name(state, lead)}'s {action} on {name(state, target)}"))
+            events.append(
+                ActionSpent(h, turn, f"helping {name(state, lead)}'s {action} on {name(state, target)}")
+            )
     return events

@@ -20,12 +20,15 @@ def usable_in_close_combat(weapon: dict[str, Any]) -> bool:
 
 def may_parry_with(weapon: dict[str, Any]) -> bool:
     """§Defense in Close Combat: an empty hand or a reach-C weapon (and it must have a parry)."""
-    return weapon.get("kind") == "melee" and weapon.get("parry") is not None and (
-        is_unarmed(weapon) or "C" in [str(r).upper() for r in weapon.get("reach") or []])
+    return (
+        weapon.get("kind") == "melee"
+        and weapon.get("parry") is not None
+        and (is_unarmed(weapon) or "C" in [str(r).upper() for r in weapon.get("reach") or []])
+    )
 
 
 def reach_words(weapon: dict[str, Any]) -> str:
-    """"reach 1" / "reach C, 1" for refusals."""
+    """ "reach 1" / "reach C, 1" for refusals."""
     reach = weapon.get("reach") or []
     return "reach " + ", ".join(str(r) for r in reach) if reach else "no reach"
 
@@ -58,5 +61,9 @@ def damage_roll(dice: Dice, weapon: dict[str, Any], attacker: str) -> DieRolled 
     roll = dice.roll(count, sides, "damage", attacker)
     mods = [Modifier(adds, "damage adds")] if adds else []
     total = max(0, roll.sum + adds)
-    return roll.event(modifiers=mods, total=total, target=None,
-                      outcome=f"{total} basic damage with the {weapon['name']}; the GM records the injury")
+    return roll.event(
+        modifiers=mods,
+        total=total,
+        target=None,
+        outcome=f"{total} basic damage with the {weapon['name']}; the GM records the injury",
+    )

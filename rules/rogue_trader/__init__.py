@@ -67,8 +67,15 @@ class RogueTrader(Ruleset, guide=playing):
     # Players move their own models with the common `move`; on_common refuses moves the rules forbid
     # (into contact: declare a charge; after a failed charge or a break-off).
     players_may_move = True
-    overridable = ("rules.models", "rules.units", "rules.contacts", "rules.groups", "rules.owed", "rules.charge",
-                   "rules.allocations")
+    overridable = (
+        "rules.models",
+        "rules.units",
+        "rules.contacts",
+        "rules.groups",
+        "rules.owed",
+        "rules.charge",
+        "rules.allocations",
+    )
 
     def initial_state(self, options: dict[str, Any]) -> dict[str, Any]:
         return initial_rules_state()
@@ -79,12 +86,14 @@ class RogueTrader(Ruleset, guide=playing):
     def decide(self, state: dict[str, Any], command: Command, dice: Dice) -> list[msgspec.Struct]:
         return self.decider(command)(state, command, dice, self)
 
-    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
-                  dice: Dice) -> list[msgspec.Struct]:
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
         return common_hook(state, command, events, dice, self)
 
-    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
-               dice: Dice) -> list[msgspec.Struct]:
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
         fn = RESUMERS.get(pending.get("kind"))
         return fn(state, pending, answer, dice, self) if fn else []
 

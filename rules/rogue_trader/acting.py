@@ -19,9 +19,9 @@ OWED_UNTIL = until("action", "until it is done: the phase cannot end before")
 GM_STEPS = {
     None: "the GM starts the movement phase (start_phase movement)",
     "movement": "no model of side {side} may move, charge or break off now: the GM starts the shooting phase "
-                "(start_phase shooting)",
+    "(start_phase shooting)",
     "shooting": "shooting is outside this chapter: the GM resolves it and starts the close combat phase "
-                "(start_phase close_combat)",
+    "(start_phase close_combat)",
     "close_combat": "every combat group has fought this round: the GM starts the end phase (start_phase end)",
     "end": "side {side}'s player turn is over: the GM starts the next turn (start_turn)",
 }
@@ -33,11 +33,20 @@ def _entry(state: dict[str, Any], cid: str, legal: list[str]) -> dict[str, Any]:
     if owed:
         return slot(state, cid, OWED[owed].format(who=who), OWED_UNTIL)
     if state.get("phase") == "close_combat":
-        return slot(state, cid, f"{who} fights: its combat group has not fought this round (every model in contact "
-                    "fights, whichever side owns the turn)", until("phase", "until its combat group's round is resolved"))
+        return slot(
+            state,
+            cid,
+            f"{who} fights: its combat group has not fought this round (every model in contact "
+            "fights, whichever side owns the turn)",
+            until("phase", "until its combat group's round is resolved"),
+        )
     moves = " or ".join(c.removeprefix("rogue-trader.").replace("_", " ") for c in legal)
-    return slot(state, cid, f"{who} may {moves}: it is side {active_side(state)}'s movement phase",
-                until("phase", "until the GM starts the shooting phase"))
+    return slot(
+        state,
+        cid,
+        f"{who} may {moves}: it is side {active_side(state)}'s movement phase",
+        until("phase", "until the GM starts the shooting phase"),
+    )
 
 
 def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -51,7 +60,9 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     if actors:
         return [_entry(state, cid, legal[cid]) for cid in actors]
     phase = state.get("phase")
-    step = GM_STEPS.get(phase, f"the GM starts a phase: movement, shooting, close_combat, end (now {phase!r})")
+    step = GM_STEPS.get(
+        phase, f"the GM starts a phase: movement, shooting, close_combat, end (now {phase!r})"
+    )
     return [gm_step(step.format(side=active_side(state)))]
 
 
@@ -74,11 +85,15 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
     wait = once_answered(state)
     if turn(state) < 1:
         return f"{who} acts once the GM starts the first player turn"
-    fights = (f"{who} is in contact and fights in this turn's close combat phase" if contacts_of(state, cid)
-              and state.get("phase") in (None, "movement", "shooting") else
-              f"{who} fights in any close combat phase while in base contact")
+    fights = (
+        f"{who} is in contact and fights in this turn's close combat phase"
+        if contacts_of(state, cid) and state.get("phase") in (None, "movement", "shooting")
+        else f"{who} fights in any close combat phase while in base contact"
+    )
     own = _next_own_turn(state, c["side"])
     if c["side"] == active_side(state) and state.get("phase") in (None, "movement"):
         return f"{who} may not move, charge or break off now; {fights}{wait}"
-    when = f"side {c['side']}'s next movement phase is in turn {own}" if own else f"side {c['side']} has no turn"
+    when = (
+        f"side {c['side']}'s next movement phase is in turn {own}" if own else f"side {c['side']} has no turn"
+    )
     return f"{fights}; {when}{wait}"

@@ -42,10 +42,16 @@ def decide_push_back(state: State, cmd: PushBack, dice: Dice, ruleset: Any) -> l
         for key, value in params.items():
             if key not in ("terrain_divisor", "stop_after"):
                 raise BadCommand(f"per_model.{mid}.{key} is not a push-back setting", f"per_model.{mid}")
-            if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key == "terrain_divisor" else 0):
-                raise BadCommand(f"per_model.{mid}.{key} must be a whole number"
-                                 f"{' of at least 1' if key == 'terrain_divisor' else ' (hundredths of an inch)'}",
-                                 f"per_model.{mid}.{key}")
+            if (
+                not isinstance(value, int)
+                or isinstance(value, bool)
+                or value < (1 if key == "terrain_divisor" else 0)
+            ):
+                raise BadCommand(
+                    f"per_model.{mid}.{key} must be a whole number"
+                    f"{' of at least 1' if key == 'terrain_divisor' else ' (hundredths of an inch)'}",
+                    f"per_model.{mid}.{key}",
+                )
     t = Working(state, ruleset.evolve)
     t.emit(ActionDeclared(combatant=None, action="push_back", params={"unit": uid}))
     s = t.state
@@ -86,8 +92,11 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
             raise RuleError(f"{mid} was not in contact with {enemy} before the push-back", {"target": enemy})
     t = Working(state, ruleset.evolve)
     rnd = turn(state)
-    t.emit(ActionDeclared(combatant=None, action=cmd.choice if cmd.choice == "hold" else "follow_up",
-                          params={"unit": uid}))
+    t.emit(
+        ActionDeclared(
+            combatant=None, action=cmd.choice if cmd.choice == "hold" else "follow_up", params={"unit": uid}
+        )
+    )
     if cmd.choice == "hold":
         if owed["may_hold_without_test"]:
             _hold(t, uid, rnd, tested=False)
@@ -107,8 +116,13 @@ def decide_follow_up(state: State, cmd: FollowUp, dice: Dice, ruleset: Any) -> l
         choices = [e for e in followers[m] if e in t.state["combatants"]]
         if not choices:
             continue
-        enemy = cmd.targets.get(m) or min(choices, key=lambda e: (distance(t.state["combatants"][m]["position"],
-                                                                            t.state["combatants"][e]["position"]), e))
+        enemy = cmd.targets.get(m) or min(
+            choices,
+            key=lambda e: (
+                distance(t.state["combatants"][m]["position"], t.state["combatants"][e]["position"]),
+                e,
+            ),
+        )
         _follow(t, m, enemy)
     return t.events
 

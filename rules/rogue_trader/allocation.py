@@ -38,6 +38,7 @@ def arc_of(attacker: Point, facing: int, defender: Point) -> str:
         return "left" if delta > 0 else "right"
     return "rear"
 
+
 State = dict[str, Any]
 ARC_WORDS = {"front": "front", "left": "left side", "right": "right side", "rear": "rear"}
 
@@ -69,7 +70,9 @@ def default_weapons(c: dict[str, Any]) -> list[dict[str, Any]]:
     return two[:1] if two and free_hands(c) >= 2 else []
 
 
-def attack_slots(state: State, c: dict[str, Any], chosen: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def attack_slots(
+    state: State, c: dict[str, Any], chosen: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Every attack the model may make this round: `{attack, weapon, hand, damage, S, save_mod}`.
 
     Creatures with special attacks use that list instead of A; otherwise A attacks with each weapon
@@ -79,25 +82,47 @@ def attack_slots(state: State, c: dict[str, Any], chosen: list[dict[str, Any]] |
         slots = []
         for sa in specials:
             for _ in range(int(sa.get("count", 1))):
-                slots.append({"attack": sa["kind"], "weapon": None, "hand": None,
-                              "damage": str(sa.get("damage", SPECIAL_DAMAGE.get(sa["kind"], "1"))),
-                              "S": sa.get("S"), "save_mod": int(sa.get("save_mod", 0))})
+                slots.append(
+                    {
+                        "attack": sa["kind"],
+                        "weapon": None,
+                        "hand": None,
+                        "damage": str(sa.get("damage", SPECIAL_DAMAGE.get(sa["kind"], "1"))),
+                        "S": sa.get("S"),
+                        "save_mod": int(sa.get("save_mod", 0)),
+                    }
+                )
         return slots
     a = stat(c, "A")
     ws = default_weapons(c) if chosen is None else chosen
     if not ws:
-        return [{"attack": "improvised", "weapon": None, "hand": None, "damage": "1", "S": None, "save_mod": 0}
-                for _ in range(a)]
-    return [{"attack": "weapon", "weapon": w["id"], "hand": held_in(w), "damage": str(w.get("damage", 1)),
-             "S": w.get("S"), "save_mod": int(w.get("save_mod", 0))} for w in ws for _ in range(a)]
+        return [
+            {"attack": "improvised", "weapon": None, "hand": None, "damage": "1", "S": None, "save_mod": 0}
+            for _ in range(a)
+        ]
+    return [
+        {
+            "attack": "weapon",
+            "weapon": w["id"],
+            "hand": held_in(w),
+            "damage": str(w.get("damage", 1)),
+            "S": w.get("S"),
+            "save_mod": int(w.get("save_mod", 0)),
+        }
+        for w in ws
+        for _ in range(a)
+    ]
 
 
 def legal_targets(state: State, c: dict[str, Any], attack: str, facing: int | None = None) -> list[str]:
     """Enemies in contact that lie in the arc this kind of attack may strike."""
     f = (c.get("facing") or 0) if facing is None else facing
     arcs = ATTACK_ARCS.get(attack, ATTACK_ARCS["weapon"])
-    return [e for e in contacts_of(state, c["id"])
-            if arc_of(c["position"], f, state["combatants"][e]["position"]) in arcs]
+    return [
+        e
+        for e in contacts_of(state, c["id"])
+        if arc_of(c["position"], f, state["combatants"][e]["position"]) in arcs
+    ]
 
 
 def front_enemies(state: State, c: dict[str, Any]) -> list[str]:
@@ -108,15 +133,21 @@ def _left_to_give(remaining: list[dict[str, Any]]) -> str:
     """What a refused allocation entry could have named instead: each {attack, weapon} still unallocated."""
     if not remaining:
         return "every attack is allocated already"
-    left = ", ".join(f'{{"attack": "{s["attack"]}", "weapon": ' + (f'"{s["weapon"]}"' if s["weapon"] else "null") + "}"
-                     for s in remaining)
+    left = ", ".join(
+        f'{{"attack": "{s["attack"]}", "weapon": ' + (f'"{s["weapon"]}"' if s["weapon"] else "null") + "}"
+        for s in remaining
+    )
     return f"attack is weapon, improvised or a special attack's kind; left to give: {left}"
 
 
-def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], facing: int | None = None) -> list[dict[str, Any]]:
+def validate(
+    state: State, c: dict[str, Any], entries: list[dict[str, Any]], facing: int | None = None
+) -> list[dict[str, Any]]:
     """Check a player's allocation (spec 4.4 rule errors) and return it complete, in the order given."""
     if not isinstance(entries, list) or not entries:
-        raise BadCommand("allocations must be a non-empty list of {attack, weapon, hand, target}", "allocations")
+        raise BadCommand(
+            "allocations must be a non-empty list of {attack, weapon, hand, target}", "allocations"
+        )
     cid = c["id"]
     problems: list[str] = []
     used_weapons: list[dict[str, Any]] = []
@@ -153,31 +184,46 @@ def validate(state: State, c: dict[str, Any], entries: list[dict[str, Any]], fac
             kind = remaining[0]["attack"] if remaining else next((s["attack"] for s in slots), "improvised")
             match = remaining[0] if remaining else None
         else:
-            match = next((s for s in remaining if s["attack"] == kind and s["weapon"] == e.get("weapon")), None)
+            match = next(
+                (s for s in remaining if s["attack"] == kind and s["weapon"] == e.get("weapon")), None
+            )
         if match is None:
-            problems.append(f"allocations[{i}]: {c['name']} has no {'more ' if any(s['attack'] == kind for s in slots) else ''}"
-                            f"{kind or 'such'} attack{' with ' + str(e.get('weapon')) if e.get('weapon') else ''} to give"
-                            f" ({_left_to_give(remaining)})")
+            problems.append(
+                f"allocations[{i}]: {c['name']} has no {'more ' if any(s['attack'] == kind for s in slots) else ''}"
+                f"{kind or 'such'} attack{' with ' + str(e.get('weapon')) if e.get('weapon') else ''} to give"
+                f" ({_left_to_give(remaining)})"
+            )
             continue
         remaining.remove(match)
         target = e["target"]
         if target not in contacts_of(state, cid):
-            problems.append(f"allocations[{i}]: {_name(state, target)} is not in base contact with {c['name']}")
+            problems.append(
+                f"allocations[{i}]: {_name(state, target)} is not in base contact with {c['name']}"
+            )
             continue
         arc = arc_of(c["position"], f, state["combatants"][target]["position"])
         if arc not in ATTACK_ARCS.get(kind, ATTACK_ARCS["weapon"]):
-            allowed = ", ".join(ARC_WORDS[a] for a in ("front", "left", "right", "rear")
-                                if a in ATTACK_ARCS.get(kind, ATTACK_ARCS["weapon"]))
-            problems.append(f"allocations[{i}]: {_name(state, target)} is in {c['name']}'s {ARC_WORDS[arc]} arc; "
-                            f"a {kind} attack strikes only {allowed}")
+            allowed = ", ".join(
+                ARC_WORDS[a]
+                for a in ("front", "left", "right", "rear")
+                if a in ATTACK_ARCS.get(kind, ATTACK_ARCS["weapon"])
+            )
+            problems.append(
+                f"allocations[{i}]: {_name(state, target)} is in {c['name']}'s {ARC_WORDS[arc]} arc; "
+                f"a {kind} attack strikes only {allowed}"
+            )
             continue
         out.append({**match, "target": target, "arc": arc})
     left_over = [s for s in remaining if legal_targets(state, c, s["attack"], f)]
     if left_over and not problems:
-        kinds = ", ".join(sorted({s["attack"] if s["attack"] != "weapon" else str(s["weapon"]) for s in left_over}))
+        kinds = ", ".join(
+            sorted({s["attack"] if s["attack"] != "weapon" else str(s["weapon"]) for s in left_over})
+        )
         problems.append(f"every attack must be allocated; {len(left_over)} left ({kinds})")
     refuse(problems, details={"combatant": cid})
-    return [{"attack": o["attack"], "weapon": o["weapon"], "hand": o["hand"], "target": o["target"]} for o in out]
+    return [
+        {"attack": o["attack"], "weapon": o["weapon"], "hand": o["hand"], "target": o["target"]} for o in out
+    ]
 
 
 def default_allocation(state: State, c: dict[str, Any], force: bool) -> list[dict[str, Any]] | None:
@@ -200,8 +246,14 @@ def slot_for(state: State, c: dict[str, Any], entry: dict[str, Any]) -> dict[str
     """The full attack description (damage, S, save) behind an allocation entry."""
     w = weapon_by_id(c, entry.get("weapon")) if entry.get("weapon") else None
     if w is not None:
-        return {"attack": "weapon", "weapon": w["id"], "hand": held_in(w), "damage": str(w.get("damage", 1)),
-                "S": w.get("S") if has_flag(w, "C") else None, "save_mod": int(w.get("save_mod", 0))}
+        return {
+            "attack": "weapon",
+            "weapon": w["id"],
+            "hand": held_in(w),
+            "damage": str(w.get("damage", 1)),
+            "S": w.get("S") if has_flag(w, "C") else None,
+            "save_mod": int(w.get("save_mod", 0)),
+        }
     for s in attack_slots(state, c):
         if s["attack"] == entry.get("attack"):
             return s
@@ -209,8 +261,13 @@ def slot_for(state: State, c: dict[str, Any], entry: dict[str, Any]) -> dict[str
 
 
 def to_hit_modifiers(
-    state: State, attacker: dict[str, Any], target: dict[str, Any], slot: dict[str, Any], *,
-    weapons_in_use: int, in_round: bool,
+    state: State,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    slot: dict[str, Any],
+    *,
+    weapons_in_use: int,
+    in_round: bool,
 ) -> list[Modifier]:
     """§To Hit Modifiers, each with its reason (spec 4.6). Free blows: `in_round` False, no charging (A26)."""
     rm = rules_model(state, attacker["id"])
@@ -239,8 +296,14 @@ def to_hit_modifiers(
 
 
 def build_blow(
-    state: State, attacker: dict[str, Any], target: dict[str, Any], slot: dict[str, Any], *,
-    weapons_in_use: int, in_round: bool, target_turned_away: bool = False,
+    state: State,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    slot: dict[str, Any],
+    *,
+    weapons_in_use: int,
+    in_round: bool,
+    target_turned_away: bool = False,
 ) -> Blow:
     """A blow with its S (weapon S vs own S: the higher, §To damage), damage, save modifier and to-hit."""
     own = stat(attacker, "S")
@@ -254,13 +317,24 @@ def build_blow(
     if slot["attack"] == "tail" and not living(state, target):
         damage = str(option(state, "nonliving_tail_damage"))
     defender_ws = 1 if (disadvantaged(target) or target_turned_away) else stat(target, "WS")
-    why_one = (f" ({', '.join(disadvantaged(target))}: cannot fight back)" if disadvantaged(target)
-               else " (back turned)" if target_turned_away else "")
+    why_one = (
+        f" ({', '.join(disadvantaged(target))}: cannot fight back)"
+        if disadvantaged(target)
+        else " (back turned)"
+        if target_turned_away
+        else ""
+    )
     return Blow(
-        attacker=attacker["id"], target=target["id"], kind=slot["attack"], strength=strength,
-        save_mod=int(slot.get("save_mod", 0)), damage=damage,
+        attacker=attacker["id"],
+        target=target["id"],
+        kind=slot["attack"],
+        strength=strength,
+        save_mod=int(slot.get("save_mod", 0)),
+        damage=damage,
         table=table_to_hit(stat(attacker, "WS"), defender_ws),
-        modifiers=to_hit_modifiers(state, attacker, target, slot, weapons_in_use=weapons_in_use, in_round=in_round),
+        modifiers=to_hit_modifiers(
+            state, attacker, target, slot, weapons_in_use=weapons_in_use, in_round=in_round
+        ),
         weapon=slot.get("weapon"),
         table_from=f"WS {stat(attacker, 'WS')} against WS {defender_ws}{why_one}",
     )

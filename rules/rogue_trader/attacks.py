@@ -63,7 +63,11 @@ class BlowResult:
 
 
 def roll_to_hit(
-    dice: Dice, table: int, modifiers: list[Modifier], high_to_hit: dict[str, int], purpose: str,
+    dice: Dice,
+    table: int,
+    modifiers: list[Modifier],
+    high_to_hit: dict[str, int],
+    purpose: str,
     combatant: str,
 ) -> tuple[str, list[msgspec.Struct]]:
     """§Throw to Hit, §Minimum to hit, §Maximum to hit: hit, miss or impossible, with its rolls.
@@ -88,8 +92,9 @@ def roll_to_hit(
     roll = dice.roll(1, 6, purpose, combatant)
     face = roll.faces[0]
     hit = face != 1 and face >= max(2, need)
-    return ("hit" if hit else "miss"), [roll.event(modifiers=modifiers, target=table,
-                                                    outcome="hit" if hit else "miss")]
+    return ("hit" if hit else "miss"), [
+        roll.event(modifiers=modifiers, target=table, outcome="hit" if hit else "miss")
+    ]
 
 
 def strength_save_modifier(strength: int) -> int:
@@ -111,12 +116,17 @@ def damage_amount(dice: Dice, damage: str, purpose: str, combatant: str) -> tupl
 
 
 def resolve_blow(
-    dice: Dice, blow: Blow, target: dict[str, Any], options: dict[str, Any], purpose_prefix: str = "",
+    dice: Dice,
+    blow: Blow,
+    target: dict[str, Any],
+    options: dict[str, Any],
+    purpose_prefix: str = "",
 ) -> BlowResult:
     """To hit, to wound, save, damage; dice not needed are not drawn (spec 4.5)."""
     p = purpose_prefix
-    outcome, events = roll_to_hit(dice, blow.table, blow.modifiers, options["high_to_hit"], p + "to_hit",
-                                  blow.attacker)
+    outcome, events = roll_to_hit(
+        dice, blow.table, blow.modifiers, options["high_to_hit"], p + "to_hit", blow.attacker
+    )
     result = BlowResult(outcome=outcome, events=list(events))
     if outcome != "hit":
         return result
@@ -146,7 +156,9 @@ def resolve_blow(
             sr = dice.roll(1, 6, p + "save", blow.target)
             sface = sr.faces[0]
             saved = sface != 1 and sface >= required
-            result.events.append(sr.event(modifiers=mods, target=int(save), outcome="saved" if saved else "failed"))
+            result.events.append(
+                sr.event(modifiers=mods, target=int(save), outcome="saved" if saved else "failed")
+            )
             if saved:
                 result.outcome = "saved"
                 return result

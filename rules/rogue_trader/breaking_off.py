@@ -51,18 +51,32 @@ def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> l
     problems = []
     side = state["combatants"][members[0]]["side"]
     if phase(state) != "movement" or side != active_side(state):
-        problems.append(f"a unit breaks off only in its own movement phase (now: {active_side(state) or 'no'} "
-                        f"side's {phase(state) or 'no'} phase)")
+        problems.append(
+            f"a unit breaks off only in its own movement phase (now: {active_side(state) or 'no'} "
+            f"side's {phase(state) or 'no'} phase)"
+        )
     if not engaged:
         problems.append(f"{unit_name(state, uid)} is not in close combat")
-    charged = [state["combatants"][m]["name"] for m in engaged if rules_model(state, m).get("charged_turn") == turn(state)]
+    charged = [
+        state["combatants"][m]["name"]
+        for m in engaged
+        if rules_model(state, m).get("charged_turn") == turn(state)
+    ]
     if charged:
-        problems.append(f"{', '.join(charged)} charged into this combat this turn and so did not begin the turn in it")
+        problems.append(
+            f"{', '.join(charged)} charged into this combat this turn and so did not begin the turn in it"
+        )
     refuse(problems, details={"unit": uid})
     t = Working(state, ruleset.evolve)
     s = t.state
-    t.emit(ActionDeclared(combatant=None, action="break_off", targets=sorted({e for m in engaged for e in contacts_of(s, m)}),
-                          params={"unit": uid}))
+    t.emit(
+        ActionDeclared(
+            combatant=None,
+            action="break_off",
+            targets=sorted({e for m in engaged for e in contacts_of(s, m)}),
+            params={"unit": uid},
+        )
+    )
     ld = unit_leadership(s, uid)
     roll = dice.roll(2, 6, "rout_test", members[0])
     passed = roll.sum <= ld
@@ -83,7 +97,9 @@ def decide_break_off(state: State, cmd: BreakOff, dice: Dice, ruleset: Any) -> l
         length = full if cmd.distance is None else min(full, cmd.distance)
         away = centroid([state["combatants"][e]["position"] for e in contacts[m]])
         to = rounded(step_away(c["position"], away, length))
-        t.emit(Moved(combatant=m, to=to, reason="disengage" if passed else "run_away", from_=list(c["position"])))
+        t.emit(
+            Moved(combatant=m, to=to, reason="disengage" if passed else "run_away", from_=list(c["position"]))
+        )
         leave(t, m, "break_off" if passed else "rout")
     for m in members:
         if m in t.state["combatants"]:
@@ -109,13 +125,25 @@ def _free_blow(t: Working, dice: Dice, striker: str, breakers: list[str]) -> Non
         slot = next((x for x in slots if arc in ATTACK_ARCS.get(x["attack"], ATTACK_ARCS["weapon"])), None)
         if slot is None:
             continue
-        blow = allocation.build_blow(s, c, target, slot, weapons_in_use=1, in_round=False, target_turned_away=True)
+        blow = allocation.build_blow(
+            s, c, target, slot, weapons_in_use=1, in_round=False, target_turned_away=True
+        )
         opts = {k: option(s, k) for k in ("high_to_hit", "wound_chart", "strength_save_mods")}
         result = resolve_blow(dice, blow, target, opts, "free_blow_")
         t.extend(result.events)
-        t.emit(RtAttackResolved(attacker=striker, target=target_id, attack=0, kind=slot["attack"],
-                                outcome=result.outcome, wounds=result.wounds, weapon=slot.get("weapon"),
-                                hit_from=blow.table_from, wound_from=result.wound_from))
+        t.emit(
+            RtAttackResolved(
+                attacker=striker,
+                target=target_id,
+                attack=0,
+                kind=slot["attack"],
+                outcome=result.outcome,
+                wounds=result.wounds,
+                weapon=slot.get("weapon"),
+                hit_from=blow.table_from,
+                wound_from=result.wound_from,
+            )
+        )
         if result.wounds and is_dead(t.state["combatants"][target_id]):
             slay(t, target_id, remove_now=True)
         return

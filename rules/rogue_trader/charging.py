@@ -93,9 +93,15 @@ def decide_charge(state: State, cmd: Charge, dice: Dice, ruleset: Any) -> list[m
     refuse(problems, details={"combatant": c["id"], "target": target["id"]})
     reach = double_move(c, div)
     declared = ActionDeclared(
-        combatant=c["id"], action="charge", targets=[target["id"]],
-        params={"path": [list(p) for p in cmd.path], "terrain_divisor": div, "start": list(c["position"]),
-                "reach": round_half_up(reach)},
+        combatant=c["id"],
+        action="charge",
+        targets=[target["id"]],
+        params={
+            "path": [list(p) for p in cmd.path],
+            "terrain_divisor": div,
+            "start": list(c["position"]),
+            "reach": round_half_up(reach),
+        },
     )
     return [declared, charged_request(state, c, target)]
 
@@ -104,15 +110,22 @@ def charged_request(state: State, charger: dict[str, Any], target: dict[str, Any
     """The charged model's choice (4.2): hold, stand and fire, or run away."""
     options = ["hold"] if contacts_of(state, target["id"]) else list(CHARGE_RESPONSES)
     return ReactionRequested(
-        id="", kind="charged", combatant=target["id"], asked_of=asked_of(state, target["id"]),
-        options=options, default="hold", allows=[],
+        id="",
+        kind="charged",
+        combatant=target["id"],
+        asked_of=asked_of(state, target["id"]),
+        options=options,
+        default="hold",
+        allows=[],
         resume={"charger": charger["id"], "target": target["id"]},
         question=f"{charger['name']} charges {target['name']}: hold, stand and fire, or run away? "
-                 "(turn_to_face: true to turn toward the charger)",
+        "(turn_to_face: true to turn toward the charger)",
     )
 
 
-def resume_charged(state: State, pending: dict[str, Any], answer: Answer, dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
+def resume_charged(
+    state: State, pending: dict[str, Any], answer: Answer, dice: Dice, ruleset: Any
+) -> list[msgspec.Struct]:
     """4.2: the answer, then the charge goes on (or waits for a retarget after a run)."""
     payload = pending.get("resume") or {}
     charger_id, target_id = payload.get("charger"), payload.get("target")
@@ -123,9 +136,16 @@ def resume_charged(state: State, pending: dict[str, Any], answer: Answer, dice: 
     params = answer.params or {}
     unknown = set(params) - {"turn_to_face", "weapon", "modifiers", "terrain_divisor"}
     if unknown:
-        raise BadCommand(f"unknown field(s) for a charge response: {', '.join(sorted(unknown))}", sorted(unknown)[0])
-    if (charge is None or charge.get("charger") != charger_id or charge.get("target") != target_id
-            or charger_id not in state["combatants"] or target_id not in state["combatants"]):
+        raise BadCommand(
+            f"unknown field(s) for a charge response: {', '.join(sorted(unknown))}", sorted(unknown)[0]
+        )
+    if (
+        charge is None
+        or charge.get("charger") != charger_id
+        or charge.get("target") != target_id
+        or charger_id not in state["combatants"]
+        or target_id not in state["combatants"]
+    ):
         return [ReactionCancelled(id=pending["id"], reason="the charge is no longer under way")]
     t = Working(state, ruleset.evolve)
     charger = state["combatants"][charger_id]
@@ -139,7 +159,9 @@ def resume_charged(state: State, pending: dict[str, Any], answer: Answer, dice: 
         decl_params["weapon"] = weapon["id"]
     t.emit(ActionDeclared(combatant=target_id, action=choice, targets=[charger_id], params=decl_params))
     if turn_to_face:
-        t.emit(FacingChanged(combatant=target_id, facing=facing_toward(target["position"], charger["position"])))
+        t.emit(
+            FacingChanged(combatant=target_id, facing=facing_toward(target["position"], charger["position"]))
+        )
     if choice == "stand_and_fire":
         _stand_and_fire(t, dice, target_id, charger_id, weapon, _gm_modifiers(params.get("modifiers")))
         if charger_id not in t.state["combatants"]:
@@ -196,15 +218,25 @@ def shoot_score(state: State, bs: int) -> int:
     return max(2, 7 - bs)
 
 
-def _stand_and_fire(t: Working, dice: Dice, firer_id: str, charger_id: str, w: dict[str, Any], mods: list[Modifier]) -> None:
+def _stand_and_fire(
+    t: Working, dice: Dice, firer_id: str, charger_id: str, w: dict[str, Any], mods: list[Modifier]
+) -> None:
     """A shot at the charger before it moves (-1 hurried); a slain charger never moves."""
     s = t.state
     firer = s["combatants"][firer_id]
     charger = s["combatants"][charger_id]
     strength = int(w["S"]) if w.get("S") is not None else stat(firer, "S")
-    blow = Blow(attacker=firer_id, target=charger_id, kind="shot", strength=strength,
-                save_mod=int(w.get("save_mod", 0)), damage=str(w.get("damage", 1)),
-                table=shoot_score(s, stat(firer, "BS")), modifiers=[Modifier(-1, "hurried"), *mods], weapon=w["id"])
+    blow = Blow(
+        attacker=firer_id,
+        target=charger_id,
+        kind="shot",
+        strength=strength,
+        save_mod=int(w.get("save_mod", 0)),
+        damage=str(w.get("damage", 1)),
+        table=shoot_score(s, stat(firer, "BS")),
+        modifiers=[Modifier(-1, "hurried"), *mods],
+        weapon=w["id"],
+    )
     result = resolve_blow(dice, blow, charger, _option_defaults(s), "stand_fire_")
     t.extend(result.events)
     if is_dead(t.state["combatants"][charger_id]):
@@ -238,7 +270,7 @@ def retarget_candidates(state: State) -> list[str]:
         return []
     out = []
     for cid, c in sorted(state["combatants"].items()):
-        if (cid == charge["target"] or cid in charge.get("ran", []) or not is_enemy(charger, c) or is_dead(c)):
+        if cid == charge["target"] or cid in charge.get("ran", []) or not is_enemy(charger, c) or is_dead(c):
             continue
         if base_gap(charge["start"], radius(charger), c["position"], radius(c)) <= charge["reach"] + EPS:
             out.append(cid)
@@ -252,8 +284,10 @@ def decide_retarget(state: State, cmd: Retarget, dice: Dice, ruleset: Any) -> li
     if not charge or charge.get("charger") != c["id"]:
         raise RuleError(f"{c['name']} has no charge under way", {"combatant": c["id"]})
     if charge.get("target") not in charge.get("ran", []):
-        raise RuleError(f"{c['name']}'s target has not run away, so the charge cannot change target",
-                        {"combatant": c["id"]})
+        raise RuleError(
+            f"{c['name']}'s target has not run away, so the charge cannot change target",
+            {"combatant": c["id"]},
+        )
     t = Working(state, ruleset.evolve)
     if cmd.target is None:
         finish_charge(t)
@@ -266,8 +300,10 @@ def decide_retarget(state: State, cmd: Retarget, dice: Dice, ruleset: Any) -> li
         problems.append(f"{target['name']} already ran from this charge")
     gap = base_gap(charge["start"], radius(c), target["position"], radius(target))
     if gap > charge["reach"] + EPS:
-        problems.append(f"{target['name']} is {gap / 100:.2f}\" away, beyond the charge reach of "
-                        f"{charge['reach'] / 100:.2f}\"")
+        problems.append(
+            f'{target["name"]} is {gap / 100:.2f}" away, beyond the charge reach of '
+            f'{charge["reach"] / 100:.2f}"'
+        )
     refuse(problems, details={"target": target["id"]})
     t.emit(RtChargeRetargeted(charger=c["id"], from_target=charge["target"], to_target=target["id"]))
     t.emit(charged_request(t.state, c, target))
@@ -294,13 +330,34 @@ def finish_charge(t: Working) -> None:
     exact_reach = double_move(charger, int(charge.get("terrain_divisor", 1)))
     if needed <= exact_reach + EPS:
         to = rounded(touching)
-        t.emit(Moved(combatant=charger["id"], to=to, reason="charge", from_=list(charger["position"]),
-                     facing=facing_toward(to, target["position"])))
+        t.emit(
+            Moved(
+                combatant=charger["id"],
+                to=to,
+                reason="charge",
+                from_=list(charger["position"]),
+                facing=facing_toward(to, target["position"]),
+            )
+        )
         join(t, charger["id"], target["id"])
         return
     to = rounded(along_path(route, exact_reach))
-    t.emit(Moved(combatant=charger["id"], to=to, reason="charge", from_=list(charger["position"]),
-                 facing=facing_toward(to, target["position"])))
-    t.emit(RtChargeFailed(charger=charger["id"], target=target["id"], needed_in=round_half_up(needed),
-                          reach_in=reach, turn=turn(s)))
+    t.emit(
+        Moved(
+            combatant=charger["id"],
+            to=to,
+            reason="charge",
+            from_=list(charger["position"]),
+            facing=facing_toward(to, target["position"]),
+        )
+    )
+    t.emit(
+        RtChargeFailed(
+            charger=charger["id"],
+            target=target["id"],
+            needed_in=round_half_up(needed),
+            reach_in=reach,
+            turn=turn(s),
+        )
+    )
     t.emit(ActionSpent(combatant=charger["id"], turn=turn(s), why="failed_charge"))

@@ -43,8 +43,15 @@ def check_all(t: Working) -> None:
             continue
         parent = unit["split_from"]
         mine, theirs = unit_members(t.state, uid), unit_members(t.state, parent)
-        if mine and theirs and any(gap_between(t.state["combatants"][a], t.state["combatants"][b]) <= COHERENCY_GAP + EPS
-                                   for a in mine for b in theirs):
+        if (
+            mine
+            and theirs
+            and any(
+                gap_between(t.state["combatants"][a], t.state["combatants"][b]) <= COHERENCY_GAP + EPS
+                for a in mine
+                for b in theirs
+            )
+        ):
             t.emit(RtUnitRejoined(unit=uid, into=parent))
     for uid in sorted(t.state["rules"].get("units", {})):
         members = unit_members(t.state, uid)
@@ -84,4 +91,6 @@ def _check_unit(t: Working, uid: str, members: list[str]) -> None:
     t.emit(RtCoherencyChecked(unit=uid, main_body=main, strays=strays, ruling_owed=tie))
     if split and not tie:
         for n, group in enumerate(_components(s, split), start=1):
-            t.emit(RtUnitSplit(unit=uid, new_unit=f"{uid}.split{turn(s)}.{n}", models=group, intentional=False))
+            t.emit(
+                RtUnitSplit(unit=uid, new_unit=f"{uid}.split{turn(s)}.{n}", models=group, intentional=False)
+            )

@@ -93,23 +93,36 @@ def _round_allocations(t: Working, members: list[str], force: bool) -> dict[str,
             out[m] = list(given["allocations"])
             continue
         enemies = contacts_of(s, m)
-        if (option(s, "turn_to_face_in_round") and not allocation.front_enemies(s, c)
-                and not rules_model(s, m).get("special_attacks") and not c["stats"].get("special_attacks")
-                and (len(enemies) == 1 or force)):
-            t.emit(FacingChanged(combatant=m, facing=facing_toward(c["position"], s["combatants"][enemies[0]]["position"])))
+        if (
+            option(s, "turn_to_face_in_round")
+            and not allocation.front_enemies(s, c)
+            and not rules_model(s, m).get("special_attacks")
+            and not c["stats"].get("special_attacks")
+            and (len(enemies) == 1 or force)
+        ):
+            t.emit(
+                FacingChanged(
+                    combatant=m, facing=facing_toward(c["position"], s["combatants"][enemies[0]]["position"])
+                )
+            )
             s = t.state
             c = s["combatants"][m]
         entries = allocation.default_allocation(s, c, force)
         if entries is None:
-            missing.append(f"{c['name']} (enemies in contact: {', '.join(s['combatants'][e]['name'] for e in enemies)})")
+            missing.append(
+                f"{c['name']} (enemies in contact: {', '.join(s['combatants'][e]['name'] for e in enemies)})"
+            )
             continue
         if entries:
             t.emit(RtAttacksAllocated(combatant=m, round=turn(s), allocations=entries))
             s = t.state
         out[m] = entries
     if missing:
-        raise RuleError("these models must allocate their attacks first (several legal targets), or the GM "
-                        "may resolve with force_defaults: " + "; ".join(missing), {"missing": missing})
+        raise RuleError(
+            "these models must allocate their attacks first (several legal targets), or the GM "
+            "may resolve with force_defaults: " + "; ".join(missing),
+            {"missing": missing},
+        )
     return out
 
 
@@ -153,16 +166,22 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
     gid = group_named(state, cmd.group)
     problems = []
     if phase(state) != "close_combat":
-        problems.append(f"close combat rounds are fought in the close_combat phase (now: {phase(state) or 'none'})")
+        problems.append(
+            f"close combat rounds are fought in the close_combat phase (now: {phase(state) or 'none'})"
+        )
     if gid is None:
-        problems.append(f"{cmd.group!r} is neither a combat group nor a model in one (groups: "
-                        f"{'; '.join(', '.join(ms) for _, ms in sorted(groups.items())) or 'none'})")
+        problems.append(
+            f"{cmd.group!r} is neither a combat group nor a model in one (groups: "
+            f"{'; '.join(', '.join(ms) for _, ms in sorted(groups.items())) or 'none'})"
+        )
     refuse(problems, details={"group": cmd.group})
     assert gid is not None  # refused above otherwise
     members = list(groups[gid])
     rnd = turn(state)
     if any(rules_model(state, m).get("resolved_round") == rnd for m in members):
-        raise RuleError(f"the combat of {', '.join(members)} has already fought round {rnd}", {"group": cmd.group})
+        raise RuleError(
+            f"the combat of {', '.join(members)} has already fought round {rnd}", {"group": cmd.group}
+        )
     t = Working(state, ruleset.evolve)
     alloc = _round_allocations(t, members, cmd.force_defaults)
     s = t.state
@@ -173,13 +192,26 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
     slain: list[str] = []
     strikers = [m for m in members if alloc.get(m)]
     for ini in sorted({stat(s["combatants"][m], "I") for m in strikers}, reverse=True):
-        step = [m for m in strikers if stat(s["combatants"][m], "I") == ini and m in t.state["combatants"]
-                and not is_dead(t.state["combatants"][m])]
+        step = [
+            m
+            for m in strikers
+            if stat(s["combatants"][m], "I") == ini
+            and m in t.state["combatants"]
+            and not is_dead(t.state["combatants"][m])
+        ]
         if not step:
             continue
         basis, waves = _waves(t, dice, step)
-        t.emit(RtStrikeStepStarted(round=rnd, group=gid, initiative=ini,
-                                   strikers=[m for w in waves for m in w], basis=basis, waves=waves))
+        t.emit(
+            RtStrikeStepStarted(
+                round=rnd,
+                group=gid,
+                initiative=ini,
+                strikers=[m for w in waves for m in w],
+                basis=basis,
+                waves=waves,
+            )
+        )
         step_slain: list[str] = []
         for wave in waves:
             dead_before = set(step_slain)
@@ -194,8 +226,15 @@ def decide_resolve(state: State, cmd: ResolveRound, dice: Dice, ruleset: Any) ->
     return t.events
 
 
-def _strike(t: Working, dice: Dice, m: str, entries: list[dict[str, Any]], unit: dict[str, str],
-            tally: dict[tuple[str, str], int], step_slain: list[str]) -> None:
+def _strike(
+    t: Working,
+    dice: Dice,
+    m: str,
+    entries: list[dict[str, Any]],
+    unit: dict[str, str],
+    tally: dict[tuple[str, str], int],
+    step_slain: list[str],
+) -> None:
     """All of one model's attacks, in allocation order (they happen at once, §Order of Attack)."""
     in_use = allocation.weapons_in_use(entries)
     opts = {k: option(t.state, k) for k in ("high_to_hit", "wound_chart", "strength_save_mods")}
@@ -204,8 +243,17 @@ def _strike(t: Working, dice: Dice, m: str, entries: list[dict[str, Any]], unit:
         attacker = s["combatants"][m]
         target = s["combatants"].get(e["target"])
         if target is None or is_dead(target):
-            t.emit(RtAttackResolved(attacker=m, target=e["target"], attack=i, kind=e["attack"],
-                                    outcome="target_already_slain", wounds=0, weapon=e.get("weapon")))
+            t.emit(
+                RtAttackResolved(
+                    attacker=m,
+                    target=e["target"],
+                    attack=i,
+                    kind=e["attack"],
+                    outcome="target_already_slain",
+                    wounds=0,
+                    weapon=e.get("weapon"),
+                )
+            )
             continue
         slot = {**allocation.slot_for(s, attacker, e), "hand": e.get("hand")}
         blow = allocation.build_blow(s, attacker, target, slot, weapons_in_use=in_use, in_round=True)
@@ -214,9 +262,20 @@ def _strike(t: Working, dice: Dice, m: str, entries: list[dict[str, Any]], unit:
         t.extend(result.events)
         counted = result.wounds if option(s, "count_overkill") else min(result.wounds, remaining)
         tally[(unit[m], unit.get(e["target"], e["target"]))] += counted
-        t.emit(RtAttackResolved(attacker=m, target=e["target"], attack=i, kind=e["attack"], outcome=result.outcome,
-                                wounds=result.wounds, weapon=e.get("weapon"), counted=counted,
-                                hit_from=blow.table_from, wound_from=result.wound_from))
+        t.emit(
+            RtAttackResolved(
+                attacker=m,
+                target=e["target"],
+                attack=i,
+                kind=e["attack"],
+                outcome=result.outcome,
+                wounds=result.wounds,
+                weapon=e.get("weapon"),
+                counted=counted,
+                hit_from=blow.table_from,
+                wound_from=result.wound_from,
+            )
+        )
         if result.wounds and is_dead(t.state["combatants"][e["target"]]) and e["target"] not in step_slain:
             step_slain.append(e["target"])
             slay(t, e["target"], remove_now=False)
@@ -233,8 +292,16 @@ def unit_result(pair_results: list[str]) -> str:
     return "draw"
 
 
-def _tally(t: Working, dice: Dice, gid: str, members: list[str], unit: dict[str, str],
-           start_contacts: dict[str, list[str]], tally: dict[tuple[str, str], int], slain: list[str]) -> None:
+def _tally(
+    t: Working,
+    dice: Dice,
+    gid: str,
+    members: list[str],
+    unit: dict[str, str],
+    start_contacts: dict[str, list[str]],
+    tally: dict[tuple[str, str], int],
+    slain: list[str],
+) -> None:
     """§Close Combat Results per ordered pair of opposing units, then rout tests and what follows."""
     opposing = sorted({(unit[a], unit[b]) for a, es in start_contacts.items() for b in es if b in unit})
     pairs = []
@@ -245,7 +312,9 @@ def _tally(t: Working, dice: Dice, gid: str, members: list[str], unit: dict[str,
         pairs.append({"unit": u, "vs": v, "caused": caused, "received": received, "result": result})
         per_unit[u].append(result)
     results = {u: unit_result(r) for u, r in sorted(per_unit.items())}
-    t.emit(RtCombatRoundResolved(round=turn(t.state), group=gid, models=members, pairs=pairs, results=results))
+    t.emit(
+        RtCombatRoundResolved(round=turn(t.state), group=gid, models=members, pairs=pairs, results=results)
+    )
     s = t.state
     for m in members:
         if m in slain or m not in s["combatants"]:
@@ -296,13 +365,17 @@ def _rout(t: Working, u: str, alive: list[str], results: dict[str, str]) -> None
     emit_follow_ups(t, followers)
 
 
-def owed_followers(s: State, contacts: dict[str, list[str]], results: dict[str, str]) -> dict[str, dict[str, list[str]]]:
+def owed_followers(
+    s: State, contacts: dict[str, list[str]], results: dict[str, str]
+) -> dict[str, dict[str, list[str]]]:
     """Winning units' models that were in contact with the retreating models: {unit: {model: [enemies]}}."""
     out: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for loser, enemies in contacts.items():
         for e in enemies:
             ue = unit_of(s, e)
-            if results.get(ue) == "won" or (ue not in results and s["rules"]["results"].get(ue, {}).get("result") == "won"):
+            if results.get(ue) == "won" or (
+                ue not in results and s["rules"]["results"].get(ue, {}).get("result") == "won"
+            ):
                 out[ue][e].append(loser)
     return {u: {m: sorted(v) for m, v in sorted(ms.items())} for u, ms in sorted(out.items())}
 
@@ -310,6 +383,8 @@ def owed_followers(s: State, contacts: dict[str, list[str]], results: dict[str, 
 def emit_follow_ups(t: Working, followers: dict[str, dict[str, list[str]]]) -> None:
     """`RtFollowUpOwed` per winning unit (A13: obstacle or prepared-position holders may hold untested)."""
     for u, ms in followers.items():
-        free = all(rules_model(t.state, m).get("behind_obstacle") or rules_model(t.state, m).get("prepared_position")
-                   for m in ms)
+        free = all(
+            rules_model(t.state, m).get("behind_obstacle") or rules_model(t.state, m).get("prepared_position")
+            for m in ms
+        )
         t.emit(RtFollowUpOwed(unit=u, round=turn(t.state), followers=ms, may_hold_without_test=bool(free)))

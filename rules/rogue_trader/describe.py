@@ -12,14 +12,24 @@ from rules.wording import names_and
 State = dict[str, Any]
 
 ROLL_WORDS = {
-    "to_hit": "to hit", "to_hit_second": "the second to-hit die", "to_wound": "to wound", "save": "an armour save",
-    "damage": "damage", "initiative_roll_off": "the initiative roll-off", "rout_test": "takes a rout test",
-    "follow_up_hold": "tests to hold instead of following up", "variant": "the devil's variant",
+    "to_hit": "to hit",
+    "to_hit_second": "the second to-hit die",
+    "to_wound": "to wound",
+    "save": "an armour save",
+    "damage": "damage",
+    "initiative_roll_off": "the initiative roll-off",
+    "rout_test": "takes a rout test",
+    "follow_up_hold": "tests to hold instead of following up",
+    "variant": "the devil's variant",
 }
 PREFIX_WORDS = {"stand_fire_": "stand and fire: ", "free_blow_": "free blow: "}
 MOVE_WORDS = {
-    "charge": "charges", "run_away": "runs", "push_back": "is pushed back", "follow_up": "follows up",
-    "disengage": "breaks off and retreats", "move": "moves",
+    "charge": "charges",
+    "run_away": "runs",
+    "push_back": "is pushed back",
+    "follow_up": "follows up",
+    "disengage": "breaks off and retreats",
+    "move": "moves",
 }
 CHARGED_WORDS = {"hold": "hold", "stand_and_fire": "stand and fire", "run_away": "run away"}
 SPENT_WORDS = {
@@ -36,8 +46,11 @@ VARIANT_WORDS = {
 }
 PHASE_WORDS = {"movement": "movement", "shooting": "shooting", "close_combat": "close combat", "end": "end"}
 LEFT_WORDS = {
-    "slain": "is out of the fight", "push_back": "is no longer in base contact", "rout": "flees the combat",
-    "break_off": "breaks away from the combat", "follow_up": "steps out of base contact to follow up",
+    "slain": "is out of the fight",
+    "push_back": "is no longer in base contact",
+    "rout": "flees the combat",
+    "break_off": "breaks away from the combat",
+    "follow_up": "steps out of base contact to follow up",
 }
 
 
@@ -64,7 +77,7 @@ def _mods(mods: list[dict[str, Any]]) -> str:
 def _roll(state: State, d: dict[str, Any]) -> str | None:
     purpose = d.get("purpose", "")
     prefix = next((p for p in PREFIX_WORDS if purpose.startswith(p)), "")
-    base = purpose[len(prefix):]
+    base = purpose[len(prefix) :]
     if base not in ROLL_WORDS:
         return None
     who = name(state, d.get("combatant")) if d.get("combatant") else "The table"
@@ -74,8 +87,10 @@ def _roll(state: State, d: dict[str, Any]) -> str | None:
         uid = unit_of(state, d["combatant"]) if d.get("combatant") else "?"
         sign = "≤" if d.get("total", 0) <= (d.get("target") or 0) else ">"
         follows = _test_follows(state, base, str(d.get("outcome")))
-        return (f"{_cap(unit_label(state, uid))} {ROLL_WORDS[base]}: {shown} = {d.get('total')} {sign} Ld "
-                f"{d.get('target')} — {follows}.")
+        return (
+            f"{_cap(unit_label(state, uid))} {ROLL_WORDS[base]}: {shown} = {d.get('total')} {sign} Ld "
+            f"{d.get('target')} — {follows}."
+        )
     if base == "initiative_roll_off":
         return f"Initiative roll-off, {d.get('outcome')}: {shown}."
     if base == "damage":
@@ -112,8 +127,10 @@ def describe_event(state: State, event: Any) -> str | None:  # noqa: C901 - one 
     if t == "DieRolled":
         return _roll(state, d)
     if t == "RtChargeFailed":
-        return (f"{n(d['charger'])} fails to reach {n(d['target'])}: {inches(d['needed_in'])} needed, "
-                f"{inches(d['reach_in'])} reach.")
+        return (
+            f"{n(d['charger'])} fails to reach {n(d['target'])}: {inches(d['needed_in'])} needed, "
+            f"{inches(d['reach_in'])} reach."
+        )
     if t == "RtChargeRetargeted":
         return f"{n(d['charger'])} changes target from {n(d['from_target'])} to {n(d['to_target'])}."
     if t == "RtAttacksAllocated":
@@ -123,11 +140,15 @@ def describe_event(state: State, event: Any) -> str | None:  # noqa: C901 - one 
         waves = [names_and([n(m) for m in w]) for w in d["waves"]]
         verb = "strikes" if sum(len(w) for w in d["waves"]) == 1 else "strike"
         if d["basis"] == "charger_first" and len(waves) > 1:
-            return (f"Round {d['round']}, initiative {d['initiative']}: the chargers strike first ({waves[0]}), "
-                    f"then {' then '.join(waves[1:])}.")
+            return (
+                f"Round {d['round']}, initiative {d['initiative']}: the chargers strike first ({waves[0]}), "
+                f"then {' then '.join(waves[1:])}."
+            )
         if d["basis"] == "roll_off" and len(waves) > 1:
-            return (f"Round {d['round']}, initiative {d['initiative']}: the roll-off winners strike first "
-                    f"({waves[0]}), then {' then '.join(waves[1:])}.")
+            return (
+                f"Round {d['round']}, initiative {d['initiative']}: the roll-off winners strike first "
+                f"({waves[0]}), then {' then '.join(waves[1:])}."
+            )
         together = " at the same time (equal initiative)" if d["basis"] == "simultaneous" else ""
         return f"Round {d['round']}, initiative {d['initiative']}: {' then '.join(waves)} {verb}{together}."
     if t == "RtAttackResolved":
@@ -135,27 +156,37 @@ def describe_event(state: State, event: Any) -> str | None:  # noqa: C901 - one 
     if t == "RtCombatRoundResolved":
         return _round_sentence(state, d)
     if t == "RtPushBackOwed":
-        return f"{names_and([n(m) for m in d['models']])} must be pushed back 2\" (the round was lost)."
+        return f'{names_and([n(m) for m in d["models"]])} must be pushed back 2" (the round was lost).'
     if t == "RtFollowUpOwed":
-        hold = ("; behind an obstacle or in a prepared position, it may hold without a test" if d["may_hold_without_test"]
-                else ", unless it passes a Ld test to hold")
-        return (f"{_cap(unit_label(state, d['unit']))} must follow up ({names_and([n(m) for m in d['followers']])})"
-                f"{hold}.")
+        hold = (
+            "; behind an obstacle or in a prepared position, it may hold without a test"
+            if d["may_hold_without_test"]
+            else ", unless it passes a Ld test to hold"
+        )
+        return (
+            f"{_cap(unit_label(state, d['unit']))} must follow up ({names_and([n(m) for m in d['followers']])})"
+            f"{hold}."
+        )
     if t == "RtHeldGround":
         tested = "" if d.get("tested") else " (no test needed)"
         return f"{_cap(unit_label(state, d['unit']))} holds ground{tested} and stays put for the rest of the turn."
     if t == "RtCoherencyChecked":
         if not d["strays"]:
-            return f"{_cap(unit_label(state, d['unit']))} is in coherency (each model within 2\" of another)."
-        words = {"stray_rejoin": "can close up next turn and must move toward the unit",
-                 "stray_in_combat": "is out of coherency but fighting: ignored until free", "split": "is split off"}
+            return f'{_cap(unit_label(state, d["unit"]))} is in coherency (each model within 2" of another).'
+        words = {
+            "stray_rejoin": "can close up next turn and must move toward the unit",
+            "stray_in_combat": "is out of coherency but fighting: ignored until free",
+            "split": "is split off",
+        }
         strays = "; ".join(f"{n(s['model'])} {words.get(s['status'], s['status'])}" for s in d["strays"])
         tie = " The main body is a tie: the GM must rule." if d.get("ruling_owed") else ""
         return f"{_cap(unit_label(state, d['unit']))} coherency: {strays}.{tie}"
     if t == "RtUnitSplit":
         verb = "splits" if len(d["models"]) == 1 else "split"
-        return (f"{names_and([n(m) for m in d['models']])} {verb} from {unit_label(state, d['unit'])}, with no orders "
-                "but to rejoin it.")
+        return (
+            f"{names_and([n(m) for m in d['models']])} {verb} from {unit_label(state, d['unit'])}, with no orders "
+            "but to rejoin it."
+        )
     if t == "RtUnitRejoined":
         return f"{_cap(unit_label(state, d['unit']))} rejoins {unit_label(state, d['into'])}."
     if t == "RtSituationSet":
@@ -186,8 +217,10 @@ def _common(state: State, t: str, d: dict[str, Any]) -> str | None:
         who = "the GM" if d.get("asked_of") == "gm" else _seat_name(state, d.get("asked_of"))
         words = [CHARGED_WORDS.get(o, o) for o in d.get("options", [])]
         choices = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
-        return (f"{n(d.get('combatant'))} is charged and may {choices}; {who} answers "
-                f"(default: {CHARGED_WORDS.get(d.get('default', ''), d.get('default'))}).")
+        return (
+            f"{n(d.get('combatant'))} is charged and may {choices}; {who} answers "
+            f"(default: {CHARGED_WORDS.get(d.get('default', ''), d.get('default'))})."
+        )
     if t == "ReactionAnswered" and (pending := _pending(state, d["id"])) and pending.get("kind") == "charged":
         by, who = str(d.get("by", "")), n(pending.get("combatant"))
         choice = CHARGED_WORDS.get(d["choice"], d["choice"])
@@ -210,14 +243,22 @@ def _common(state: State, t: str, d: dict[str, Any]) -> str | None:
             return f"{n(d['combatant'])} declares a charge at {targets} (reach {inches(params.get('reach', 0))})."
         if action in ("hold", "stand_and_fire", "run_away") and d.get("combatant"):
             turn = " turns to face the charger and" if params.get("turn_to_face") else ""
-            words = {"hold": "holds", "stand_and_fire": f"stands and fires at {targets}"
-                     + (f" with the {params['weapon']}" if params.get("weapon") else "") + " (hurried: -1 to hit)",
-                     "run_away": f"runs away from {targets}"}[action]
+            words = {
+                "hold": "holds",
+                "stand_and_fire": f"stands and fires at {targets}"
+                + (f" with the {params['weapon']}" if params.get("weapon") else "")
+                + " (hurried: -1 to hit)",
+                "run_away": f"runs away from {targets}",
+            }[action]
             return f"{n(d['combatant'])}{turn} {words}."
         if action in ("hold", "follow_up", "break_off", "push_back"):
             uid = params.get("unit", "")
-            words = {"hold": "tries to hold ground", "follow_up": "follows up", "break_off": "breaks off",
-                     "push_back": "falls back 2\""}[action]
+            words = {
+                "hold": "tries to hold ground",
+                "follow_up": "follows up",
+                "break_off": "breaks off",
+                "push_back": 'falls back 2"',
+            }[action]
             if params.get("forced"):
                 words = "is carried forward by the fight and must follow up"
             return f"{_cap(unit_label(state, uid))} {words}."
@@ -300,8 +341,11 @@ def _round_sentence(state: State, d: dict[str, Any]) -> str:
         received[p["unit"]] = received.get(p["unit"], 0) + p["received"]
     results = d["results"]
     order = sorted(results, key=lambda u: (results[u] != "won", u))
-    tally = "; ".join(f"{unit_label(state, u)} caused {caused.get(u, 0)} wound{'s' if caused.get(u, 0) != 1 else ''} "
-                      f"and took {received.get(u, 0)}" for u in order)
+    tally = "; ".join(
+        f"{unit_label(state, u)} caused {caused.get(u, 0)} wound{'s' if caused.get(u, 0) != 1 else ''} "
+        f"and took {received.get(u, 0)}"
+        for u in order
+    )
     won = [unit_label(state, u) for u in order if results[u] == "won"]
     lost = [unit_label(state, u) for u in order if results[u] == "lost"]
     messy = [unit_label(state, u) for u in order if results[u] == "messy_draw"]

@@ -144,7 +144,18 @@ class RtCreatureVariantDetermined(msgspec.Struct, frozen=True):
 
 
 RT_EVENTS: tuple[type, ...] = (
-    RtChargeFailed, RtChargeRetargeted, RtAttacksAllocated, RtStrikeStepStarted, RtAttackResolved,
-    RtCombatRoundResolved, RtPushBackOwed, RtFollowUpOwed, RtHeldGround, RtCoherencyChecked, RtUnitSplit,
-    RtUnitRejoined, RtSituationSet, RtCreatureVariantDetermined,
+    RtChargeFailed,
+    RtChargeRetargeted,
+    RtAttacksAllocated,
+    RtStrikeStepStarted,
+    RtAttackResolved,
+    RtCombatRoundResolved,
+    RtPushBackOwed,
+    RtFollowUpOwed,
+    RtHeldGround,
+    RtCoherencyChecked,
+    RtUnitSplit,
+    RtUnitRejoined,
+    RtSituationSet,
+    RtCreatureVariantDetermined,
 )

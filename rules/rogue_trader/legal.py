@@ -44,7 +44,11 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
             out.append("rogue-trader.break_off")
         elif not engaged and not turn_flags_problems(state, c) and not disadvantaged(c):
             out.append("rogue-trader.charge")
-    if state.get("phase") == "close_combat" and engaged and rules_model(state, cid).get("resolved_round") != turn(state):
+    if (
+        state.get("phase") == "close_combat"
+        and engaged
+        and rules_model(state, cid).get("resolved_round") != turn(state)
+    ):
         if not disadvantaged(c):
             out.append("rogue-trader.allocate_attacks")
         out.append("rogue-trader.resolve_round")

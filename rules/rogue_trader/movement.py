@@ -60,7 +60,9 @@ def whose_phase_problems(state: State, c: dict[str, Any], what: str) -> list[str
     return [f"{c['name']} {what} only in its side's own movement phase (now: {now})"]
 
 
-def move_problems(state: State, c: dict[str, Any], to: list[int] | None = None, gm: bool = False) -> list[str]:
+def move_problems(
+    state: State, c: dict[str, Any], to: list[int] | None = None, gm: bool = False
+) -> list[str]:
     """Why this ordinary move is refused (without `to`: why the model may not move at all now).
 
     DECISION: before the first turn (turn 0) models are being set up and move freely. The distance is the
@@ -69,8 +71,9 @@ def move_problems(state: State, c: dict[str, Any], to: list[int] | None = None, 
         return []
     problems = whose_phase_problems(state, c, "moves")
     if contacts_of(state, c["id"]):
-        problems.append(f"{c['name']} is in close combat and may leave it only by breaking off "
-                        "(rogue-trader.break_off)")
+        problems.append(
+            f"{c['name']} is in close combat and may leave it only by breaking off (rogue-trader.break_off)"
+        )
     problems += turn_flags_problems(state, c)
     allowance = effective_move(c) * 100
     if to is None:
@@ -79,17 +82,27 @@ def move_problems(state: State, c: dict[str, Any], to: list[int] | None = None, 
         return problems
     length = distance(c["position"], to)
     if length > allowance + MEASURE_TOLERANCE:
-        penalty = f" less {c['stats']['move_penalty']} for a heavy weapon" if c["stats"].get("move_penalty") else ""
-        problems.append(f"{c['name']} may move up to {inches(allowance)} (M {stat(c, 'M')}{penalty}) in a movement "
-                        f"phase, not {inches(length)}; a charge may go twice as far (rogue-trader.charge)")
+        penalty = (
+            f" less {c['stats']['move_penalty']} for a heavy weapon" if c["stats"].get("move_penalty") else ""
+        )
+        problems.append(
+            f"{c['name']} may move up to {inches(allowance)} (M {stat(c, 'M')}{penalty}) in a movement "
+            f"phase, not {inches(length)}; a charge may go twice as far (rogue-trader.charge)"
+        )
     problems += stray_problems(state, c, to)
     # Players must declare a charge to reach contact; the GM's move may set a model down there (a table
     # correction that makes no contact in the rules' sense: only charges and follow-ups make contact).
     if not gm:
         for oid, o in sorted(state["combatants"].items()):
-            if oid != c["id"] and is_enemy(c, o) and base_gap(to, radius(c), o["position"], radius(o)) <= CONTACT_TOLERANCE:
-                problems.append(f"the move ends in base contact with {o['name']}: that must be a declared charge "
-                                "(rogue-trader.charge)")
+            if (
+                oid != c["id"]
+                and is_enemy(c, o)
+                and base_gap(to, radius(c), o["position"], radius(o)) <= CONTACT_TOLERANCE
+            ):
+                problems.append(
+                    f"the move ends in base contact with {o['name']}: that must be a declared charge "
+                    "(rogue-trader.charge)"
+                )
     return problems
 
 
@@ -100,16 +113,21 @@ def stray_problems(state: State, c: dict[str, Any], to: list[int]) -> list[str]:
     if rm.get("coherency") != "stray_rejoin":
         return []
     unit = state["rules"].get("units", {}).get(rm.get("unit"), {})
-    main = [state["combatants"][m] for m in (unit.get("coherency") or {}).get("main_body", [])
-            if m in state["combatants"] and m != c["id"]]
+    main = [
+        state["combatants"][m]
+        for m in (unit.get("coherency") or {}).get("main_body", [])
+        if m in state["combatants"] and m != c["id"]
+    ]
     if not main:
         return []
     before = min(gap_between(c, o) for o in main)
     after = min(base_gap(to, radius(c), o["position"], radius(o)) for o in main)
     if after <= before + MEASURE_TOLERANCE:
         return []
-    return [f"{c['name']} is more than 2\" from its unit and must move towards it this turn (it would end "
-            f"{inches(after)} from it, {inches(before)} now)"]
+    return [
+        f'{c["name"]} is more than 2" from its unit and must move towards it this turn (it would end '
+        f"{inches(after)} from it, {inches(before)} now)"
+    ]
 
 
 def check_move(state: State, cmd: Move) -> None:

@@ -9,8 +9,17 @@ from rules.rogue_trader.turn_sequence import PHASES
 
 STATS: dict[str, str] = {
     "M": "move in inches (the profile's first value; M WS BS S T W I A Ld Int Cl WP as in the seed)",
-    "WS": "weapon skill", "BS": "ballistic skill", "S": "strength", "T": "toughness", "W": "wounds",
-    "I": "initiative", "A": "attacks", "Ld": "leadership", "Int": "intelligence", "Cl": "cool", "WP": "will power",
+    "WS": "weapon skill",
+    "BS": "ballistic skill",
+    "S": "strength",
+    "T": "toughness",
+    "W": "wounds",
+    "I": "initiative",
+    "A": "attacks",
+    "Ld": "leadership",
+    "Int": "intelligence",
+    "Cl": "cool",
+    "WP": "will power",
     "save": "armour save 2-6 (success on a D6 at least this), or null",
     "weapons": "[{id, name, type: C/S/H/F flags, S, save_mod, damage, hands, held_in, range}]",
     "unit": "the unit the model belongs to",
@@ -25,10 +34,14 @@ STATS: dict[str, str] = {
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {
-    "charged": {"asked": "the model charged (a standing order such as {\"charged\": \"hold\"} answers at once)",
-                "choices": {"hold": "stand and take the charge (the default)",
-                            "stand_and_fire": "shoot at the charger first",
-                            "run_away": "flee (turn_to_face: true to turn toward the charger instead)"}},
+    "charged": {
+        "asked": 'the model charged (a standing order such as {"charged": "hold"} answers at once)',
+        "choices": {
+            "hold": "stand and take the charge (the default)",
+            "stand_and_fire": "shoot at the charger first",
+            "run_away": "flee (turn_to_face: true to turn toward the charger instead)",
+        },
+    },
 }
 
 __all__ = ["FIRST_TURN", "PHASES", "REACTIONS", "STATS"]
@@ -37,21 +50,63 @@ FIRST_TURN = FirstTurn(
     name="Hive stair",
     options={"turn_order": ["red", "blue"]},
     combatants=(
-        {"id": "m1", "name": "Brother Kael", "side": "red", "position": [0, 0], "facing": 0,
-         "stats": {"M": 4, "WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8, "save": 4,
-                   "unit": "kael", "weapons": [{"id": "chainsword", "name": "chainsword", "type": "C", "S": 4}]}},
-        {"id": "c1", "name": "Cultist", "side": "blue", "position": [300, 0], "facing": 180,
-         "reactions": {"charged": "hold"},
-         "stats": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7, "save": None,
-                   "unit": "cult", "weapons": [{"id": "laspistol", "name": "laspistol", "type": "C", "S": 3,
-                                                "range": 800}]}},
+        {
+            "id": "m1",
+            "name": "Brother Kael",
+            "side": "red",
+            "position": [0, 0],
+            "facing": 0,
+            "stats": {
+                "M": 4,
+                "WS": 4,
+                "BS": 4,
+                "S": 4,
+                "T": 4,
+                "W": 1,
+                "I": 4,
+                "A": 1,
+                "Ld": 8,
+                "save": 4,
+                "unit": "kael",
+                "weapons": [{"id": "chainsword", "name": "chainsword", "type": "C", "S": 4}],
+            },
+        },
+        {
+            "id": "c1",
+            "name": "Cultist",
+            "side": "blue",
+            "position": [300, 0],
+            "facing": 180,
+            "reactions": {"charged": "hold"},
+            "stats": {
+                "M": 4,
+                "WS": 3,
+                "BS": 3,
+                "S": 3,
+                "T": 3,
+                "W": 1,
+                "I": 3,
+                "A": 1,
+                "Ld": 7,
+                "save": None,
+                "unit": "cult",
+                "weapons": [{"id": "laspistol", "name": "laspistol", "type": "C", "S": 3, "range": 800}],
+            },
+        },
     ),
     plays=("m1",),
     commands=(
-        ("gm", "The GM starts turn 1 (red's, by the option turn_order) ...", {"type": "start_turn", "turn": 1}),
+        (
+            "gm",
+            "The GM starts turn 1 (red's, by the option turn_order) ...",
+            {"type": "start_turn", "turn": 1},
+        ),
         ("gm", "... and its movement phase.", {"type": "start_phase", "phase": "movement"}),
-        ("player", "Brother Kael charges the cultist 3 inches away (the cultist's standing order: hold).",
-         {"type": "rogue-trader.charge", "combatant": "m1", "target": "c1"}),
+        (
+            "player",
+            "Brother Kael charges the cultist 3 inches away (the cultist's standing order: hold).",
+            {"type": "rogue-trader.charge", "combatant": "m1", "target": "c1"},
+        ),
         ("gm", "On to the close combat phase.", {"type": "start_phase", "phase": "close_combat"}),
     ),
 )

@@ -33,8 +33,10 @@ def _checked_specials(specials: Any) -> list[dict[str, Any]]:
         raise BadCommand("stats.special_attacks must be a list of {kind, count}", "stats.special_attacks")
     for i, a in enumerate(specials):
         if not isinstance(a, dict) or a.get("kind") not in SPECIAL_KINDS:
-            raise BadCommand(f"stats.special_attacks[{i}].kind must be one of {', '.join(SPECIAL_KINDS)}",
-                             f"stats.special_attacks[{i}]")
+            raise BadCommand(
+                f"stats.special_attacks[{i}].kind must be one of {', '.join(SPECIAL_KINDS)}",
+                f"stats.special_attacks[{i}]",
+            )
         if "count" in a:
             _int(a["count"], f"stats.special_attacks[{i}].count")
         if "damage" in a:
@@ -49,7 +51,9 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
     if isinstance(stats.get("profile"), list):
         values = stats.pop("profile")
         if len(values) != len(PROFILE):
-            raise BadCommand("stats.profile must hold the 12 values M WS BS S T W I A Ld Int Cl WP", "stats.profile")
+            raise BadCommand(
+                "stats.profile must hold the 12 values M WS BS S T W I A Ld Int Cl WP", "stats.profile"
+            )
         stats.update(dict(zip(PROFILE, values, strict=True)))
     creature = stats.get("creature")
     if creature == "catachan_devil":
@@ -61,8 +65,11 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
             if k == "special_attacks":
                 if stats.get("special_attacks") is None:
                     if v is None:
-                        raise RuleError("the small Catachan Devil's attacks are missing from the source: "
-                                        "give stats.special_attacks", {"combatant": c.get("id")})
+                        raise RuleError(
+                            "the small Catachan Devil's attacks are missing from the source: "
+                            "give stats.special_attacks",
+                            {"combatant": c.get("id")},
+                        )
                     stats["special_attacks"] = [dict(a) for a in v]
             else:
                 stats.setdefault(k, v)
@@ -71,8 +78,11 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
         if size == "large" and "variant" not in stats:
             stats.setdefault("variant_roll", "catachan_devil")
         if "variant" in stats and (size != "large" or stats["variant"] not in DEVIL_VARIANTS):
-            raise BadCommand("stats.variant is a large Catachan Devil's: female, male (2 more claws) or fiddler "
-                             "(a D6 claw and a D4 claw); leave it out to roll it", "stats.variant")
+            raise BadCommand(
+                "stats.variant is a large Catachan Devil's: female, male (2 more claws) or fiddler "
+                "(a D6 claw and a D4 claw); leave it out to roll it",
+                "stats.variant",
+            )
     missing = [k for k in REQUIRED if k not in stats]
     if missing:
         raise BadCommand(f"stats lacks {', '.join(missing)} (profile M WS BS S T W I A Ld)", "stats")
@@ -115,7 +125,9 @@ def complete(state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]
         if w["hands"] not in (1, 2):
             raise BadCommand(f"stats.weapons[{i}].hands must be 1 or 2", f"stats.weapons[{i}].hands")
         if str(w["held_in"]).upper() not in ("R", "L", "BOTH"):
-            raise BadCommand(f"stats.weapons[{i}].held_in must be R, L or both", f"stats.weapons[{i}].held_in")
+            raise BadCommand(
+                f"stats.weapons[{i}].held_in must be R, L or both", f"stats.weapons[{i}].held_in"
+            )
         _damage(w["damage"], f"stats.weapons[{i}].damage")
         weapons.append(w)
     stats["weapons"] = weapons

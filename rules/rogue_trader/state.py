@@ -19,8 +19,16 @@ STATIONARY_WHYS = frozenset({"opponent_broke_off", "opponents_slain", "held_grou
 def initial_rules_state() -> State:
     """The ruleset's state before any event."""
     return {
-        "turn": 0, "sides": [], "models": {}, "units": {}, "contacts": [], "groups": {},
-        "charge": None, "allocations": {}, "owed": {"push_back": {}, "follow_up": {}}, "results": {},
+        "turn": 0,
+        "sides": [],
+        "models": {},
+        "units": {},
+        "contacts": [],
+        "groups": {},
+        "charge": None,
+        "allocations": {},
+        "owed": {"push_back": {}, "follow_up": {}},
+        "results": {},
     }
 
 
@@ -74,14 +82,31 @@ def _joined(r: State, d: dict[str, Any]) -> None:
     stats = d.get("stats") or {}
     cid = d["id"]
     uid = stats.get("unit") or cid
-    r["models"] = {**r["models"], cid: {
-        "unit": uid, "side": d.get("side"), "special_attacks": None, "living": None,
-        "uphill_over": [], "behind_obstacle": False, "obstacle_against": [], "prepared_position": False,
-        "coherency": "ok",
-    }}
+    r["models"] = {
+        **r["models"],
+        cid: {
+            "unit": uid,
+            "side": d.get("side"),
+            "special_attacks": None,
+            "living": None,
+            "uphill_over": [],
+            "behind_obstacle": False,
+            "obstacle_against": [],
+            "prepared_position": False,
+            "coherency": "ok",
+        },
+    }
     units = dict(r["units"])
-    unit = dict(units.get(uid) or {"members": [], "leader": None, "split_from": None, "orders": "normal",
-                                    "name": stats.get("unit_name") or uid})
+    unit = dict(
+        units.get(uid)
+        or {
+            "members": [],
+            "leader": None,
+            "split_from": None,
+            "orders": "normal",
+            "name": stats.get("unit_name") or uid,
+        }
+    )
     unit["members"] = sorted({*unit["members"], cid})
     if stats.get("leader"):
         unit["leader"] = cid
@@ -100,8 +125,14 @@ def _removed(r: State, cid: str) -> None:
         uid = m["unit"]
         if uid in r["units"]:
             unit = r["units"][uid]
-            r["units"] = {**r["units"], uid: {**unit, "members": [x for x in unit["members"] if x != cid],
-                                              "leader": None if unit.get("leader") == cid else unit.get("leader")}}
+            r["units"] = {
+                **r["units"],
+                uid: {
+                    **unit,
+                    "members": [x for x in unit["members"] if x != cid],
+                    "leader": None if unit.get("leader") == cid else unit.get("leader"),
+                },
+            }
     r["models"] = {k: v for k, v in r["models"].items() if k != cid}
     r["allocations"] = {k: v for k, v in r["allocations"].items() if k != cid}
 
@@ -140,9 +171,16 @@ def _action_declared(r: State, d: dict[str, Any]) -> None:
     if action == "charge" and cid:
         targets = d.get("targets") or [None]
         params = d.get("params") or {}
-        r["charge"] = {"charger": cid, "target": targets[0], "start": params.get("start"),
-                       "path": params.get("path", []), "terrain_divisor": params.get("terrain_divisor", 1),
-                       "reach": params.get("reach"), "ran": [], "turn": r["turn"]}
+        r["charge"] = {
+            "charger": cid,
+            "target": targets[0],
+            "start": params.get("start"),
+            "path": params.get("path", []),
+            "terrain_divisor": params.get("terrain_divisor", 1),
+            "reach": params.get("reach"),
+            "ran": [],
+            "turn": r["turn"],
+        }
     elif action == "stand_and_fire" and cid:
         _update_model(r, cid, fired_turn=r["turn"])
     elif action == "break_off" and cid:
@@ -173,8 +211,12 @@ def _round_resolved(r: State, d: dict[str, Any]) -> None:
     for uid, result in (d.get("results") or {}).items():
         results[uid] = {"round": d["round"], "result": result, "group": d.get("group")}
     r["results"] = results
-    r["last_round"] = {"round": d["round"], "group": d.get("group"), "pairs": d.get("pairs", []),
-                       "results": d.get("results", {})}
+    r["last_round"] = {
+        "round": d["round"],
+        "group": d.get("group"),
+        "pairs": d.get("pairs", []),
+        "results": d.get("results", {}),
+    }
 
 
 def _pushed_back(r: State, d: dict[str, Any]) -> None:
@@ -223,9 +265,14 @@ def _split(r: State, d: dict[str, Any]) -> None:
     units = dict(r["units"])
     if uid in units:
         units[uid] = {**units[uid], "members": [m for m in units[uid]["members"] if m not in models]}
-    units[new] = {"members": sorted(models), "leader": None, "split_from": uid, "orders": "none",
-                  "name": f"{(units.get(uid) or {}).get('name', uid)} (split)",
-                  "intentional": d.get("intentional", False)}
+    units[new] = {
+        "members": sorted(models),
+        "leader": None,
+        "split_from": uid,
+        "orders": "none",
+        "name": f"{(units.get(uid) or {}).get('name', uid)} (split)",
+        "intentional": d.get("intentional", False),
+    }
     r["units"] = units
     for m in models:
         _update_model(r, m, unit=new, coherency="split")
@@ -268,7 +315,10 @@ def _charge_retargeted(r: State, d: dict[str, Any]) -> None:
 
 
 def _attacks_allocated(r: State, d: dict[str, Any]) -> None:
-    r["allocations"] = {**r["allocations"], d["combatant"]: {"round": d["round"], "allocations": d["allocations"]}}
+    r["allocations"] = {
+        **r["allocations"],
+        d["combatant"]: {"round": d["round"], "allocations": d["allocations"]},
+    }
 
 
 def _push_back_owed(r: State, d: dict[str, Any]) -> None:
@@ -276,8 +326,16 @@ def _push_back_owed(r: State, d: dict[str, Any]) -> None:
 
 
 def _follow_up_owed(r: State, d: dict[str, Any]) -> None:
-    _owed(r, "follow_up", d["unit"], {"round": d["round"], "followers": dict(d["followers"]),
-                                       "may_hold_without_test": d["may_hold_without_test"]})
+    _owed(
+        r,
+        "follow_up",
+        d["unit"],
+        {
+            "round": d["round"],
+            "followers": dict(d["followers"]),
+            "may_hold_without_test": d["may_hold_without_test"],
+        },
+    )
 
 
 def _held_ground(r: State, d: dict[str, Any]) -> None:
@@ -288,9 +346,18 @@ def _held_ground(r: State, d: dict[str, Any]) -> None:
 
 def _coherency_checked(r: State, d: dict[str, Any]) -> None:
     if d["unit"] in r["units"]:
-        r["units"] = {**r["units"], d["unit"]: {**r["units"][d["unit"]], "coherency": {
-            "turn": r["turn"], "main_body": list(d.get("main_body", [])),
-            "strays": [dict(x) for x in d.get("strays", [])], "ruling_owed": d.get("ruling_owed", False)}}}
+        r["units"] = {
+            **r["units"],
+            d["unit"]: {
+                **r["units"][d["unit"]],
+                "coherency": {
+                    "turn": r["turn"],
+                    "main_body": list(d.get("main_body", [])),
+                    "strays": [dict(x) for x in d.get("strays", [])],
+                    "ruling_owed": d.get("ruling_owed", False),
+                },
+            },
+        }
     for m in d.get("main_body", []):
         _update_model(r, m, coherency="ok")
     for s in d.get("strays", []):
@@ -298,9 +365,15 @@ def _coherency_checked(r: State, d: dict[str, Any]) -> None:
 
 
 def _situation_set(r: State, d: dict[str, Any]) -> None:
-    _update_model(r, d["combatant"], uphill_over=list(d["uphill_over"]),
-                  behind_obstacle=d["behind_obstacle"], obstacle_against=list(d["obstacle_against"]),
-                  prepared_position=d["prepared_position"], living=d["living"])
+    _update_model(
+        r,
+        d["combatant"],
+        uphill_over=list(d["uphill_over"]),
+        behind_obstacle=d["behind_obstacle"],
+        obstacle_against=list(d["obstacle_against"]),
+        prepared_position=d["prepared_position"],
+        living=d["living"],
+    )
 
 
 def _variant_determined(r: State, d: dict[str, Any]) -> None:

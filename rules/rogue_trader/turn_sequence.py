@@ -22,12 +22,16 @@ State = dict[str, Any]
 PHASES = ("movement", "shooting", "close_combat", "end")
 
 
-def on_common(state: State, command: Any, events: list[msgspec.Struct], dice: Dice, ruleset: Any) -> list[msgspec.Struct]:
+def on_common(
+    state: State, command: Any, events: list[msgspec.Struct], dice: Dice, ruleset: Any
+) -> list[msgspec.Struct]:
     """Extend or refuse a common command."""
     if isinstance(command, StartPhase):
         if command.phase not in PHASES:
-            raise RuleError(f"Rogue Trader turns have the phases {', '.join(PHASES)}, not {command.phase!r}",
-                            {"phase": command.phase})
+            raise RuleError(
+                f"Rogue Trader turns have the phases {', '.join(PHASES)}, not {command.phase!r}",
+                {"phase": command.phase},
+            )
         return _leaving_phase(state, ruleset) + list(events)
     if isinstance(command, StartTurn):
         return _leaving_phase(state, ruleset) + list(events)
@@ -51,10 +55,15 @@ def _leaving_phase(state: State, ruleset: Any) -> list[msgspec.Struct]:
     for uid in sorted(r.get("owed", {}).get("push_back", {})):
         problems.append(f"{unit_name(state, uid)} must still be pushed back (rogue-trader.push_back)")
     for uid in sorted(r.get("owed", {}).get("follow_up", {})):
-        problems.append(f"{unit_name(state, uid)} must still follow up or try to hold (rogue-trader.follow_up)")
+        problems.append(
+            f"{unit_name(state, uid)} must still follow up or try to hold (rogue-trader.follow_up)"
+        )
     if current == "close_combat" and in_this_turn:
-        unfought = [gid for gid, members in sorted(r.get("groups", {}).items())
-                    if not any(rules_model(state, m).get("resolved_round") == turn(state) for m in members)]
+        unfought = [
+            gid
+            for gid, members in sorted(r.get("groups", {}).items())
+            if not any(rules_model(state, m).get("resolved_round") == turn(state) for m in members)
+        ]
         if unfought:
             problems.append(f"every combat group fights each turn; not yet resolved: {', '.join(unfought)}")
     refuse(problems)
@@ -72,8 +81,14 @@ def _devil_variant(state: State, events: list[msgspec.Struct], dice: Dice) -> li
         stats = getattr(ev, "stats", None)
         # A large devil's variant: rolled (`variant_roll`), or entered by the GM (`variant`), which gives
         # the same claws without dice.
-        if not isinstance(stats, dict) or not (stats.get("variant_roll") == "catachan_devil" or (
-                stats.get("creature") == "catachan_devil" and stats.get("size") == "large" and "variant" in stats)):
+        if not isinstance(stats, dict) or not (
+            stats.get("variant_roll") == "catachan_devil"
+            or (
+                stats.get("creature") == "catachan_devil"
+                and stats.get("size") == "large"
+                and "variant" in stats
+            )
+        ):
             continue
         base = [dict(a) for a in (stats.get("special_attacks") or CATACHAN_DEVIL["large"]["special_attacks"])]
         variant = stats.get("variant")
@@ -85,7 +100,11 @@ def _devil_variant(state: State, events: list[msgspec.Struct], dice: Dice) -> li
             if male:
                 fiddler_roll = dice.roll(1, 100, "variant", ev.id)
                 fiddler = fiddler_roll.faces[0] <= DEVIL_FIDDLER_MAX
-                out.append(fiddler_roll.event(target=DEVIL_FIDDLER_MAX, outcome="fiddler" if fiddler else "not a fiddler"))
+                out.append(
+                    fiddler_roll.event(
+                        target=DEVIL_FIDDLER_MAX, outcome="fiddler" if fiddler else "not a fiddler"
+                    )
+                )
                 variant = "fiddler" if fiddler else "male"
         attacks = base + [dict(a) for a in DEVIL_VARIANT_CLAWS[variant]]
         out.append(RtCreatureVariantDetermined(combatant=ev.id, variant=variant, attacks=attacks))

@@ -129,7 +129,9 @@ class Skirmish(Ruleset, guide=playing):
     bookkeeping = frozenset({"Wounded", "ActionSpent"})
 
     def aside(self, state_before: dict[str, Any], event: Any) -> bool:
-        return super().aside(state_before, event) or describe.is_aside(state_before, event.type, event.data or {})
+        return super().aside(state_before, event) or describe.is_aside(
+            state_before, event.type, event.data or {}
+        )
 
 
 ruleset = Skirmish()

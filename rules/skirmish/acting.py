@@ -85,5 +85,7 @@ def next_slot(state: dict[str, Any], cid: str, legal: Legal) -> str | None:
         )
     if card == rules.get("card"):
         their = pronoun(state, cid)[1]
-        return f"{who} holds the card drawn but may do nothing more on it, and acts again on {their} next card"
+        return (
+            f"{who} holds the card drawn but may do nothing more on it, and acts again on {their} next card"
+        )
     return f"{words[0].upper() + words[1:]} has been drawn this turn: {who} acts again next turn, when it is drawn"

@@ -26,9 +26,15 @@ class Strike(Command, tag="skirmish.strike"):
     combatant: str
     target: str
     path: list[Point] | None = None
-    facing_wrong_way: Annotated[list[str], msgspec.Meta(description=(
-        "Only where facings are not recorded: the ids (the attacker's, the defender's) of those you claim face "
-        "the wrong way, the other outside their front 180 degrees (-20 to parry; the GM may void a claim)."))] = []
+    facing_wrong_way: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Only where facings are not recorded: the ids (the attacker's, the defender's) of those you claim face "
+                "the wrong way, the other outside their front 180 degrees (-20 to parry; the GM may void a claim)."
+            )
+        ),
+    ] = []
 
 
 class Grapple(Command, tag="skirmish.grapple"):
@@ -57,18 +63,30 @@ class RecordMorale(Command, tag="skirmish.record_morale", rename={"passed": "pas
     """The GM's morale test (spec 4.8); the same as answering the morale reaction."""
 
     gm_only: ClassVar[bool] = True
-    passed: Annotated[bool, msgspec.Meta(description=(
-        "true: the attacker passes the morale test and takes the opponent prisoner; false: the attacker fails and lands "
-        "on their back, with no hold."))]
+    passed: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: the attacker passes the morale test and takes the opponent prisoner; false: the attacker fails and lands "
+                "on their back, with no hold."
+            )
+        ),
+    ]
 
 
 class CaptorActs(Command, tag="skirmish.captor_acts"):
     """The captor on their card: keep holding, or stand up (and perhaps move, pulling the prisoner) (spec 4.9)."""
 
     combatant: str
-    stand_up: Annotated[bool, msgspec.Meta(description=(
-        "true: the captor stands up (the hold ends, both stand; the prisoner stays a prisoner); false: the captor keeps "
-        "holding."))] = False
+    stand_up: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: the captor stands up (the hold ends, both stand; the prisoner stays a prisoner); false: the captor keeps "
+                "holding."
+            )
+        ),
+    ] = False
     path: list[Point] | None = None
 
 
@@ -77,7 +95,10 @@ class Liberate(Command, tag="skirmish.liberate"):
 
     gm_only: ClassVar[bool] = True
     target: Annotated[str, msgspec.Meta(description="The id of the prisoner freed.")]
-    how: Annotated[str, msgspec.Meta(description="How the prisoner is freed, in words for the log (the seed does not say).")]
+    how: Annotated[
+        str,
+        msgspec.Meta(description="How the prisoner is freed, in words for the log (the seed does not say)."),
+    ]
 
 
 SKIRMISH_COMMANDS: tuple[type[Command], ...] = (

@@ -311,8 +311,16 @@ def _close_combat(state: dict[str, Any], d: dict[str, Any]) -> str:
     down = [name_of(state, cid) for cid, c in figures if is_down(c)]
     spots = [f"{name_of(state, cid)} at {where(c['position'])}" for cid, c in figures if c.get("position")]
     ground = " on the ground" if down and len(down) == len(figures) else ""
-    told = f"; {names_and(down)} {'is' if len(down) == 1 else 'are'} on the ground" if down and not ground else ""
-    return f"{names_and(names)} are in close combat{ground}" + (f", {names_and(spots)}" if spots else "") + f"{told}."
+    told = (
+        f"; {names_and(down)} {'is' if len(down) == 1 else 'are'} on the ground"
+        if down and not ground
+        else ""
+    )
+    return (
+        f"{names_and(names)} are in close combat{ground}"
+        + (f", {names_and(spots)}" if spots else "")
+        + f"{told}."
+    )
 
 
 def _gap(a: Any, b: Any) -> str:

@@ -265,7 +265,9 @@ def _exchange(
         w, kind, (attacker, ra, f"{kind} (attacker)"), (defender, rd, f"{kind} (defender)"), table
     )
     w.emit(
-        ExchangeResolved(kind, attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender)
+        ExchangeResolved(
+            kind, attacker, defender, ev_a.total, ev_d.total, attacker if attacker_won else defender
+        )
     )
     return attacker_won
 

@@ -19,15 +19,21 @@ class ChartRow(msgspec.Struct, forbid_unknown_fields=True):
     """One row of a GM-supplied chart: modified totals from `min` to `max` (either open) give `result`."""
 
     result: Annotated[ChartResult, msgspec.Meta(description="The result these totals give.")]
-    min: Annotated[int | None, msgspec.Meta(description="The lowest modified total of the row; null: no lower bound.")] = None
-    max: Annotated[int | None, msgspec.Meta(description="The highest modified total of the row; null: no upper bound.")] = None
+    min: Annotated[
+        int | None, msgspec.Meta(description="The lowest modified total of the row; null: no lower bound.")
+    ] = None
+    max: Annotated[
+        int | None, msgspec.Meta(description="The highest modified total of the row; null: no upper bound.")
+    ] = None
 
 
 class DeckCard(msgspec.Struct, forbid_unknown_fields=True):
     """One card of a GM-supplied deck; a team card activates every figure listed."""
 
     card: Annotated[str, msgspec.Meta(description="The card's name, as the log writes it.")]
-    combatants: Annotated[list[str], msgspec.Meta(description="The ids of the combatants the card activates.")]
+    combatants: Annotated[
+        list[str], msgspec.Meta(description="The ids of the combatants the card activates.")
+    ]
 
 
 class SkirmishOptions(msgspec.Struct, forbid_unknown_fields=True):

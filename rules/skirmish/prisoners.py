@@ -107,8 +107,8 @@ def _pull(w: Working, captor: str, prisoners: list[str], path: list[list[int]]) 
     reach = move_reach(c)
     if is_point(start) and reach is not None and round_half_up(path_length([start, *path])) > reach:
         raise RuleError(
-            f'{c["name"]} can move at most one move ({inches(reach)}) with a prisoner in tow; that path is '
-            f'{inches(round_half_up(path_length([start, *path])))} long.'
+            f"{c['name']} can move at most one move ({inches(reach)}) with a prisoner in tow; that path is "
+            f"{inches(round_half_up(path_length([start, *path])))} long."
         )
     end = path[-1]
     w.emit(Moved(captor, end, "move", None, start))

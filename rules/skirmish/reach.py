@@ -61,8 +61,8 @@ def approach(state: dict[str, Any], attacker: str, defender: str, path: list[lis
         if is_point(target) and _apart(end, target) > contact:
             raise RuleError(
                 f"the path must end touching {d['name']} (§Flow: the attacker moves to touch the defender): its "
-                f'last point is {inches(_apart(end, target))} from {d["name"]} (touch is '
-                f'{inches(contact)} between centres: option contact_distance)'
+                f"last point is {inches(_apart(end, target))} from {d['name']} (touch is "
+                f"{inches(contact)} between centres: option contact_distance)"
             )
         length = round_half_up(path_length([start, *path] if is_point(start) else path))
         facing = facing_toward(end, target) if is_point(target) else None
@@ -103,8 +103,8 @@ def evade_destination(
         problems = []
         if reach is not None and _apart(here, to) > reach:
             problems.append(
-                f'{d["name"]} can evade at most one move ({inches(reach)}; §EVADE: he is moved one move away), '
-                f'and that point is {inches(_apart(here, to))} away'
+                f"{d['name']} can evade at most one move ({inches(reach)}; §EVADE: he is moved one move away), "
+                f"and that point is {inches(_apart(here, to))} away"
             )
         others = [
             c["position"]

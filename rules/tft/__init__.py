@@ -87,8 +87,9 @@ class Tft(Ruleset, guide=playing):
     def validate_combatant(self, state: dict[str, Any], combatant: dict[str, Any]) -> dict[str, Any]:
         return validate(combatant)
 
-    def on_common(self, state: dict[str, Any], command: Command, events: list[msgspec.Struct],
-                  dice: Dice) -> list[msgspec.Struct]:
+    def on_common(
+        self, state: dict[str, Any], command: Command, events: list[msgspec.Struct], dice: Dice
+    ) -> list[msgspec.Struct]:
         if isinstance(command, common.Move):
             refuse_plain_move(state, command.combatant, command.to)
         if isinstance(command, common.RemoveCombatant):
@@ -99,8 +100,9 @@ class Tft(Ruleset, guide=playing):
             return with_action_phase(state, events, dice)
         return events
 
-    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer,
-               dice: Dice) -> list[msgspec.Struct]:
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
         step = (pending.get("resume") or {}).get("step")
         if step in ("judo_throw", "entry_dagger"):
             return resume_entry(state, pending, answer, dice)

@@ -19,42 +19,63 @@ END_OF_MOVEMENT = until("phase", "until the GM starts the action phase")
 def _dx_why(state: dict[str, Any], cid: str) -> str:
     dx = initiative_dx(state, cid)
     kind = "HTH attack DX" if F.group_of(state, cid) else "adjusted DX"
-    waiting = [o for o in state.get("initiative", []) if o != cid and o in state["combatants"]
-               and F.conscious(state["combatants"][o]) and not F.action_spent(state, o)]
+    waiting = [
+        o
+        for o in state.get("initiative", [])
+        if o != cid
+        and o in state["combatants"]
+        and F.conscious(state["combatants"][o])
+        and not F.action_spent(state, o)
+    ]
     tied = [F.name(state, o) for o in waiting if initiative_dx(state, o) == dx]
     tie = f" (tied with {', '.join(tied)}, first by the roll-off)" if tied else ""
-    return (f"{F.name(state, cid)} acts: {kind} {dx} is highest among those not yet acted this turn{tie} "
-            "(4.0: one figure at a time, by DX)")
+    return (
+        f"{F.name(state, cid)} acts: {kind} {dx} is highest among those not yet acted this turn{tie} "
+        "(4.0: one figure at a time, by DX)"
+    )
 
 
 def _mover_why(state: dict[str, Any], cid: str) -> str:
     c = state["combatants"][cid]
     left = max(0, move_limit(state, c) - F.tft_record(state, cid)["hexes_moved"])
-    return (f"{F.name(state, cid)} may move: it is the movement phase and {left} of {move_limit(state, c)} hexes "
-            "are left (the seed sets no side order for movement)")
+    return (
+        f"{F.name(state, cid)} may move: it is the movement phase and {left} of {move_limit(state, c)} hexes "
+        "are left (the seed sets no side order for movement)"
+    )
 
 
 def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Who may or must act now, and why."""
     phase = state.get("phase")
-    first = before_slots({**state, "turn": state.get("turn", 0) if phase else 0},
-                         "no turn has started: the GM starts the turn (start_turn) and its movement phase "
-                         "(start_phase movement)")
+    first = before_slots(
+        {**state, "turn": state.get("turn", 0) if phase else 0},
+        "no turn has started: the GM starts the turn (start_turn) and its movement phase "
+        "(start_phase movement)",
+    )
     if first is not None:
         return first
     if phase == "movement":
         movers = [cid for cid in state["combatants"] if MOVEMENT_COMMANDS & set(legal_now(state, cid))]
         if movers:
             return [slot(state, cid, _mover_why(state, cid), END_OF_MOVEMENT) for cid in movers]
-        return [gm_step("no figure can move any more this phase: the GM starts the action phase "
-                        "(start_phase action)")]
+        return [
+            gm_step(
+                "no figure can move any more this phase: the GM starts the action phase (start_phase action)"
+            )
+        ]
     if phase == "action":
         h = head(state)
         if h is not None and "tft.pass" in legal_now(state, h):
             who = F.name(state, h)
-            return [slot(state, h, _dx_why(state, h), until("action", f"until {who} takes an action or passes"))]
-        return [gm_step("every figure has taken its action this turn: the GM starts the next turn (start_turn)")]
-    return [gm_step(f"the {phase} phase has no actions in TFT: the GM starts the movement or the action phase")]
+            return [
+                slot(state, h, _dx_why(state, h), until("action", f"until {who} takes an action or passes"))
+            ]
+        return [
+            gm_step("every figure has taken its action this turn: the GM starts the next turn (start_turn)")
+        ]
+    return [
+        gm_step(f"the {phase} phase has no actions in TFT: the GM starts the movement or the action phase")
+    ]
 
 
 def next_slot(state: dict[str, Any], cid: str) -> str | None:
@@ -64,7 +85,9 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
         return None
     who = F.name(state, cid)
     if not F.conscious(c):
-        return f"{who} is {'dead' if 'dead' in c.get('conditions', []) else 'unconscious'} and takes no action"
+        return (
+            f"{who} is {'dead' if 'dead' in c.get('conditions', []) else 'unconscious'} and takes no action"
+        )
     if any(e["combatant"] == cid for e in acting_now(state)):
         return None
     wait = once_answered(state)
@@ -72,13 +95,20 @@ def next_slot(state: dict[str, Any], cid: str) -> str | None:
     by_dx = f"in the action phase, by DX ({who}'s is now {initiative_dx(state, cid)})"
     if phase == "action":
         if F.action_spent(state, cid):
-            return (f"{who} has used this turn's action ({state['actions_spent'][cid]}); next turn: movement, "
-                    f"then {by_dx}")
+            return (
+                f"{who} has used this turn's action ({state['actions_spent'][cid]}); next turn: movement, "
+                f"then {by_dx}"
+            )
         order = state.get("initiative", [])
         if cid not in order:
             return f"{who} is not in this turn's action order; next turn, {by_dx}"
-        still = [o for o in order if o in state["combatants"] and F.conscious(state["combatants"][o])
-                 and not F.action_spent(state, o)]
+        still = [
+            o
+            for o in order
+            if o in state["combatants"]
+            and F.conscious(state["combatants"][o])
+            and not F.action_spent(state, o)
+        ]
         return before_in_order(state, order, cid, still) + wait
     if phase == "movement":
         why = "is in HTH and does not move" if c.get("group") else "cannot move any more this phase"

@@ -12,9 +12,12 @@ from rules.working import folded
 
 
 def _group_has_enemies(state: dict[str, Any], group: dict[str, Any]) -> bool:
-    members = [state["combatants"][m] for m in group["combatants"]
-               if m in state["combatants"] and F.conscious(state["combatants"][m])]
-    return any(F.enemies(a, b) for i, a in enumerate(members) for b in members[i + 1:])
+    members = [
+        state["combatants"][m]
+        for m in group["combatants"]
+        if m in state["combatants"] and F.conscious(state["combatants"][m])
+    ]
+    return any(F.enemies(a, b) for i, a in enumerate(members) for b in members[i + 1 :])
 
 
 def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
@@ -33,8 +36,11 @@ def consequences(state: dict[str, Any], events: list[Any]) -> list[Any]:
     left = {(e.group, e.combatant) for e in events if isinstance(e, CloseCombatLeft)}
     for gid, group in sorted(state["groups"].items()):
         if gid not in s["groups"]:
-            extra += [CloseCombatLeft(gid, m, "group_ended") for m in group["combatants"]
-                      if (gid, m) not in left and m in s["combatants"]]
+            extra += [
+                CloseCombatLeft(gid, m, "group_ended")
+                for m in group["combatants"]
+                if (gid, m) not in left and m in s["combatants"]
+            ]
     s2 = folded(s, extra, evolve_rules)
     released = {(p.pinned, p.holder) for p in extra if isinstance(p, PinReleased)}
     for pin in s2.get("pins", []):

@@ -27,14 +27,20 @@ def _unusable_item(state: dict[str, Any], c: dict[str, Any], item: dict[str, Any
     group = F.group_of(state, c["id"])
     if item.get("state") == "dropped":
         where = "on entering HTH" if group and item.get("at") == list(group["at"]) else f"at {item.get('at')}"
-        rule = HTH_WEAPON_RULE if not F.hth_usable(item) else "both drop their ready weapons on entering (§Entering)"
+        rule = (
+            HTH_WEAPON_RULE
+            if not F.hth_usable(item)
+            else "both drop their ready weapons on entering (§Entering)"
+        )
         return f"{rule}; the {name} was dropped {where}"
     if not F.hth_usable(item):
         return f"{HTH_WEAPON_RULE}; the {name} is neither"
     if item.get("state") != "ready":
         later = F.entry_turn(state, c["id"]) and not option(state, "first_turn_draw")
-        return (f"a weapon must be ready to attack with it; the {name} is {item.get('state')} (draw_dagger readies "
-                f"it{' from next turn' if later else ''})")
+        return (
+            f"a weapon must be ready to attack with it; the {name} is {item.get('state')} (draw_dagger readies "
+            f"it{' from next turn' if later else ''})"
+        )
     return None
 
 
@@ -59,23 +65,37 @@ def hth_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> dict[st
     for nat in F.natural_attacks(c):
         if nat.get("name") == weapon:
             if not nat.get("hth"):
-                refuse([f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
-                          f"{c['name']} may not attack with their {weapon}")
+                refuse(
+                    [f"{HTH_WEAPON_RULE}; {c['name']}'s {weapon} is not a natural attack marked hth"],
+                    f"{c['name']} may not attack with their {weapon}",
+                )
             return {"name": weapon, "damage": str(nat["damage"]), "item": None}
-    raise BadCommand(f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an "
-                     "attack name)", "weapon")
+    raise BadCommand(
+        f"{c['name']} has no weapon or natural attack {weapon!r} (use fist, an item id or an attack name)",
+        "weapon",
+    )
 
 
 def attack_dice(state: dict[str, Any], target_id: str, unarmed_attack: bool) -> int:
     """4 dice against a prone Judo 2 figure that chose to Defend against an unarmed attack, else 3."""
     t = state["combatants"][target_id]
     defending = state.get("actions_spent", {}).get(target_id) == "defend"
-    return DEFENDED_ATTACK_DICE if defending and unarmed_attack and F.judo(t) >= 2 and t.get("posture") == "prone" \
+    return (
+        DEFENDED_ATTACK_DICE
+        if defending and unarmed_attack and F.judo(t) >= 2 and t.get("posture") == "prone"
         else ATTACK_DICE
+    )
 
 
-def attack_roll(state: dict[str, Any], dice: Dice, who: str, target: int, mods: list[Modifier],
-                purpose: str, count: int = ATTACK_DICE) -> tuple[Any, bool, int, str | None]:
+def attack_roll(
+    state: dict[str, Any],
+    dice: Dice,
+    who: str,
+    target: int,
+    mods: list[Modifier],
+    purpose: str,
+    count: int = ATTACK_DICE,
+) -> tuple[Any, bool, int, str | None]:
     """3vs(target) (4 against a defender) with the criticals of A3 on 3 dice: (DieRolled, hit, x, fumble)."""
     r = dice.roll(count, 6, purpose, who)
     crit = ATTACK_CRITICALS.get(r.sum) if option(state, "attack_criticals") and count == ATTACK_DICE else None
@@ -83,7 +103,12 @@ def attack_roll(state: dict[str, Any], dice: Dice, who: str, target: int, mods: 
         outcome, mult, fumble = crit
     else:
         outcome, mult, fumble = ("hit" if r.sum <= target else "miss"), 1, None
-    return r.event(modifiers=mods, total=r.sum, target=target, outcome=outcome), outcome == "hit", mult, fumble
+    return (
+        r.event(modifiers=mods, total=r.sum, target=target, outcome=outcome),
+        outcome == "hit",
+        mult,
+        fumble,
+    )
 
 
 def fumble_events(c: dict[str, Any], weapon: dict[str, Any], fumble: str | None) -> list[Any]:
@@ -99,8 +124,9 @@ def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
     a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
     problems = slot_problems(state, a["id"], cmd.actor) + member_problems(state, a["id"])
     if a.get("group") and t.get("group") != a.get("group"):
-        problems.append(f"{t['name']} is not in HTH with {a['name']}: someone in HTH attacks only those in HTH "
-                        "with them")
+        problems.append(
+            f"{t['name']} is not in HTH with {a['name']}: someone in HTH attacks only those in HTH with them"
+        )
     if not a.get("group") and not t.get("group"):
         problems.append(f"{t['name']} is not in HTH either: {out_of_hth_attack(t)}")
     if a["id"] == t["id"]:
@@ -116,8 +142,9 @@ def hth_attack(state: dict[str, Any], cmd: HthAttack, dice: Dice) -> list[Any]:
         dmg_ev, dmg = roll_damage(dice, weapon["damage"], "damage", a["id"], weapon["name"], multiplier=mult)
         events.append(dmg_ev)
         # Shields never stop hits from group members (§Actions-Shield).
-        events += wound_events(state, t["id"], dmg, armor_stops(t, shield_counts=False),
-                               f"{a['name']}'s {weapon['name']}")
+        events += wound_events(
+            state, t["id"], dmg, armor_stops(t, shield_counts=False), f"{a['name']}'s {weapon['name']}"
+        )
     events += fumble_events(a, weapon, fumble)
     events.append(ActionSpent(a["id"], state.get("turn", 0), "hth_attack"))
     return events + consequences(state, events)
@@ -154,8 +181,9 @@ def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: D
     mods = [Modifier(PRONE_PUNCH_DX, "prone unarmed attack (Judo 2)")]
     target = adj_dx(a) + PRONE_PUNCH_DX
     events: list[Any] = [ActionDeclared(a["id"], "prone_unarmed_attack", [t["id"]], {})]
-    ev, hit, mult, _ = attack_roll(state, dice, a["id"], target, mods, "prone_unarmed_attack",
-                                   attack_dice(state, t["id"], True))
+    ev, hit, mult, _ = attack_roll(
+        state, dice, a["id"], target, mods, "prone_unarmed_attack", attack_dice(state, t["id"], True)
+    )
     events.append(ev)
     if hit:
         dmg_ev, dmg = roll_damage(dice, fist_damage(state, a), "damage", a["id"], "fist", multiplier=mult)

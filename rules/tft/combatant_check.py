@@ -13,7 +13,6 @@ ITEM_STATES = ("ready", "carried", "worn", "dropped")
 DEFAULT_ITEM_STATE = {"weapon": "carried", "shield": "worn", "other": "carried"}
 
 
-
 def _talent(c: dict[str, Any], name: str) -> int:
     v = c["stats"].get(name, c.get("talents", {}).get(name, 0))
     return int(v or 0)
@@ -44,19 +43,28 @@ def validate(c: dict[str, Any]) -> dict[str, Any]:
                 for stat, minimum, words in needs:
                     have = stats.get(stat)
                     if have is not None and have < minimum:
-                        missing.append(f"{talent.replace('_', ' ').title()} {level} needs {words} ({stat} is {have})")
+                        missing.append(
+                            f"{talent.replace('_', ' ').title()} {level} needs {words} ({stat} is {have})"
+                        )
         if missing:
-            raise RuleError(f"{c['name']} cannot have these talents: " + "; ".join(missing)
-                            + " (set stats.gm_override_prerequisites to allow it)")
+            raise RuleError(
+                f"{c['name']} cannot have these talents: "
+                + "; ".join(missing)
+                + " (set stats.gm_override_prerequisites to allow it)"
+            )
     if stats.get("fist_damage") is not None and not valid_damage(stats["fist_damage"]):
         raise BadCommand("stats.fist_damage must read like 1d6-2", "combatant.stats.fist_damage")
     if not isinstance(full["stats"]["natural_attacks"] or [], list):
-        raise BadCommand("stats.natural_attacks is a list of {name, damage like 1d6+2, hth: bool}",
-                         "combatant.stats.natural_attacks")
+        raise BadCommand(
+            "stats.natural_attacks is a list of {name, damage like 1d6+2, hth: bool}",
+            "combatant.stats.natural_attacks",
+        )
     for i, nat in enumerate(full["stats"]["natural_attacks"] or []):
         if not isinstance(nat, dict) or not nat.get("name") or not valid_damage(nat.get("damage")):
-            raise BadCommand("each natural attack is {name, damage like 1d6+2, hth: bool}",
-                             f"combatant.stats.natural_attacks[{i}]")
+            raise BadCommand(
+                "each natural attack is {name, damage like 1d6+2, hth: bool}",
+                f"combatant.stats.natural_attacks[{i}]",
+            )
     items = []
     for i, item in enumerate(c.get("items") or []):
         item = dict(item)
@@ -66,11 +74,15 @@ def validate(c: dict[str, Any]) -> dict[str, Any]:
         item.setdefault("name", item["id"])
         item.setdefault("state", DEFAULT_ITEM_STATE[kind])
         if item["state"] not in ITEM_STATES:
-            raise BadCommand(f"items[{i}].state is one of {', '.join(ITEM_STATES)}", f"combatant.items[{i}].state")
+            raise BadCommand(
+                f"items[{i}].state is one of {', '.join(ITEM_STATES)}", f"combatant.items[{i}].state"
+            )
         if item.get("dagger_list") and not valid_damage(item.get("hth_damage")):
             # A2: the "second damage column" is not in the seed, so the item must carry it.
-            raise BadCommand(f"{item['name']} is on the dagger list and needs hth_damage (its HTH damage column)",
-                             f"combatant.items[{i}].hth_damage")
+            raise BadCommand(
+                f"{item['name']} is on the dagger list and needs hth_damage (its HTH damage column)",
+                f"combatant.items[{i}].hth_damage",
+            )
         for key in ("damage", "hth_damage"):
             if item.get(key) is not None and not valid_damage(item[key]):
                 raise BadCommand(f"items[{i}].{key} must read like 2d6-1", f"combatant.items[{i}].{key}")

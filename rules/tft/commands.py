@@ -9,18 +9,36 @@ import msgspec
 from rules.interface import Command
 
 # Spec 4.1: the entry condition the entrant claims; the server checks it.
-Condition = Annotated[Literal["C1", "C2", "C3", "C4"] | None, msgspec.Meta(description=(
-    "The entry condition you claim: C1 faster (MA less sprint bonus above the defender's), C2 the defender's back "
-    "to a wall or down, C3 stepping from the defender's rear hex (never against Judo 2), C4 the defender consented "
-    "(tft.consent_hth); null: the first that holds."))]
+Condition = Annotated[
+    Literal["C1", "C2", "C3", "C4"] | None,
+    msgspec.Meta(
+        description=(
+            "The entry condition you claim: C1 faster (MA less sprint bonus above the defender's), C2 the defender's back "
+            "to a wall or down, C3 stepping from the defender's rear hex (never against Judo 2), C4 the defender consented "
+            "(tft.consent_hth); null: the first that holds."
+        )
+    ),
+]
 # Spec 4.5: the Judo 2 shift on the defender's 1d6 HTH defense roll.
-Judo2Shift = Annotated[Literal[-1, 0, 1] | None, msgspec.Meta(description=(
-    "Judo 2 entrants only: an extra -1, 0 or +1 on the defender's HTH defense roll (lower is better for you); "
-    "null: -1."))]
+Judo2Shift = Annotated[
+    Literal[-1, 0, 1] | None,
+    msgspec.Meta(
+        description=(
+            "Judo 2 entrants only: an extra -1, 0 or +1 on the defender's HTH defense roll (lower is better for you); "
+            "null: -1."
+        )
+    ),
+]
 
-Weapon = Annotated[str, msgspec.Meta(description=(
-    "fist, the id of a ready item (in HTH one usable there: a dagger-list item or cestus), or the name of a "
-    "natural attack (in HTH an hth one)."))]
+Weapon = Annotated[
+    str,
+    msgspec.Meta(
+        description=(
+            "fist, the id of a ready item (in HTH one usable there: a dagger-list item or cestus), or the name of a "
+            "natural attack (in HTH an hth one)."
+        )
+    ),
+]
 
 
 class GivenModifier(msgspec.Struct, forbid_unknown_fields=True):
@@ -72,9 +90,20 @@ class CastSpellInHth(Command, tag="tft.cast_spell_in_hth"):
     `modifiers` as given."""
 
     combatant: str
-    spell: Annotated[str, msgspec.Meta(description="The spell's name, for the log (its effect and ST cost are the GM's ruling).")] = ""
-    motion: Annotated[bool, msgspec.Meta(description=(
-        "Whether the spell needs hand motions; false (speaking, disbelieving) is allowed while pinned."))] = True
+    spell: Annotated[
+        str,
+        msgspec.Meta(
+            description="The spell's name, for the log (its effect and ST cost are the GM's ruling)."
+        ),
+    ] = ""
+    motion: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Whether the spell needs hand motions; false (speaking, disbelieving) is allowed while pinned."
+            )
+        ),
+    ] = True
     modifiers: list[GivenModifier] = []
 
 
@@ -127,8 +156,12 @@ class StrikeIntoHth(Command, tag="tft.strike_into_hth"):
     combatant: str
     target: str
     weapon: Weapon = "fist"
-    attack: Annotated[Literal["melee", "thrown", "missile"], msgspec.Meta(description=(
-        "melee from an adjacent hex, or a thrown or missile weapon from 3 hexes or less."))] = "melee"
+    attack: Annotated[
+        Literal["melee", "thrown", "missile"],
+        msgspec.Meta(
+            description=("melee from an adjacent hex, or a thrown or missile weapon from 3 hexes or less.")
+        ),
+    ] = "melee"
     modifiers: list[GivenModifier] = []
 
 
@@ -154,21 +187,57 @@ class SetHthPreferences(Command, tag="tft.set_hth_preferences"):
 
     combatant: str
     # Each: null keeps the figure's current choice (the first defaults are spec 4.15's DECISION).
-    use_judo1_defense: Annotated[bool | None, msgspec.Meta(description=(
-        "Judo 1 or 2 defender: take the +1 on your HTH defense roll (initially true); null: unchanged."))] = None
-    judo2_shift_defense: Annotated[Literal[-1, 0, 1] | None, msgspec.Meta(description=(
-        "Judo 2 defender: the extra -1, 0 or +1 on your HTH defense roll (initially +1); null: unchanged."))] = None
-    entry_dagger: Annotated[Literal["ask", "always", "never"] | None, msgspec.Meta(description=(
-        "When an entrant's roll lets you ready a dagger free: ask each time, always, or never (initially ask); "
-        "null: unchanged."))] = None
-    judo_throw: Annotated[Literal["ask", "never"] | None, msgspec.Meta(description=(
-        "When a defense roll of 7 or more lets you throw the entrant by Judo: ask each time, or never "
-        "(initially ask); null: unchanged."))] = None
-    hth_wish: Annotated[Literal["stand", "fall"] | None, msgspec.Meta(description=(
-        "With the option standing_in_hth: whether you wish your HTH group to stay standing or fall "
-        "(initially fall); null: unchanged."))] = None
-    take_down_dice: Annotated[int | None, msgspec.Meta(description=(
-        "The dice you roll pulling a standing group down in a Take Down, 1-20 (initially 2); null: unchanged."))] = None
+    use_judo1_defense: Annotated[
+        bool | None,
+        msgspec.Meta(
+            description=(
+                "Judo 1 or 2 defender: take the +1 on your HTH defense roll (initially true); null: unchanged."
+            )
+        ),
+    ] = None
+    judo2_shift_defense: Annotated[
+        Literal[-1, 0, 1] | None,
+        msgspec.Meta(
+            description=(
+                "Judo 2 defender: the extra -1, 0 or +1 on your HTH defense roll (initially +1); null: unchanged."
+            )
+        ),
+    ] = None
+    entry_dagger: Annotated[
+        Literal["ask", "always", "never"] | None,
+        msgspec.Meta(
+            description=(
+                "When an entrant's roll lets you ready a dagger free: ask each time, always, or never (initially ask); "
+                "null: unchanged."
+            )
+        ),
+    ] = None
+    judo_throw: Annotated[
+        Literal["ask", "never"] | None,
+        msgspec.Meta(
+            description=(
+                "When a defense roll of 7 or more lets you throw the entrant by Judo: ask each time, or never "
+                "(initially ask); null: unchanged."
+            )
+        ),
+    ] = None
+    hth_wish: Annotated[
+        Literal["stand", "fall"] | None,
+        msgspec.Meta(
+            description=(
+                "With the option standing_in_hth: whether you wish your HTH group to stay standing or fall "
+                "(initially fall); null: unchanged."
+            )
+        ),
+    ] = None
+    take_down_dice: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "The dice you roll pulling a standing group down in a Take Down, 1-20 (initially 2); null: unchanged."
+            )
+        ),
+    ] = None
 
 
 class Pass(Command, tag="tft.pass"):
@@ -227,12 +296,38 @@ class SetBackToWall(Command, tag="tft.set_back_to_wall"):
     """GM ruling: the figure's back is (or is no longer) to a wall or pit (condition C2)."""
 
     combatant: str
-    back_to_wall: Annotated[bool, msgspec.Meta(description=(
-        "true: a wall or pit is now behind the figure (entry condition C2); false: no longer."))] = True
+    back_to_wall: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "true: a wall or pit is now behind the figure (entry condition C2); false: no longer."
+            )
+        ),
+    ] = True
 
 
 TFT_COMMANDS: tuple[type[Command], ...] = (
-    EnterHth, DiveForLegs, JoinHth, HthAttack, CastSpellInHth, DrawDagger, DropShield, Disengage, Pin,
-    BreakPin, ReleasePin, StrikeIntoHth, MissileIntoHthFar, ConsentHth, SetHthPreferences, Pass, TftMove,
-    ProneUnarmedAttack, Defend, SetBackToWall, StandUp, PickUp, AttackFallen,
+    EnterHth,
+    DiveForLegs,
+    JoinHth,
+    HthAttack,
+    CastSpellInHth,
+    DrawDagger,
+    DropShield,
+    Disengage,
+    Pin,
+    BreakPin,
+    ReleasePin,
+    StrikeIntoHth,
+    MissileIntoHthFar,
+    ConsentHth,
+    SetHthPreferences,
+    Pass,
+    TftMove,
+    ProneUnarmedAttack,
+    Defend,
+    SetBackToWall,
+    StandUp,
+    PickUp,
+    AttackFallen,
 )

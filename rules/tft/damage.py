@@ -16,9 +16,6 @@ from rules.tft.tables import FIST_DAMAGE_BY_ST, FIST_DAMAGE_FLAT, WOUND_THRESHOL
 _DAMAGE = re.compile(r"([0-9]{0,9})d([1-9][0-9]{0,8})((?:[+-][0-9]{1,9})*)\Z")
 
 
-
-
-
 def parse_damage(expr: str) -> tuple[int, int, list[int]]:
     """(count, sides, adds) of "2d6+1", "1d6-4+5"; a BadCommand names a bad expression."""
     m = _DAMAGE.match(str(expr).replace(" ", "").lower())
@@ -53,8 +50,15 @@ def hth_weapon_damage(weapon: dict[str, Any]) -> str:
     return str(weapon.get("damage", "1d6"))
 
 
-def roll_damage(dice: Dice, expr: str, purpose: str, who: str | None, source: str,
-                extra: list[Modifier] | None = None, multiplier: int = 1) -> tuple[DieRolled, int]:
+def roll_damage(
+    dice: Dice,
+    expr: str,
+    purpose: str,
+    who: str | None,
+    source: str,
+    extra: list[Modifier] | None = None,
+    multiplier: int = 1,
+) -> tuple[DieRolled, int]:
     """Roll damage: faces plus adds (each add a modifier), times a critical multiplier, at least 0."""
     count, sides, adds = parse_damage(expr)
     roll = dice.roll(count, sides, purpose, who)
@@ -64,11 +68,14 @@ def roll_damage(dice: Dice, expr: str, purpose: str, who: str | None, source: st
     if multiplier > 1:
         mods.append(Modifier(total - base, f"critical hit: damage x{multiplier}"))
     notation = expr + "".join(f"{m.value:+d}" for m in (extra or []))
-    return roll.event(modifiers=mods, total=total, target=None, outcome=f"{total} damage", notation=notation), total
+    return roll.event(
+        modifiers=mods, total=total, target=None, outcome=f"{total} damage", notation=notation
+    ), total
 
 
-def wound_events(state: dict[str, Any], cid: str, damage: int, stops: list[tuple[int, str]],
-                 source: str) -> list[Any]:
+def wound_events(
+    state: dict[str, Any], cid: str, damage: int, stops: list[tuple[int, str]], source: str
+) -> list[Any]:
     """`Wounded` (damage less what armor and shields stop) and `ConditionChanged` for a crossed threshold."""
     fig = state["combatants"][cid]
     stopped = sum(v for v, _ in stops)

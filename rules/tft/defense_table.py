@@ -29,23 +29,31 @@ class DefenseModifier(NamedTuple):
 # Modifiers to the defender's 1d6 (4.5), in the order the log lists them.
 DEFENSE_MODIFIERS: tuple[DefenseModifier, ...] = (
     DefenseModifier("entrant's Judo", lambda c: -1 if F.judo(c.entrant) >= 1 else 0, "§Entering, §Judo-1"),
-    DefenseModifier("entrant's Judo 2 choice",
-                    lambda c: c.entrant_judo2_shift if F.judo(c.entrant) >= 2 else 0, "§Judo-2"),
-    DefenseModifier("defender's Judo 1",
-                    lambda c: 1 if F.judo(c.defender) >= 1 and c.defender_prefs["use_judo1_defense"] else 0,
-                    "§Judo-1"),
-    DefenseModifier("defender's Judo 2 choice",
-                    lambda c: int(c.defender_prefs["judo2_shift_defense"]) if F.judo(c.defender) >= 2 else 0,
-                    "§Judo-2"),
+    DefenseModifier(
+        "entrant's Judo 2 choice", lambda c: c.entrant_judo2_shift if F.judo(c.entrant) >= 2 else 0, "§Judo-2"
+    ),
+    DefenseModifier(
+        "defender's Judo 1",
+        lambda c: 1 if F.judo(c.defender) >= 1 and c.defender_prefs["use_judo1_defense"] else 0,
+        "§Judo-1",
+    ),
+    DefenseModifier(
+        "defender's Judo 2 choice",
+        lambda c: int(c.defender_prefs["judo2_shift_defense"]) if F.judo(c.defender) >= 2 else 0,
+        "§Judo-2",
+    ),
     DefenseModifier("diving for the legs", lambda c: 1 if c.dive else 0, "§Options 3, §Entering"),
-    DefenseModifier("Dive Block 1",
-                    lambda c: 1 if c.dive and c.diving_allowed and F.dive_block(c.defender) >= 1 else 0,
-                    "§Dive-Block-1"),
-    DefenseModifier("Dive Block 2",
-                    lambda c: 2 if c.dive and c.diving_allowed and F.dive_block(c.defender) >= 2 else 0,
-                    "§Dive-Block-2"),
+    DefenseModifier(
+        "Dive Block 1",
+        lambda c: 1 if c.dive and c.diving_allowed and F.dive_block(c.defender) >= 1 else 0,
+        "§Dive-Block-1",
+    ),
+    DefenseModifier(
+        "Dive Block 2",
+        lambda c: 2 if c.dive and c.diving_allowed and F.dive_block(c.defender) >= 2 else 0,
+        "§Dive-Block-2",
+    ),
 )
-
 
 
 def defense_modifiers(ctx: DefenseContext) -> list[Modifier]:
@@ -68,5 +76,9 @@ def result_for(total: int) -> str:
 
 def may_throw(total: int, entrant: dict[str, Any], defender: dict[str, Any]) -> bool:
     """The 7+ row: the defender may throw instead of the free hit (§Judo-1, A8, A28)."""
-    return (total >= JUDO_THROW_FROM and F.judo(defender) >= 1 and F.unarmed(defender)
-            and not F.stat(entrant, "large", False))
+    return (
+        total >= JUDO_THROW_FROM
+        and F.judo(defender) >= 1
+        and F.unarmed(defender)
+        and not F.stat(entrant, "large", False)
+    )

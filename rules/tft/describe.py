@@ -76,12 +76,17 @@ ACTION_WORDS: dict[str, str] = {
 # (a contest's winner is named by the roll that settles it: the resisting roll, or the result event).
 OUTCOME_WORDS: dict[str, dict[str, str]] = {
     "draw_dagger": {"success": "the dagger is drawn", "failure": "no dagger drawn; the action is spent"},
-    "drop_shield": {"success": "{c} is free of the shield", "failure": "the shield stays on; the action is spent"},
+    "drop_shield": {
+        "success": "{c} is free of the shield",
+        "failure": "the shield stays on; the action is spent",
+    },
     "disengage": {"success": "{c} gets out of the brawl", "failure": "{c} stays in the brawl"},
     "cast_spell": {"success": "the spell is cast", "failure": "the spell fails"},
     "break_pin": {"success": "{c} breaks the pin", "failure": "{c} stays pinned"},
-    "stay_standing": {"success": "{c} stays on their feet",
-                      "failure": "{c} falls, and the whole brawl goes down with them"},
+    "stay_standing": {
+        "success": "{c} stays on their feet",
+        "failure": "{c} falls, and the whole brawl goes down with them",
+    },
     "pin_attempt": {"success": "{c} makes the pin roll", "failure": "{c} misses the pin roll: no pin"},
     "pin_resist": {"success": "{c} resists the pin: no pin", "failure": "{c} fails to resist"},
     "take_down_puller": {"success": "{c} makes the roll", "failure": "{c} misses the roll: no Take Down"},
@@ -135,7 +140,11 @@ def _purpose_words(state: dict[str, Any], purpose: str) -> str:
     who = F.name(state, order[rolled])
     if purpose == "strike_into_hth_to_miss":
         return f"missing {who}, a friend in the brawl (above the target hits {who})"
-    return f"a strike into the brawl at {who}" if rolled == 0 else f"a strike into the brawl at the next enemy, {who}"
+    return (
+        f"a strike into the brawl at {who}"
+        if rolled == 0
+        else f"a strike into the brawl at the next enemy, {who}"
+    )
 
 
 def _die_rolled(state: dict[str, Any], d: dict[str, Any]) -> str | None:
@@ -170,8 +179,10 @@ def _initiative(state: dict[str, Any], d: dict[str, Any]) -> str:
         if state["combatants"][cid].get("group"):
             mods = hth_modifiers(state, cid, "attack")
             why = ", ".join(f"{m.value:+d} {m.reason}" for m in mods)
-            parts.append(f"{F.name(state, cid)} {initiative_dx(state, cid)}"
-                         + (f" ({adj_dx(state['combatants'][cid])}, {why})" if why else ""))
+            parts.append(
+                f"{F.name(state, cid)} {initiative_dx(state, cid)}"
+                + (f" ({adj_dx(state['combatants'][cid])}, {why})" if why else "")
+            )
         else:
             parts.append(f"{F.name(state, cid)} {initiative_dx(state, cid)}")
     return "Order of action by DX: " + ", ".join(parts) + "."
@@ -190,9 +201,15 @@ def _action(state: dict[str, Any], d: dict[str, Any]) -> str | None:
 def _group_again(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     """A group re-emitted with its own members changes only its standing; joins keep the generic sentence."""
     g = state["groups"].get(d["group"])
-    if g is None or set(d["combatants"]) - set(g["combatants"]) or bool(g.get("standing")) == bool(d["standing"]):
+    if (
+        g is None
+        or set(d["combatants"]) - set(g["combatants"])
+        or bool(g.get("standing")) == bool(d["standing"])
+    ):
         return None
-    return f"The brawl at {_hex(g.get('at'))} is " + ("on its feet." if d["standing"] else "now on the ground.")
+    return f"The brawl at {_hex(g.get('at'))} is " + (
+        "on its feet." if d["standing"] else "now on the ground."
+    )
 
 
 def _pin_outlook(state: dict[str, Any], holder: str, pinned: str, since: int) -> str:
@@ -211,19 +228,25 @@ def _pin_outlook(state: dict[str, Any], holder: str, pinned: str, since: int) ->
 
 def _pin_applied(state: dict[str, Any], d: dict[str, Any]) -> str:
     turn = d["turn"]
-    return (f"{F.name(state, d['holder'])} pins {F.name(state, d['pinned'])} (turn {turn}): "
-            f"{F.name(state, d['pinned'])} may act only without motion on turns {turn + 1} and {turn + 2}."
-            + _pin_outlook(state, d["holder"], d["pinned"], turn))
+    return (
+        f"{F.name(state, d['holder'])} pins {F.name(state, d['pinned'])} (turn {turn}): "
+        f"{F.name(state, d['pinned'])} may act only without motion on turns {turn + 1} and {turn + 2}."
+        + _pin_outlook(state, d["holder"], d["pinned"], turn)
+    )
 
 
 def _pin_held(state: dict[str, Any], d: dict[str, Any]) -> str:
-    pin = next((p for p in state.get("pins", []) if p["holder"] == d["holder"] and p["pinned"] == d["pinned"]), None)
+    pin = next(
+        (p for p in state.get("pins", []) if p["holder"] == d["holder"] and p["pinned"] == d["pinned"]), None
+    )
     held = (pin["turns_held"] if pin else 0) + 1
     since = pin["turn"] if pin else d["turn"] - 1
     holder = F.name(state, d["holder"])
-    return (f"{holder} holds {F.name(state, d['pinned'])} (turn {d['turn']}, held {held} turn"
-            f"{'s' if held != 1 else ''}; {holder}'s action is spent)."
-            + _pin_outlook({**state, "turn": d["turn"]}, d["holder"], d["pinned"], since))
+    return (
+        f"{holder} holds {F.name(state, d['pinned'])} (turn {d['turn']}, held {held} turn"
+        f"{'s' if held != 1 else ''}; {holder}'s action is spent)."
+        + _pin_outlook({**state, "turn": d["turn"]}, d["holder"], d["pinned"], since)
+    )
 
 
 def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str | None:
@@ -272,25 +295,39 @@ SENTENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], str | None]] = {
     "DieRolled": _die_rolled,
     "ActionDeclared": _action,
     "InitiativeSet": _initiative,
-    "HthEntryResolved": lambda s, d: ENTRY_RESULT_WORDS.get(d["result"], d["result"]).format(
-        e=F.name(s, d["entrant"]), d=F.name(s, d["defender"])).rstrip(".") + f" (HTH defense total {d['total']}).",
-    "HthFirstTurn": lambda s, d: (f"{F.name(s, d['combatant'])} got into HTH on turn {d['turn']}: this turn "
-                                  f"{F.name(s, d['combatant'])} may only attack, at -4 DX."),
-    "HthConsentGiven": lambda s, d: f"{F.name(s, d['defender'])} lets {F.name(s, d['entrant'])} try to get into HTH "
-                                    f"this turn.",
+    "HthEntryResolved": lambda s, d: (
+        ENTRY_RESULT_WORDS.get(d["result"], d["result"])
+        .format(e=F.name(s, d["entrant"]), d=F.name(s, d["defender"]))
+        .rstrip(".")
+        + f" (HTH defense total {d['total']})."
+    ),
+    "HthFirstTurn": lambda s, d: (
+        f"{F.name(s, d['combatant'])} got into HTH on turn {d['turn']}: this turn "
+        f"{F.name(s, d['combatant'])} may only attack, at -4 DX."
+    ),
+    "HthConsentGiven": lambda s, d: (
+        f"{F.name(s, d['defender'])} lets {F.name(s, d['entrant'])} try to get into HTH this turn."
+    ),
     "HthPreferencesSet": lambda s, d: (
         f"{F.name(s, d['combatant'])}'s HTH preferences: wishes to {d['hth_wish']}, entry dagger {d['entry_dagger']}, "
         f"Judo throw {d['judo_throw']}, Judo 1 defense {'used' if d['use_judo1_defense'] else 'declined'}, "
-        f"Judo 2 shift {d['judo2_shift_defense']:+d}, Take Down dice {d['take_down_dice']}."),
+        f"Judo 2 shift {d['judo2_shift_defense']:+d}, Take Down dice {d['take_down_dice']}."
+    ),
     "StandingCheckResolved": lambda s, d: (
         f"The brawl at {_hex(s['groups'].get(d['group'], {}).get('at'))} "
-        + ("stays on its feet" if d["standing"] else "goes to the ground") + f" (standing case {d['case']})."),
+        + ("stays on its feet" if d["standing"] else "goes to the ground")
+        + f" (standing case {d['case']})."
+    ),
     "TakeDownResolved": lambda s, d: (
         f"Take Down, {F.name(s, d['puller'])} ({d['puller_dice']} dice) pulling against {F.name(s, d['stander'])} "
         f"({d['stander_dice']} dice) standing: "
-        + (f"{F.name(s, d['puller'])} wins and the brawl goes to the ground." if d["taken_down"] else
-           f"{F.name(s, d['stander'])} resists, and the brawl stays on its feet (a free action: no actions "
-           "used).")),
+        + (
+            f"{F.name(s, d['puller'])} wins and the brawl goes to the ground."
+            if d["taken_down"]
+            else f"{F.name(s, d['stander'])} resists, and the brawl stays on its feet (a free action: no actions "
+            "used)."
+        )
+    ),
     "TftMoveCounted": _moved_so_far,
     "ActionSpent": _action_spent,
     "PinApplied": _pin_applied,

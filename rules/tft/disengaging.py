@@ -27,7 +27,11 @@ def disengage(state: dict[str, Any], cmd: Disengage, dice: Dice) -> list[Any]:
         raise BadCommand("facing must be 0-5", "facing")
     if not (isinstance(cmd.to, list) and len(cmd.to) == 2):
         raise BadCommand("to must be an [q, r] hex", "to")
-    problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"]) + member_problems(state, c["id"])
+    problems = (
+        slot_problems(state, c["id"], cmd.actor)
+        + entry_turn_problems(state, c["id"])
+        + member_problems(state, c["id"])
+    )
     group = F.group_of(state, c["id"])
     if group is not None:
         if not adjacent(group["at"], cmd.to):

@@ -33,7 +33,6 @@ class DxRow(NamedTuple):
 ALL_USES = frozenset({"general", "attack", "spell", "draw"})
 
 
-
 def _weapon_penalty(ctx: DxContext) -> int:
     w = ctx.weapon
     if not w:
@@ -56,9 +55,18 @@ HTH_DX_TABLE: tuple[DxRow, ...] = (
     DxRow("strongest figure in HTH", ALL_USES, lambda c: 2 if c.strongest == c.fig["id"] else 0, "§DX-Mods"),
     DxRow("Judo 1", ALL_USES, lambda c: 2 if F.judo(c.fig) >= 1 else 0, "§Judo-1"),
     DxRow("Judo 2", ALL_USES, lambda c: 2 if F.judo(c.fig) >= 2 else 0, "§Judo-2"),
-    DxRow("Judo, unarmed", ALL_USES, lambda c: 2 if F.judo(c.fig) >= 1 and F.unarmed(c.fig) else 0,
-          "§Judo-1, §Judo-2 example"),
-    DxRow("entered HTH this turn", frozenset({"attack", "draw"}), _entered_this_turn, "§DX-Mods, §Multiple, §Notes"),
+    DxRow(
+        "Judo, unarmed",
+        ALL_USES,
+        lambda c: 2 if F.judo(c.fig) >= 1 and F.unarmed(c.fig) else 0,
+        "§Judo-1, §Judo-2 example",
+    ),
+    DxRow(
+        "entered HTH this turn",
+        frozenset({"attack", "draw"}),
+        _entered_this_turn,
+        "§DX-Mods, §Multiple, §Notes",
+    ),
     DxRow("weapon in HTH", frozenset({"attack"}), _weapon_penalty, "§DX-Mods (dirk -2, poniard -4)"),
     DxRow("casting a spell in HTH", frozenset({"spell"}), lambda c: -6, "§DX-Mods, §Actions-Spell"),
 )
@@ -68,8 +76,11 @@ def strongest_member(state: dict[str, Any], group: dict[str, Any] | None) -> str
     """The single conscious member with the highest HTH ST; a tie gives nobody the bonus (A11)."""
     if not group:
         return None
-    scored = [(F.hth_st(state, state["combatants"][m]), m) for m in group["combatants"]
-              if m in state["combatants"] and F.conscious(state["combatants"][m])]
+    scored = [
+        (F.hth_st(state, state["combatants"][m]), m)
+        for m in group["combatants"]
+        if m in state["combatants"] and F.conscious(state["combatants"][m])
+    ]
     if not scored:
         return None
     best = max(s for s, _ in scored)
@@ -86,8 +97,9 @@ def _weapon_reason(weapon: dict[str, Any] | None) -> str:
     return f"{weapon.get('name', 'weapon')} in HTH" if weapon else "weapon in HTH"
 
 
-def hth_modifiers(state: dict[str, Any], cid: str, use: str = "general",
-                  weapon: dict[str, Any] | None = None) -> list[Modifier]:
+def hth_modifiers(
+    state: dict[str, Any], cid: str, use: str = "general", weapon: dict[str, Any] | None = None
+) -> list[Modifier]:
     """The non-zero rows of the table for this figure and roll, each with its reason."""
     fig = state["combatants"][cid]
     ctx = DxContext(state, fig, use, weapon, strongest_member(state, F.group_of(state, cid)))
@@ -111,8 +123,9 @@ def adj_dx(fig: dict[str, Any]) -> int:
     return int(F.stat(fig, "adj_dx", F.stat(fig, "dx", 10)))
 
 
-def hth_dx(state: dict[str, Any], cid: str, use: str = "general",
-           weapon: dict[str, Any] | None = None) -> tuple[int, list[Modifier]]:
+def hth_dx(
+    state: dict[str, Any], cid: str, use: str = "general", weapon: dict[str, Any] | None = None
+) -> tuple[int, list[Modifier]]:
     """(target, modifiers): `adj_dx` plus the rows of the table for this use."""
     mods = hth_modifiers(state, cid, use, weapon)
     return adj_dx(state["combatants"][cid]) + sum(m.value for m in mods), mods

@@ -71,8 +71,13 @@ def _judo2_shift(e: dict[str, Any], shift: int | None) -> int | None:
     """The Judo 2 entrant's extra point (§Judo-2), default in his favour (I7); None for any other entrant."""
     if F.judo(e) < 2:
         if shift not in (None, 0):
-            refuse([f"only a Judo 2 figure may shift the HTH defense roll by an extra point (§Judo-2); "
-                       f"{e['name']} has Judo {F.judo(e)}"], f"{e['name']} may not use judo2_shift")
+            refuse(
+                [
+                    f"only a Judo 2 figure may shift the HTH defense roll by an extra point (§Judo-2); "
+                    f"{e['name']} has Judo {F.judo(e)}"
+                ],
+                f"{e['name']} may not use judo2_shift",
+            )
         return None
     return -1 if shift is None else shift
 
@@ -84,8 +89,9 @@ def enter_hth(state: dict[str, Any], cmd: EnterHth, dice: Dice) -> list[Any]:
     problems = slot_problems(state, e["id"], cmd.actor) + common_entry_problems(state, e, d)
     rec = F.tft_record(state, e["id"])
     if rec["hexes_moved"] > F.half_move(e):
-        problems.append(f"{e['name']} moved {rec['hexes_moved']} hexes, more than half their MA "
-                        f"({F.half_move(e)})")
+        problems.append(
+            f"{e['name']} moved {rec['hexes_moved']} hexes, more than half their MA ({F.half_move(e)})"
+        )
     condition, why, failed = choose_condition(state, e, d, e.get("position"), cmd.condition)
     problems += failed
     refuse(problems, f"{e['name']} may not try to get into HTH with {d['name']}")
@@ -100,7 +106,9 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
     if not option(state, "diving_for_legs"):
         problems.append("diving for the legs is not used in this encounter (option diving_for_legs)")
     if state.get("phase") != "movement":
-        problems.append(f"a dive is made in the movement phase, and this is the {state.get('phase') or 'no'} phase")
+        problems.append(
+            f"a dive is made in the movement phase, and this is the {state.get('phase') or 'no'} phase"
+        )
     if e.get("posture") != "standing":
         problems.append(f"{e['name']} is not standing")
     rec = F.tft_record(state, e["id"])
@@ -109,8 +117,10 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
     if F.action_spent(state, e["id"]):
         problems.append(f"{e['name']} has already lost this turn's action")
     if rec["hexes_moved"] + 1 > F.half_move(e):
-        problems.append(f"with the dive {e['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
-                        f"their MA ({F.half_move(e)})")
+        problems.append(
+            f"with the dive {e['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
+            f"their MA ({F.half_move(e)})"
+        )
     problems += common_entry_problems(state, e, d)
     condition, why = "", "diving for the legs"
     if option(state, "dive_is_entry_condition") and cmd.condition is None:
@@ -124,17 +134,31 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
     return _attempt(state, e, d, WAY_DIVE, condition, why, shift, dice)
 
 
-def _attempt(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], way: str, condition: str, why: str,
-             shift: int | None, dice: Dice) -> list[Any]:
+def _attempt(
+    state: dict[str, Any],
+    e: dict[str, Any],
+    d: dict[str, Any],
+    way: str,
+    condition: str,
+    why: str,
+    shift: int | None,
+    dice: Dice,
+) -> list[Any]:
     from_hex = list(e["position"])
     at = list(d["position"])
     events: list[Any] = [
-        ActionDeclared(e["id"], way, [d["id"]], {"condition": condition, "allowed": why}
-                       | ({} if shift is None else {"judo2_shift": shift})),
+        ActionDeclared(
+            e["id"],
+            way,
+            [d["id"]],
+            {"condition": condition, "allowed": why} | ({} if shift is None else {"judo2_shift": shift}),
+        ),
         Moved(e["id"], at, "charge", None, from_hex),
     ]
     dive = way == WAY_DIVE
-    ctx = DefenseContext(state, e, d, dive, shift or 0, F.prefs(state, d["id"]), bool(option(state, "diving_for_legs")))
+    ctx = DefenseContext(
+        state, e, d, dive, shift or 0, F.prefs(state, d["id"]), bool(option(state, "diving_for_legs"))
+    )
     rear = from_rear(d, from_hex)
     purpose = "hth_defense"
     while True:
@@ -147,35 +171,71 @@ def _attempt(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], way: s
         total = roll.sum + sum(m.value for m in mods)
         result = result_for(total)
         throw = may_throw(total, e, d) and bool(_empty_hexes(folded(state, events, evolve_rules), at))
-        events.append(roll.event(modifiers=mods, total=total, target=None,
-                                 outcome="judo_throw_or_free_hit" if throw else result))
+        events.append(
+            roll.event(
+                modifiers=mods,
+                total=total,
+                target=None,
+                outcome="judo_throw_or_free_hit" if throw else result,
+            )
+        )
         break
-    base = {"engine": "tft", "entrant": e["id"], "defender": d["id"], "way": way, "from": from_hex,
-            "at": at, "total": total}
+    base = {
+        "engine": "tft",
+        "entrant": e["id"],
+        "defender": d["id"],
+        "way": way,
+        "from": from_hex,
+        "at": at,
+        "total": total,
+    }
     if throw:
         s = folded(state, events, evolve_rules)
         options = [label(h) for h in _empty_hexes(s, at)] + ["no_throw"]
-        return events + [ReactionRequested(
-            "", "judo_throw", d["id"], asked_of(state, d["id"]), options, "no_throw", [],
-            {**base, "step": "judo_throw"},
-            f"{d['name']} may throw {e['name']} into an empty hex next to {label(at)}, or not")]
+        return events + [
+            ReactionRequested(
+                "",
+                "judo_throw",
+                d["id"],
+                asked_of(state, d["id"]),
+                options,
+                "no_throw",
+                [],
+                {**base, "step": "judo_throw"},
+                f"{d['name']} may throw {e['name']} into an empty hex next to {label(at)}, or not",
+            )
+        ]
     if result.startswith("knocked_back"):
         return events + knockback_events(folded(state, events, evolve_rules), base, result, dice)
     events.append(HthEntryResolved(e["id"], d["id"], way, total, result))
     if pulls_down(state, e, d):
         events += pull_group_down(folded(state, events, evolve_rules), e["id"], d["id"], at)
     else:
-        standing = (option(state, "standing_in_hth") and not dive and e.get("posture") == "standing"
-                    and d.get("posture") == "standing")
+        standing = (
+            option(state, "standing_in_hth")
+            and not dive
+            and e.get("posture") == "standing"
+            and d.get("posture") == "standing"
+        )
         events += join_new_group(folded(state, events, evolve_rules), [e["id"], d["id"]], at, standing, dice)
     s = folded(state, events, evolve_rules)
     order = reordered(s)
     if order:
         events.append(order)
     if result == "enter_may_draw" and F.carried_daggers(s["combatants"][d["id"]]):
-        events.append(ReactionRequested(
-            "", "entry_dagger", d["id"], asked_of(state, d["id"]), ["dagger", "none"], "none", [],
-            {**base, "step": "entry_dagger"}, f"{d['name']} may ready a dagger, free"))
+        events.append(
+            ReactionRequested(
+                "",
+                "entry_dagger",
+                d["id"],
+                asked_of(state, d["id"]),
+                ["dagger", "none"],
+                "none",
+                [],
+                {**base, "step": "entry_dagger"},
+                f"{d['name']} may ready a dagger, free",
+            )
+        )
     return events
 
 
@@ -183,8 +243,11 @@ def dropped_on_entry(state: dict[str, Any], cid: str, at: Any) -> list[Any]:
     """Ready weapons dropped on getting into HTH: all of them (§Entering, A5), or only those unusable in
     HTH with `keep_hth_weapons_on_entry`."""
     keep = option(state, "keep_hth_weapons_on_entry")
-    return [ItemDropped(cid, w["id"], list(at)) for w in F.ready_weapons(state["combatants"][cid])
-            if not (keep and F.hth_usable(w))]
+    return [
+        ItemDropped(cid, w["id"], list(at))
+        for w in F.ready_weapons(state["combatants"][cid])
+        if not (keep and F.hth_usable(w))
+    ]
 
 
 def new_group_id(state: dict[str, Any]) -> str:
@@ -194,7 +257,9 @@ def new_group_id(state: dict[str, Any]) -> str:
     return f"g{n}"
 
 
-def join_new_group(state: dict[str, Any], members: list[str], at: Any, standing: bool, dice: Dice) -> list[Any]:
+def join_new_group(
+    state: dict[str, Any], members: list[str], at: Any, standing: bool, dice: Dice
+) -> list[Any]:
     """The join events of 4.5: drops, CloseCombatJoined, postures (or the standing check), HthFirstTurn."""
     events: list[Any] = []
     for cid in members:
@@ -202,7 +267,9 @@ def join_new_group(state: dict[str, Any], members: list[str], at: Any, standing:
     gid = new_group_id(state)
     events.append(CloseCombatJoined(gid, list(members), list(at), standing))
     if not standing:
-        events += [PostureChanged(m, "prone") for m in members if state["combatants"][m].get("posture") != "prone"]
+        events += [
+            PostureChanged(m, "prone") for m in members if state["combatants"][m].get("posture") != "prone"
+        ]
     events.append(HthFirstTurn(members[0], state.get("turn", 0)))
     if standing:
         events += standing_check(folded(state, events, evolve_rules), gid, dice)
@@ -215,8 +282,11 @@ def pull_group_down(state: dict[str, Any], entrant: str, defender: str, at: Any)
     gid = group["group"]
     events: list[Any] = dropped_on_entry(state, entrant, at)
     events.append(CloseCombatJoined(gid, [entrant], list(at), False))
-    events += [PostureChanged(m, "prone") for m in [*group["combatants"], entrant]
-               if m in state["combatants"] and state["combatants"][m].get("posture") != "prone"]
+    events += [
+        PostureChanged(m, "prone")
+        for m in [*group["combatants"], entrant]
+        if m in state["combatants"] and state["combatants"][m].get("posture") != "prone"
+    ]
     events.append(HthFirstTurn(entrant, state.get("turn", 0)))
     return events
 
@@ -240,8 +310,10 @@ def knockback_events(state: dict[str, Any], p: dict[str, Any], result: str, dice
     """Rows 5 and 6+: back to the hex entered from, prone after a dive, the free hit, action lost."""
     e, d = state["combatants"][p["entrant"]], state["combatants"][p["defender"]]
     dive = p["way"] == WAY_DIVE
-    events: list[Any] = [HthEntryResolved(e["id"], d["id"], p["way"], p["total"], result),
-                         Moved(e["id"], list(p["from"]), "knockback", None, list(p["at"]))]
+    events: list[Any] = [
+        HthEntryResolved(e["id"], d["id"], p["way"], p["total"], result),
+        Moved(e["id"], list(p["from"]), "knockback", None, list(p["at"])),
+    ]
     if dive and e.get("posture") != "prone":
         events.append(PostureChanged(e["id"], "prone"))
     if result == "knocked_back_free_hit":
@@ -249,7 +321,9 @@ def knockback_events(state: dict[str, Any], p: dict[str, Any], result: str, dice
         dmg = dmg or fist_damage(state, d)
         ev, total = roll_damage(dice, dmg, "free_hit_damage", d["id"], weapon)
         events.append(ev)
-        events += wound_events(state, e["id"], total, armor_stops(e, shield_counts=True), f"{d['name']}'s free hit")
+        events += wound_events(
+            state, e["id"], total, armor_stops(e, shield_counts=True), f"{d['name']}'s free hit"
+        )
     events.append(ActionSpent(e["id"], state.get("turn", 0), "dive knocked back" if dive else "knocked back"))
     return events + consequences(state, events)
 
@@ -278,10 +352,20 @@ def _resume_dagger(state: dict[str, Any], p: dict[str, Any], answer: Answer) -> 
             raise BadCommand(f"{d['name']} has no item {wanted!r}", "item")
         daggers = [i for i in daggers if i["id"] == wanted]
         if not daggers:
-            why = ("not on the dagger list" if not named.get("dagger_list") and named.get("kind") == "weapon"
-                   else "not a weapon" if named.get("kind") != "weapon" else f"{named.get('state')}, not carried")
-            refuse([f"on a 3 or 4 the enemy \"may draw their dagger\" (§Entering): the "
-                       f"{named.get('name', wanted)} is {why}"], f"{d['name']} may not ready the {named.get('name', wanted)}")
+            why = (
+                "not on the dagger list"
+                if not named.get("dagger_list") and named.get("kind") == "weapon"
+                else "not a weapon"
+                if named.get("kind") != "weapon"
+                else f"{named.get('state')}, not carried"
+            )
+            refuse(
+                [
+                    f'on a 3 or 4 the enemy "may draw their dagger" (§Entering): the '
+                    f"{named.get('name', wanted)} is {why}"
+                ],
+                f"{d['name']} may not ready the {named.get('name', wanted)}",
+            )
     if not daggers:
         return []
     events: list[Any] = [ItemReadied(d["id"], daggers[0]["id"])]
@@ -297,17 +381,33 @@ def _throw(state: dict[str, Any], p: dict[str, Any], answer: Answer, dice: Dice)
         raise BadCommand(f"{answer.choice} is not a hex written q,r", "choice")
     if to not in _empty_hexes(state, p["at"]):
         held = F.occupants(state, to)
-        why = f"holds {', '.join(F.name(state, o) for o in held)}" if held else f"is not next to {label(p['at'])}"
-        refuse([f"the throw is \"into an adjacent hex\" (§Judo-1), an empty one: {label(to)} {why}"],
-               f"{d['name']} may not throw {e['name']} there")
-    events: list[Any] = [HthEntryResolved(e["id"], d["id"], p["way"], p["total"], "thrown"),
-                         Moved(e["id"], to, "thrown", None, list(p["at"]))]
+        why = (
+            f"holds {', '.join(F.name(state, o) for o in held)}"
+            if held
+            else f"is not next to {label(p['at'])}"
+        )
+        refuse(
+            [f'the throw is "into an adjacent hex" (§Judo-1), an empty one: {label(to)} {why}'],
+            f"{d['name']} may not throw {e['name']} there",
+        )
+    events: list[Any] = [
+        HthEntryResolved(e["id"], d["id"], p["way"], p["total"], "thrown"),
+        Moved(e["id"], to, "thrown", None, list(p["at"])),
+    ]
     if option(state, "judo_throw_prone") and e.get("posture") != "prone":
         events.append(PostureChanged(e["id"], "prone"))
     bonus = THROW_BONUS[min(2, F.judo(d))]
-    ev, total = roll_damage(dice, fist_damage(state, d), "throw_damage", d["id"], "fist",
-                            extra=[Modifier(bonus, f"Judo {min(2, F.judo(d))} throw")])
+    ev, total = roll_damage(
+        dice,
+        fist_damage(state, d),
+        "throw_damage",
+        d["id"],
+        "fist",
+        extra=[Modifier(bonus, f"Judo {min(2, F.judo(d))} throw")],
+    )
     events.append(ev)
-    events += wound_events(state, e["id"], total, armor_stops(e, shield_counts=True), f"{d['name']}'s Judo throw")
+    events += wound_events(
+        state, e["id"], total, armor_stops(e, shield_counts=True), f"{d['name']}'s Judo throw"
+    )
     events.append(ActionSpent(e["id"], state.get("turn", 0), "thrown"))
     return events + consequences(state, events)

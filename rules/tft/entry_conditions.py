@@ -29,8 +29,11 @@ def _ma(c: dict[str, Any]) -> int:
 def c1_faster(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], from_hex: Any) -> Check:
     if _ma(e) > _ma(d):
         return Check(True, f"{e['name']}'s MA {_ma(e)} is higher than {d['name']}'s {_ma(d)}")
-    return Check(False, f"C1: {e['name']}'s MA {_ma(e)} is not higher than {d['name']}'s {_ma(d)} "
-                        "(sprinting bonus not counted)")
+    return Check(
+        False,
+        f"C1: {e['name']}'s MA {_ma(e)} is not higher than {d['name']}'s {_ma(d)} "
+        "(sprinting bonus not counted)",
+    )
 
 
 def c2_wall_or_down(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], from_hex: Any) -> Check:
@@ -38,7 +41,9 @@ def c2_wall_or_down(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any],
         return Check(True, f"{d['name']}'s back is to a wall")
     if F.is_down(d):
         return Check(True, f"{d['name']} is {d['posture'].replace('_', ' ')}")
-    return Check(False, f"C2: {d['name']}'s back is not to a wall and {d['name']} is not lying down or kneeling")
+    return Check(
+        False, f"C2: {d['name']}'s back is not to a wall and {d['name']} is not lying down or kneeling"
+    )
 
 
 def c3_rear(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], from_hex: Any) -> Check:
@@ -70,12 +75,17 @@ ENTRY_CONDITIONS: dict[str, Callable[[dict[str, Any], dict[str, Any], dict[str, 
 
 def from_rear(d: dict[str, Any], from_hex: Any) -> bool:
     """Whether an entrant steps in from the defender's rear hex (none against Judo 2, §Judo-2)."""
-    return (F.judo(d) < 2 and d.get("facing") is not None and d.get("position") is not None
-            and list(from_hex) == rear_hex(d["position"], d["facing"]))
+    return (
+        F.judo(d) < 2
+        and d.get("facing") is not None
+        and d.get("position") is not None
+        and list(from_hex) == rear_hex(d["position"], d["facing"])
+    )
 
 
-def choose_condition(state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], from_hex: Any,
-                     named: str | None) -> tuple[str | None, str, list[str]]:
+def choose_condition(
+    state: dict[str, Any], e: dict[str, Any], d: dict[str, Any], from_hex: Any, named: str | None
+) -> tuple[str | None, str, list[str]]:
     """(condition, why it holds, failures): the named condition verified, or the first that holds."""
     if named is not None:
         check = ENTRY_CONDITIONS[named](state, e, d, from_hex)

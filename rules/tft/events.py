@@ -70,6 +70,11 @@ class TftMoveCounted(msgspec.Struct, frozen=True):
 
 
 TFT_EVENTS: tuple[type, ...] = (
-    HthEntryResolved, HthFirstTurn, HthConsentGiven, HthPreferencesSet, StandingCheckResolved,
-    TakeDownResolved, TftMoveCounted,
+    HthEntryResolved,
+    HthFirstTurn,
+    HthConsentGiven,
+    HthPreferencesSet,
+    StandingCheckResolved,
+    TakeDownResolved,
+    TftMoveCounted,
 )

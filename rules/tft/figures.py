@@ -63,10 +63,15 @@ def hth_st(state: dict[str, Any], c: Fig) -> int:
     return base + 4 * judo(c)
 
 
-def items_of(c: Fig, *, kind: str | None = None, states: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+def items_of(
+    c: Fig, *, kind: str | None = None, states: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
     """A figure's items, filtered by kind and state."""
-    return [i for i in c.get("items", []) if (kind is None or i.get("kind") == kind)
-            and (states is None or i.get("state") in states)]
+    return [
+        i
+        for i in c.get("items", [])
+        if (kind is None or i.get("kind") == kind) and (states is None or i.get("state") in states)
+    ]
 
 
 def ready_weapons(c: Fig) -> list[dict[str, Any]]:
@@ -111,8 +116,11 @@ def is_down(c: Fig) -> bool:
 
 def occupants(state: dict[str, Any], pos: Any, *, but: tuple[str, ...] = ()) -> list[str]:
     """Ids of the figures standing or lying in a hex."""
-    return [cid for cid, c in state["combatants"].items()
-            if cid not in but and pos is not None and c.get("position") == list(pos)]
+    return [
+        cid
+        for cid, c in state["combatants"].items()
+        if cid not in but and pos is not None and c.get("position") == list(pos)
+    ]
 
 
 def group_of(state: dict[str, Any], cid: str) -> dict[str, Any] | None:
@@ -151,4 +159,3 @@ def entry_turn(state: dict[str, Any], cid: str) -> bool:
 
 def action_spent(state: dict[str, Any], cid: str) -> bool:
     return cid in state.get("actions_spent", {})
-

@@ -32,8 +32,11 @@ def stand_up(state: dict[str, Any], cmd: StandUp, dice: Dice) -> list[Any]:
         problems.append(f"{c['name']} is already standing")
     refuse(problems, f"{c['name']} may not stand up now")
     turn = state.get("turn", 0)
-    return [ActionDeclared(c["id"], "stand_up", [], {}), PostureChanged(c["id"], "standing"),
-            ActionSpent(c["id"], turn, "stand_up")]
+    return [
+        ActionDeclared(c["id"], "stand_up", [], {}),
+        PostureChanged(c["id"], "standing"),
+        ActionSpent(c["id"], turn, "stand_up"),
+    ]
 
 
 def _lying(state: dict[str, Any], item_id: str) -> dict[str, Any]:
@@ -50,9 +53,14 @@ def _in_brawl(state: dict[str, Any], at: Any) -> bool:
 
 def within_reach(state: dict[str, Any], c: dict[str, Any]) -> list[str]:
     """Ids of the dropped items this figure could pick up (legal_actions)."""
-    return [i["id"] for o in state["combatants"].values() for i in o.get("items", [])
-            if i.get("state") == "dropped" and not _in_brawl(state, i.get("at"))
-            and (i.get("at") == c.get("position") or adjacent(i.get("at"), c.get("position")))]
+    return [
+        i["id"]
+        for o in state["combatants"].values()
+        for i in o.get("items", [])
+        if i.get("state") == "dropped"
+        and not _in_brawl(state, i.get("at"))
+        and (i.get("at") == c.get("position") or adjacent(i.get("at"), c.get("position")))
+    ]
 
 
 def pick_up(state: dict[str, Any], cmd: PickUp, dice: Dice) -> list[Any]:
@@ -69,7 +77,10 @@ def pick_up(state: dict[str, Any], cmd: PickUp, dice: Dice) -> list[Any]:
     elif _in_brawl(state, at):
         problems.append(f"the {name} lies under the brawl at {label(at)}, out of reach while it lasts")
     refuse(problems, f"{c['name']} may not pick up the {name}")
-    events: list[Any] = [ActionDeclared(c["id"], "pick_up", [], {"item": cmd.item}), ItemPickedUp(c["id"], cmd.item)]
+    events: list[Any] = [
+        ActionDeclared(c["id"], "pick_up", [], {"item": cmd.item}),
+        ItemPickedUp(c["id"], cmd.item),
+    ]
     if item.get("kind") == "weapon" and not F.ready_weapons(c):
         events.append(ItemReadied(c["id"], cmd.item))
     return [*events, ActionSpent(c["id"], state.get("turn", 0), "pick_up")]

@@ -18,14 +18,18 @@ from rules.tft.options import option
 ENTRY_TURN_RULE = "{name} may only attack on the turn of entering HTH"
 
 
-def entry_turn_problems(state: dict[str, Any], cid: str, allowed_by_first_turn_draw: bool = False) -> list[str]:
+def entry_turn_problems(
+    state: dict[str, Any], cid: str, allowed_by_first_turn_draw: bool = False
+) -> list[str]:
     """On the turn a figure enters or joins HTH it may only attack (§Actions-Attack; §Notes option)."""
     if F.entry_turn(state, cid) and not (allowed_by_first_turn_draw and option(state, "first_turn_draw")):
         return [ENTRY_TURN_RULE.format(name=F.name(state, cid))]
     return []
 
 
-def _three_vs(dice: Dice, who: str, purpose: str, target: int, mods: list[Modifier], count: int = 3) -> tuple[Any, bool]:
+def _three_vs(
+    dice: Dice, who: str, purpose: str, target: int, mods: list[Modifier], count: int = 3
+) -> tuple[Any, bool]:
     r = dice.roll(count, 6, purpose, who)
     ok = r.sum <= target
     return r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure"), ok
@@ -39,7 +43,9 @@ def cast_spell_in_hth(state: dict[str, Any], cmd: CastSpellInHth, dice: Dice) ->
         problems.append(f"{c['name']} is not in HTH")
     pin = F.pin_on(state, c["id"])
     if pin and cmd.motion:
-        problems.append(f"{c['name']} is pinned and may cast only a spell without hand motions (motion: false)")
+        problems.append(
+            f"{c['name']} is pinned and may cast only a spell without hand motions (motion: false)"
+        )
     if F.pin_holding(state, c["id"]):
         problems.append(f"{c['name']} is holding a pin (release it first)")
     refuse(problems, f"{c['name']} may not cast a spell")
@@ -47,8 +53,11 @@ def cast_spell_in_hth(state: dict[str, Any], cmd: CastSpellInHth, dice: Dice) ->
     given = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target += sum(m.value for m in given)
     ev, _ = _three_vs(dice, c["id"], "cast_spell", target, mods + given)
-    return [ActionDeclared(c["id"], "cast_spell_in_hth", [], {"spell": cmd.spell, "motion": cmd.motion}), ev,
-            ActionSpent(c["id"], state.get("turn", 0), "cast_spell_in_hth")]
+    return [
+        ActionDeclared(c["id"], "cast_spell_in_hth", [], {"spell": cmd.spell, "motion": cmd.motion}),
+        ev,
+        ActionSpent(c["id"], state.get("turn", 0), "cast_spell_in_hth"),
+    ]
 
 
 def draw_dagger(state: dict[str, Any], cmd: DrawDagger, dice: Dice) -> list[Any]:
@@ -75,7 +84,11 @@ def draw_dagger(state: dict[str, Any], cmd: DrawDagger, dice: Dice) -> list[Any]
 def drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[Any]:
     """3vs(HTH DX, the shield's own penalty included) to wiggle free of a shield (§Actions-Shield)."""
     c = F.get(state, cmd.combatant)
-    problems = slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"]) + member_problems(state, c["id"])
+    problems = (
+        slot_problems(state, c["id"], cmd.actor)
+        + entry_turn_problems(state, c["id"])
+        + member_problems(state, c["id"])
+    )
     shield = F.worn_shield(c)
     named = next((i for i in c.get("items", []) if i.get("id") == cmd.item), None)
     if cmd.item is not None and named is None:
@@ -84,9 +97,11 @@ def drop_shield(state: dict[str, Any], cmd: DropShield, dice: Dice) -> list[Any]
         problems.append(f"{c['name']} wears no shield")
     elif named is not None and named["id"] != shield["id"]:
         # §Actions-Shield: "To wiggle your arm free of a shield": the one strapped to the arm, no other item.
-        problems.append(f"one wiggles free only of the shield one wears (§Actions-Shield): {c['name']} wears the "
-                        f"{shield.get('name', shield['id'])}, and the {named.get('name', named['id'])} is "
-                        f"{'not a shield' if named.get('kind') != 'shield' else named.get('state', 'not worn')}")
+        problems.append(
+            f"one wiggles free only of the shield one wears (§Actions-Shield): {c['name']} wears the "
+            f"{shield.get('name', shield['id'])}, and the {named.get('name', named['id'])} is "
+            f"{'not a shield' if named.get('kind') != 'shield' else named.get('state', 'not worn')}"
+        )
     refuse(problems, f"{c['name']} may not drop a shield")
     target, mods = hth_dx(state, c["id"], "general")
     ev, ok = _three_vs(dice, c["id"], "drop_shield", target, mods)

@@ -71,7 +71,9 @@ def slot_problems(state: dict[str, Any], cid: str, actor: str = "") -> list[str]
     who = F.name(state, cid)
     out = []
     if state.get("phase") != "action":
-        out.append(f"actions are taken in the action phase, and this is the {state.get('phase') or 'no'} phase")
+        out.append(
+            f"actions are taken in the action phase, and this is the {state.get('phase') or 'no'} phase"
+        )
     elif F.action_spent(state, cid):
         out.append(f"{who} has already used this turn's action ({state['actions_spent'][cid]})")
     elif actor not in OUT_OF_ORDER_ACTORS:

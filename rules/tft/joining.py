@@ -31,8 +31,10 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
         if not any(F.enemies(j, m) and F.conscious(m) for m in members):
             problems.append(f"no enemy of {j['name']} is in that brawl")
         if F.group_standing(state, group) and j.get("posture") != "standing":
-            problems.append(f"{j['name']} is not standing and the brawl is on its feet "
-                            "(a fallen figure gets in with enter_hth at its own action, §Standing)")
+            problems.append(
+                f"{j['name']} is not standing and the brawl is on its feet "
+                "(a fallen figure gets in with enter_hth at its own action, §Standing)"
+            )
     if j.get("group"):
         problems.append(f"{j['name']} is already in HTH")
     if not F.conscious(j):
@@ -43,17 +45,22 @@ def join_hth(state: dict[str, Any], cmd: JoinHth, dice: Dice) -> list[Any]:
         if rec["movement_ended"]:
             problems.append(f"{j['name']}'s movement has ended this turn")
         if rec["hexes_moved"] + 1 > F.half_move(j):
-            problems.append(f"with this step {j['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
-                            f"their MA ({F.half_move(j)})")
+            problems.append(
+                f"with this step {j['name']} would move {rec['hexes_moved'] + 1} hexes, more than half "
+                f"their MA ({F.half_move(j)})"
+            )
     else:
         problems += slot_problems(state, j["id"], cmd.actor)
         if rec["hexes_moved"] > F.half_move(j):
-            problems.append(f"{j['name']} moved {rec['hexes_moved']} hexes, more than half their MA "
-                            f"({F.half_move(j)})")
+            problems.append(
+                f"{j['name']} moved {rec['hexes_moved']} hexes, more than half their MA ({F.half_move(j)})"
+            )
     refuse(problems, f"{j['name']} may not join the brawl")
     at = list(group["at"])
-    events: list[Any] = [ActionDeclared(j["id"], "join_hth", [t["id"]], {"group": group["group"]}),
-                         Moved(j["id"], at, "charge", None, list(j["position"]))]
+    events: list[Any] = [
+        ActionDeclared(j["id"], "join_hth", [t["id"]], {"group": group["group"]}),
+        Moved(j["id"], at, "charge", None, list(j["position"])),
+    ]
     events += dropped_on_entry(state, j["id"], at)
     standing = F.group_standing(state, group)
     events.append(CloseCombatJoined(group["group"], [j["id"]], at, standing))

@@ -19,12 +19,19 @@ ALWAYS = ("tft.consent_hth", "tft.set_hth_preferences")
 
 
 def _can_enter(state: dict[str, Any], c: dict[str, Any], d: dict[str, Any]) -> bool:
-    return not common_entry_problems(state, c, d) and choose_condition(state, c, d, c.get("position"), None)[0] is not None
+    return (
+        not common_entry_problems(state, c, d)
+        and choose_condition(state, c, d, c.get("position"), None)[0] is not None
+    )
 
 
 def _adjacent_groups(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
-    return [g for g in state["groups"].values() if adjacent(g["at"], c.get("position"))
-            and any(F.enemies(c, state["combatants"][m]) for m in g["combatants"] if m in state["combatants"])]
+    return [
+        g
+        for g in state["groups"].values()
+        if adjacent(g["at"], c.get("position"))
+        and any(F.enemies(c, state["combatants"][m]) for m in g["combatants"] if m in state["combatants"])
+    ]
 
 
 def legal_now(state: dict[str, Any], cid: str) -> list[str]:
@@ -44,13 +51,20 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
         return out
     rec = F.tft_record(state, cid)
     others = [o for oid, o in state["combatants"].items() if oid != cid]
-    if state.get("phase") == "movement" and not c.get("group") and not rec["movement_ended"] \
-            and not F.action_spent(state, cid):
+    if (
+        state.get("phase") == "movement"
+        and not c.get("group")
+        and not rec["movement_ended"]
+        and not F.action_spent(state, cid)
+    ):
         if rec["hexes_moved"] < move_limit(state, c):
             out.append("tft.move")
         if rec["hexes_moved"] + 1 <= F.half_move(c):
-            if option(state, "diving_for_legs") and c.get("posture") == "standing" \
-                    and any(_can_enter(state, c, o) for o in others):
+            if (
+                option(state, "diving_for_legs")
+                and c.get("posture") == "standing"
+                and any(_can_enter(state, c, o) for o in others)
+            ):
                 out.append("tft.dive_for_legs")
             if _adjacent_groups(state, c):
                 out.append("tft.join_hth")
@@ -76,8 +90,12 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
             out.append("tft.stand_up")
         if within_reach(state, c):
             out.append("tft.pick_up")
-        if F.judo(c) >= 2 and c.get("posture") == "prone" and not rec["hexes_moved"] \
-                and any(adjacent(o.get("position"), c.get("position")) for o in others):
+        if (
+            F.judo(c) >= 2
+            and c.get("posture") == "prone"
+            and not rec["hexes_moved"]
+            and any(adjacent(o.get("position"), c.get("position")) for o in others)
+        ):
             out.append("tft.prone_unarmed_attack")
         return out
     pin = F.pin_on(state, cid)
@@ -85,15 +103,22 @@ def legal_actions(state: dict[str, Any], cid: str) -> list[str]:
     if pin:
         out.append("tft.cast_spell_in_hth")
         holder = state["combatants"].get(pin["holder"])
-        if option(state, "pins") and state.get("turn", 0) >= pin["turn"] + HELD_TURNS_BEFORE_BREAK \
-                and holder and F.hth_st(state, c) >= F.hth_st(state, holder):
+        if (
+            option(state, "pins")
+            and state.get("turn", 0) >= pin["turn"] + HELD_TURNS_BEFORE_BREAK
+            and holder
+            and F.hth_st(state, c) >= F.hth_st(state, holder)
+        ):
             out.append("tft.break_pin")
         return out
     if F.pin_holding(state, cid):
         return out
     out.append("tft.hth_attack")
-    if F.carried_daggers(c) and not any(F.hth_usable(w) for w in F.ready_weapons(c)) \
-            and (not entry or option(state, "first_turn_draw")):
+    if (
+        F.carried_daggers(c)
+        and not any(F.hth_usable(w) for w in F.ready_weapons(c))
+        and (not entry or option(state, "first_turn_draw"))
+    ):
         out.append("tft.draw_dagger")
     if entry:
         return out

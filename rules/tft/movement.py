@@ -19,7 +19,11 @@ JUDO2_CRAWL_HEXES = 3  # §Judo-2: prone people with Judo 2 crawl 3 hexes
 
 def ways_in(state: dict[str, Any], c: dict[str, Any]) -> str:
     """The entry commands that take this figure: a dive only while standing in the movement phase (4.3)."""
-    if state.get("phase") == "movement" and c.get("posture") == "standing" and option(state, "diving_for_legs"):
+    if (
+        state.get("phase") == "movement"
+        and c.get("posture") == "standing"
+        and option(state, "diving_for_legs")
+    ):
         return "use dive_for_legs, or enter_hth from the next hex at your action"
     return "use enter_hth from the next hex at your action"
 
@@ -33,8 +37,10 @@ def _blocked(state: dict[str, Any], cid: str, to: Any) -> str | None:
         group = F.group_of(state, other)
         if group:
             if F.group_standing(state, group) and F.is_down(me):
-                return (f"{label(to)} holds a brawl on its feet: a fallen figure gets in with enter_hth at its "
-                        "own action (§Standing)")
+                return (
+                    f"{label(to)} holds a brawl on its feet: a fallen figure gets in with enter_hth at its "
+                    "own action (§Standing)"
+                )
             return f"{label(to)} holds an HTH brawl: use join_hth"
         if F.enemies(me, o):
             return f"{label(to)} holds {o['name']}, an enemy: {ways_in(state, me)}"
@@ -67,10 +73,14 @@ def tft_move(state: dict[str, Any], cmd: TftMove, dice: Dice) -> list[Any]:
     rec = F.tft_record(state, c["id"])
     problems = []
     if state.get("phase") != "movement":
-        problems.append(f"figures move in the movement phase, and this is the {state.get('phase') or 'no'} phase")
+        problems.append(
+            f"figures move in the movement phase, and this is the {state.get('phase') or 'no'} phase"
+        )
     if c.get("group"):
-        problems.append(f"{c['name']} is in HTH: only disengage, an action (not on the turn of getting in), takes "
-                        "a figure out")
+        problems.append(
+            f"{c['name']} is in HTH: only disengage, an action (not on the turn of getting in), takes "
+            "a figure out"
+        )
     if rec["movement_ended"]:
         problems.append(f"{c['name']}'s movement has ended this turn")
     if F.action_spent(state, c["id"]):

@@ -20,5 +20,8 @@ def pin_ended(end: PinReleased | PinBroken, pinned_present: bool = True) -> list
 
 def holder_removed(state: dict[str, Any], removed: str) -> list[Any]:
     """The common fold drops a removed holder's pin; the figure he held is no longer pinned."""
-    return [ConditionChanged(p["pinned"], PINNED, False) for p in state.get("pins", [])
-            if p["holder"] == removed and p["pinned"] in state["combatants"]]
+    return [
+        ConditionChanged(p["pinned"], PINNED, False)
+        for p in state.get("pins", [])
+        if p["holder"] == removed and p["pinned"] in state["combatants"]
+    ]

@@ -43,7 +43,9 @@ def contest_dice(state: dict[str, Any], pinner: str, target: str) -> tuple[int, 
 def pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[Any]:
     """Try to pin a member of one's own fallen group."""
     c, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = _pins_on(state) + slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"])
+    problems = (
+        _pins_on(state) + slot_problems(state, c["id"], cmd.actor) + entry_turn_problems(state, c["id"])
+    )
     problems += member_problems(state, c["id"])
     group = F.group_of(state, c["id"])
     if group is not None and F.group_standing(state, group):
@@ -55,10 +57,19 @@ def pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[Any]:
     refuse(problems, f"{c['name']} may not pin {t['name']}")
     events: list[Any] = [ActionDeclared(c["id"], "pin", [t["id"]], {})]
     if option(state, "pin_resolution") == "gm":
-        return events + [ReactionRequested(
-            "", "pin_ruling", None, "gm", ["pinned", "not_pinned"], "not_pinned", [],
-            {"engine": "tft", "step": "pin_ruling", "holder": c["id"], "pinned": t["id"]},
-            f"Does {c['name']} pin {t['name']}? (Advanced Melee p.15)")]
+        return events + [
+            ReactionRequested(
+                "",
+                "pin_ruling",
+                None,
+                "gm",
+                ["pinned", "not_pinned"],
+                "not_pinned",
+                [],
+                {"engine": "tft", "step": "pin_ruling", "holder": c["id"], "pinned": t["id"]},
+                f"Does {c['name']} pin {t['name']}? (Advanced Melee p.15)",
+            )
+        ]
     np_, nt = contest_dice(state, c["id"], t["id"])
     outcomes = []
     for who, count, purpose in ((c["id"], np_, "pin_attempt"), (t["id"], nt, "pin_resist")):
@@ -66,7 +77,9 @@ def pin(state: dict[str, Any], cmd: Pin, dice: Dice) -> list[Any]:
         r = dice.roll(count, 6, purpose, who)
         ok = r.sum <= target
         outcomes.append(ok)
-        events.append(r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure"))
+        events.append(
+            r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure")
+        )
     return events + _pin_result(state, c["id"], t["id"], outcomes[0] and not outcomes[1])
 
 
@@ -94,8 +107,10 @@ def held_pins(state: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     for p in state.get("pins", []):
         if p["turn"] < state.get("turn", 0) and p.get("last_held_turn") != state.get("turn"):
-            out += [PinHeld(p["holder"], p["pinned"], state["turn"]),
-                    ActionSpent(p["holder"], state["turn"], "holding pin")]
+            out += [
+                PinHeld(p["holder"], p["pinned"], state["turn"]),
+                ActionSpent(p["holder"], state["turn"], "holding pin"),
+            ]
     return out
 
 
@@ -118,19 +133,24 @@ def break_pin(state: dict[str, Any], cmd: BreakPin, dice: Dice) -> list[Any]:
         holder = state["combatants"][p["holder"]]
         first = p["turn"] + HELD_TURNS_BEFORE_BREAK
         if state.get("turn", 0) < first:
-            problems.append(f"{c['name']} was pinned on turn {p['turn']} and may first try to break free on turn "
-                            f"{first}")
+            problems.append(
+                f"{c['name']} was pinned on turn {p['turn']} and may first try to break free on turn {first}"
+            )
         mine, theirs = F.hth_st(state, c), F.hth_st(state, holder)
         if mine < theirs:
-            problems.append(f"{c['name']}'s ST in HTH ({mine}) is less than {holder['name']}'s ({theirs}): only "
-                            "an equal or stronger figure can break a pin")
+            problems.append(
+                f"{c['name']}'s ST in HTH ({mine}) is less than {holder['name']}'s ({theirs}): only "
+                "an equal or stronger figure can break a pin"
+            )
     refuse(problems, f"{c['name']} may not break the pin")
     mods = [Modifier(4 * F.judo(c), f"Judo {F.judo(c)} (ST in HTH)")] if F.judo(c) else []
     target = F.hth_st(state, c)
     r = dice.roll(BREAK_PIN_DICE, 6, "break_pin", c["id"])
     ok = r.sum <= target
-    events: list[Any] = [ActionDeclared(c["id"], "break_pin", [p["holder"]], {}),
-                         r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure")]
+    events: list[Any] = [
+        ActionDeclared(c["id"], "break_pin", [p["holder"]], {}),
+        r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure"),
+    ]
     if ok:
         events += pin_ended(PinBroken(c["id"], p["holder"]))
     return [*events, ActionSpent(c["id"], state.get("turn", 0), "break_pin")]

@@ -27,13 +27,21 @@ STATS: dict[str, str] = {
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {
-    "judo_throw": {"asked": "a Judo defender whose defense roll allows a throw, of its entrant",
-                   "choices": {"<hex>": "throw the entrant into this empty adjacent hex, e.g. 1,-1",
-                               "no_throw": "no throw: the free hit instead (the default)"}},
-    "entry_dagger": {"asked": "a defender with a carried dagger when the entrant got in",
-                     "choices": {"dagger": "ready a dagger, free", "none": "do not (the default)"}},
-    "pin_ruling": {"asked": "the GM, for each pin attempt when the option pin_resolution is gm",
-                   "choices": {"pinned": "the pin holds", "not_pinned": "it does not (the default)"}},
+    "judo_throw": {
+        "asked": "a Judo defender whose defense roll allows a throw, of its entrant",
+        "choices": {
+            "<hex>": "throw the entrant into this empty adjacent hex, e.g. 1,-1",
+            "no_throw": "no throw: the free hit instead (the default)",
+        },
+    },
+    "entry_dagger": {
+        "asked": "a defender with a carried dagger when the entrant got in",
+        "choices": {"dagger": "ready a dagger, free", "none": "do not (the default)"},
+    },
+    "pin_ruling": {
+        "asked": "the GM, for each pin attempt when the option pin_resolution is gm",
+        "choices": {"pinned": "the pin holds", "not_pinned": "it does not (the default)"},
+    },
 }
 
 # Simeth's MA 12 beats the troll's 10, so entry condition C1 holds; the troll has no Judo and no dagger,
@@ -41,19 +49,38 @@ REACTIONS: dict[str, dict[str, Any]] = {
 FIRST_TURN = FirstTurn(
     name="Troll bridge",
     combatants=(
-        {"id": "simeth", "name": "Simeth", "side": "heroes", "position": [0, 0], "facing": 0,
-         "stats": {"st": 12, "dx": 12, "iq": 10, "adj_dx": 12, "ma": 12}},
-        {"id": "troll", "name": "Troll", "side": "monsters", "position": [1, 0], "facing": 3,
-         "stats": {"st": 30, "dx": 11, "iq": 7, "adj_dx": 11, "ma": 10}},
+        {
+            "id": "simeth",
+            "name": "Simeth",
+            "side": "heroes",
+            "position": [0, 0],
+            "facing": 0,
+            "stats": {"st": 12, "dx": 12, "iq": 10, "adj_dx": 12, "ma": 12},
+        },
+        {
+            "id": "troll",
+            "name": "Troll",
+            "side": "monsters",
+            "position": [1, 0],
+            "facing": 3,
+            "stats": {"st": 30, "dx": 11, "iq": 7, "adj_dx": 11, "ma": 10},
+        },
     ),
     plays=("simeth",),
     commands=(
         ("gm", "The GM starts turn 1 ...", {"type": "start_turn", "turn": 1}),
         ("gm", "... its movement phase ...", {"type": "start_phase", "phase": "movement"}),
-        ("gm", "... and its action phase (Simeth, adjDX 12, acts first).", {"type": "start_phase", "phase": "action"}),
-        ("player", "Simeth (MA 12, faster than the troll: entry condition C1) tries to get into HTH. With server "
-                   "dice the troll's defense roll decides: Simeth may get in, or be knocked back (the action lost, "
-                   "perhaps with a free hit for the troll), so your own fight may go differently from here.",
-         {"type": "tft.enter_hth", "combatant": "simeth", "target": "troll"}),
+        (
+            "gm",
+            "... and its action phase (Simeth, adjDX 12, acts first).",
+            {"type": "start_phase", "phase": "action"},
+        ),
+        (
+            "player",
+            "Simeth (MA 12, faster than the troll: entry condition C1) tries to get into HTH. With server "
+            "dice the troll's defense roll decides: Simeth may get in, or be knocked back (the action lost, "
+            "perhaps with a free hit for the troll), so your own fight may go differently from here.",
+            {"type": "tft.enter_hth", "combatant": "simeth", "target": "troll"},
+        ),
     ),
 )

@@ -22,8 +22,10 @@ STANDING_ORDER_OF: dict[str, dict[str, str | None]] = {
 def consent_hth(state: dict[str, Any], cmd: ConsentHth, dice: Dice) -> list[Any]:
     """The defender lets this entrant try to enter HTH this turn (C4); he still rolls the die."""
     d, e = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    refuse([] if d["id"] != e["id"] else [f"{d['name']} cannot consent to their own entry"],
-              f"{d['name']} may not give consent")
+    refuse(
+        [] if d["id"] != e["id"] else [f"{d['name']} cannot consent to their own entry"],
+        f"{d['name']} may not give consent",
+    )
     return [HthConsentGiven(d["id"], e["id"], state.get("turn", 0))]
 
 

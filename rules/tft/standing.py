@@ -38,8 +38,14 @@ def _st_target(state: dict[str, Any], fig: dict[str, Any]) -> tuple[int, list[Mo
 
 def representative(state: dict[str, Any], camp: list[str], order: list[str]) -> str:
     """The highest HTH ST of a camp; ties: higher UC, then earlier join (A15)."""
-    return min(camp, key=lambda cid: (-F.hth_st(state, state["combatants"][cid]),
-                                      -F.uc(state["combatants"][cid]), order.index(cid)))
+    return min(
+        camp,
+        key=lambda cid: (
+            -F.hth_st(state, state["combatants"][cid]),
+            -F.uc(state["combatants"][cid]),
+            order.index(cid),
+        ),
+    )
 
 
 def take_down_dice(state: dict[str, Any], puller: str, stander: str) -> tuple[int, int]:
@@ -55,12 +61,15 @@ def standing_check(state: dict[str, Any], gid: str, dice: Dice) -> list[Any]:
     """The check of a standing group: dice, TakeDownResolved, StandingCheckResolved, then, if the group
     falls, `CloseCombatJoined` again with `standing: false` (the common flag), and PostureChanged."""
     group = state["groups"][gid]
-    members = [m for m in group["combatants"] if m in state["combatants"]
-               and F.conscious(state["combatants"][m])]
+    members = [
+        m for m in group["combatants"] if m in state["combatants"] and F.conscious(state["combatants"][m])
+    ]
     fallers = [m for m in members if F.prefs(state, m)["hth_wish"] != "stand"]
     standers = [m for m in members if m not in fallers]
     n, f = len(members), len(fallers)
-    case, procedure = next((c, p) for c, test, p in STANDING_CASES[option(state, "standing_vote")] if test(n, f))
+    case, procedure = next(
+        (c, p) for c, test, p in STANDING_CASES[option(state, "standing_vote")] if test(n, f)
+    )
     events: list[Any] = []
     if procedure == "fall":
         standing = False
@@ -71,8 +80,9 @@ def standing_check(state: dict[str, Any], gid: str, dice: Dice) -> list[Any]:
             r = dice.roll(3, 6, "stay_standing", m)
             ok = r.sum <= target
             standing = standing and ok
-            events.append(r.event(modifiers=mods, total=r.sum, target=target,
-                                  outcome="success" if ok else "failure"))
+            events.append(
+                r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure")
+            )
     else:
         puller = representative(state, fallers, group["combatants"])
         stander = representative(state, standers, group["combatants"])
@@ -83,8 +93,9 @@ def standing_check(state: dict[str, Any], gid: str, dice: Dice) -> list[Any]:
             r = dice.roll(count, 6, purpose, who)
             ok = r.sum <= target
             results.append(ok)
-            events.append(r.event(modifiers=mods, total=r.sum, target=target,
-                                  outcome="success" if ok else "failure"))
+            events.append(
+                r.event(modifiers=mods, total=r.sum, target=target, outcome="success" if ok else "failure")
+            )
         taken_down = results[0] and not results[1]
         events.append(TakeDownResolved(gid, puller, stander, x, y, taken_down))
         standing = not taken_down

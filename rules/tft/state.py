@@ -39,8 +39,13 @@ def initial_rules_state() -> dict[str, Any]:
 
 def new_figure() -> dict[str, Any]:
     """A figure's tft record when it joins the encounter."""
-    return {"hexes_moved": 0, "move_path": [], "movement_ended": False, "hth_first_turn": None,
-            "prefs": dict(DEFAULT_PREFERENCES)}
+    return {
+        "hexes_moved": 0,
+        "move_path": [],
+        "movement_ended": False,
+        "hth_first_turn": None,
+        "prefs": dict(DEFAULT_PREFERENCES),
+    }
 
 
 def figure(rules: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -77,14 +82,20 @@ def _evolve(rules: dict[str, Any], t: str, d: dict[str, Any]) -> dict[str, Any]:
         return {**rules, "figures": {k: v for k, v in rules["figures"].items() if k != d["combatant"]}}
     if t == "TftMoveCounted":
         f = figure(rules, d["combatant"])
-        return _with_figure(rules, d["combatant"], hexes_moved=d["hexes_moved"],
-                            move_path=[*f["move_path"], *d["path"]])
+        return _with_figure(
+            rules, d["combatant"], hexes_moved=d["hexes_moved"], move_path=[*f["move_path"], *d["path"]]
+        )
     if t == "Moved" and rules.get("phase") == "movement":
         f = figure(rules, d["combatant"])
         if d.get("reason") == "charge":
             # A dive or a joining step in the movement phase counts and is the last step (4.3, 4.4).
-            return _with_figure(rules, d["combatant"], hexes_moved=f["hexes_moved"] + 1,
-                                move_path=[*f["move_path"], d["to"]], movement_ended=True)
+            return _with_figure(
+                rules,
+                d["combatant"],
+                hexes_moved=f["hexes_moved"] + 1,
+                move_path=[*f["move_path"], d["to"]],
+                movement_ended=True,
+            )
         if d.get("reason") in ("knockback", "thrown"):
             return _with_figure(rules, d["combatant"], movement_ended=True)
         return rules

@@ -27,8 +27,13 @@ def outside_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tup
     for item in c.get("items", []):
         if item.get("id") == weapon:
             if item.get("state") != "ready":
-                refuse([f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
-                           f"{item.get('state')}"], f"{c['name']} may not strike with the {item.get('name', weapon)}")
+                refuse(
+                    [
+                        f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
+                        f"{item.get('state')}"
+                    ],
+                    f"{c['name']} may not strike with the {item.get('name', weapon)}",
+                )
             return item.get("name", weapon), str(item.get("damage", "1d6"))
     for nat in F.natural_attacks(c):
         if nat.get("name") == weapon:
@@ -51,15 +56,25 @@ def ready_item(c: dict[str, Any], weapon: str) -> dict[str, Any]:
     return {"item": item}
 
 
-def _damage(state: dict[str, Any], dice: Dice, c: dict[str, Any], victim: str, weapon: tuple[str, str],
-            multiplier: int = 1) -> list[Any]:
+def _damage(
+    state: dict[str, Any],
+    dice: Dice,
+    c: dict[str, Any],
+    victim: str,
+    weapon: tuple[str, str],
+    multiplier: int = 1,
+) -> list[Any]:
     group = F.group_of(state, victim)
     # A standing brawl's shields work against outsiders; a fallen one's do not (§Actions-Shield, A13).
     shields = bool(group) and F.group_standing(state, group)
     ev, dmg = roll_damage(dice, weapon[1], "damage", c["id"], weapon[0], multiplier=multiplier)
     v = state["combatants"][victim]
-    return [ev, *wound_events(state, victim, dmg, armor_stops(v, shield_counts=shields),
-                              f"{c['name']}'s {weapon[0]}")]
+    return [
+        ev,
+        *wound_events(
+            state, victim, dmg, armor_stops(v, shield_counts=shields), f"{c['name']}'s {weapon[0]}"
+        ),
+    ]
 
 
 def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> list[Any]:
@@ -71,7 +86,9 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     if cmd.attack == "melee" and d != 1:
         problems.append(f"{c['name']} is not next to the brawl (a melee strike needs an adjacent hex)")
     if cmd.attack != "melee" and d > NEAR_MISSILE_HEXES:
-        problems.append(f"the brawl is {d} hexes away: from more than {NEAR_MISSILE_HEXES} use missile_into_hth_far")
+        problems.append(
+            f"the brawl is {d} hexes away: from more than {NEAR_MISSILE_HEXES} use missile_into_hth_far"
+        )
     refuse(problems, f"{c['name']} may not strike into the brawl")
     weapon = outside_weapon(state, c, cmd.weapon)
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
@@ -81,19 +98,29 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
     others = [m for m in members if m != t["id"]]
     enemies = [m for m in others if F.enemies(c, state["combatants"][m])]
     friends = [m for m in others if not F.enemies(c, state["combatants"][m])]
-    sequence = [(t["id"], False)] + [(m, False) for m in enemies] + (
-        [(m, True) for m in friends] if not enemies else [])
+    sequence = (
+        [(t["id"], False)]
+        + [(m, False) for m in enemies]
+        + ([(m, True) for m in friends] if not enemies else [])
+    )
     # The figures the rolls are against, in roll order (the rolls stop at the first hit): the log names them.
-    events: list[Any] = [ActionDeclared(c["id"], "strike_into_hth", [t["id"]],
-                                        {"weapon": cmd.weapon, "attack": cmd.attack,
-                                         "roll_order": [v for v, _ in sequence]})]
+    events: list[Any] = [
+        ActionDeclared(
+            c["id"],
+            "strike_into_hth",
+            [t["id"]],
+            {"weapon": cmd.weapon, "attack": cmd.attack, "roll_order": [v for v, _ in sequence]},
+        )
+    ]
     hit_victim, mult, fumble = None, 1, None
     for victim, to_miss in sequence:
         if to_miss:
             # "To miss" a friend: a total above DX hits him (A19); not an attack roll, so no criticals.
             r = dice.roll(3, 6, "strike_into_hth_to_miss", c["id"])
             hit = r.sum > target
-            events.append(r.event(modifiers=mods, total=r.sum, target=target, outcome="hit" if hit else "miss"))
+            events.append(
+                r.event(modifiers=mods, total=r.sum, target=target, outcome="hit" if hit else "miss")
+            )
         else:
             # A roll to hit is an attack: the criticals of A3 apply (OPTION attack_criticals).
             ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "strike_into_hth")

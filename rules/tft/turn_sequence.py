@@ -18,20 +18,27 @@ def phase_problem(state: dict[str, Any], phase: str) -> str | None:
     if not state.get("turn"):
         return f"{SEQUENCE}; no turn has started yet"
     current = rules.get("phase")
-    expected = PHASES[0] if current is None else (PHASES[PHASES.index(current) + 1]
-                                                   if current in PHASES[:-1] else None)
+    expected = (
+        PHASES[0]
+        if current is None
+        else (PHASES[PHASES.index(current) + 1] if current in PHASES[:-1] else None)
+    )
     if phase == expected:
         return None
     turn = state.get("turn")
     if expected is None:
         return f"{SEQUENCE}; turn {turn}'s {current} phase is under way: start_turn begins the next turn"
-    return f"{SEQUENCE}; turn {turn} is {'at its start' if current is None else f'in its {current} phase'}, " \
-           f"so the {expected} phase comes next"
+    return (
+        f"{SEQUENCE}; turn {turn} is {'at its start' if current is None else f'in its {current} phase'}, "
+        f"so the {expected} phase comes next"
+    )
 
 
 def check_phase(state: dict[str, Any], phase: str, force: bool) -> None:
     """Refuse an unknown or out-of-order phase, unless the GM forces it (`force: true`, NOTES.md)."""
     problem = None if force else phase_problem(state, phase)
     if problem:
-        raise RuleError(f"The {phase} phase may not start: {problem} (the GM may send force: true to override).",
-                        {"phase": phase, "sequence": list(PHASES)})
+        raise RuleError(
+            f"The {phase} phase may not start: {problem} (the GM may send force: true to override).",
+            {"phase": phase, "sequence": list(PHASES)},
+        )

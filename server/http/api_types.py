@@ -20,9 +20,13 @@ def about(text: str) -> msgspec.Meta:
     return msgspec.Meta(description=text)
 
 
-DiceMode = Annotated[Literal["server", "manual", "mixed"], about(
-    "Where dice come from: server (committed server dice), manual (the table's physical dice, faces typed in "
-    "each command's `dice`), or mixed (server dice unless a command supplies faces).")]
+DiceMode = Annotated[
+    Literal["server", "manual", "mixed"],
+    about(
+        "Where dice come from: server (committed server dice), manual (the table's physical dice, faces typed in "
+        "each command's `dice`), or mixed (server dice unless a command supplies faces)."
+    ),
+]
 EncounterId = Annotated[str, about("The encounter's id.")]
 EncounterName = Annotated[str, about("The encounter's name, as the log and the page show it.")]
 RulesetId = Annotated[str, about("The ruleset's id (GET /rulesets).")]
@@ -38,10 +42,14 @@ Timestamp = Annotated[str | None, about("UTC time, e.g. 2026-01-31T18:00:00.0000
 class Geometry(msgspec.Struct):
     """How positions and facing are measured (DESIGN.md "Units")."""
 
-    kind: Annotated[Literal["hex_axial", "plane"], about(
-        "hex_axial: positions are axial hex coordinates [q, r]; plane: [x, y] on a table top.")]
+    kind: Annotated[
+        Literal["hex_axial", "plane"],
+        about("hex_axial: positions are axial hex coordinates [q, r]; plane: [x, y] on a table top."),
+    ]
     unit: Annotated[str, about("What one step of a position is: hex, or 0.01 inch on a plane.")]
-    facing: Annotated[Literal["hex6", "degrees"], about("hex6: facing is a hex direction 0-5; degrees: 0-359.")]
+    facing: Annotated[
+        Literal["hex6", "degrees"], about("hex6: facing is a hex direction 0-5; degrees: 0-359.")
+    ]
     position_required: Annotated[bool, about("Whether every combatant must have a position.")]
 
 
@@ -72,33 +80,55 @@ class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Annotated[str, about("The encounter's name, as the log and the page show it (1-200 characters).")]
     ruleset: RulesetId
-    options: Annotated[dict[str, Any] | None, about(
-        "Option name to value, the ruleset's and the engine's (GET /rulesets/{id}); null or omitted: defaults.")] = None
+    options: Annotated[
+        dict[str, Any] | None,
+        about(
+            "Option name to value, the ruleset's and the engine's (GET /rulesets/{id}); null or omitted: defaults."
+        ),
+    ] = None
     public: Public = False
     dice: DiceMode = "server"
-    command_id: Annotated[str | None, about(
-        "Your id for this request: resending it with the same body returns the same encounter (200).")] = None
+    command_id: Annotated[
+        str | None,
+        about("Your id for this request: resending it with the same body returns the same encounter (200)."),
+    ] = None
 
 
 class EncounterCreatedResponse(msgspec.Struct):
     id: EncounterId
-    gm_token: Annotated[str | None, about(
-        "The GM's bearer token, shown once; null on a resend (the same command_id and body).")]
-    commitment: Annotated[str | None, about(
-        "SHA-256 (hex) of the dice seed, committed before any roll; null without server dice.")]
+    gm_token: Annotated[
+        str | None,
+        about("The GM's bearer token, shown once; null on a resend (the same command_id and body)."),
+    ]
+    commitment: Annotated[
+        str | None,
+        about("SHA-256 (hex) of the dice seed, committed before any roll; null without server dice."),
+    ]
     ruleset: RulesetId
-    options: Annotated[dict[str, Any], about("Every option resolved: the ones given, the rest at their defaults.")]
+    options: Annotated[
+        dict[str, Any], about("Every option resolved: the ones given, the rest at their defaults.")
+    ]
     geometry: GeometryOf
     name: EncounterName
     dice: DiceMode
     public: Public
-    hidden_commitment: Annotated[str | None, about(
-        "SHA-256 (hex) of the hidden seed behind the GM's hidden rolls, revealed at close; null without server "
-        "dice. Keep it with the commitment.")] = None
-    seq: Annotated[int, about("The chain head after creation (1): keep it with `hash` as your first receipt.")] = 1
-    hash: Annotated[str, about(
-        "That event's chain hash: as a receipt (tussle verify --receipts) it pins seq 1 whole — dice source, "
-        "options and commitments.")] = ""
+    hidden_commitment: Annotated[
+        str | None,
+        about(
+            "SHA-256 (hex) of the hidden seed behind the GM's hidden rolls, revealed at close; null without server "
+            "dice. Keep it with the commitment."
+        ),
+    ] = None
+    seq: Annotated[
+        int, about("The chain head after creation (1): keep it with `hash` as your first receipt.")
+    ] = 1
+    hash: Annotated[
+        str,
+        about(
+            "That event's chain hash: as a receipt (tussle verify --receipts) it pins seq 1 whole — dice source, "
+            "options and commitments."
+        ),
+    ] = ""
 
 
 class HiddenRoll(msgspec.Struct):
@@ -129,7 +159,9 @@ class EncounterSummary(msgspec.Struct):
 
 
 class EncounterList(msgspec.Struct):
-    encounters: Annotated[list[EncounterSummary], about("The public encounters (for the admin: all), in the order created.")]
+    encounters: Annotated[
+        list[EncounterSummary], about("The public encounters (for the admin: all), in the order created.")
+    ]
 
 
 class EncounterDetail(msgspec.Struct):
@@ -146,11 +178,16 @@ class EncounterDetail(msgspec.Struct):
     seq: Annotated[int, about("The head: the seq of its last event.")]
     hash: Annotated[str, about("The chain hash of that event (SHA-256, hex).")]
     head: Annotated[Head, about("The chain head: seq and hash together.")]
-    commitment: Annotated[str | None, about(
-        "SHA-256 (hex) of the dice seed in use now; null without server dice.")]
+    commitment: Annotated[
+        str | None, about("SHA-256 (hex) of the dice seed in use now; null without server dice.")
+    ]
     commitments: Annotated[list[str], about("Every seed commitment of the encounter, oldest first.")]
-    revealed_seeds: Annotated[dict[str, str], about(
-        "Commitment to its revealed seed (hex), for the seeds revealed so far (at rotate_seed or close).")]
+    revealed_seeds: Annotated[
+        dict[str, str],
+        about(
+            "Commitment to its revealed seed (hex), for the seeds revealed so far (at rotate_seed or close)."
+        ),
+    ]
     closed: Closed
 
 
@@ -158,13 +195,17 @@ class EncounterDetail(msgspec.Struct):
 
 
 FieldName = Annotated[str, about("The field's or option's name, as sent in JSON.")]
-FieldType = Annotated[str, about("Its type, as Python writes it (int, bool, str | None, Literal['a', 'b'] ...).")]
+FieldType = Annotated[
+    str, about("Its type, as Python writes it (int, bool, str | None, Literal['a', 'b'] ...).")
+]
 FieldRequired = Annotated[bool, about("true: it must be given; false: it has a default.")]
 FieldDefault = Annotated[Any, about("The value when it is not given (null for a required field).")]
 CommandType = Annotated[str, about("The command's type, as sent in `type`.")]
 CommandDoc = Annotated[str, about("What the command does, in the ruleset's words.")]
 RulesetTitle = Annotated[str, about("The ruleset's name for people.")]
-RulesetVersion = Annotated[str, about("The ruleset's version: it changes whenever what it decides or folds changes.")]
+RulesetVersion = Annotated[
+    str, about("The ruleset's version: it changes whenever what it decides or folds changes.")
+]
 
 
 class FieldDescription(msgspec.Struct):
@@ -177,7 +218,9 @@ class FieldDescription(msgspec.Struct):
 
 class CommandDescription(msgspec.Struct):
     type: CommandType
-    fields: Annotated[list[FieldDescription], about("The command's own fields (command_id, entropy ... not listed).")]
+    fields: Annotated[
+        list[FieldDescription], about("The command's own fields (command_id, entropy ... not listed).")
+    ]
     doc: CommandDoc
 
 
@@ -200,15 +243,21 @@ class OptionDetail(msgspec.Struct):
     type: FieldType
     required: FieldRequired
     default: FieldDefault
-    description: Annotated[str, about("What it does, its units and values ('' where the ruleset says nothing).")]
-    off_by_default: Annotated[bool, about("An option that is false unless the encounter turns it on.")] = False
+    description: Annotated[
+        str, about("What it does, its units and values ('' where the ruleset says nothing).")
+    ]
+    off_by_default: Annotated[bool, about("An option that is false unless the encounter turns it on.")] = (
+        False
+    )
 
 
 class CommandDetail(msgspec.Struct):
     type: CommandType
     doc: CommandDoc
     gm_only: Annotated[bool, about("Only the GM may send it (a player's token gets 403).")]
-    fields: Annotated[list[OptionDetail], about("The command's own fields (command_id, entropy ... not listed).")]
+    fields: Annotated[
+        list[OptionDetail], about("The command's own fields (command_id, entropy ... not listed).")
+    ]
 
 
 class StatDetail(msgspec.Struct):
@@ -232,10 +281,16 @@ class GuideStep(msgspec.Struct):
     note: Annotated[str, about("What the step does, for the reader.")]
     method: Annotated[Literal["GET", "POST"], about("The HTTP method.")]
     path: Annotated[str, about("The path; {id} is the encounter an earlier step made.")]
-    who: Annotated[Literal["anyone", "gm", "player"], about("Whose token it is sent with: none, the GM's or the seat's.")]
+    who: Annotated[
+        Literal["anyone", "gm", "player"], about("Whose token it is sent with: none, the GM's or the seat's.")
+    ]
     body: Annotated[dict[str, Any] | None, about("The JSON body sent; null: none.")]
-    keeps: Annotated[Literal["encounter", "seat"] | None, about(
-        "What the answer gives to later steps: the encounter (id, GM token) or the seat (its token); null: nothing.")]
+    keeps: Annotated[
+        Literal["encounter", "seat"] | None,
+        about(
+            "What the answer gives to later steps: the encounter (id, GM token) or the seat (its token); null: nothing."
+        ),
+    ]
 
 
 class RulesetDetail(msgspec.Struct):
@@ -253,60 +308,89 @@ class RulesetDetail(msgspec.Struct):
     commands: Annotated[list[CommandDetail], about("The ruleset's own commands.")]
     common_commands: Annotated[list[CommandDetail], about("The commands every ruleset accepts.")]
     gm_commands: Annotated[list[str], about("The types of the ruleset's commands only the GM may send.")]
-    players_may_move: Annotated[bool, about("Whether players may send the plain move (else it is the GM's placement).")]
-    reactions: Annotated[list[ReactionDetail], about("The questions the ruleset asks, answered with respond.")]
+    players_may_move: Annotated[
+        bool, about("Whether players may send the plain move (else it is the GM's placement).")
+    ]
+    reactions: Annotated[
+        list[ReactionDetail], about("The questions the ruleset asks, answered with respond.")
+    ]
     events: Annotated[list[EventDetail], about("The ruleset's own event types.")]
     common_events: Annotated[list[EventDetail], about("The event types every ruleset shares.")]
-    acting: Annotated[dict[str, str], about(
-        "Whose turn it is: turn_order (the ruleset's way), and what acting_now and next_slot hold.")]
-    first_turn: Annotated[list[GuideStep], about("A worked first turn, step by step (the guide's curl session).")]
+    acting: Annotated[
+        dict[str, str],
+        about("Whose turn it is: turn_order (the ruleset's way), and what acting_now and next_slot hold."),
+    ]
+    first_turn: Annotated[
+        list[GuideStep], about("A worked first turn, step by step (the guide's curl session).")
+    ]
 
 
 # ---- seats and tokens -------------------------------------------------------------------------
 
 
 SeatCombatants = Annotated[list[str], about("The ids of the combatants the seat's player controls.")]
-RequestId = Annotated[str | None, about(
-    "Your id for this request: resending it with the same body answers 200 with the first result instead of "
-    "doing it twice.")]
+RequestId = Annotated[
+    str | None,
+    about(
+        "Your id for this request: resending it with the same body answers 200 with the first result instead of "
+        "doing it twice."
+    ),
+]
 
 
 class CreateSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: Annotated[str, about("The player's name, as the page and the log show it.")]
     combatants: SeatCombatants = []
-    seat: Annotated[str | None, about("The seat's id (1-64 of A-Z a-z 0-9 _ . : -); null: the server makes one.")] = None
+    seat: Annotated[
+        str | None, about("The seat's id (1-64 of A-Z a-z 0-9 _ . : -); null: the server makes one.")
+    ] = None
     command_id: RequestId = None
 
 
 class ChangeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: Annotated[str | None, about("The player's new name; null: unchanged.")] = None
-    combatants: Annotated[list[str] | None, about(
-        "The ids of the combatants the seat controls from now on; null: unchanged.")] = None
+    combatants: Annotated[
+        list[str] | None, about("The ids of the combatants the seat controls from now on; null: unchanged.")
+    ] = None
     command_id: RequestId = None
 
 
 # ---- webhooks (server/webhooks/) ----------------------------------------------------------------
 
 
-Deliver = Annotated[list[Literal["events", "log", "notices"]], about(
-    "What it is sent: events (every envelope), log (each command's log sentences), notices (whose turn it is, "
-    "what is asked of whom).")]
-WebhookFormat = Annotated[Literal["json", "discord"], about(
-    "json: signed JSON (Standard Webhooks); discord: Discord messages of Markdown.")]
+Deliver = Annotated[
+    list[Literal["events", "log", "notices"]],
+    about(
+        "What it is sent: events (every envelope), log (each command's log sentences), notices (whose turn it is, "
+        "what is asked of whom)."
+    ),
+]
+WebhookFormat = Annotated[
+    Literal["json", "discord"],
+    about("json: signed JSON (Standard Webhooks); discord: Discord messages of Markdown."),
+]
 WhenFailing = Annotated[str | None, about("UTC time since when its deliveries fail; null: they do not.")]
 NextTry = Annotated[str | None, about("UTC time of the next attempt; null: none is due.")]
-LastError = Annotated[str | None, about("The last failure (status or connection error), in words; null: none.")]
+LastError = Annotated[
+    str | None, about("The last failure (status or connection error), in words; null: none.")
+]
 
 
 class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True):
     """A player's webhook: `deliver` ["notices"] and its own seat only."""
 
-    url: Annotated[str, about(
-        "Where to POST (an http or https URL; for format discord, the Discord webhook URL). Kept secret: only its host is shown again.")]
+    url: Annotated[
+        str,
+        about(
+            "Where to POST (an http or https URL; for format discord, the Discord webhook URL). Kept secret: only its host is shown again."
+        ),
+    ]
     deliver: Deliver = msgspec.field(default_factory=lambda: ["notices"])
     format: WebhookFormat = "json"
-    seat: Annotated[str | None, about(
-        "Only this seat's notices (a player's webhook is always its own seat's); null: everyone's.")] = None
+    seat: Annotated[
+        str | None,
+        about("Only this seat's notices (a player's webhook is always its own seat's); null: everyone's."),
+    ] = None
     command_id: RequestId = None
 
 
@@ -318,8 +402,10 @@ class WebhookView(msgspec.Struct):
     deliver: Deliver
     format: WebhookFormat
     host: Annotated[str | None, about("The host of its URL (the URL itself stays secret).")]
-    status: Annotated[Literal["active", "disabled", "revoked"], about(
-        "active; disabled (failed for too long: the GM was told); revoked (its seat was revoked).")]
+    status: Annotated[
+        Literal["active", "disabled", "revoked"],
+        about("active; disabled (failed for too long: the GM was told); revoked (its seat was revoked)."),
+    ]
     created_at: Timestamp
     failing_since: WhenFailing
     next_try: NextTry
@@ -329,8 +415,9 @@ class WebhookView(msgspec.Struct):
 class WebhookCreatedResponse(WebhookView):
     """`secret` (Standard Webhooks, `whsec_…`) is shown here once; null for a resent `command_id`."""
 
-    secret: Annotated[str | None, about(
-        "The signing secret (whsec_...), shown once; null for a resent command_id.")]
+    secret: Annotated[
+        str | None, about("The signing secret (whsec_...), shown once; null for a resent command_id.")
+    ]
 
 
 class WebhookList(msgspec.Struct):
@@ -345,12 +432,20 @@ class WebhookSecret(msgspec.Struct):
 class DeliveryView(msgspec.Struct):
     id: Annotated[str, about("The delivery's id: the webhook-id header, the same on every retry.")]
     seq: Annotated[int, about("The seq of the event it is about (a log delivery: the command's last).")]
-    part: Annotated[int, about(
-        "Its place, from 0, among the webhook's deliveries of one command (the events, then the log, then the "
-        "notices): with seq, the order of delivery.")]
-    kind: Annotated[Literal["event", "log", "notice"], about("What it carries: an envelope, log sentences, a notice.")]
-    status: Annotated[Literal["pending", "delivered", "cancelled"], about(
-        "pending (not yet delivered), delivered, or cancelled (its webhook stopped first).")]
+    part: Annotated[
+        int,
+        about(
+            "Its place, from 0, among the webhook's deliveries of one command (the events, then the log, then the "
+            "notices): with seq, the order of delivery."
+        ),
+    ]
+    kind: Annotated[
+        Literal["event", "log", "notice"], about("What it carries: an envelope, log sentences, a notice.")
+    ]
+    status: Annotated[
+        Literal["pending", "delivered", "cancelled"],
+        about("pending (not yet delivered), delivered, or cancelled (its webhook stopped first)."),
+    ]
     attempts: Annotated[int, about("How many times it has been sent.")]
     created_at: Timestamp
     next_try: NextTry
@@ -384,7 +479,9 @@ class SeatTokenResponse(msgspec.Struct):
 
 
 class ReadTokenResponse(msgspec.Struct):
-    token_id: Annotated[str, about("The read token's id, to revoke it with DELETE .../read-tokens/{token_id}.")]
+    token_id: Annotated[
+        str, about("The read token's id, to revoke it with DELETE .../read-tokens/{token_id}.")
+    ]
     token: Annotated[str, about("The read-only bearer token, shown once.")]
 
 
@@ -396,12 +493,18 @@ class Until(msgspec.Struct):
     """When an `acting_now` slot ends: `kind` (what ends it) and a phrase for people; a reaction's
     `deadline` (UTC, envelope `ts` format) when `reaction_timeout_s` is set, else null."""
 
-    kind: Annotated[Literal["reaction", "action", "phase", "turn", "round", "card"], about(
-        "What ends the slot: an answer to the reaction, the action taken, the phase, turn or round ending, the next "
-        "card drawn.")]
-    text: Annotated[str, about("The same for people, e.g. \"until the end of the phase\".")]
-    deadline: Annotated[str | None, about(
-        "A reaction's deadline (UTC, as the envelope's ts) when reaction_timeout_s is set; else null.")] = None
+    kind: Annotated[
+        Literal["reaction", "action", "phase", "turn", "round", "card"],
+        about(
+            "What ends the slot: an answer to the reaction, the action taken, the phase, turn or round ending, the next "
+            "card drawn."
+        ),
+    ]
+    text: Annotated[str, about('The same for people, e.g. "until the end of the phase".')]
+    deadline: Annotated[
+        str | None,
+        about("A reaction's deadline (UTC, as the envelope's ts) when reaction_timeout_s is set; else null."),
+    ] = None
 
 
 class ActingNow(msgspec.Struct):
@@ -409,14 +512,13 @@ class ActingNow(msgspec.Struct):
     `asked_of` the seat (or "gm") that sends the command; `reaction` the pending reaction's id, if any."""
 
     combatant: Annotated[str | None, about("The combatant who acts; null: the GM's own step.")]
-    asked_of: Annotated[str, about("The seat id (or \"gm\") whose token sends the command.")]
+    asked_of: Annotated[str, about('The seat id (or "gm") whose token sends the command.')]
     why: Annotated[str, about("Why it is this one's move, in words.")]
     until: Annotated[Until | None, about("When the slot ends; null: the ruleset cannot say.")]
     reaction: Annotated[str | None, about("The pending reaction's id, to answer with respond; null: none.")]
 
 
-LegalActions = Annotated[dict[str, list[str]], about(
-    "Per combatant id, the command types it may send now.")]
+LegalActions = Annotated[dict[str, list[str]], about("Per combatant id, the command types it may send now.")]
 ActingNowList = Annotated[list[ActingNow], about("Who may or must act now, why, and until when.")]
 
 
@@ -428,13 +530,21 @@ class Me(msgspec.Struct):
     role: Annotated[Literal["admin", "gm", "player", "observer"], about("What this token is here.")]
     seat: Annotated[str | None, about("The token's seat; null for the GM, the admin or an observer.")]
     combatants: Annotated[list[str], about("The ids of the combatants this token may command.")]
-    reactions: Annotated[list[dict[str, Any]], about(
-        "The reactions waiting for this token's answer, each with its id, kind, options, default and deadline.")]
+    reactions: Annotated[
+        list[dict[str, Any]],
+        about(
+            "The reactions waiting for this token's answer, each with its id, kind, options, default and deadline."
+        ),
+    ]
     legal_actions: LegalActions
     your_turn: Annotated[bool, about("true: something is asked of this token now (see acting_now).")]
     acting_now: Annotated[list[ActingNow], about("The acting_now entries this token answers for.")]
-    next_slot: Annotated[dict[str, str | None], about(
-        "Per combatant not acting now, when it will, in words; null: it acts now, or the ruleset cannot say.")]
+    next_slot: Annotated[
+        dict[str, str | None],
+        about(
+            "Per combatant not acting now, when it will, in words; null: it acts now, or the ruleset cannot say."
+        ),
+    ]
 
 
 # ---- commands and reading ---------------------------------------------------------------------
@@ -451,9 +561,13 @@ class CommandAppended(msgspec.Struct):
 
 class EventsPage(msgspec.Struct):
     events: Annotated[list[Envelope], about("The envelopes of seqs from..from+limit-1, in seq order.")]
-    next_from: Annotated[int, about(
-        "The from of the next page: this page's last seq + 1 (from itself when the page is empty); past head.seq: "
-        "no more.")]
+    next_from: Annotated[
+        int,
+        about(
+            "The from of the next page: this page's last seq + 1 (from itself when the page is empty); past head.seq: "
+            "no more."
+        ),
+    ]
     head: Annotated[Head, about("The chain head when the page was read.")]
 
 
@@ -461,9 +575,15 @@ class Combatant(msgspec.Struct):
     id: Annotated[str, about("The combatant's id.")]
     name: Annotated[str, about("The combatant's name, as the log writes it.")]
     side: Annotated[str, about("The side it fights on.")]
-    position: Annotated[Any, about("Its position in the encounter's geometry ([q, r] or [x, y]); null: off the map.")]
-    wounds: Annotated[int, about("The damage it has taken in all: the sum of its Wounded amounts, in the ruleset's units.")]
-    conditions: Annotated[list[str], about("Its conditions now (stunned, unconscious, dead, routed, prisoner ...).")]
+    position: Annotated[
+        Any, about("Its position in the encounter's geometry ([q, r] or [x, y]); null: off the map.")
+    ]
+    wounds: Annotated[
+        int, about("The damage it has taken in all: the sum of its Wounded amounts, in the ruleset's units.")
+    ]
+    conditions: Annotated[
+        list[str], about("Its conditions now (stunned, unconscious, dead, routed, prisoner ...).")
+    ]
 
 
 class EncounterState(msgspec.Struct):
@@ -478,16 +598,27 @@ class EncounterState(msgspec.Struct):
     turn: Annotated[int, about("The turn number (0 before the first).")]
     phase: Annotated[str | None, about("The phase of the turn; null: none started.")]
     initiative: Annotated[list[str], about("The combatant ids in the order they act.")]
-    combatants: Annotated[dict[str, Combatant], about(
-        "Per id: stats, position, facing, posture, wounds, conditions, ready and dropped items.")]
-    groups: Annotated[dict[str, Any], about(
-        "The close-combat groups by id: who is in HTH with whom, where, standing or fallen.")]
-    pins: Annotated[list[dict[str, Any]], about("The pins: holder, pinned, the turn pinned, turns held so far.")]
-    pending: Annotated[list[dict[str, Any]], about(
-        "The reactions waiting for an answer (ReactionRequested): id, kind, options, default, asked_of.")]
+    combatants: Annotated[
+        dict[str, Combatant],
+        about("Per id: stats, position, facing, posture, wounds, conditions, ready and dropped items."),
+    ]
+    groups: Annotated[
+        dict[str, Any],
+        about("The close-combat groups by id: who is in HTH with whom, where, standing or fallen."),
+    ]
+    pins: Annotated[
+        list[dict[str, Any]], about("The pins: holder, pinned, the turn pinned, turns held so far.")
+    ]
+    pending: Annotated[
+        list[dict[str, Any]],
+        about(
+            "The reactions waiting for an answer (ReactionRequested): id, kind, options, default, asked_of."
+        ),
+    ]
     seats: Annotated[dict[str, Any], about("The seats by id: name, combatants, revoked (never tokens).")]
-    inconsistencies: Annotated[list[dict[str, Any]], about(
-        "Events a retcon left pointing at nothing, for the GM to mend.")]
+    inconsistencies: Annotated[
+        list[dict[str, Any]], about("Events a retcon left pointing at nothing, for the GM to mend.")
+    ]
     voided: Annotated[list[int], about("The seqs voided by retcons.")]
     rules: Annotated[dict[str, Any], about("The ruleset's own part of the state.")]
     legal_actions: LegalActions
@@ -499,8 +630,13 @@ class ReplaySkipped(msgspec.Struct):
 
     seq: Annotated[int, about("The command's first seq.")]
     command_id: Annotated[str, about("The command's id.")]
-    reason: Annotated[str, about("Why: \"not yet replayable (seed unrevealed)\", or a ruleset version this "
-                                 "installation does not have.")]
+    reason: Annotated[
+        str,
+        about(
+            'Why: "not yet replayable (seed unrevealed)", or a ruleset version this '
+            "installation does not have."
+        ),
+    ]
 
 
 class ReplayReport(msgspec.Struct):
@@ -508,23 +644,44 @@ class ReplayReport(msgspec.Struct):
 
     declared: Annotated[int, about("Commands whose first event holds a declaration.")]
     agreed: Annotated[int, about("How many of them the rules decide again into exactly the stored events.")]
-    differed: Annotated[int, about("How many do not (each is a `replay` problem naming its first differing seq).")]
+    differed: Annotated[
+        int, about("How many do not (each is a `replay` problem naming its first differing seq).")
+    ]
     seed_unrevealed: Annotated[int, about("How many draw server dice under a seed not revealed yet.")]
-    not_replayable: Annotated[int, about("How many were decided by a ruleset version this installation lacks.")]
-    given: Annotated[int, about("Commands without a declaration taken as given (creation, seats, tokens, "
-                                "webhooks, and everything in a stream written before declarations).")]
+    not_replayable: Annotated[
+        int, about("How many were decided by a ruleset version this installation lacks.")
+    ]
+    given: Annotated[
+        int,
+        about(
+            "Commands without a declaration taken as given (creation, seats, tokens, "
+            "webhooks, and everything in a stream written before declarations)."
+        ),
+    ]
     skipped: Annotated[list[ReplaySkipped], about("The declared commands not decided again, and why.")]
-    summary: Annotated[str, about("One sentence; \"no declarations: faces and chain only\" for a stream "
-                                  "written before declarations existed.")]
-    undeclared: Annotated[int, about("How many of the given commands are other than the creation, seats, tokens "
-                                     "and webhooks and come before the first declaration: not decided again "
-                                     "(the summary names them when the stream declares later commands).")] = 0
+    summary: Annotated[
+        str,
+        about(
+            'One sentence; "no declarations: faces and chain only" for a stream '
+            "written before declarations existed."
+        ),
+    ]
+    undeclared: Annotated[
+        int,
+        about(
+            "How many of the given commands are other than the creation, seats, tokens "
+            "and webhooks and come before the first declaration: not decided again "
+            "(the summary names them when the stream declares later commands)."
+        ),
+    ] = 0
 
 
 class VerifyProblem(msgspec.Struct):
     """One thing wrong with a stream."""
 
-    kind: Annotated[str, about("What kind: format, chain, seed, dice, head, receipt, sent, hidden, replay ...")]
+    kind: Annotated[
+        str, about("What kind: format, chain, seed, dice, head, receipt, sent, hidden, replay ...")
+    ]
     message: Annotated[str, about("What is wrong, in words, naming the seq.")]
     seq: Annotated[int | None, about("The seq to look at; absent when no one seq can be named.")] = None
 
@@ -537,30 +694,51 @@ class VerifyReport(msgspec.Struct):
     first_bad_seq: Annotated[int | None, about("The first seq with a problem; null: none.")]
     events_checked: Annotated[int, about("How many events the check read.")]
     rolls_checked: Annotated[int, about("How many rolls were checked.")]
-    rolls_verified: Annotated[int, about("How many were recomputed from their revealed seed and found right.")]
-    rolls_failed: Annotated[int, about("How many do not match their seed (each is a problem naming its seq).")]
-    rolls_unverifiable: Annotated[int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")]
+    rolls_verified: Annotated[
+        int, about("How many were recomputed from their revealed seed and found right.")
+    ]
+    rolls_failed: Annotated[
+        int, about("How many do not match their seed (each is a problem naming its seq).")
+    ]
+    rolls_unverifiable: Annotated[
+        int, about("How many cannot be checked yet (seed not revealed) or at all (manual dice).")
+    ]
     rolls_not_yet_revealed: Annotated[int, about("Of those, how many wait for their seed to be revealed.")]
     rolls_manual: Annotated[int, about("Of those, how many are manual dice (faces a person typed in).")]
-    head: Annotated[Head, about("The last event the check read (seq 0 and the zero hash for an empty stream).")]
+    head: Annotated[
+        Head, about("The last event the check read (seq 0 and the zero hash for an empty stream).")
+    ]
     problems: Annotated[list[VerifyProblem], about("Every problem found, in seq order.")]
     replay: Annotated[ReplayReport | None, about("Only with ?replay=1: the replay audit's counts.")] = None
     hidden_rolls: Annotated[int, about("How many hidden rolls the GM made.")] = 0
     hidden_rolls_revealed: Annotated[int, about("How many of them were revealed.")] = 0
-    hidden_rolls_verified: Annotated[int, about(
-        "How many revealed ones match their commitment (and the hidden seed, once revealed).")] = 0
+    hidden_rolls_verified: Annotated[
+        int, about("How many revealed ones match their commitment (and the hidden seed, once revealed).")
+    ] = 0
 
 
 # ---- errors -----------------------------------------------------------------------------------
 
 ErrorCode = Literal[
-    "bad_request", "unauthenticated", "forbidden", "not_found", "method_not_allowed", "seq_conflict",
-    "command_id_reused", "closed", "too_large", "rule_violation", "reaction_pending", "dice_needed",
-    "rate_limited", "internal", "storage_unavailable",
+    "bad_request",
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "seq_conflict",
+    "command_id_reused",
+    "closed",
+    "too_large",
+    "rule_violation",
+    "reaction_pending",
+    "dice_needed",
+    "rate_limited",
+    "internal",
+    "storage_unavailable",
 ]
 
 
-ERROR_CODE = "What went wrong, for programs (API.md \"Errors\")."
+ERROR_CODE = 'What went wrong, for programs (API.md "Errors").'
 ERROR_MESSAGE = "What went wrong, for people: which rule and why."
 ERROR_DETAILS = "More for programs: the field at fault, the paths allowed ... (an empty object when none)."
 
@@ -591,8 +769,12 @@ class ReactionPendingDetails(msgspec.Struct):
 
 
 class DiceNeededDetails(msgspec.Struct):
-    needed: Annotated[list[str], about(
-        "The rolls whose faces are needed so far, in draw order, e.g. \"1d6: troll's HTH defense roll\".")]
+    needed: Annotated[
+        list[str],
+        about(
+            'The rolls whose faces are needed so far, in draw order, e.g. "1d6: troll\'s HTH defense roll".'
+        ),
+    ]
     more_may_follow: Annotated[bool, about("true: the last roll's result decides whether more rolls follow.")]
 
 

@@ -47,10 +47,18 @@ def status_of(exc: ServiceError) -> int:
 RETRY_AFTER_S = 5
 
 
-def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
-                   headers: dict[str, str] | None = None) -> web.Response:
-    return web.json_response({"error": {"code": code, "message": message, "details": details or {}}},
-                             status=status, headers=headers)
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> web.Response:
+    return web.json_response(
+        {"error": {"code": code, "message": message, "details": details or {}}},
+        status=status,
+        headers=headers,
+    )
 
 
 @web.middleware
@@ -62,29 +70,47 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
         return error_response(status_of(exc), exc.code, exc.message, exc.details)
     except EventNotFoldable as exc:
         # A stored event the fold cannot apply: a bug, answered loudly rather than with a wrong state.
-        log.error("event not foldable", path=request.path, stream=exc.stream, seq=exc.seq, type=exc.type,
-                  error=str(exc))
+        log.error(
+            "event not foldable",
+            path=request.path,
+            stream=exc.stream,
+            seq=exc.seq,
+            type=exc.type,
+            error=str(exc),
+        )
         return error_response(500, "internal", f"{exc}; this is a bug", {"seq": exc.seq, "type": exc.type})
     except web.HTTPMethodNotAllowed as exc:
         allowed = sorted(exc.allowed_methods)
-        return error_response(405, "method_not_allowed",
-                              f"{request.method} is not allowed on {request.path}; use {', '.join(allowed)}",
-                              {"allowed": allowed}, headers={"Allow": ", ".join(allowed)})
+        return error_response(
+            405,
+            "method_not_allowed",
+            f"{request.method} is not allowed on {request.path}; use {', '.join(allowed)}",
+            {"allowed": allowed},
+            headers={"Allow": ", ".join(allowed)},
+        )
     except web.HTTPNotFound:
         return error_response(404, "not_found", f"there is nothing at {request.path}")
     except web.HTTPRequestEntityTooLarge as exc:
-        return error_response(413, "too_large", f"the body is larger than the server accepts ({exc.text or ''})".strip())
+        return error_response(
+            413, "too_large", f"the body is larger than the server accepts ({exc.text or ''})".strip()
+        )
     except web.HTTPException as exc:
         if exc.status == 413:
             return error_response(413, "too_large", "the body is larger than the server accepts")
         if exc.status >= 400:
-            return error_response(exc.status, "bad_request" if exc.status == 400 else "error", exc.reason or "error")
+            return error_response(
+                exc.status, "bad_request" if exc.status == 400 else "error", exc.reason or "error"
+            )
         raise
     except Exception as exc:
         why = request.app[ENCOUNTERS].store.unavailable(exc)
         if why is not None:
             log.warning("storage unavailable", path=request.path, error=why)
-            return error_response(503, "storage_unavailable", f"{why}; nothing was written, try again later",
-                                  headers={"Retry-After": str(RETRY_AFTER_S)})
+            return error_response(
+                503,
+                "storage_unavailable",
+                f"{why}; nothing was written, try again later",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
         log.exception("unhandled error", path=request.path)
         return error_response(500, "internal", "the server failed on this request; this is a bug")

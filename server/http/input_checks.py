@@ -42,8 +42,11 @@ async def read_json(request: web.Request) -> dict[str, Any]:
         raw = await request.read()
     except RequestPayloadError:
         encoding = request.headers.get("Content-Encoding", "")
-        raise bad_request(f"the body cannot be read as Content-Encoding {encoding!r}: send it encoded so, "
-                          "or without that header", "Content-Encoding") from None
+        raise bad_request(
+            f"the body cannot be read as Content-Encoding {encoding!r}: send it encoded so, "
+            "or without that header",
+            "Content-Encoding",
+        ) from None
     if not raw:
         raise bad_request("the body must be a JSON object")
     body = decode_json(raw)
@@ -82,8 +85,9 @@ def _explain(value: Any, what: str) -> None:
     while stack:
         v, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise bad_request(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})",
-                              path or None)
+            raise bad_request(
+                f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", path or None
+            )
         if isinstance(v, str) and "\x00" in v:
             raise bad_request(f"{path or what} holds a NUL character, which no text may hold", path or None)
         if isinstance(v, dict):

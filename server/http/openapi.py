@@ -24,14 +24,22 @@ REF = "#/components/schemas/{name}"
 
 # The `details` Struct of the codes that have one (the others' details are a free object).
 DETAILS: dict[str, type] = {
-    "method_not_allowed": t.MethodNotAllowedDetails, "seq_conflict": t.SeqConflictDetails,
-    "command_id_reused": t.CommandIdReusedDetails, "reaction_pending": t.ReactionPendingDetails,
-    "dice_needed": t.DiceNeededDetails, "rate_limited": t.RateLimitedDetails,
+    "method_not_allowed": t.MethodNotAllowedDetails,
+    "seq_conflict": t.SeqConflictDetails,
+    "command_id_reused": t.CommandIdReusedDetails,
+    "reaction_pending": t.ReactionPendingDetails,
+    "dice_needed": t.DiceNeededDetails,
+    "rate_limited": t.RateLimitedDetails,
 }
 # Codes a service error carries besides its kind's own (the rules name these on a RuleError).
 RULE_CODES: dict[type[ServiceError], list[str]] = {RuleRefusal: ["reaction_pending", "dice_needed"]}
 # Errors the HTTP layer answers itself (server/http/errors.py errors_middleware).
-HTTP_CODES = {405: ["method_not_allowed"], 413: ["too_large"], 500: ["internal"], 503: ["storage_unavailable"]}
+HTTP_CODES = {
+    405: ["method_not_allowed"],
+    413: ["too_large"],
+    500: ["internal"],
+    503: ["storage_unavailable"],
+}
 
 
 def _codes_of(kind: type[ServiceError]) -> list[str]:
@@ -48,9 +56,12 @@ ERROR_CODES: dict[int, list[tuple[str, type | None]]] = {
 }
 ERROR_SENTENCES = {
     400: "Bad request: not JSON, a field missing, unknown or of the wrong type (details name the field).",
-    401: "No token, or a token unknown here.", 403: "The token's role may not do this.",
-    404: "No such encounter, seat or ruleset.", 405: "Wrong method on a known path.",
-    409: "Conflict: seq_conflict, command_id_reused or closed.", 413: "Body over --max-body.",
+    401: "No token, or a token unknown here.",
+    403: "The token's role may not do this.",
+    404: "No such encounter, seat or ruleset.",
+    405: "Wrong method on a known path.",
+    409: "Conflict: seq_conflict, command_id_reused or closed.",
+    413: "Body over --max-body.",
     422: "The rules refuse: rule_violation, reaction_pending or dice_needed.",
     429: "Over the rate for this token (per IP when anonymous); see Retry-After.",
     500: "A bug in the server.",
@@ -64,11 +75,19 @@ ID = "^[A-Za-z0-9_.:-]{1,64}$"  # command ids, seat ids (rules.common.deciding.I
 ENTROPY = "^[A-Za-z0-9_.:=+/-]{0,128}$"  # events.dice.ENTROPY_PATTERN
 NO_NUL = "^[^\\u0000]*$"  # no text holds NUL (server/http/input_checks.py)
 NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only spaces, no NUL
-PATH_MEANINGS = {"id": "The encounter's id.", "seat": "The seat's id.",
-                 "token_id": "The read token's id (from POST .../read-tokens).", "wid": "The webhook's id.",
-                 "path": "The file's path under /static."}
-PATH_SCHEMAS = {"seat": {"type": "string", "pattern": ID}, "id": {"type": "string", "pattern": NO_NUL},
-                "token_id": {"type": "string", "pattern": NO_NUL}, "path": {"type": "string", "pattern": NO_NUL}}
+PATH_MEANINGS = {
+    "id": "The encounter's id.",
+    "seat": "The seat's id.",
+    "token_id": "The read token's id (from POST .../read-tokens).",
+    "wid": "The webhook's id.",
+    "path": "The file's path under /static.",
+}
+PATH_SCHEMAS = {
+    "seat": {"type": "string", "pattern": ID},
+    "id": {"type": "string", "pattern": NO_NUL},
+    "token_id": {"type": "string", "pattern": NO_NUL},
+    "path": {"type": "string", "pattern": NO_NUL},
+}
 # Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
 FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     "command_id": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},
@@ -98,116 +117,363 @@ def _enc(suffix: str = "") -> str:
 
 ENDPOINTS: list[Endpoint] = [
     Endpoint("get", "/healthz", "Liveness.", {200: t.Health}, rate=None),
-    Endpoint("get", "/metrics", "Prometheus text metrics.", {200: {"text/plain": {"schema": {"type": "string"}}}},
-             rate=None),
-    Endpoint("get", "/openapi.json", "This document.", {200: {"application/json": {"schema": {"type": "object"}}}}),
-    Endpoint("get", "/asyncapi.json", "The websocket contract as AsyncAPI 3.",
-             {200: {"application/json": {"schema": {"type": "object"}}}}),
-    Endpoint("get", "/", "The landing page (HTML): create an encounter, the public ones.",
-             {200: {"text/html": {"schema": {"type": "string"}}}}, rate=None),
-    Endpoint("get", _enc("/view"), "The encounter page (HTML) for GM, players and observers; the token goes in "
-             "the URL fragment (#token=...), never in the query.", {200: {"text/html": {"schema": {"type": "string"}}}},
-             rate=None),
-    Endpoint("get", "/static/{path}", "The pages' scripts and styles (strict Content-Security-Policy).",
-             {200: {"text/javascript": {"schema": {"type": "string"}}}}, errors=(404,), rate=None),
-    Endpoint("get", "/rulesets", "Installed rulesets: options, geometry, command types and fields (one in full: "
-             "/rulesets/{id}).",
-             {200: t.RulesetList}),
-    Endpoint("get", "/rulesets/{id}", "One ruleset for its players: options with defaults and descriptions, "
-             "combatant stats, phases, commands with fields and docs, GM-only commands, reactions and their "
-             "choices, events and what they mean, a worked first turn.", {200: t.RulesetDetail}, (404,)),
-    Endpoint("get", "/rulesets/{id}/guide", "The same as a readable HTML page (docs/playing/<ruleset>.md too).",
-             {200: {"text/html": {"schema": {"type": "string"}}}}, (404,)),
-    Endpoint("post", "/encounters", "Create an encounter (only the admin, when the server has an admin token).",
-             {201: t.EncounterCreatedResponse, 200: t.EncounterCreatedResponse}, (400, 401, 403, 409, 413),
-             body=t.CreateEncounter, auth="optional", rate=WRITE),
-    Endpoint("get", "/encounters", "List encounters: all for the admin, else the public ones.",
-             {200: t.EncounterList}, auth="optional"),
-    Endpoint("delete", _enc(), "Remove an encounter and its seeds (admin).", {204: None}, (401, 403, 404),
-             auth="admin", rate=WRITE),
-    Endpoint("get", _enc(), "An encounter: ruleset, options, geometry, head, commitments, closed.",
-             {200: t.EncounterDetail}, (401, 403, 404), auth="optional"),
-    Endpoint("post", _enc("/seats"), "Make a seat and its token (GM).", {201: t.SeatCreatedResponse,
-             200: t.SeatCreatedResponse}, (400, 401, 403, 404, 409, 413, 422), body=t.CreateSeat, auth="token",
-             rate=WRITE),
-    Endpoint("patch", _enc("/seats/{seat}"), "Change a seat (GM): SeatChanged.", {200: t.SeatChangedResponse},
-             (400, 401, 403, 404, 409, 413, 422), body=t.ChangeSeat, auth="token", rate=WRITE),
-    Endpoint("delete", _enc("/seats/{seat}"), "Revoke a seat (GM): its token stops working.", {204: None},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("post", _enc("/seats/{seat}/token"), "Rotate a seat's token (GM).", {201: t.SeatTokenResponse},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("post", _enc("/read-tokens"), "Make an observer token (GM).", {201: t.ReadTokenResponse},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("delete", _enc("/read-tokens/{token_id}"), "Revoke an observer token (GM).", {204: None},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("post", _enc("/gm-token"), "Rotate the GM token (GM).", {201: t.GmTokenResponse},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("get", _enc("/me"), "Role, seat, combatants controlled, reactions asked of me (with "
-             "deadlines), legal actions; what is asked of this token now: your_turn, acting_now, next_slot.",
-             {200: t.Me}, (401, 404), auth="token"),
-    Endpoint("post", _enc("/commands"), "Send a command (GM, player): 201 with the chain head and its events; "
-             "a resent command_id with the same body gives 200 and the original.",
-             {201: t.CommandAppended, 200: t.CommandAppended}, (400, 401, 403, 404, 409, 413, 422),
-             body="commands", auth="token", rate=WRITE),
-    Endpoint("get", _enc("/events"), "Envelopes with seq >= from; NDJSON with a trailer for "
-             "Accept: application/x-ndjson.",
-             {200: {"application/json": {"schema": {"$ref": REF.format(name="EventsPage")}},
-                    "application/x-ndjson": {"schema": {"type": "string"}}}},
-             (400, 401, 403, 404), query=(("from", {"type": "integer", "minimum": 1}, "first seq (1..head+1, default 1)"),
-                                          ("limit", {"type": "integer", "minimum": 1, "maximum": 10_000}, "1-10,000 (default 1,000)")), auth="optional"),
-    Endpoint("get", _enc("/state"), "The state projection as of seq = at (default: head), with legal_actions "
-             "and acting_now (who may or must act now, why, and until when).",
-             {200: t.EncounterState}, (400, 401, 403, 404), query=(("at", {"type": "integer", "minimum": 1}, "1..head"),), auth="optional"),
+    Endpoint(
+        "get",
+        "/metrics",
+        "Prometheus text metrics.",
+        {200: {"text/plain": {"schema": {"type": "string"}}}},
+        rate=None,
+    ),
+    Endpoint(
+        "get", "/openapi.json", "This document.", {200: {"application/json": {"schema": {"type": "object"}}}}
+    ),
+    Endpoint(
+        "get",
+        "/asyncapi.json",
+        "The websocket contract as AsyncAPI 3.",
+        {200: {"application/json": {"schema": {"type": "object"}}}},
+    ),
+    Endpoint(
+        "get",
+        "/",
+        "The landing page (HTML): create an encounter, the public ones.",
+        {200: {"text/html": {"schema": {"type": "string"}}}},
+        rate=None,
+    ),
+    Endpoint(
+        "get",
+        _enc("/view"),
+        "The encounter page (HTML) for GM, players and observers; the token goes in "
+        "the URL fragment (#token=...), never in the query.",
+        {200: {"text/html": {"schema": {"type": "string"}}}},
+        rate=None,
+    ),
+    Endpoint(
+        "get",
+        "/static/{path}",
+        "The pages' scripts and styles (strict Content-Security-Policy).",
+        {200: {"text/javascript": {"schema": {"type": "string"}}}},
+        errors=(404,),
+        rate=None,
+    ),
+    Endpoint(
+        "get",
+        "/rulesets",
+        "Installed rulesets: options, geometry, command types and fields (one in full: /rulesets/{id}).",
+        {200: t.RulesetList},
+    ),
+    Endpoint(
+        "get",
+        "/rulesets/{id}",
+        "One ruleset for its players: options with defaults and descriptions, "
+        "combatant stats, phases, commands with fields and docs, GM-only commands, reactions and their "
+        "choices, events and what they mean, a worked first turn.",
+        {200: t.RulesetDetail},
+        (404,),
+    ),
+    Endpoint(
+        "get",
+        "/rulesets/{id}/guide",
+        "The same as a readable HTML page (docs/playing/<ruleset>.md too).",
+        {200: {"text/html": {"schema": {"type": "string"}}}},
+        (404,),
+    ),
+    Endpoint(
+        "post",
+        "/encounters",
+        "Create an encounter (only the admin, when the server has an admin token).",
+        {201: t.EncounterCreatedResponse, 200: t.EncounterCreatedResponse},
+        (400, 401, 403, 409, 413),
+        body=t.CreateEncounter,
+        auth="optional",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        "/encounters",
+        "List encounters: all for the admin, else the public ones.",
+        {200: t.EncounterList},
+        auth="optional",
+    ),
+    Endpoint(
+        "delete",
+        _enc(),
+        "Remove an encounter and its seeds (admin).",
+        {204: None},
+        (401, 403, 404),
+        auth="admin",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc(),
+        "An encounter: ruleset, options, geometry, head, commitments, closed.",
+        {200: t.EncounterDetail},
+        (401, 403, 404),
+        auth="optional",
+    ),
+    Endpoint(
+        "post",
+        _enc("/seats"),
+        "Make a seat and its token (GM).",
+        {201: t.SeatCreatedResponse, 200: t.SeatCreatedResponse},
+        (400, 401, 403, 404, 409, 413, 422),
+        body=t.CreateSeat,
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "patch",
+        _enc("/seats/{seat}"),
+        "Change a seat (GM): SeatChanged.",
+        {200: t.SeatChangedResponse},
+        (400, 401, 403, 404, 409, 413, 422),
+        body=t.ChangeSeat,
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "delete",
+        _enc("/seats/{seat}"),
+        "Revoke a seat (GM): its token stops working.",
+        {204: None},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/seats/{seat}/token"),
+        "Rotate a seat's token (GM).",
+        {201: t.SeatTokenResponse},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/read-tokens"),
+        "Make an observer token (GM).",
+        {201: t.ReadTokenResponse},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "delete",
+        _enc("/read-tokens/{token_id}"),
+        "Revoke an observer token (GM).",
+        {204: None},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/gm-token"),
+        "Rotate the GM token (GM).",
+        {201: t.GmTokenResponse},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc("/me"),
+        "Role, seat, combatants controlled, reactions asked of me (with "
+        "deadlines), legal actions; what is asked of this token now: your_turn, acting_now, next_slot.",
+        {200: t.Me},
+        (401, 404),
+        auth="token",
+    ),
+    Endpoint(
+        "post",
+        _enc("/commands"),
+        "Send a command (GM, player): 201 with the chain head and its events; "
+        "a resent command_id with the same body gives 200 and the original.",
+        {201: t.CommandAppended, 200: t.CommandAppended},
+        (400, 401, 403, 404, 409, 413, 422),
+        body="commands",
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc("/events"),
+        "Envelopes with seq >= from; NDJSON with a trailer for Accept: application/x-ndjson.",
+        {
+            200: {
+                "application/json": {"schema": {"$ref": REF.format(name="EventsPage")}},
+                "application/x-ndjson": {"schema": {"type": "string"}},
+            }
+        },
+        (400, 401, 403, 404),
+        query=(
+            ("from", {"type": "integer", "minimum": 1}, "first seq (1..head+1, default 1)"),
+            ("limit", {"type": "integer", "minimum": 1, "maximum": 10_000}, "1-10,000 (default 1,000)"),
+        ),
+        auth="optional",
+    ),
+    Endpoint(
+        "get",
+        _enc("/state"),
+        "The state projection as of seq = at (default: head), with legal_actions "
+        "and acting_now (who may or must act now, why, and until when).",
+        {200: t.EncounterState},
+        (400, 401, 403, 404),
+        query=(("at", {"type": "integer", "minimum": 1}, "1..head"),),
+        auth="optional",
+    ),
     # Text first: a generated client reads the body as the first content type it knows (JSON parses from it).
-    Endpoint("get", _enc("/log"), "The narrative log (json, markdown or bbcode), paged like /events: the "
-             "entries of seqs from..from+limit-1 and next_from (a forum export's next page is its Link header); "
-             "a turn excerpt reads only its turn.",
-             {200: {"text/markdown": {"schema": {"type": "string", "description": "format=markdown"}},
-                    "text/plain": {"schema": {"type": "string", "description": "format=bbcode: BBCode"}},
-                    "application/json": {"schema": {
-                        "type": "object", "description": "format=json: stream, name, at, head, turn, entries "
-                        "[{seq, turn, type, actor, ts, hash, text}], the same entries by turn, next_from"}}}},
-             (400, 401, 403, 404), query=(("format", {"type": "string", "enum": ["json", "markdown", "bbcode"]}, "json | markdown | bbcode"),
-                                          ("at", {"type": "integer", "minimum": 1}, "as of seq"), ("turn", {"type": "integer", "minimum": 0}, "one turn only"),
-                                          ("max_chars", {"type": "integer", "minimum": 200, "maximum": 1_000_000}, "split forum posts at entry boundaries"),
-                                          ("from", {"type": "integer", "minimum": 1}, "first seq (1..at+1, default 1)"),
-                                          ("limit", {"type": "integer", "minimum": 1, "maximum": 10_000}, "seqs per page, 1-10,000 (default 1,000); a turn excerpt is whole")),
-             auth="optional"),
-    Endpoint("get", _enc("/audit"), "Every roll with its inputs, the commitments, revealed seeds and marks.",
-             {200: {"application/json": {"schema": {"type": "object"}}}}, (401, 403, 404), auth="optional"),
-    Endpoint("get", _enc("/hidden-rolls"), "The GM's hidden rolls with their faces and totals (GM only: players "
-             "and watchers get 403; everyone sees the faces once reveal_roll or close shows them).",
-             {200: t.HiddenRollList}, (401, 403, 404), auth="token"),
-    Endpoint("get", _enc("/verify"), "Check the hash chain and every verifiable roll.", {200: t.VerifyReport},
-             (400, 401, 403, 404), query=(
-                 ("head", {"type": "string", "pattern": "^[0-9]+:[0-9a-f]{64}$"}, "SEQ:HASH, a head you kept"),
-                 ("commitment", {"type": "string"}, "the first commitment, from the create answer"),
-                 ("replay", {"type": "string", "enum": ["0", "1"]},
-                  "1: also decide every declared command again (docs/verifying.md §8)")),
-             auth="optional"),
-    Endpoint("post", _enc("/webhooks"), "Add a webhook (GM; a player for its own seat's notices); the secret is "
-             "shown once.", {201: t.WebhookCreatedResponse, 200: t.WebhookCreatedResponse},
-             (400, 401, 403, 404, 409, 413), body=t.CreateWebhook, auth="token", rate=WRITE),
-    Endpoint("get", _enc("/webhooks"), "The encounter's webhooks (a player: its seat's) and their health.",
-             {200: t.WebhookList}, (401, 403, 404), auth="token"),
-    Endpoint("delete", _enc("/webhooks/{wid}"), "Remove a webhook: WebhookDeleted.", {204: None},
-             (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("post", _enc("/webhooks/{wid}/secret"), "Rotate a webhook's signing secret (shown once).",
-             {201: t.WebhookSecret}, (401, 403, 404, 409), auth="token", rate=WRITE),
-    Endpoint("get", _enc("/webhooks/{wid}/deliveries"), "A webhook's latest deliveries: status, attempts, next "
-             "try, last error.", {200: t.DeliveryList}, (400, 401, 403, 404),
-             query=(("limit", {"type": "integer", "minimum": 1, "maximum": 1000}, "1-1,000 (default 100)"),), auth="token"),
-    Endpoint("get", _enc("/ws"), "Websocket (see /asyncapi.json); auth fails before the upgrade with the HTTP "
-             "codes.", {101: None}, (400, 401, 403, 404), auth="optional"),
+    Endpoint(
+        "get",
+        _enc("/log"),
+        "The narrative log (json, markdown or bbcode), paged like /events: the "
+        "entries of seqs from..from+limit-1 and next_from (a forum export's next page is its Link header); "
+        "a turn excerpt reads only its turn.",
+        {
+            200: {
+                "text/markdown": {"schema": {"type": "string", "description": "format=markdown"}},
+                "text/plain": {"schema": {"type": "string", "description": "format=bbcode: BBCode"}},
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "description": "format=json: stream, name, at, head, turn, entries "
+                        "[{seq, turn, type, actor, ts, hash, text}], the same entries by turn, next_from",
+                    }
+                },
+            }
+        },
+        (400, 401, 403, 404),
+        query=(
+            (
+                "format",
+                {"type": "string", "enum": ["json", "markdown", "bbcode"]},
+                "json | markdown | bbcode",
+            ),
+            ("at", {"type": "integer", "minimum": 1}, "as of seq"),
+            ("turn", {"type": "integer", "minimum": 0}, "one turn only"),
+            (
+                "max_chars",
+                {"type": "integer", "minimum": 200, "maximum": 1_000_000},
+                "split forum posts at entry boundaries",
+            ),
+            ("from", {"type": "integer", "minimum": 1}, "first seq (1..at+1, default 1)"),
+            (
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 10_000},
+                "seqs per page, 1-10,000 (default 1,000); a turn excerpt is whole",
+            ),
+        ),
+        auth="optional",
+    ),
+    Endpoint(
+        "get",
+        _enc("/audit"),
+        "Every roll with its inputs, the commitments, revealed seeds and marks.",
+        {200: {"application/json": {"schema": {"type": "object"}}}},
+        (401, 403, 404),
+        auth="optional",
+    ),
+    Endpoint(
+        "get",
+        _enc("/hidden-rolls"),
+        "The GM's hidden rolls with their faces and totals (GM only: players "
+        "and watchers get 403; everyone sees the faces once reveal_roll or close shows them).",
+        {200: t.HiddenRollList},
+        (401, 403, 404),
+        auth="token",
+    ),
+    Endpoint(
+        "get",
+        _enc("/verify"),
+        "Check the hash chain and every verifiable roll.",
+        {200: t.VerifyReport},
+        (400, 401, 403, 404),
+        query=(
+            ("head", {"type": "string", "pattern": "^[0-9]+:[0-9a-f]{64}$"}, "SEQ:HASH, a head you kept"),
+            ("commitment", {"type": "string"}, "the first commitment, from the create answer"),
+            (
+                "replay",
+                {"type": "string", "enum": ["0", "1"]},
+                "1: also decide every declared command again (docs/verifying.md §8)",
+            ),
+        ),
+        auth="optional",
+    ),
+    Endpoint(
+        "post",
+        _enc("/webhooks"),
+        "Add a webhook (GM; a player for its own seat's notices); the secret is shown once.",
+        {201: t.WebhookCreatedResponse, 200: t.WebhookCreatedResponse},
+        (400, 401, 403, 404, 409, 413),
+        body=t.CreateWebhook,
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc("/webhooks"),
+        "The encounter's webhooks (a player: its seat's) and their health.",
+        {200: t.WebhookList},
+        (401, 403, 404),
+        auth="token",
+    ),
+    Endpoint(
+        "delete",
+        _enc("/webhooks/{wid}"),
+        "Remove a webhook: WebhookDeleted.",
+        {204: None},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/webhooks/{wid}/secret"),
+        "Rotate a webhook's signing secret (shown once).",
+        {201: t.WebhookSecret},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc("/webhooks/{wid}/deliveries"),
+        "A webhook's latest deliveries: status, attempts, next try, last error.",
+        {200: t.DeliveryList},
+        (400, 401, 403, 404),
+        query=(("limit", {"type": "integer", "minimum": 1, "maximum": 1000}, "1-1,000 (default 100)"),),
+        auth="token",
+    ),
+    Endpoint(
+        "get",
+        _enc("/ws"),
+        "Websocket (see /asyncapi.json); auth fails before the upgrade with the HTTP codes.",
+        {101: None},
+        (400, 401, 403, 404),
+        auth="optional",
+    ),
 ]
 
 
 def _error_schema(code: str, details: dict[str, Any] | None) -> dict[str, Any]:
-    return {"type": "object", "required": ["error"], "properties": {"error": {
-        "type": "object", "required": ["code", "message", "details"], "description": "The error.",
-        "properties": {"code": {"const": code, "description": t.ERROR_CODE},
-                       "message": {"type": "string", "description": t.ERROR_MESSAGE},
-                       "details": {**(details or {"type": "object"}), "description": t.ERROR_DETAILS}}}}}
+    return {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message", "details"],
+                "description": "The error.",
+                "properties": {
+                    "code": {"const": code, "description": t.ERROR_CODE},
+                    "message": {"type": "string", "description": t.ERROR_MESSAGE},
+                    "details": {**(details or {"type": "object"}), "description": t.ERROR_DETAILS},
+                },
+            }
+        },
+    }
 
 
 def _commands_by_ruleset(registry: Registry) -> tuple[dict[str, tuple[type, ...]], dict[str, str]]:
@@ -228,28 +494,49 @@ def _commands_by_ruleset(registry: Registry) -> tuple[dict[str, tuple[type, ...]
 def build_openapi(registry: Registry) -> dict[str, Any]:
     """The OpenAPI 3.1 document for this server's routes and installed rulesets."""
     by_ruleset, unschematised = _commands_by_ruleset(registry)
-    all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(COMMON_COMMANDS)
-    structs = sorted({v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)} | {
-        t.EventsPage, t.Error, t.SeqConflictDetails, t.CommandIdReusedDetails, t.ReactionPendingDetails,
-        t.DiceNeededDetails, t.MethodNotAllowedDetails, t.RateLimitedDetails, EngineOptions, NewCombatant},
-        key=lambda c: c.__name__)
+    all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(
+        COMMON_COMMANDS
+    )
+    structs = sorted(
+        {v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)}
+        | {
+            t.EventsPage,
+            t.Error,
+            t.SeqConflictDetails,
+            t.CommandIdReusedDetails,
+            t.ReactionPendingDetails,
+            t.DiceNeededDetails,
+            t.MethodNotAllowedDetails,
+            t.RateLimitedDetails,
+            EngineOptions,
+            NewCombatant,
+        },
+        key=lambda c: c.__name__,
+    )
     rulesets = list(by_ruleset)
     options = [registry.rulesets[r].Options for r in rulesets]
     schemas, components = msgspec.json.schema_components(
         [Union[all_commands], *[Union[by_ruleset[r]] for r in rulesets], *options, *structs],  # noqa: UP007
-        ref_template=REF)
+        ref_template=REF,
+    )
     command_union, rest = schemas[0], schemas[1:]
-    ruleset_unions, rest = rest[: len(rulesets)], rest[len(rulesets):]
-    option_refs, struct_refs = rest[: len(options)], rest[len(options):]
+    ruleset_unions, rest = rest[: len(rulesets)], rest[len(rulesets) :]
+    option_refs, struct_refs = rest[: len(options)], rest[len(options) :]
     ref_of = {cls: s["$ref"] for cls, s in zip(structs, struct_refs, strict=True)}
 
     # `respond` passes fields it does not name on to the ruleset as `params` (API.md "Reactions").
     respond_name = command_union["discriminator"]["mapping"][Respond.__struct_config__.tag].rsplit("/", 1)[1]
     components[respond_name].pop("additionalProperties", None)
-    components["Command"] = {"description": "Any command of any installed ruleset, chosen by `type`; an "
-                                            "encounter accepts the common ones and its ruleset's.", **command_union}
+    components["Command"] = {
+        "description": "Any command of any installed ruleset, chosen by `type`; an "
+        "encounter accepts the common ones and its ruleset's.",
+        **command_union,
+    }
     for rid, union in zip(rulesets, ruleset_unions, strict=True):
-        components[f"Commands.{rid}"] = {"description": f"The commands an encounter of {rid} accepts.", **union}
+        components[f"Commands.{rid}"] = {
+            "description": f"The commands an encounter of {rid} accepts.",
+            **union,
+        }
     errors_by_status: dict[int, dict[str, Any]] = {}
     for status, codes in ERROR_CODES.items():
         variants = []
@@ -268,19 +555,29 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
         paths.setdefault(e.path, {})[e.method] = _operation(e, ref_of, errors_by_status)
     doc = {
         "openapi": "3.1.0",
-        "info": {"title": "Tussle", "version": "0.1.0",
-                 "description": "An event-sourced combat-log server. Every error is "
-                                "{\"error\": {\"code\", \"message\", \"details\"}}."},
+        "info": {
+            "title": "Tussle",
+            "version": "0.1.0",
+            "description": "An event-sourced combat-log server. Every error is "
+            '{"error": {"code", "message", "details"}}.',
+        },
         "paths": paths,
         "components": {
             "schemas": components,
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
-                                           "description": "admin, GM, seat or read token"}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "admin, GM, seat or read token"}
+            },
         },
-        "x-tussle-rulesets": {rid: {"title": registry.rulesets[rid].title, "version": registry.rulesets[rid].version,
-                                    "commands": {"$ref": REF.format(name=f"Commands.{rid}")},
-                                    "options": ref, "engine_options": {"$ref": ref_of[EngineOptions]}}
-                              for rid, ref in zip(rulesets, option_refs, strict=True)},
+        "x-tussle-rulesets": {
+            rid: {
+                "title": registry.rulesets[rid].title,
+                "version": registry.rulesets[rid].version,
+                "commands": {"$ref": REF.format(name=f"Commands.{rid}")},
+                "options": ref,
+                "engine_options": {"$ref": ref_of[EngineOptions]},
+            }
+            for rid, ref in zip(rulesets, option_refs, strict=True)
+        },
         "x-tussle-unschematised-rulesets": unschematised,
     }
     renames = g.ruleset_names(components, [registry.rulesets[r] for r in rulesets])
@@ -303,7 +600,10 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
         stats.append({"$ref": REF.format(name=name)})
     combatant = components[combatant_ref.rsplit("/", 1)[1]]
     combatant["description"] = "A combatant to add; its ruleset checks and completes its stats."
-    combatant["properties"]["stats"] = {"anyOf": stats, "description": g.FIELD_MEANINGS["stats"]}  # default {}
+    combatant["properties"]["stats"] = {
+        "anyOf": stats,
+        "description": g.FIELD_MEANINGS["stats"],
+    }  # default {}
     add = components["AddCombatant"]["properties"]
     add["combatant"] = {"$ref": combatant_ref, "description": "The combatant to add."}
 
@@ -324,14 +624,19 @@ def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) ->
                 props[field] = _keeping_description(props[field], strict)
     create = components.get("CreateEncounter", {}).get("properties", {})
     if create:
-        create["name"] = _keeping_description(create["name"], {"type": "string", "maxLength": 200, "pattern": NAMED})
+        create["name"] = _keeping_description(
+            create["name"], {"type": "string", "maxLength": 200, "pattern": NAMED}
+        )
         create["ruleset"] = _keeping_description(create["ruleset"], {"enum": rulesets})
     for seat in ("CreateSeat", "ChangeSeat"):
         props = components.get(seat, {}).get("properties", {})
         if "name" in props:
-            props["name"] = _keeping_description(props["name"], {"type": "string", "pattern": NAMED} if seat == "CreateSeat"
-                                                 else {"anyOf": [{"type": "string", "pattern": NAMED}, {"type": "null"}],
-                                                       "default": None})
+            props["name"] = _keeping_description(
+                props["name"],
+                {"type": "string", "pattern": NAMED}
+                if seat == "CreateSeat"
+                else {"anyOf": [{"type": "string", "pattern": NAMED}, {"type": "null"}], "default": None},
+            )
     _no_nul(components)
 
 
@@ -360,29 +665,55 @@ def _content(value: Any, ref_of: dict[type, str]) -> dict[str, Any] | None:
     return value
 
 
-def _operation(e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int, dict[str, Any]]) -> dict[str, Any]:
+def _operation(
+    e: Endpoint, ref_of: dict[type, str], errors_by_status: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
     responses: dict[str, Any] = {}
     for status, value in e.ok.items():
         content = _content(value, ref_of)
-        responses[str(status)] = {"description": "OK" if status < 300 else "Switching protocols",
-                                  **({"content": content} if content else {})}
+        responses[str(status)] = {
+            "description": "OK" if status < 300 else "Switching protocols",
+            **({"content": content} if content else {}),
+        }
     statuses = list(e.errors)
     if e.rate:
         statuses.append(429)
     for status in statuses:
-        r: dict[str, Any] = {"description": ERROR_SENTENCES[status],
-                             "content": {"application/json": {"schema": errors_by_status[status]}}}
+        r: dict[str, Any] = {
+            "description": ERROR_SENTENCES[status],
+            "content": {"application/json": {"schema": errors_by_status[status]}},
+        }
         if status == 429:
             r["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}}
         responses[str(status)] = r
-    responses["default"] = {"description": "Any other error (405, 413, 500 ...), in the one error shape.",
-                            "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}}}
+    responses["default"] = {
+        "description": "Any other error (405, 413, 500 ...), in the one error shape.",
+        "content": {"application/json": {"schema": {"$ref": ref_of[t.Error]}}},
+    }
     op: dict[str, Any] = {"summary": e.summary, "operationId": _operation_id(e), "responses": responses}
-    params = [{"name": n, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(n, {"type": "string"}),
-               "description": "The ruleset's id." if n == "id" and e.path.startswith("/rulesets")
-               else PATH_MEANINGS[n]} for n in ("id", "seat", "token_id", "wid", "path") if "{" + n + "}" in e.path]
-    params += [{"name": n, "in": "query", "required": False, "schema": typ if isinstance(typ, dict) else {"type": typ},
-                "description": d} for n, typ, d in e.query]
+    params = [
+        {
+            "name": n,
+            "in": "path",
+            "required": True,
+            "schema": PATH_SCHEMAS.get(n, {"type": "string"}),
+            "description": "The ruleset's id."
+            if n == "id" and e.path.startswith("/rulesets")
+            else PATH_MEANINGS[n],
+        }
+        for n in ("id", "seat", "token_id", "wid", "path")
+        if "{" + n + "}" in e.path
+    ]
+    params += [
+        {
+            "name": n,
+            "in": "query",
+            "required": False,
+            "schema": typ if isinstance(typ, dict) else {"type": typ},
+            "description": d,
+        }
+        for n, typ, d in e.query
+    ]
     if params:
         op["parameters"] = params
     if e.body is not None:

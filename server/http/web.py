@@ -15,8 +15,10 @@ from aiohttp import web
 STATIC_DIR = Path(__file__).parent.parent / "static"
 
 # 'self' covers the same-origin websocket too (CSP level 3), which Chromium and Firefox follow.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
@@ -27,8 +29,15 @@ SECURITY_HEADERS = {
 # scripts and styles may be kept a while (an ETag / Last-Modified check after that).
 PAGE_CACHE = "no-cache"
 ASSET_CACHE = "public, max-age=300"
-CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
-                 ".json": "application/json", ".txt": "text/plain", ".png": "image/png"}
+CONTENT_TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".txt": "text/plain",
+    ".png": "image/png",
+}
 
 
 def _file(path: Path, cache: str) -> web.FileResponse:

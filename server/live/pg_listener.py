@@ -49,8 +49,15 @@ log = structlog.get_logger("tussle.pg_listener")
 class PgFeedListener:
     """Publishes every event appended to the database after `start` into `feed`, once, in position order."""
 
-    def __init__(self, store: PostgresStore, feed: LiveFeed, *, poll_s: float = 1.0, retry_s: float = 0.5,
-                 batch: int = 500):
+    def __init__(
+        self,
+        store: PostgresStore,
+        feed: LiveFeed,
+        *,
+        poll_s: float = 1.0,
+        retry_s: float = 0.5,
+        batch: int = 500,
+    ):
         self.store = store
         self.feed = feed
         self.poll_s = poll_s
@@ -97,14 +104,17 @@ class PgFeedListener:
                     woken = await self._wait(lost)
                     if not woken and not lost.is_set():
                         # The backstop poll: also proves the LISTEN connection is still alive.
-                        last = await self._conn.fetchval("SELECT last FROM event_positions",
-                                                         timeout=max(self.poll_s, 5.0))
+                        last = await self._conn.fetchval(
+                            "SELECT last FROM event_positions", timeout=max(self.poll_s, 5.0)
+                        )
                         self.heard = max(self.heard, last or 0)
                     await self._catch_up()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the database went away: reconnect, never give up
-                log.warning("pg_listener_reconnect", error=f"{type(exc).__name__}: {exc}", position=self.position)
+                log.warning(
+                    "pg_listener_reconnect", error=f"{type(exc).__name__}: {exc}", position=self.position
+                )
             finally:
                 self.store.caches.went_deaf()
                 await self._close_conn()

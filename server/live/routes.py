@@ -42,7 +42,11 @@ async def get_log(request: web.Request) -> web.Response:
     else:
         last = min(at, first + limit - 1)
     next_from = last + 1
-    more = {"Link": f'<{request.rel_url.update_query({"from": next_from})}>; rel="next"'} if next_from <= at else {}
+    more = (
+        {"Link": f'<{request.rel_url.update_query({"from": next_from})}>; rel="next"'}
+        if next_from <= at
+        else {}
+    )
     if fmt != "json" and "application/json" not in request.headers.get("Accept", ""):
         return await _forum_text(request, stream, fmt, turn, max_chars, (first, last, at), more)
     r = await log_range(enc, stream, first, last, at)
@@ -50,21 +54,42 @@ async def get_log(request: web.Request) -> web.Response:
     entries = log.entries if turn is None else [e for e in log.entries if e["turn"] == turn]
     head = {"seq": end["seq"], "hash": end["hash"]}
     if fmt == "json":
-        answer = {"stream": stream, "name": end["name"], "at": head["seq"], "head": head, "turn": turn,
-                  "entries": entries, "turns": group_by_turn(entries), "next_from": next_from}
+        answer = {
+            "stream": stream,
+            "name": end["name"],
+            "at": head["seq"],
+            "head": head,
+            "turn": turn,
+            "entries": entries,
+            "turns": group_by_turn(entries),
+            "next_from": next_from,
+        }
         if len(entries) > LONG_LIST:
             return await streamed_json(request, answer)
         return json_response(answer)
     commitments = timeline(r, await enc.store.revealed_seeds(stream) if r.earlier else {})
-    posts = forum_posts(entries, name=end["name"] or stream, commitments=commitments,
-                        head=head, flavour=fmt, max_chars=max_chars)
+    posts = forum_posts(
+        entries,
+        name=end["name"] or stream,
+        commitments=commitments,
+        head=head,
+        flavour=fmt,
+        max_chars=max_chars,
+    )
     resp = json_response({"format": fmt, "head": head, "posts": posts, "next_from": next_from})
     resp.headers.update(more)
     return resp
 
 
-async def _forum_text(request: web.Request, stream: str, fmt: str, turn: int | None, max_chars: int | None,
-                      span: tuple[int, int, int], more: dict[str, str]) -> web.StreamResponse:
+async def _forum_text(
+    request: web.Request,
+    stream: str,
+    fmt: str,
+    turn: int | None,
+    max_chars: int | None,
+    span: tuple[int, int, int],
+    more: dict[str, str],
+) -> web.StreamResponse:
     """A forum export written turn by turn as the log is read (server/exporting.py), never all at once."""
     content_type = "text/markdown" if fmt == "markdown" else "text/plain"
     resp = web.StreamResponse(headers={"Content-Type": f"{content_type}; charset=utf-8", **more})
@@ -100,8 +125,15 @@ async def get_verify(request: web.Request) -> web.StreamResponse:
     replay = request.query.get("replay", "0")
     if replay not in ("0", "1"):
         raise bad_request("replay must be 1 (decide every declared command again) or 0", "replay")
-    body = await whole_stream.report(enc.store, "verify", stream, (info.seq, info.hash), kept,
-                                     request.query.get("commitment"), replay == "1")
+    body = await whole_stream.report(
+        enc.store,
+        "verify",
+        stream,
+        (info.seq, info.hash),
+        kept,
+        request.query.get("commitment"),
+        replay == "1",
+    )
     return await whole_stream.write_report(request, body)
 
 

@@ -50,7 +50,6 @@ FIRST_CATCH_UP_PAGE = 8  # events: later pages are sized from the frames seen so
 _encode = msgspec.json.Encoder().encode
 
 
-
 # Above this many bytes waiting in the kernel-side buffer, frames take the queued path with its drain.
 FAST_PATH_BUFFER = 64 * 1024
 # Larger payloads go out as a fragmented message, one fragment per socket drain (Subscriber.send).
@@ -81,7 +80,7 @@ def text_frame(payload: bytes) -> bytes:
 def _slices(frame: bytes) -> Iterator[bytes | memoryview]:
     view = memoryview(frame)
     for start in range(0, len(frame), FRAGMENT):
-        yield view[start:start + FRAGMENT]
+        yield view[start : start + FRAGMENT]
 
 
 class Pieces:
@@ -154,8 +153,9 @@ PONG = _encode({"type": "pong"})
 class Subscriber:
     """One websocket connection: its bounded send queue, its position, and how it ends."""
 
-    def __init__(self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs,
-                 writer: Any = None):
+    def __init__(
+        self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs, writer: Any = None
+    ):
         self.ws = ws
         self.transport = transport
         self.writer = writer  # what ws.prepare returned: its drain() waits while the socket's buffer is full
@@ -192,7 +192,10 @@ class Subscriber:
         if not self.live:
             if self.held_overflow:
                 return
-            if len(self.held) >= self.settings.queue_frames or self.held_bytes + len(frame) > self.settings.queue_bytes:
+            if (
+                len(self.held) >= self.settings.queue_frames
+                or self.held_bytes + len(frame) > self.settings.queue_bytes
+            ):
                 # The catch-up will read these from the store again.
                 self.held_overflow = True
                 self.held.clear()
@@ -213,7 +216,13 @@ class Subscriber:
         nearly empty, write the whole websocket frame to the transport at once (saves a task switch per
         subscriber per event). Frames are built here per RFC 6455 (no compression is negotiated), and
         every write is a whole frame, so they never interleave with aiohttp's own pings and closes."""
-        if self.sending or self.queue or self.ending is not None or self.transport is None or self.transport.is_closing():
+        if (
+            self.sending
+            or self.queue
+            or self.ending is not None
+            or self.transport is None
+            or self.transport.is_closing()
+        ):
             return False
         if len(frame) > FRAGMENT or self.transport.get_write_buffer_size() > FAST_PATH_BUFFER:
             return False
@@ -228,8 +237,9 @@ class Subscriber:
         # The bound counts what waits behind the next frame to go out: that one may be larger than
         # the bound on its own (a big snapshot), and the small frames after it (caught_up) still fit.
         behind = self.queued_bytes - len(self.queue[0][0]) if self.queue else 0
-        if self.queue and (len(self.queue) >= self.settings.queue_frames
-                           or behind + len(frame) > self.settings.queue_bytes):
+        if self.queue and (
+            len(self.queue) >= self.settings.queue_frames or behind + len(frame) > self.settings.queue_bytes
+        ):
             self.lag()
             return
         self.queue.append((frame, closes))
@@ -241,17 +251,25 @@ class Subscriber:
         if self.ending is not None:
             return
         self.hubs.lagging()
-        self.end(4008, error_frame("lagging", "this connection fell too far behind the encounter; "
-                                              "reconnect with after = the last seq you received",
-                                   {"last_seq": self.last_seq}), drop_queue=True)
+        self.end(
+            4008,
+            error_frame(
+                "lagging",
+                "this connection fell too far behind the encounter; "
+                "reconnect with after = the last seq you received",
+                {"last_seq": self.last_seq},
+            ),
+            drop_queue=True,
+        )
 
     async def send(self, frame: bytes | Pieces) -> bool:
         """Send one frame, waiting while the socket's buffer is full; False (and the connection lagging)
         when the client took none of it within `send_timeout_s`."""
         try:
             async with self.sending_lock:
-                if isinstance(frame, Pieces) or (len(frame) > FRAGMENT and self.writer is not None
-                                                 and self.transport is not None):
+                if isinstance(frame, Pieces) or (
+                    len(frame) > FRAGMENT and self.writer is not None and self.transport is not None
+                ):
                     await self._send_in_fragments(frame)
                 else:
                     async with asyncio.timeout(self.settings.send_timeout_s):
@@ -273,7 +291,9 @@ class Subscriber:
             following = next(chunks, None)
             if self.transport.is_closing():
                 raise ConnectionResetError("the connection is closing")
-            self.transport.write(frame_header((0x80 if following is None else 0) | (0x1 if first else 0x0), len(chunk)))
+            self.transport.write(
+                frame_header((0x80 if following is None else 0) | (0x1 if first else 0x0), len(chunk))
+            )
             self.transport.write(chunk)
             first, chunk = False, following
             async with asyncio.timeout(self.settings.send_timeout_s):
@@ -399,7 +419,9 @@ class Hub:
                 # Followers of state and log would now miss frames: end them so they reconnect.
                 self.follower = None
                 for s in [*self.subs["state"], *self.subs["log"]]:
-                    s.end(1011, error_frame("internal", "the server failed to follow this encounter; reconnect"))
+                    s.end(
+                        1011, error_frame("internal", "the server failed to follow this encounter; reconnect")
+                    )
 
     async def _deliver(self, events: list[Event]) -> None:
         self.log_snapshot = None  # a join from now on snapshots a later seq
@@ -491,7 +513,9 @@ class Hub:
     def _send_log(self, batch: list[dict[str, Any]], closes: bool) -> None:
         if batch and self.subs["log"]:
             seq = batch[-1]["seq"]
-            self._send_all(self.subs["log"], seq, _encode({"type": "log", "seq": seq, "entries": batch}), closes)
+            self._send_all(
+                self.subs["log"], seq, _encode({"type": "log", "seq": seq, "entries": batch}), closes
+            )
 
     @staticmethod
     def _send_all(subs: set[Subscriber], seq: int, frame: bytes | Pieces, closes: bool = False) -> None:
@@ -581,12 +605,16 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     key = ws_key(request, token)
     if not ws_allowed(app, key):
         raise RateLimited("too many open websockets for this token (or address)")
-    ws = web.WebSocketResponse(max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False)
+    ws = web.WebSocketResponse(
+        max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False
+    )
     writer = await ws.prepare(request)
     ws_opened(app, key)
     sub = Subscriber(ws, request.transport, settings, hubs, writer)
     sub.who = who
-    sub.token_hash = token_hash(token) if token is not None and who is not None and who.role != "admin" else None
+    sub.token_hash = (
+        token_hash(token) if token is not None and who is not None and who.role != "admin" else None
+    )
     sender = asyncio.create_task(sub.run_sender())
     try:
         first = True
@@ -594,15 +622,26 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
             try:
                 msg = await _receive(ws, sub, settings.auth_timeout_s)
             except TimeoutError:
-                sub.end(4401, error_frame("unauthenticated", "send {\"op\": \"auth\", \"token\": ...} within "
-                                                             f"{settings.auth_timeout_s:g} s"))
+                sub.end(
+                    4401,
+                    error_frame(
+                        "unauthenticated",
+                        f'send {{"op": "auth", "token": ...}} within {settings.auth_timeout_s:g} s',
+                    ),
+                )
                 return await _finish(ws, sub, sender)
             if msg is None or msg.type in _CLOSED:
                 return await _finish(ws, sub, sender)
             body = _parse(msg)
             if body is None or body.get("op") != "auth":
-                sub.end(4401, error_frame("unauthenticated", "this encounter is not public: the first message "
-                                                             "must be {\"op\": \"auth\", \"token\": ...}"))
+                sub.end(
+                    4401,
+                    error_frame(
+                        "unauthenticated",
+                        "this encounter is not public: the first message "
+                        'must be {"op": "auth", "token": ...}',
+                    ),
+                )
                 return await _finish(ws, sub, sender)
             key = await _auth(request, sub, stream, body, key)
             if sub.ending is not None:
@@ -623,8 +662,13 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
             elif op == "subscribe":
                 _subscribe(hubs, sub, stream, body)
             else:
-                sub.enqueue(error_frame("bad_request", f"unknown op {op!r}: use subscribe, ping (or auth first)",
-                                        {"field": "op"}))
+                sub.enqueue(
+                    error_frame(
+                        "bad_request",
+                        f"unknown op {op!r}: use subscribe, ping (or auth first)",
+                        {"field": "op"},
+                    )
+                )
             first = False
     finally:
         ws_closed(app, key)
@@ -662,7 +706,9 @@ async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | 
     return receiving.result() if not receiving.cancelled() else None
 
 
-async def _finish(ws: web.WebSocketResponse, sub: Subscriber, sender: asyncio.Task[None]) -> web.WebSocketResponse:
+async def _finish(
+    ws: web.WebSocketResponse, sub: Subscriber, sender: asyncio.Task[None]
+) -> web.WebSocketResponse:
     """After the sender's last frame, close with the code `end` asked for: from this task, the only one
     reading, so aiohttp sends our Close and waits (at most close_timeout_s) for the client's."""
     if sub.ending is None:  # the client left first (its Close is answered already)
@@ -705,15 +751,21 @@ async def _auth(request: web.Request, sub: Subscriber, stream: str, body: dict[s
 
 def _subscribe(hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any]) -> None:
     if sub.projection is not None:
-        sub.enqueue(error_frame("bad_request", "this connection already has a subscription; open another one"))
+        sub.enqueue(
+            error_frame("bad_request", "this connection already has a subscription; open another one")
+        )
         return
     projection = body.get("projection")
     if projection not in PROJECTIONS:
-        sub.enqueue(error_frame("bad_request", "projection must be events, state or log", {"field": "projection"}))
+        sub.enqueue(
+            error_frame("bad_request", "projection must be events, state or log", {"field": "projection"})
+        )
         return
     after = body.get("after", 0)
     if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-        sub.enqueue(error_frame("bad_request", "after must be the last seq you have (0 for none)", {"field": "after"}))
+        sub.enqueue(
+            error_frame("bad_request", "after must be the last seq you have (0 for none)", {"field": "after"})
+        )
         return
     sub.projection = projection
     if projection == "events":
@@ -727,8 +779,14 @@ async def _bad_position(hubs: Hubs, sub: Subscriber, stream: str, after: int) ->
     info = await hubs.encounters.store.stream_info(stream)
     head = info.seq if info else 0
     if after > head:
-        sub.end(4400, error_frame("bad_position", f"after = {after} is beyond the head of this encounter ({head})",
-                                  {"after": after, "head": head}))
+        sub.end(
+            4400,
+            error_frame(
+                "bad_position",
+                f"after = {after} is beyond the head of this encounter ({head})",
+                {"after": after, "head": head},
+            ),
+        )
         return None
     return head
 

@@ -43,10 +43,16 @@ async def cors_preflight_middleware(request: web.Request, handler: Any) -> web.S
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
         allowed = request.app[CORS].allow_origin(request.headers.get("Origin"))
         if allowed:
-            return web.Response(status=204, headers={
-                "Access-Control-Allow-Origin": allowed, "Access-Control-Allow-Methods": ALLOW_METHODS,
-                "Access-Control-Allow-Headers": ALLOW_HEADERS, "Access-Control-Max-Age": MAX_AGE_S,
-                "Vary": "Origin"})
+            return web.Response(
+                status=204,
+                headers={
+                    "Access-Control-Allow-Origin": allowed,
+                    "Access-Control-Allow-Methods": ALLOW_METHODS,
+                    "Access-Control-Allow-Headers": ALLOW_HEADERS,
+                    "Access-Control-Max-Age": MAX_AGE_S,
+                    "Vary": "Origin",
+                },
+            )
     return await handler(request)
 
 

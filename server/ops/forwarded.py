@@ -51,7 +51,9 @@ def client_address(peer: str | None, forwarded_for: list[str], networks: tuple[N
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def forwarded_middleware(networks: tuple[Network, ...]) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def forwarded_middleware(
+    networks: tuple[Network, ...],
+) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
     """A middleware giving every later handler (rate limits, request log, metrics) the real client."""
 
     @web.middleware

@@ -122,16 +122,26 @@ def configure_logging(level: int = logging.INFO) -> None:
     _level = level
     shared = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, structlog.processors.JSONRenderer(serializer=json_line)],
+        processors=[
+            *shared,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(serializer=json_line),
+        ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=_queued_logger,
         cache_logger_on_first_use=True,  # else every log call binds a new logger
     )
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
-                    structlog.processors.JSONRenderer(serializer=json_line)]))
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                structlog.processors.JSONRenderer(serializer=json_line),
+            ],
+        )
+    )
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(max(level, logging.WARNING))

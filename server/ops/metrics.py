@@ -55,7 +55,9 @@ class Metrics:
         self.websockets: dict[str, int] = defaultdict(int)  # client key -> open connections
         self.websockets_opened = 0
         self.websockets_lagging = 0
-        self.sections: list[Callable[[], list[str]]] = []  # more families, e.g. the webhooks' (server/webhooks/)
+        self.sections: list[
+            Callable[[], list[str]]
+        ] = []  # more families, e.g. the webhooks' (server/webhooks/)
 
     def websocket_count(self) -> int:
         return sum(self.websockets.values())
@@ -71,11 +73,16 @@ class Metrics:
         family("tussle_http_requests_total", "counter", "HTTP requests by route, method and status.")
         for (route, method, status), n in sorted(self.requests.items()):
             out.append(f"tussle_http_requests_total{_labels(route=route, method=method, status=status)} {n}")
-        family("tussle_commands_total", "counter",
-               "Commands by type and outcome (appended, duplicate, or the error code).")
+        family(
+            "tussle_commands_total",
+            "counter",
+            "Commands by type and outcome (appended, duplicate, or the error code).",
+        )
         for (ctype, outcome), n in sorted(self.commands.items()):
             out.append(f"tussle_commands_total{_labels(type=ctype, outcome=outcome)} {n}")
-        family("tussle_append_seconds", "histogram", "Latency of commands that appended, request to response.")
+        family(
+            "tussle_append_seconds", "histogram", "Latency of commands that appended, request to response."
+        )
         h = self.append_seconds
         cumulative = 0
         for bound, n in zip(h.buckets, h.counts, strict=False):
@@ -90,8 +97,11 @@ class Metrics:
         out.append(f"tussle_websocket_connections {self.websocket_count()}")
         family("tussle_websocket_connections_opened_total", "counter", "Websocket connections ever opened.")
         out.append(f"tussle_websocket_connections_opened_total {self.websockets_opened}")
-        family("tussle_websocket_lagging_total", "counter",
-               "Websocket connections closed with 4008 lagging (a full queue, or a send past its deadline).")
+        family(
+            "tussle_websocket_lagging_total",
+            "counter",
+            "Websocket connections closed with 4008 lagging (a full queue, or a send past its deadline).",
+        )
         out.append(f"tussle_websocket_lagging_total {self.websockets_lagging}")
         family("tussle_state_cache_encounters", "gauge", "Encounter states held in memory.")
         out.append(f"tussle_state_cache_encounters {cache_size}")
@@ -115,8 +125,9 @@ async def metrics_handler(request: web.Request) -> web.Response:
     """GET /metrics."""
 
     text = request.app[METRICS].render(request.app[ENCOUNTERS].cache_size())
-    return web.Response(text=text, content_type="text/plain", charset="utf-8",
-                        headers={"X-Content-Type-Options": "nosniff"})
+    return web.Response(
+        text=text, content_type="text/plain", charset="utf-8", headers={"X-Content-Type-Options": "nosniff"}
+    )
 
 
 # ---- websockets -------------------------------------------------------------------------------

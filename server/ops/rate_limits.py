@@ -103,7 +103,9 @@ RATE_LIMITS = web.AppKey("rate_limits", RateLimits)
 def rate_limits_from(settings: dict[str, Any]) -> RateLimits:
     """Rates from the app settings; absent or 0 means unlimited (make_app's default; the CLI
     passes API.md's 20 and 100 per second)."""
-    return RateLimits(settings.get("rate_commands"), settings.get("rate_reads"), settings.get("rate_burst", 2.0))
+    return RateLimits(
+        settings.get("rate_commands"), settings.get("rate_reads"), settings.get("rate_burst", 2.0)
+    )
 
 
 @web.middleware
@@ -120,10 +122,13 @@ async def rate_limit_middleware(request: web.Request, handler: Any) -> web.Strea
         seconds = max(1, math.ceil(wait))
         kind = "commands" if limiter is limits.commands else "reads"
         who = "this token" if key.startswith("token:") else "this address"
-        return error_response(429, "rate_limited",
-                              f"too many {kind} from {who}: at most {limiter.rate:g} per second; "
-                              f"try again in {seconds} s", {"retry_after": seconds, "limit_per_s": limiter.rate},
-                              headers={"Retry-After": str(seconds)})
+        return error_response(
+            429,
+            "rate_limited",
+            f"too many {kind} from {who}: at most {limiter.rate:g} per second; try again in {seconds} s",
+            {"retry_after": seconds, "limit_per_s": limiter.rate},
+            headers={"Retry-After": str(seconds)},
+        )
     try:
         response = await handler(request)
     except ServiceError as exc:

@@ -55,19 +55,35 @@ def route_of(request: web.Request) -> str:
     return resource.canonical if resource is not None else "unmatched"
 
 
-async def facts_of(request: web.Request, response: web.StreamResponse, latency_s: float,
-                   known_command_types: Any) -> RequestFacts:
+async def facts_of(
+    request: web.Request, response: web.StreamResponse, latency_s: float, known_command_types: Any
+) -> RequestFacts:
     """Gather the facts of a finished request. Command type and outcome are read back from the body
     the handler already read and the response it made; unknown types are logged as `unknown`."""
     route = route_of(request)
     who = request.get(PRINCIPAL)
-    facts = RequestFacts(request.method, request.path, route, response.status, latency_s, request.remote,
-                         encounter=request.match_info.get("id"), role=who.role if who is not None else None)
-    if route == COMMANDS_ROUTE and request.method == "POST" and response.status != 413 and response.status != 429:
+    facts = RequestFacts(
+        request.method,
+        request.path,
+        route,
+        response.status,
+        latency_s,
+        request.remote,
+        encounter=request.match_info.get("id"),
+        role=who.role if who is not None else None,
+    )
+    if (
+        route == COMMANDS_ROUTE
+        and request.method == "POST"
+        and response.status != 413
+        and response.status != 429
+    ):
         told = request.get(COMMAND_FACTS)
         if told is not None:  # the handler's facts: no body decoded again
             ctype, seq = told
-            facts.command_type = ctype if isinstance(ctype, str) and ctype in known_command_types else "unknown"
+            facts.command_type = (
+                ctype if isinstance(ctype, str) and ctype in known_command_types else "unknown"
+            )
             facts.outcome = "appended" if response.status == 201 else "duplicate"
             facts.seq = seq
             return facts
@@ -104,9 +120,14 @@ def _decode(body: bytes | bytearray, kind: Any) -> Any:
 
 def log_request(facts: RequestFacts) -> None:
     """One JSON log line per request."""
-    fields: dict[str, Any] = {"method": facts.method, "path": facts.path, "route": facts.route,
-                              "status": facts.status, "latency_ms": round(facts.latency_s * 1000, 3),
-                              "remote": facts.remote}
+    fields: dict[str, Any] = {
+        "method": facts.method,
+        "path": facts.path,
+        "route": facts.route,
+        "status": facts.status,
+        "latency_ms": round(facts.latency_s * 1000, 3),
+        "remote": facts.remote,
+    }
     for name in ("encounter", "role", "command_type", "outcome", "seq"):
         value = getattr(facts, name)
         if value is not None:

@@ -29,15 +29,20 @@ from server.webhooks.subscriptions import routes
 DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
 
 
-def side_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str,
-              ruleset: Any) -> dict[str, list[Any]]:
+def side_rows(
+    state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str, ruleset: Any
+) -> dict[str, list[Any]]:
     """The deliveries an append's events cause, and the webhooks of seats it revokes."""
     hooks = state["webhooks"]
     if not hooks:
         return {}
     revoked = {ne.data["seat"] for ne in new if ne.type == "SeatRevoked"}
-    return {"outbox": outbox_rows(state, new, actor, command_id, ruleset),
-            "webhook_changes": [WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked]}
+    return {
+        "outbox": outbox_rows(state, new, actor, command_id, ruleset),
+        "webhook_changes": [
+            WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked
+        ],
+    }
 
 
 def setup(app: web.Application) -> None:
@@ -53,8 +58,14 @@ def setup(app: web.Application) -> None:
         """Tell the GM, in the stream (whose notice reaches the GM's other webhooks)."""
 
         try:
-            await enc.admin_event(w.stream, Principal("system", w.stream), {}, WebhookDisabled(w.id, reason),
-                                  side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]}, roles=("system",))
+            await enc.admin_event(
+                w.stream,
+                Principal("system", w.stream),
+                {},
+                WebhookDisabled(w.id, reason),
+                side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]},
+                roles=("system",),
+            )
         except ServiceError:
             pass  # a closed encounter takes no more events; the webhook's state says it all
 
@@ -72,4 +83,3 @@ def setup(app: web.Application) -> None:
         await asyncio.gather(task, return_exceptions=True)
 
     app.cleanup_ctx.append(dispatching)
-

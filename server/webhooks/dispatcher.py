@@ -91,8 +91,11 @@ class Stats:
         for bound, n in zip(h.buckets, h.counts, strict=False):
             cumulative += n
             out.append(f'tussle_webhook_delivery_seconds_bucket{{le="{bound}"}} {cumulative}')
-        out += [f'tussle_webhook_delivery_seconds_bucket{{le="+Inf"}} {h.count}',
-                f"tussle_webhook_delivery_seconds_sum {h.sum}", f"tussle_webhook_delivery_seconds_count {h.count}"]
+        out += [
+            f'tussle_webhook_delivery_seconds_bucket{{le="+Inf"}} {h.count}',
+            f"tussle_webhook_delivery_seconds_sum {h.sum}",
+            f"tussle_webhook_delivery_seconds_count {h.count}",
+        ]
         return out
 
 
@@ -123,24 +126,44 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
         return msgspec.json.encode({"content": content, "allowed_mentions": {"parse": []}})
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.created_at))
     if d.kind == "event":
-        payload: dict[str, Any] = {"type": "tussle.event", "timestamp": when,
-                                   "data": {"encounter": w.stream, "seq": d.seq, "event": event}}
+        payload: dict[str, Any] = {
+            "type": "tussle.event",
+            "timestamp": when,
+            "data": {"encounter": w.stream, "seq": d.seq, "event": event},
+        }
     elif d.kind == "log":
-        payload = {"type": "tussle.log", "timestamp": when,
-                   "data": {"encounter": w.stream, "seq": d.seq, "entries": data["entries"], "link": link}}
+        payload = {
+            "type": "tussle.log",
+            "timestamp": when,
+            "data": {"encounter": w.stream, "seq": d.seq, "entries": data["entries"], "link": link},
+        }
     else:
-        payload = {"type": "tussle.notice", "timestamp": when,
-                   "data": {"encounter": w.stream, "seq": d.seq, "to": data["to"], "to_name": data["to_name"],
-                            "kind": data["kind"], "text": data["text"], "reaction": data.get("reaction"),
-                            "link": link}}
+        payload = {
+            "type": "tussle.notice",
+            "timestamp": when,
+            "data": {
+                "encounter": w.stream,
+                "seq": d.seq,
+                "to": data["to"],
+                "to_name": data["to_name"],
+                "kind": data["kind"],
+                "text": data["text"],
+                "reaction": data.get("reaction"),
+                "link": link,
+            },
+        }
     return msgspec.json.encode(payload)
 
 
 class Dispatcher:
     """One per app; `run()` is its background task (cancelled at cleanup)."""
 
-    def __init__(self, store: Store, settings: Settings,
-                 disabled: Callable[[WebhookRow, str], Awaitable[None]] | None = None):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        disabled: Callable[[WebhookRow, str], Awaitable[None]] | None = None,
+    ):
         self.store = store
         self.settings = settings
         self.disabled = disabled  # tells the GM (appends WebhookDisabled)
@@ -160,12 +183,20 @@ class Dispatcher:
 
     async def run(self) -> None:
         s = self.settings
-        connector = aiohttp.TCPConnector(resolver=CheckingResolver(s.allow_private), use_dns_cache=False,
-                                         limit=s.concurrency)
-        timeout = aiohttp.ClientTimeout(total=s.connect_timeout_s + s.read_timeout_s, sock_connect=s.connect_timeout_s,
-                                        sock_read=s.read_timeout_s)
-        self._session = aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False,
-                                              headers={"User-Agent": "Tussle-Webhooks/1"})
+        connector = aiohttp.TCPConnector(
+            resolver=CheckingResolver(s.allow_private), use_dns_cache=False, limit=s.concurrency
+        )
+        timeout = aiohttp.ClientTimeout(
+            total=s.connect_timeout_s + s.read_timeout_s,
+            sock_connect=s.connect_timeout_s,
+            sock_read=s.read_timeout_s,
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            timeout=timeout,
+            auto_decompress=False,
+            headers={"User-Agent": "Tussle-Webhooks/1"},
+        )
         last_depth = 0.0
         try:
             while True:
@@ -253,25 +284,41 @@ class Dispatcher:
         outcome = await self.send(w, d.id, render(w, d, event))
         now = time.time()
         if outcome.ok:
-            await self.record(Attempt(d.id, w.id, now, True, outcome.status, lease_s=0.0 if release else s.lease_s))
+            await self.record(
+                Attempt(d.id, w.id, now, True, outcome.status, lease_s=0.0 if release else s.lease_s)
+            )
             self.stats.delivered += 1
             self.stats.retrying.discard(w.id)
             self.stats.latency.observe(max(0.0, now - d.created_at))
             return True
         self.stats.failed += 1
-        delay = outcome.retry_after if outcome.retry_after is not None else backoff(d.attempts + 1, s, self._rng)
+        delay = (
+            outcome.retry_after if outcome.retry_after is not None else backoff(d.attempts + 1, s, self._rng)
+        )
         failing_since = w.failing_since if w.failing_since is not None else now
         give_up = now - failing_since >= s.give_up_s
-        await self.record(Attempt(d.id, w.id, now, False, outcome.status, outcome.error,
-                                  now + min(delay, s.give_up_s), give_up))
-        log.info("webhook_attempt_failed", webhook=w.id, delivery=d.id, attempts=d.attempts + 1,
-                 status=outcome.status, error=outcome.error, retry_in_s=round(delay, 3))
+        await self.record(
+            Attempt(
+                d.id, w.id, now, False, outcome.status, outcome.error, now + min(delay, s.give_up_s), give_up
+            )
+        )
+        log.info(
+            "webhook_attempt_failed",
+            webhook=w.id,
+            delivery=d.id,
+            attempts=d.attempts + 1,
+            status=outcome.status,
+            error=outcome.error,
+            retry_in_s=round(delay, 3),
+        )
         if give_up:
             self.stats.disabled += 1
             self.stats.retrying.discard(w.id)
             if self.disabled is not None:
-                await self.disabled(w, f"it failed for {round((now - failing_since) / 3600, 1)} h "
-                                       f"(last error: {outcome.error})")
+                await self.disabled(
+                    w,
+                    f"it failed for {round((now - failing_since) / 3600, 1)} h (last error: {outcome.error})",
+                )
         else:
             self.stats.retrying.add(w.id)
         return False
@@ -284,7 +331,10 @@ class Dispatcher:
             check_literal(host, self.settings.allow_private)
         except UnsafeUrl as exc:
             return Outcome(False, error=str(exc))
-        headers = {"Content-Type": "application/json", **signing.headers(w.secret, msg_id, int(time.time()), body)}
+        headers = {
+            "Content-Type": "application/json",
+            **signing.headers(w.secret, msg_id, int(time.time()), body),
+        }
         try:
             async with self._session.post(w.url, data=body, headers=headers, allow_redirects=False) as r:
                 if 200 <= r.status < 300:

@@ -37,18 +37,30 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     if e.type == "ReactionRequested":
         about = f" for {name_of(state, d['combatant'])}" if d.get("combatant") else ""
         question = d.get("question") or d["kind"].replace("_", " ")
-        asked = notice(d["asked_of"], "asked", f"you are asked: {question}{about} — choose "
-                       f"{' or '.join(map(str, d['options']))}{_deadline(state, now)} (default: {d['default']})")
+        asked = notice(
+            d["asked_of"],
+            "asked",
+            f"you are asked: {question}{about} — choose "
+            f"{' or '.join(map(str, d['options']))}{_deadline(state, now)} (default: {d['default']})",
+        )
         return [{**asked, "reaction": d["id"]}]
     if e.type == "ReactionAnswered" and e.actor == "system":
         asked = next((p for p in state["pending"] if p["id"] == d["id"]), None)
         if asked is None:
             return []
-        return [notice(asked["asked_of"], "timed_out", f"your reaction timed out; the default was applied "
-                       f"({asked['kind'].replace('_', ' ')}: {d['choice']})")]
+        return [
+            notice(
+                asked["asked_of"],
+                "timed_out",
+                f"your reaction timed out; the default was applied "
+                f"({asked['kind'].replace('_', ' ')}: {d['choice']})",
+            )
+        ]
     if e.type == "EncounterClosed":
-        return [notice(to, "closed", "the fight is closed; the seed is revealed — verify")
-                for to in _everyone(state)]
+        return [
+            notice(to, "closed", "the fight is closed; the seed is revealed — verify")
+            for to in _everyone(state)
+        ]
     if e.type == "WebhookDisabled":
         host = state["webhooks"].get(d["webhook"], {}).get("host", "its endpoint")
         return [notice(GM, "webhook_disabled", f"your webhook to {host} was disabled: {d['reason']}")]
@@ -56,7 +68,7 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
 
 
 def turn_notices(before: dict[str, Any], after: dict[str, Any], ruleset: Any) -> list[dict[str, str]]:
-    """"It is your turn" for each combatant whose slot `ruleset.acting_now` opens with this command, to
+    """ "It is your turn" for each combatant whose slot `ruleset.acting_now` opens with this command, to
     whoever sends its commands. Reactions are their own notice ("you are asked"); the GM's own steps
     (no combatant) are the GM running the table, not news to the GM."""
     if after["closed"]:

@@ -26,8 +26,14 @@ from server.webhooks.notices import event_notices, turn_notices
 _encode = msgspec.json.encode
 
 
-def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str, ruleset: Any,
-                now: dt.datetime | None = None) -> list[OutboxRow]:
+def outbox_rows(
+    state: dict[str, Any],
+    new: list[NewEvent],
+    actor: str,
+    command_id: str,
+    ruleset: Any,
+    now: dt.datetime | None = None,
+) -> list[OutboxRow]:
     hooks = state["webhooks"]
     if not hooks:
         return []
@@ -41,7 +47,9 @@ def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_
         e = Event(state["stream"], state["seq"] + 1 + i, ne.type, ne.data, actor, command_id, "", "", "")
         text = sentence(ruleset, s, e, {}) if texts else ""
         if "notices" in wants:
-            notices += [{**n, "seq": e.seq, "to_name": _addressee(s, n["to"])} for n in event_notices(s, e, now)]
+            notices += [
+                {**n, "seq": e.seq, "to_name": _addressee(s, n["to"])} for n in event_notices(s, e, now)
+            ]
         s = evolve(s, e, ruleset)
         entries.append({"seq": e.seq, "turn": s["turn"], "type": e.type, "actor": actor, "text": text})
     last = state["seq"] + len(new)
@@ -49,7 +57,9 @@ def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_
     settled = {ne.data["id"] for ne in new if ne.type in ("ReactionAnswered", "ReactionCancelled")}
     notices = [n for n in notices if n.get("reaction") not in settled]
     if "notices" in wants:
-        notices += [{**n, "seq": last, "to_name": _addressee(s, n["to"])} for n in turn_notices(state, s, ruleset)]
+        notices += [
+            {**n, "seq": last, "to_name": _addressee(s, n["to"])} for n in turn_notices(state, s, ruleset)
+        ]
     rows: list[OutboxRow] = []
     for wid, w in hooks.items():
         owed: list[tuple[int, str, Any]] = []  # (seq, kind, body) in delivery order
@@ -58,14 +68,18 @@ def outbox_rows(state: dict[str, Any], new: list[NewEvent], actor: str, command_
             owed += [(x["seq"], "event", {}) for x in entries]
         if "log" in w["deliver"] or ("events" in w["deliver"] and discord):
             if discord:
-                owed += [(last, "log", {"content": c})
-                         for c in split_content([log_line(x["seq"], x["text"]) for x in entries])]
+                owed += [
+                    (last, "log", {"content": c})
+                    for c in split_content([log_line(x["seq"], x["text"]) for x in entries])
+                ]
             else:
                 owed.append((last, "log", {"entries": entries}))
         if "notices" in w["deliver"]:
             owed += [(n["seq"], "notice", n) for n in notices if w["seat"] is None or w["seat"] == n["to"]]
-        rows += [OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, kind, _encode(body).decode())
-                 for part, (seq, kind, body) in enumerate(owed)]
+        rows += [
+            OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, kind, _encode(body).decode())
+            for part, (seq, kind, body) in enumerate(owed)
+        ]
     return rows
 
 

@@ -33,7 +33,9 @@ def parse_url(url: Any) -> tuple[str, str, int]:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UnsafeUrl("url must be an http or https URL with a host")
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise UnsafeUrl("url must not carry a user name or password (user:pass@): put a secret in the path instead")
+        raise UnsafeUrl(
+            "url must not carry a user name or password (user:pass@): put a secret in the path instead"
+        )
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
@@ -42,10 +44,15 @@ def forbidden_address(ip: str) -> str | None:
     addr = ipaddress.ip_address(ip.split("%", 1)[0])
     if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
         addr = addr.ipv4_mapped
-    for why, bad in (("loopback", addr.is_loopback), ("link-local or metadata", addr.is_link_local),
-                     ("private", addr.is_private), ("multicast", addr.is_multicast),
-                     ("unspecified", addr.is_unspecified), ("reserved", addr.is_reserved),
-                     ("not globally routable", not addr.is_global)):
+    for why, bad in (
+        ("loopback", addr.is_loopback),
+        ("link-local or metadata", addr.is_link_local),
+        ("private", addr.is_private),
+        ("multicast", addr.is_multicast),
+        ("unspecified", addr.is_unspecified),
+        ("reserved", addr.is_reserved),
+        ("not globally routable", not addr.is_global),
+    ):
         if bad:
             return why
     return None
@@ -62,16 +69,19 @@ class CheckingResolver(AbstractResolver):
         self.allow_private = allow_private
         self._resolver = DefaultResolver()
 
-    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-                      ) -> list[ResolveResult]:
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
         found = await self._resolver.resolve(host, port, family)
         if self.allow_private:
             return found
         allowed = [r for r in found if forbidden_address(r["host"]) is None]
         if not allowed:
             why = forbidden_address(found[0]["host"]) if found else "no address"
-            raise ForbiddenAddress(f"{host} resolves to a {why} address; webhooks reach public addresses only "
-                          "(tussle serve --webhook-allow-private lifts this)")
+            raise ForbiddenAddress(
+                f"{host} resolves to a {why} address; webhooks reach public addresses only "
+                "(tussle serve --webhook-allow-private lifts this)"
+            )
         return allowed
 
     async def close(self) -> None:
@@ -86,8 +96,10 @@ def check_literal(host: str, allow_private: bool) -> None:
         return  # a name: CheckingResolver checks what it resolves to
     why = None if allow_private else forbidden_address(host.strip("[]"))
     if why:
-        raise UnsafeUrl(f"url: {host} is a {why} address; webhooks reach public addresses only "
-                        "(tussle serve --webhook-allow-private lifts this)")
+        raise UnsafeUrl(
+            f"url: {host} is a {why} address; webhooks reach public addresses only "
+            "(tussle serve --webhook-allow-private lifts this)"
+        )
 
 
 async def check_reachable(url: str, allow_private: bool) -> str:

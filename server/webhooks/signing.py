@@ -27,5 +27,8 @@ def signature(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
 
 
 def headers(secret: str, msg_id: str, timestamp: int, body: bytes) -> dict[str, str]:
-    return {"webhook-id": msg_id, "webhook-timestamp": str(timestamp),
-            "webhook-signature": signature(secret, msg_id, timestamp, body)}
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": signature(secret, msg_id, timestamp, body),
+    }

@@ -42,15 +42,34 @@ def _iso(t: float | None) -> str | None:
 
 def webhook_view(w: WebhookRow) -> dict[str, Any]:
     """A webhook as its readers see it: the host, never the URL or the secret."""
-    return {"id": w.id, "seat": w.seat, "deliver": w.deliver, "format": w.format, "host": urlsplit(w.url).hostname,
-            "status": w.status, "created_at": _iso(w.created_at), "failing_since": _iso(w.failing_since),
-            "next_try": _iso(w.next_at), "last_error": w.last_error}
+    return {
+        "id": w.id,
+        "seat": w.seat,
+        "deliver": w.deliver,
+        "format": w.format,
+        "host": urlsplit(w.url).hostname,
+        "status": w.status,
+        "created_at": _iso(w.created_at),
+        "failing_since": _iso(w.failing_since),
+        "next_try": _iso(w.next_at),
+        "last_error": w.last_error,
+    }
 
 
 def delivery_view(d: Delivery) -> dict[str, Any]:
-    return {"id": d.id, "seq": d.seq, "part": d.part, "kind": d.kind, "status": d.status, "attempts": d.attempts,
-            "created_at": _iso(d.created_at), "next_try": _iso(d.next_at) if d.status == "pending" else None,
-            "last_status": d.last_status, "last_error": d.last_error, "delivered_at": _iso(d.delivered_at)}
+    return {
+        "id": d.id,
+        "seq": d.seq,
+        "part": d.part,
+        "kind": d.kind,
+        "status": d.status,
+        "attempts": d.attempts,
+        "created_at": _iso(d.created_at),
+        "next_try": _iso(d.next_at) if d.status == "pending" else None,
+        "last_status": d.last_status,
+        "last_error": d.last_error,
+        "delivered_at": _iso(d.delivered_at),
+    }
 
 
 def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tuple[str | None, list[str], str]:
@@ -58,8 +77,12 @@ def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tupl
     if unknown:
         raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
     deliver = body.get("deliver", ["notices"])
-    if (not isinstance(deliver, list) or not deliver or not all(isinstance(k, str) and k in DELIVER for k in deliver)
-            or len(set(deliver)) != len(deliver)):
+    if (
+        not isinstance(deliver, list)
+        or not deliver
+        or not all(isinstance(k, str) and k in DELIVER for k in deliver)
+        or len(set(deliver)) != len(deliver)
+    ):
         raise bad_request("deliver must be a non-empty list of events, log and notices", "deliver")
     fmt = body.get("format", "json")
     if fmt not in FORMATS:
@@ -70,15 +93,21 @@ def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tupl
     if seat is not None and (seat not in state["seats"] or state["seats"][seat].get("revoked")):
         raise bad_request(f"there is no seat {seat!r} in this encounter", "seat")
     if who.role == "player" and (seat != who.seat or deliver != ["notices"]):
-        raise NotPermitted("a player's webhook delivers its own seat's notices only "
-                           '(deliver: ["notices"], no other seat)')
+        raise NotPermitted(
+            "a player's webhook delivers its own seat's notices only (deliver: [\"notices\"], no other seat)"
+        )
     return seat, deliver, fmt
 
 
 async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> WebhookRow:
     """The webhook named in the path, if this principal may manage it (404 for anyone else's)."""
     w = await request.app[ENCOUNTERS].store.webhook(wid)
-    if w is None or w.stream != stream or w.status == DELETED or (who.role == "player" and w.seat != who.seat):
+    if (
+        w is None
+        or w.stream != stream
+        or w.status == DELETED
+        or (who.role == "player" and w.seat != who.seat)
+    ):
         raise NotFound(f"there is no webhook {wid!r} in this encounter")
     return w
 
@@ -99,7 +128,9 @@ async def create_webhook(request: web.Request) -> web.Response:
     state = await enc.state(stream)
     seat, deliver, fmt = _fields(body, who, state)
     try:
-        host = await check_reachable(body.get("url"), request.app[SETTINGS].get("webhook_allow_private", False))
+        host = await check_reachable(
+            body.get("url"), request.app[SETTINGS].get("webhook_allow_private", False)
+        )
     except UnsafeUrl as exc:
         raise bad_request(str(exc), "url") from None
     if len(await enc.store.webhooks(stream)) >= MAX_PER_ENCOUNTER:
@@ -107,8 +138,14 @@ async def create_webhook(request: web.Request) -> web.Response:
     wid, secret = f"wh_{secrets.token_hex(8)}", signing.new_secret()
     base_url = request.app[SETTINGS].get("public_url") or str(request.url.origin())
     row = WebhookRow(wid, stream, body["url"], secret, seat, deliver, fmt, base_url.rstrip("/"), time.time())
-    out = await enc.admin_event(stream, who, body, WebhookCreated(wid, seat, deliver, fmt, host),
-                                side={"webhooks": [row]}, roles=ROLES)
+    out = await enc.admin_event(
+        stream,
+        who,
+        body,
+        WebhookCreated(wid, seat, deliver, fmt, host),
+        side={"webhooks": [row]},
+        roles=ROLES,
+    )
     if out.duplicate:  # a resent command_id: the webhook it made, without its secret (shown once)
         made = await enc.store.webhook(out.events[0].data["webhook"])
         assert made is not None
@@ -123,8 +160,9 @@ async def list_webhooks(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await _manager(request, stream)
     hooks = await request.app[ENCOUNTERS].store.webhooks(stream)
-    return json_response({"webhooks": [webhook_view(w) for w in hooks
-                                       if who.role == "gm" or w.seat == who.seat]})
+    return json_response(
+        {"webhooks": [webhook_view(w) for w in hooks if who.role == "gm" or w.seat == who.seat]}
+    )
 
 
 @routes.delete("/encounters/{id}/webhooks/{wid}")
@@ -132,8 +170,14 @@ async def delete_webhook(request: web.Request) -> web.Response:
     stream, wid = request.match_info["id"], request.match_info["wid"]
     who = await _manager(request, stream)
     await _mine(request, stream, who, wid)
-    await request.app[ENCOUNTERS].admin_event(stream, who, {}, WebhookDeleted(wid), roles=ROLES,
-                                              side={"webhook_changes": [WebhookChange(wid, status=DELETED)]})
+    await request.app[ENCOUNTERS].admin_event(
+        stream,
+        who,
+        {},
+        WebhookDeleted(wid),
+        roles=ROLES,
+        side={"webhook_changes": [WebhookChange(wid, status=DELETED)]},
+    )
     return web.Response(status=204)
 
 
@@ -143,8 +187,14 @@ async def rotate_secret(request: web.Request) -> web.Response:
     who = await _manager(request, stream)
     await _mine(request, stream, who, wid)
     secret = signing.new_secret()
-    await request.app[ENCOUNTERS].admin_event(stream, who, {}, WebhookSecretRotated(wid), roles=ROLES,
-                                              side={"webhook_changes": [WebhookChange(wid, secret=secret)]})
+    await request.app[ENCOUNTERS].admin_event(
+        stream,
+        who,
+        {},
+        WebhookSecretRotated(wid),
+        roles=ROLES,
+        side={"webhook_changes": [WebhookChange(wid, secret=secret)]},
+    )
     return json_response({"id": wid, "secret": secret}, status=201)
 
 

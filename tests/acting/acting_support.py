@@ -27,6 +27,14 @@ async def who_acts(enc: Encounter) -> list[str | None]:
 async def me(enc: Encounter, token: str) -> dict[str, Any]:
     r = await enc.get("/me", token=token)
     assert r.status == 200, r.body
-    assert {"role", "seat", "combatants", "reactions", "legal_actions", "your_turn", "acting_now",
-            "next_slot"} <= set(r.body)
+    assert {
+        "role",
+        "seat",
+        "combatants",
+        "reactions",
+        "legal_actions",
+        "your_turn",
+        "acting_now",
+        "next_slot",
+    } <= set(r.body)
     return r.body

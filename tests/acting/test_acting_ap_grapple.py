@@ -55,8 +55,11 @@ async def test_ap_grapple_without_an_order_everyone_with_ap_may_act(tussle):
     await enc.ok("start_turn")
     entries = await acting(enc)
     assert [e["combatant"] for e in entries] == ["aldo", "berk"]
-    assert all(e["until"] == {"kind": "round", "text": "until every combatant has spent or passed their AP and "
-                              "round 2 starts"} for e in entries)
+    assert all(
+        e["until"]
+        == {"kind": "round", "text": "until every combatant has spent or passed their AP and round 2 starts"}
+        for e in entries
+    )
     assert "5 of 5 AP left in round 1" in entries[0]["why"]
     r = await enc.command("ap-grapple.pass", token=aldo, combatant="aldo")
     assert r.status == 201, r.body

@@ -24,14 +24,21 @@ async def test_freeform_the_gm_runs_the_table_and_the_seat_asked_acts_until_it_a
     assert (gm["combatant"], gm["asked_of"], gm["until"]) == (None, "gm", None)
     assert "the GM says who acts" in gm["why"] and "Bors, Ana" in gm["why"]
     assert (await me(enc, ana))["your_turn"] is False
-    assert (await me(enc, ana))["next_slot"]["ana"] == ("Ana acts when the GM calls on Ana (freeform keeps no turn "
-                                                       "order of its own: the GM says who acts)")
+    assert (await me(enc, ana))["next_slot"]["ana"] == (
+        "Ana acts when the GM calls on Ana (freeform keeps no turn order of its own: the GM says who acts)"
+    )
 
-    asked = await enc.ok("ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"], default="dodge")
+    asked = await enc.ok(
+        "ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"], default="dodge"
+    )
     requested = asked["events"][-1]
     [entry] = await acting(enc)
     seat_ana = (await me(enc, ana))["seat"]
-    assert (entry["combatant"], entry["asked_of"], entry["reaction"]) == ("ana", seat_ana, requested["data"]["id"])
+    assert (entry["combatant"], entry["asked_of"], entry["reaction"]) == (
+        "ana",
+        seat_ana,
+        requested["data"]["id"],
+    )
     assert "Ana is asked" in entry["why"] and "default: dodge" in entry["until"]["text"]
     asked_at = dt.datetime.strptime(requested["ts"], "%Y-%m-%dT%H:%M:%S.%fZ")
     deadline = dt.datetime.strptime(entry["until"]["deadline"], "%Y-%m-%dT%H:%M:%S.%fZ")
@@ -40,8 +47,12 @@ async def test_freeform_the_gm_runs_the_table_and_the_seat_asked_acts_until_it_a
     mine = await me(enc, ana)
     assert mine["your_turn"] is True and mine["acting_now"] == [entry]
     [reaction] = mine["reactions"]
-    assert (reaction["id"], reaction["kind"], reaction["options"], reaction["default"]) == \
-        (entry["reaction"], "dodge_or_parry", ["dodge", "parry"], "dodge")
+    assert (reaction["id"], reaction["kind"], reaction["options"], reaction["default"]) == (
+        entry["reaction"],
+        "dodge_or_parry",
+        ["dodge", "parry"],
+        "dodge",
+    )
     assert reaction["deadline"] == entry["until"]["deadline"]
     assert mine["next_slot"] == {"ana": None}
     other = await me(enc, bors)
@@ -51,8 +62,12 @@ async def test_freeform_the_gm_runs_the_table_and_the_seat_asked_acts_until_it_a
     r = await tussle.request("POST", f"{enc.path}/read-tokens", {}, token=enc.gm_token)
     assert r.status == 201, r.body
     watcher = await me(enc, r.body["token"])
-    assert (watcher["role"], watcher["your_turn"], watcher["acting_now"], watcher["next_slot"]) == \
-        ("observer", False, [], {})
+    assert (watcher["role"], watcher["your_turn"], watcher["acting_now"], watcher["next_slot"]) == (
+        "observer",
+        False,
+        [],
+        {},
+    )
 
     r = await enc.command("respond", token=ana, reaction=entry["reaction"], choice="parry")
     assert r.status == 201, r.body
@@ -79,10 +94,13 @@ async def test_the_websocket_state_carries_acting_now_with_the_deadline(tussle):
     ws = await subscribe(enc, "state")
     try:
         snapshot = await frame(ws)
-        assert snapshot["type"] == "snapshot" and [e["combatant"] for e in snapshot["data"]["acting_now"]] == [None]
+        assert snapshot["type"] == "snapshot" and [
+            e["combatant"] for e in snapshot["data"]["acting_now"]
+        ] == [None]
         await until(ws, "caught_up")
-        asked = await enc.ok("ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"],
-                             default="dodge")
+        asked = await enc.ok(
+            "ask", combatant="ana", kind="dodge_or_parry", options=["dodge", "parry"], default="dodge"
+        )
         live = await frame(ws)
         while live["seq"] < asked["seq"]:
             live = await frame(ws)

@@ -8,8 +8,15 @@ from tests.acting.acting_support import acting, me, who_acts
 
 
 def _fig(cid: str, side: str, pos: list[int], dx: int) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "position": pos, "facing": 0, "posture": "standing",
-            "stats": {"ST": 10, "DX": dx, "basic_move": 5, "dodge": 8}}
+    return {
+        "id": cid,
+        "name": cid.capitalize(),
+        "side": side,
+        "position": pos,
+        "facing": 0,
+        "posture": "standing",
+        "stats": {"ST": 10, "DX": dx, "basic_move": 5, "dodge": 8},
+    }
 
 
 async def test_gurps_own_turns_follow_the_initiative_order(tussle):
@@ -34,7 +41,10 @@ async def test_gurps_own_turns_follow_the_initiative_order(tussle):
     r = await enc.command("gurps.choose_maneuver", token=ana, combatant="ana", maneuver="move")
     assert r.status == 201, r.body
     running, following = await acting(enc)
-    assert running["combatant"] == "ana" and running["why"] == "Ana's own turn is running: Ana chose move, 5 hexes of movement left"
+    assert (
+        running["combatant"] == "ana"
+        and running["why"] == "Ana's own turn is running: Ana chose move, 5 hexes of movement left"
+    )
     assert running["until"]["kind"] == "action"
     assert following["combatant"] == "bram" and "which ends Ana's" in following["why"]
     assert (await me(enc, bram))["your_turn"] is True

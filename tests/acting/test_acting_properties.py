@@ -30,8 +30,10 @@ FIGURES: dict[str, list[dict[str, Any]]] = {
     "skirmish": [HALE, VOSS],
     "gurps": [gurps_fig("ana", "a", [-1, 0], 12), gurps_fig("bram", "b", [1, 0], 11)],
     "rogue-trader": [rt_model("m1", "red", 0, 0), rt_model("c1", "blue", 300, 180)],
-    "freeform": [{"id": "ana", "name": "Ana", "side": "a", "stats": {}, "position": [0, 0]},
-                 {"id": "bors", "name": "Bors", "side": "b", "stats": {}, "position": [1, 0]}],
+    "freeform": [
+        {"id": "ana", "name": "Ana", "side": "a", "stats": {}, "position": [0, 0]},
+        {"id": "bors", "name": "Bors", "side": "b", "stats": {}, "position": [1, 0]},
+    ],
 }
 OPTIONS: dict[str, dict[str, Any]] = {"rogue-trader": {"turn_order": ["red", "blue"]}}
 # How each ruleset's fight gets going, so random commands mostly land inside a turn.
@@ -44,16 +46,22 @@ OPENING: dict[str, list[dict[str, Any]]] = {
     "freeform": [],
 }
 PHASES = ["movement", "action", "shooting", "close_combat", "end", "banana"]
-WORDS = {"weapon": ["bite", "fist", "chainsword", "knife", "hand", "sword", "club"],
-         "maneuver": ["move", "attack", "all_out_attack", "ready", "do_nothing", "move_and_attack"],
-         "item": ["dagger", "sword", "shield", "club"], "choice": ["follow", "hold"], "how": ["rescue"],
-         "to": ["left", "right", "own_hex", "in_place"]}
+WORDS = {
+    "weapon": ["bite", "fist", "chainsword", "knife", "hand", "sword", "club"],
+    "maneuver": ["move", "attack", "all_out_attack", "ready", "do_nothing", "move_and_attack"],
+    "item": ["dagger", "sword", "shield", "club"],
+    "choice": ["follow", "hold"],
+    "how": ["rescue"],
+    "to": ["left", "right", "own_hex", "in_place"],
+}
 
 
 class World(PureWorld):
     """PureWorld with server dice from a fixed seed, so random commands never stop for faces."""
 
-    def send(self, type: str, *, dice: list[list[int]] | None = None, actor: str = "gm", **fields: Any) -> Any:
+    def send(
+        self, type: str, *, dice: list[list[int]] | None = None, actor: str = "gm", **fields: Any
+    ) -> Any:
         cmd = self.registry.command(self.ruleset.id, {"type": type, **fields})
         self.commands += 1
         command_id = f"c{self.commands}"
@@ -91,17 +99,38 @@ def commands(draw: Any, ruleset_id: str) -> dict[str, Any]:
         {"type": "start_turn"},
         {"type": "start_phase", "phase": draw(st.sampled_from(PHASES))},
         {"type": "set_initiative", "order": draw(st.permutations(ids))},
-        {"type": "ask", "combatant": draw(st.sampled_from(ids)), "kind": "question", "options": ["yes", "no"],
-         "default": "no"},
+        {
+            "type": "ask",
+            "combatant": draw(st.sampled_from(ids)),
+            "kind": "question",
+            "options": ["yes", "no"],
+            "default": "no",
+        },
         {"type": "respond", "choice": draw(st.sampled_from(["default", "yes", "parry", "evade", "hold"]))},
-        {"type": "ruling", "text": "GM", "overrides": {"combatants": {draw(st.sampled_from(ids)): {
-            "conditions": draw(st.sampled_from([[], ["stunned"], ["unconscious"], ["dead"], ["prisoner"]]))}}}},
+        {
+            "type": "ruling",
+            "text": "GM",
+            "overrides": {
+                "combatants": {
+                    draw(st.sampled_from(ids)): {
+                        "conditions": draw(
+                            st.sampled_from([[], ["stunned"], ["unconscious"], ["dead"], ["prisoner"]])
+                        )
+                    }
+                }
+            },
+        },
         {"type": "remove_combatant", "combatant": draw(st.sampled_from(ids))},
     ]
     own = []
     for cls in rs.commands:
         fields = [f for f in msgspec.inspect.type_info(cls).fields if f.required]
-        own.append({"type": cls.__struct_config__.tag, **{f.encode_name: _value(draw, f, ids, plane) for f in fields}})
+        own.append(
+            {
+                "type": cls.__struct_config__.tag,
+                **{f.encode_name: _value(draw, f, ids, plane) for f in fields},
+            }
+        )
     return draw(st.sampled_from(own * 4 + common))
 
 

@@ -6,12 +6,24 @@ from __future__ import annotations
 
 from tests.acting.acting_support import acting, me, who_acts
 
-HALE = {"id": "hale", "name": "Sgt Hale", "side": "a", "position": [-500, 0], "facing": 0,
-        "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6, "pronoun": "he"},
-        "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}]}
-VOSS = {"id": "voss", "name": "Pvt Voss", "side": "b", "position": [0, 0], "facing": 0,
-        "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
-        "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"}]}
+HALE = {
+    "id": "hale",
+    "name": "Sgt Hale",
+    "side": "a",
+    "position": [-500, 0],
+    "facing": 0,
+    "stats": {"street_fighter": True, "hth_weapon": "sword", "morale": 60, "move_in": 6, "pronoun": "he"},
+    "items": [{"id": "sword", "kind": "regular_weapon", "name": "sword"}],
+}
+VOSS = {
+    "id": "voss",
+    "name": "Pvt Voss",
+    "side": "b",
+    "position": [0, 0],
+    "facing": 0,
+    "stats": {"hth_weapon": "rifle_bayonet", "speedy": True, "move_in": 6},
+    "items": [{"id": "rifle", "kind": "regular_weapon", "name": "rifle and bayonet"}],
+}
 
 
 async def _draw(enc, cid: str) -> None:
@@ -30,7 +42,9 @@ async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):
     voss = await enc.seat("Voss's player", ["voss"])
     [gm] = await acting(enc)
     assert gm["combatant"] is None and "start_turn" in gm["why"]
-    assert (await me(enc, hale))["next_slot"]["hale"] == "Sgt Hale acts when his card is drawn, once the GM starts the turn"
+    assert (await me(enc, hale))["next_slot"][
+        "hale"
+    ] == "Sgt Hale acts when his card is drawn, once the GM starts the turn"
 
     await enc.ok("start_turn")
     [gm] = await acting(enc)
@@ -42,12 +56,18 @@ async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):
     assert (await me(enc, hale))["your_turn"] is True
     waiting = await me(enc, voss)
     assert waiting["your_turn"] is False
-    assert waiting["next_slot"]["voss"].startswith("Pvt Voss acts when their card is drawn: 1 card still to come")
+    assert waiting["next_slot"]["voss"].startswith(
+        "Pvt Voss acts when their card is drawn: 1 card still to come"
+    )
 
     r = await enc.command("skirmish.strike", token=hale, combatant="hale", target="voss")
     assert r.status == 201, r.body
     [asked] = await acting(enc)
-    assert asked["combatant"] == "voss" and asked["reaction"] is not None and asked["until"]["kind"] == "reaction"
+    assert (
+        asked["combatant"] == "voss"
+        and asked["reaction"] is not None
+        and asked["until"]["kind"] == "reaction"
+    )
     defender = await me(enc, voss)
     assert defender["your_turn"] is True and defender["reactions"][0]["id"] == asked["reaction"]
     assert defender["legal_actions"]["voss"] == ["respond"]
@@ -57,8 +77,9 @@ async def test_skirmish_the_card_drawn_acts_and_the_defender_answers(tussle):
     await enc.ok("respond", reaction=asked["reaction"], choice="parry", dice=[[35], [88], [68], [58]])
     [gm] = await acting(enc)
     assert gm["combatant"] is None and "1 of 2 cards" in gm["why"]
-    assert (await me(enc, hale))["next_slot"]["hale"] == ("Sgt Hale holds the card drawn but may do nothing more "
-                                                         "on it, and acts again on his next card")
+    assert (await me(enc, hale))["next_slot"]["hale"] == (
+        "Sgt Hale holds the card drawn but may do nothing more on it, and acts again on his next card"
+    )
 
     await _draw(enc, "voss")
     [entry] = await acting(enc)

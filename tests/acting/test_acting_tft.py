@@ -37,12 +37,17 @@ async def test_tft_whose_turn_follows_phases_and_the_dx_order(tussle):
     await enc.ok("start_phase", phase="action")
     [head] = await acting(enc)
     assert head["combatant"] == "simeth" and head["asked_of"] != "gm"
-    assert head["why"].startswith("Simeth acts: adjusted DX 15 is highest among those not yet acted this turn")
+    assert head["why"].startswith(
+        "Simeth acts: adjusted DX 15 is highest among those not yet acted this turn"
+    )
     assert head["until"] == {"kind": "action", "text": "until Simeth takes an action or passes"}
     other = await me(enc, troll_seat)
     assert other["your_turn"] is False and other["acting_now"] == []
     assert other["next_slot"]["troll"] == "Troll is 2nd of those still to act this turn, after Simeth"
-    assert other["legal_actions"]["troll"] == ["tft.consent_hth", "tft.set_hth_preferences"]  # shape unchanged
+    assert other["legal_actions"]["troll"] == [
+        "tft.consent_hth",
+        "tft.set_hth_preferences",
+    ]  # shape unchanged
 
     # Entering HTH re-sorts the order by HTH DX (4.0): the troll now goes first.
     entered = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[2]])

@@ -9,8 +9,17 @@ from ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX, CADE, CADE_HEX
 from tests.support.bodies import data, types  # noqa: F401 - the tests import them from here
 
 
-def fighter(cid: str, side: str, stats: dict[str, Any], position: list[int], facing: int = 0) -> dict[str, Any]:
-    return {"id": cid, "name": cid.title(), "side": side, "stats": stats, "position": position, "facing": facing}
+def fighter(
+    cid: str, side: str, stats: dict[str, Any], position: list[int], facing: int = 0
+) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "name": cid.title(),
+        "side": side,
+        "stats": stats,
+        "position": position,
+        "facing": facing,
+    }
 
 
 ALDO_FIGHTER = fighter("aldo", "a", ALDO, ALDO_HEX, 0)
@@ -18,8 +27,13 @@ BERK_FIGHTER = fighter("berk", "b", BERK, BERK_HEX, 3)
 CADE_FIGHTER = fighter("cade", "a", CADE, CADE_HEX, 3)
 
 
-async def encounter(tussle, *, figures: tuple[dict[str, Any], ...] = (ALDO_FIGHTER, BERK_FIGHTER, CADE_FIGHTER),
-                    start: bool = True, **options: Any):
+async def encounter(
+    tussle,
+    *,
+    figures: tuple[dict[str, Any], ...] = (ALDO_FIGHTER, BERK_FIGHTER, CADE_FIGHTER),
+    start: bool = True,
+    **options: Any,
+):
     """A manual-dice ap-grapple encounter with the figures joined and round 1 started (the GM's view)."""
     enc = await tussle.create("ap-grapple", options=options, dice="manual")
     for f in figures:

@@ -25,10 +25,21 @@ class World(PureWorld):
     def __init__(self, **options: Any):
         super().__init__(ruleset, **options)
 
-    def add(self, cid: str, name: str, side: str, position: list[int], stats: dict[str, Any],
-            **extra: Any) -> None:
-        self.send("add_combatant", combatant={"id": cid, "name": name, "side": side, "position": position,
-                                              "facing": 0, "stats": dict(stats), **extra})
+    def add(
+        self, cid: str, name: str, side: str, position: list[int], stats: dict[str, Any], **extra: Any
+    ) -> None:
+        self.send(
+            "add_combatant",
+            combatant={
+                "id": cid,
+                "name": name,
+                "side": side,
+                "position": position,
+                "facing": 0,
+                "stats": dict(stats),
+                **extra,
+            },
+        )
 
 
 def worked_example_world(with_cade: bool = True, **options: Any) -> World:

@@ -9,16 +9,19 @@ from rules.ap_grapple.tables import WEIGHT_RATIO_TABLE, ratio_row, ratio_text
 from rules.interface import BadCommand, RuleError
 
 
-@pytest.mark.parametrize(("attacker_lb", "defender_lb", "row", "modifier"), [
-    # Spec section 5, "Brawl modifiers, using the toward even rule".
-    (360, 180, "twice as much", 3),
-    (60, 180, "one third", -9),
-    (170, 180, "even", 0),
-    (250, 180, "one third greater", 1),
-    (100, 180, "two thirds", -2),
-    (40, 200, "one quarter", -12),
-    (900, 180, "four times as much", 9),
-])
+@pytest.mark.parametrize(
+    ("attacker_lb", "defender_lb", "row", "modifier"),
+    [
+        # Spec section 5, "Brawl modifiers, using the toward even rule".
+        (360, 180, "twice as much", 3),
+        (60, 180, "one third", -9),
+        (170, 180, "even", 0),
+        (250, 180, "one third greater", 1),
+        (100, 180, "two thirds", -2),
+        (40, 200, "one quarter", -12),
+        (900, 180, "four times as much", 9),
+    ],
+)
 def test_spec_ratio_examples(attacker_lb, defender_lb, row, modifier):
     found = ratio_row(attacker_lb, defender_lb)
     assert (found.row, found.modifier) == (row, modifier)
@@ -79,15 +82,29 @@ def test_b1_brawl_in_own_hex_after_g5():
     w.send("start_turn")
     assert w.rules["ap_left"]["aldo"] == 5 and w.state["turn"] == 2
     events = w.send("ap-grapple.brawl", combatant="aldo", target="berk", path=[], dice=[[10]])
-    assert types(events) == ["ActionDeclared", "APSpent", "ActionSpent", "WeightRatio", "DieRolled",
-                             "BrawlTakedown", "PostureChanged", "PostureChanged", "CloseCombatJoined"]
+    assert types(events) == [
+        "ActionDeclared",
+        "APSpent",
+        "ActionSpent",
+        "WeightRatio",
+        "DieRolled",
+        "BrawlTakedown",
+        "PostureChanged",
+        "PostureChanged",
+        "CloseCombatJoined",
+    ]
     assert of_type(events, "APSpent")[0]["amount"] == 5 and of_type(events, "APSpent")[0]["remaining"] == 0
     assert of_type(events, "ActionSpent")[0]["why"] == "brawl uses the full round"
-    assert of_type(events, "WeightRatio") == [{"attacker_lb": 170, "defender_lb": 180, "ratio": "17/18",
-                                               "row": "even", "modifier": 0}]
+    assert of_type(events, "WeightRatio") == [
+        {"attacker_lb": 170, "defender_lb": 180, "ratio": "17/18", "row": "even", "modifier": 0}
+    ]
     roll = of_type(events, "DieRolled")[0]
     assert (roll["purpose"], roll["total"], roll["target"], roll["outcome"]) == (
-        "brawl to-hit (d20 + mods >= target)", 10, 10, "hit")
+        "brawl to-hit (d20 + mods >= target)",
+        10,
+        10,
+        "hit",
+    )
     joined = of_type(events, "CloseCombatJoined")[0]
     assert (joined["at"], joined["standing"]) == ([0, 0], False)
     assert w.combatant("aldo")["posture"] == "prone" and w.combatant("berk")["posture"] == "prone"
@@ -98,8 +115,15 @@ def test_b1_brawl_in_own_hex_after_g5():
 def test_b2_cade_charges_two_hexes_and_misses():
     w = worked_example_world()
     events = w.send("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]], dice=[[9]])
-    assert types(events) == ["ActionDeclared", "Moved", "Moved", "APSpent", "ActionSpent", "WeightRatio",
-                             "DieRolled"]
+    assert types(events) == [
+        "ActionDeclared",
+        "Moved",
+        "Moved",
+        "APSpent",
+        "ActionSpent",
+        "WeightRatio",
+        "DieRolled",
+    ]
     assert [m["reason"] for m in of_type(events, "Moved")] == ["charge", "charge"]
     assert of_type(events, "WeightRatio")[0]["row"] == "one third greater"
     roll = of_type(events, "DieRolled")[0]
@@ -111,7 +135,13 @@ def test_b2_cade_charges_two_hexes_and_misses():
 def test_a_charge_that_hits_follows_up_into_the_defenders_hex():
     w = worked_example_world()
     events = w.send("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]], dice=[[15]])
-    assert types(events)[-5:] == ["BrawlTakedown", "Moved", "PostureChanged", "PostureChanged", "CloseCombatJoined"]
+    assert types(events)[-5:] == [
+        "BrawlTakedown",
+        "Moved",
+        "PostureChanged",
+        "PostureChanged",
+        "CloseCombatJoined",
+    ]
     assert of_type(events, "Moved")[-1]["reason"] == "follow_up"
     assert w.combatant("cade")["position"] == [1, 0]
     assert w.rules["shared_hexes"] == {"1,0": ["cade", "berk"]}
@@ -143,7 +173,10 @@ def test_brawl_path_refusals():
         ([[4, -1], [2, 0]], "path[1] [2, 0] is not next to [4, -1]"),
         ([[3, 1]], "the path ends at [3, 1], not next to Berk"),
         ([], "Berk is not next to Cade"),
-        ([[4, 1], [3, 1], [2, 1], [1, 1], [0, 2], [0, 3]], "the path is 6 hexes (6 AP) but Cade has only 5 AP"),
+        (
+            [[4, 1], [3, 1], [2, 1], [1, 1], [0, 2], [0, 3]],
+            "the path is 6 hexes (6 AP) but Cade has only 5 AP",
+        ),
     ]
     for path, message in cases:
         with pytest.raises(RuleError) as err:

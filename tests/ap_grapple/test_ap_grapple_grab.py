@@ -14,18 +14,32 @@ def test_g1_seed_example_grab_pulls_berk_off_balance():
     w = worked_example_world()
     events = g1(w)
     assert types(events) == [
-        "ActionDeclared", "APSpent", "DieRolled", "GripTaken", "PullChance", "DieRolled",
-        "ConditionChanged", "PulledOffBalance", "ReactionRequested",
+        "ActionDeclared",
+        "APSpent",
+        "DieRolled",
+        "GripTaken",
+        "PullChance",
+        "DieRolled",
+        "ConditionChanged",
+        "PulledOffBalance",
+        "ReactionRequested",
     ]
     to_hit, pull = of_type(events, "DieRolled")
     assert (to_hit["faces"], to_hit["total"], to_hit["target"], to_hit["outcome"]) == ([13], 13, 10, "hit")
     assert to_hit["purpose"] == "grab to-hit (d20 + mods >= target)" and to_hit["notation"] == "1d20"
-    assert of_type(events, "PullChance") == [{"attacker_mass": 212, "defender_weight": 180, "total": 392,
-                                              "percent": 54}]
-    assert (pull["notation"], pull["faces"], pull["target"], pull["outcome"]) == ("1d100", [37], 54, "success")
+    assert of_type(events, "PullChance") == [
+        {"attacker_mass": 212, "defender_weight": 180, "total": 392, "percent": 54}
+    ]
+    assert (pull["notation"], pull["faces"], pull["target"], pull["outcome"]) == (
+        "1d100",
+        [37],
+        54,
+        "success",
+    )
     assert pull["modifiers"] == []
-    assert of_type(events, "APSpent") == [{"combatant": "aldo", "round": 1, "amount": 3, "remaining": 2,
-                                           "why": "grab"}]
+    assert of_type(events, "APSpent") == [
+        {"combatant": "aldo", "round": 1, "amount": 3, "remaining": 2, "why": "grab"}
+    ]
     assert of_type(events, "ConditionChanged") == [{"combatant": "berk", "condition": "stunned", "on": True}]
     pulled = of_type(events, "PulledOffBalance")[0]
     assert pulled["stunned_until_round"] == 2
@@ -56,7 +70,9 @@ def test_g3_failed_pull_loses_the_grip():
     w = worked_example_world()
     events = grab(w, 13, 55)
     assert types(events)[-3:] == ["PullChance", "DieRolled", "GripLost"]
-    assert of_type(events, "GripLost") == [{"attacker": "aldo", "defender": "berk", "why": "not pulled off balance"}]
+    assert of_type(events, "GripLost") == [
+        {"attacker": "aldo", "defender": "berk", "why": "not pulled off balance"}
+    ]
     assert "stunned" not in w.combatant("berk")["conditions"]
     assert w.rules["ap_left"]["aldo"] == 2 and w.rules["grips"] == [] and w.rules["pending_swings"] == []
     assert w.state["pending"] == []
@@ -84,7 +100,9 @@ def test_g7_second_grab_names_both_reasons():
     from rules.ap_grapple.commands import MakeAGrab
 
     with pytest.raises(RuleError) as own:
-        ruleset.decide(w.state, MakeAGrab(combatant="aldo", target="berk"), Dice(stream="s", command_id="x", supplied=[]))
+        ruleset.decide(
+            w.state, MakeAGrab(combatant="aldo", target="berk"), Dice(stream="s", command_id="x", supplied=[])
+        )
     assert "a grab needs 3 AP and Aldo has 2 left" in own.value.message
     assert "Aldo must first swing the enemy pulled off balance" in own.value.message
 
@@ -97,16 +115,23 @@ def test_a_grab_after_the_swing_is_refused_for_want_of_ap():
         grab(w, 13, 37)
 
 
-@pytest.mark.parametrize(("attacker_lb", "strength", "defender_lb", "mass", "total", "percent"), [
-    (170, 14, 180, 212, 392, 54),   # the seed's example: floor(54.08)
-    (180, 0, 180, 180, 360, 50),    # no strength, even weights: exactly half
-    (60, 3, 360, 69, 429, 16),      # floor(16.08)
-    (1000, 18, 40, 1054, 1094, 96),  # floor(96.34)
-])
+@pytest.mark.parametrize(
+    ("attacker_lb", "strength", "defender_lb", "mass", "total", "percent"),
+    [
+        (170, 14, 180, 212, 392, 54),  # the seed's example: floor(54.08)
+        (180, 0, 180, 180, 360, 50),  # no strength, even weights: exactly half
+        (60, 3, 360, 69, 429, 16),  # floor(16.08)
+        (1000, 18, 40, 1054, 1094, 96),  # floor(96.34)
+    ],
+)
 def test_pull_chance_rounds_down(attacker_lb, strength, defender_lb, mass, total, percent):
     chance = pull_chance(attacker_lb, strength, defender_lb)
     assert (chance.attacker_mass, chance.defender_weight, chance.total, chance.percent) == (
-        mass, defender_lb, total, percent)
+        mass,
+        defender_lb,
+        total,
+        percent,
+    )
 
 
 def test_grab_needs_its_dice():
@@ -122,8 +147,13 @@ def test_grab_needs_its_dice():
 
 def test_gm_modifiers_count_in_the_to_hit():
     w = worked_example_world()
-    events = w.send("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[8], [90]],
-                    modifiers=[{"value": 2, "reason": "flank"}])
+    events = w.send(
+        "ap-grapple.make_a_grab",
+        combatant="aldo",
+        target="berk",
+        dice=[[8], [90]],
+        modifiers=[{"value": 2, "reason": "flank"}],
+    )
     to_hit = of_type(events, "DieRolled")[0]
     assert to_hit["modifiers"] == [{"value": 2, "reason": "flank"}]
     assert (to_hit["total"], to_hit["outcome"]) == (10, "hit")
@@ -146,12 +176,15 @@ def test_to_hit_target_is_refused_without_the_gm_target_option():
     assert bad.value.field == "to_hit_target"
 
 
-@pytest.mark.parametrize(("options", "berk_ac", "dice", "outcome"), [
-    ({}, -10, [[20]], "miss"),                                   # target 26: a plain 20 misses
-    ({"natural_20_hits": True}, -10, [[20], [99]], "hit (natural 20)"),
-    ({}, 20, [[1], [99]], "hit"),                                # target -4: a plain 1 hits
-    ({"natural_1_misses": True}, 20, [[1]], "miss (natural 1)"),
-])
+@pytest.mark.parametrize(
+    ("options", "berk_ac", "dice", "outcome"),
+    [
+        ({}, -10, [[20]], "miss"),  # target 26: a plain 20 misses
+        ({"natural_20_hits": True}, -10, [[20], [99]], "hit (natural 20)"),
+        ({}, 20, [[1], [99]], "hit"),  # target -4: a plain 1 hits
+        ({"natural_1_misses": True}, 20, [[1]], "miss (natural 1)"),
+    ],
+)
 def test_natural_rolls_only_with_their_options(options, berk_ac, dice, outcome):
     w = World(**options)
     w.add("aldo", "Aldo", "a", [0, 0], ALDO)

@@ -50,8 +50,17 @@ async def test_g5_then_b1_over_http(tussle):
     assert st["groups"][st["combatants"]["aldo"]["group"]]["standing"] is True
     await enc.ok("start_turn")
     body = await enc.ok("ap-grapple.brawl", combatant="aldo", target="berk", path=[], dice=[[10]])
-    assert types(body) == ["ActionDeclared", "APSpent", "ActionSpent", "WeightRatio", "DieRolled",
-                            "BrawlTakedown", "PostureChanged", "PostureChanged", "CloseCombatJoined"]
+    assert types(body) == [
+        "ActionDeclared",
+        "APSpent",
+        "ActionSpent",
+        "WeightRatio",
+        "DieRolled",
+        "BrawlTakedown",
+        "PostureChanged",
+        "PostureChanged",
+        "CloseCombatJoined",
+    ]
     assert data(body, "WeightRatio")[0]["row"] == "even"
     st = await enc.state()
     assert st["combatants"]["aldo"]["posture"] == "prone" and st["combatants"]["berk"]["posture"] == "prone"
@@ -119,7 +128,9 @@ async def test_g7_and_b3_refusals_over_http(tussle):
 
 async def test_b2_over_http(tussle):
     enc = await encounter(tussle)
-    body = await enc.ok("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]], dice=[[9]])
+    body = await enc.ok(
+        "ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]], dice=[[9]]
+    )
     roll = data(body, "DieRolled")[0]
     assert (roll["total"], roll["target"], roll["outcome"]) == (10, 11, "miss")
     st = await enc.state()
@@ -131,7 +142,9 @@ async def test_bad_fields_are_400_and_missing_dice_422(tussle):
     enc = await encounter(tussle)
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk")
     assert r.status == 422 and r.body["error"]["code"] == "dice_needed"
-    r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[9]], to_hit_target=4)
+    r = await enc.command(
+        "ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[9]], to_hit_target=4
+    )
     assert r.status == 400 and r.body["error"]["details"].get("field", "to_hit_target") == "to_hit_target"
     r = await enc.command("ap-grapple.brawl", combatant="cade", target="berk", path=[["x", 0]], dice=[[9]])
     assert r.status == 400
@@ -172,7 +185,9 @@ async def test_a_round_the_rules_start_rotates_the_seed(tussle):
     """rotate_seed_each_turn follows the ruleset's own TurnStarted (4.1), not only start_turn."""
     enc = await tussle.create("ap-grapple", options={"rotate_seed_each_turn": True})
     for cid, stats, pos in (("aldo", ALDO, ALDO_HEX), ("berk", BERK, BERK_HEX)):
-        await enc.add({"id": cid, "name": cid.title(), "side": cid, "stats": stats, "position": pos, "facing": 0})
+        await enc.add(
+            {"id": cid, "name": cid.title(), "side": cid, "stats": stats, "position": pos, "facing": 0}
+        )
     assert types(await enc.ok("start_turn"))[-1] == "DiceSeedRotated"
     await enc.ok("ap-grapple.pass", combatant="berk")
     body = await enc.ok("ap-grapple.pass", combatant="aldo")
@@ -186,14 +201,24 @@ async def test_ruleset_is_listed_with_its_options_and_commands(tussle):
     mine = next(x for x in r.body["rulesets"] if x["id"] == "ap-grapple")
     assert mine["geometry"]["kind"] == "hex_axial"
     text = str(mine)
-    for name in ("strict_initiative", "to_hit", "stun_duration", "swing_destinations", "brawl_ratio_rule",
-                 "ap-grapple.make_a_grab", "ap-grapple.swing_target", "ap-grapple.brawl", "ap-grapple.pass"):
+    for name in (
+        "strict_initiative",
+        "to_hit",
+        "stun_duration",
+        "swing_destinations",
+        "brawl_ratio_rule",
+        "ap-grapple.make_a_grab",
+        "ap-grapple.swing_target",
+        "ap-grapple.brawl",
+        "ap-grapple.pass",
+    ):
         assert name in text
 
 
 async def test_unknown_option_is_refused(tussle):
-    r = await tussle.request("POST", "/encounters", {"name": "x", "ruleset": "ap-grapple",
-                                                     "options": {"stun_duration": "forever"}})
+    r = await tussle.request(
+        "POST", "/encounters", {"name": "x", "ruleset": "ap-grapple", "options": {"stun_duration": "forever"}}
+    )
     assert r.status == 400
 
 
@@ -202,8 +227,12 @@ async def test_me_lists_legal_actions(tussle):
     token = await enc.seat("Alice", ["aldo"])
     r = await enc.get("/me", token=token)
     assert r.status == 200, r.body
-    assert r.body["legal_actions"]["aldo"] == ["ap-grapple.make_a_grab", "ap-grapple.brawl", "ap-grapple.move",
-                                                  "ap-grapple.pass"]
+    assert r.body["legal_actions"]["aldo"] == [
+        "ap-grapple.make_a_grab",
+        "ap-grapple.brawl",
+        "ap-grapple.move",
+        "ap-grapple.pass",
+    ]
 
 
 async def test_gm_voids_a_wrong_barrier_claim(tussle):

@@ -21,7 +21,9 @@ async def test_the_grab_reads_as_the_seed_tells_it(tussle):
     md = (await enc.get("/log?format=markdown&turn=1")).body
     assert "Aldo rolls to hit Berk: d20 \\[13\\] (no modifiers) vs THAC0 16 − AC 6 = 10: hit" in md
     assert "Aldo swings Berk into Aldo's own hex." in md
-    assert "Cade passes, giving up 5 AP." in md  # a pass is bookkeeping with no other sentence: the post keeps it
+    assert (
+        "Cade passes, giving up 5 AP." in md
+    )  # a pass is bookkeeping with no other sentence: the post keeps it
     assert "spends 3 AP on the grab" not in md
     assert not GUESSED_PRONOUN.search(md), GUESSED_PRONOUN.findall(md)
     bb = (await enc.get("/log?format=bbcode&turn=1")).body

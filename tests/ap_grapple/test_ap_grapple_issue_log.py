@@ -29,7 +29,9 @@ async def test_log_of_the_grab_the_swing_against_a_wall_and_the_brawls(tussle):
     enc = await encounter(tussle)
     await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="right", barrier=True, dice=[[2]])
-    await enc.ok("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0], [1, 0]], dice=[[9]])
+    await enc.ok(
+        "ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0], [1, 0]], dice=[[9]]
+    )
     await enc.ok("ap-grapple.pass", combatant="aldo")  # everyone done: the server starts round 2
     await enc.ok("ap-grapple.brawl", combatant="aldo", target="berk", dice=[[10]])
     texts = await log_texts(enc)
@@ -53,7 +55,8 @@ async def test_log_of_the_grab_the_swing_against_a_wall_and_the_brawls(tussle):
         "Cade spends 5 AP on the brawl (0 AP left).",
         "Cade has no AP left this round.",
         "Weight 250 vs 180 (25/18) counts as one third greater (+1).",
-        "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss" + MANUAL,
+        "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss"
+        + MANUAL,
         "Aldo passes, giving up 2 AP.",
         "Round 2 begins; every combatant's AP are back to full.",
         "Round 2. Aldo brawls Berk using all 5 AP.",
@@ -66,8 +69,15 @@ async def test_log_of_the_grab_the_swing_against_a_wall_and_the_brawls(tussle):
         assert sentence in texts, (sentence, texts)
     assert any(t.startswith("Against the barrier: d3 [2]") for t in texts)
     seen = await _seen_with_own_sentence(enc)
-    assert {"APSpent", "GripTaken", "PullChance", "PulledOffBalance", "GripReleased", "WeightRatio",
-            "BrawlTakedown"} <= seen
+    assert {
+        "APSpent",
+        "GripTaken",
+        "PullChance",
+        "PulledOffBalance",
+        "GripReleased",
+        "WeightRatio",
+        "BrawlTakedown",
+    } <= seen
     await enc.replay_matches_live()
 
 
@@ -88,21 +98,24 @@ async def test_log_of_a_failed_pull_and_an_own_hex_swing(tussle):
     await g1(enc)
     await enc.ok("ap-grapple.swing_target", combatant="aldo", to="dir_3")
     texts = await log_texts(enc)
-    assert ("Berk is stunned until the end of round 2; Aldo may swing Berk left, right, into Aldo's own hex, to the hex "
-            "in direction 2, to the hex in direction 3, to the hex in direction 4 or against a barrier where Berk "
-            "stands.") in texts
+    assert (
+        "Berk is stunned until the end of round 2; Aldo may swing Berk left, right, into Aldo's own hex, to the hex "
+        "in direction 2, to the hex in direction 3, to the hex in direction 4 or against a barrier where Berk "
+        "stands."
+    ) in texts
     assert "Aldo swings Berk to [-1, 0]." in texts
     await enc.replay_matches_live()
 
 
 async def test_every_ap_grapple_event_type_has_a_sentence_in_the_log(tussle):
     enc = await encounter(tussle)
-    await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [55]])   # GripLost
+    await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [55]])  # GripLost
     await enc.ok("start_turn")
-    await g1(enc)                                                                               # PulledOffBalance
-    await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex")                    # GripReleased
-    await enc.ok("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0], [1, 0]],
-                 dice=[[15]])                                                                   # BrawlTakedown
+    await g1(enc)  # PulledOffBalance
+    await enc.ok("ap-grapple.swing_target", combatant="aldo", to="own_hex")  # GripReleased
+    await enc.ok(
+        "ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0], [1, 0]], dice=[[15]]
+    )  # BrawlTakedown
     seen = await _seen_with_own_sentence(enc)
     assert seen == AP_GRAPPLE_EVENT_TYPES, AP_GRAPPLE_EVENT_TYPES - seen
     await enc.replay_matches_live()
@@ -115,19 +128,45 @@ async def test_rulesets_lists_every_ap_grapple_command_with_its_fields(tussle):
     fields = {c["type"]: {f["name"]: f["required"] for f in c["fields"]} for c in ap["commands"]}
     assert fields == {
         "ap-grapple.pass": {"combatant": True},
-        "ap-grapple.make_a_grab": {"combatant": True, "target": True, "modifiers": False, "to_hit_target": False},
+        "ap-grapple.make_a_grab": {
+            "combatant": True,
+            "target": True,
+            "modifiers": False,
+            "to_hit_target": False,
+        },
         "ap-grapple.swing_target": {"combatant": True, "to": True, "barrier": False},
-        "ap-grapple.brawl": {"combatant": True, "target": True, "path": False, "modifiers": False,
-                             "to_hit_target": False},
+        "ap-grapple.brawl": {
+            "combatant": True,
+            "target": True,
+            "path": False,
+            "modifiers": False,
+            "to_hit_target": False,
+        },
         "ap-grapple.move": {"combatant": True, "path": True, "facing": False},
     }
     assert all(c["doc"] for c in ap["commands"])
     options = {o["name"]: o["default"] for o in ap["options"]}
-    assert {k: options[k] for k in ("strict_initiative", "to_hit", "natural_20_hits", "natural_1_misses",
-                                    "stun_duration", "swing_destinations", "brawl_ratio_rule")} == {
-        "strict_initiative": False, "to_hit": "thac0_minus_ac", "natural_20_hits": False, "natural_1_misses": False,
-        "stun_duration": "through_next_round", "swing_destinations": "shared_neighbours_and_own",
-        "brawl_ratio_rule": "toward_even"}
+    assert {
+        k: options[k]
+        for k in (
+            "strict_initiative",
+            "to_hit",
+            "natural_20_hits",
+            "natural_1_misses",
+            "stun_duration",
+            "swing_destinations",
+            "brawl_ratio_rule",
+        )
+    } == {
+        "strict_initiative": False,
+        "to_hit": "thac0_minus_ac",
+        "natural_20_hits": False,
+        "natural_1_misses": False,
+        "stun_duration": "through_next_round",
+        "swing_destinations": "shared_neighbours_and_own",
+        "brawl_ratio_rule": "toward_even",
+    }
     # StartRound, Ruling and Void are the common start_turn, ruling and void; the swing may also be a respond.
-    assert {"start_turn", "ruling", "void", "respond"} <= {c["type"] if isinstance(c, dict) else c
-                                                           for c in ap["common_commands"]}
+    assert {"start_turn", "ruling", "void", "respond"} <= {
+        c["type"] if isinstance(c, dict) else c for c in ap["common_commands"]
+    }

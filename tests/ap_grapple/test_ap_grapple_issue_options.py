@@ -10,11 +10,16 @@ from ap_grapple_world import BERK, BERK_HEX
 async def test_strict_initiative_only_the_first_with_ap_left_acts(tussle):
     enc = await encounter(tussle, strict_initiative=True)
     r = await enc.command("ap-grapple.pass", combatant="aldo")
-    assert r.status == 422 and "strict initiative is on and the GM has not set an initiative order" in \
-        r.body["error"]["message"], r.body
+    assert (
+        r.status == 422
+        and "strict initiative is on and the GM has not set an initiative order" in r.body["error"]["message"]
+    ), r.body
     await enc.ok("set_initiative", order=["berk", "aldo", "cade"])
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [37]])
-    assert r.status == 422 and "strict initiative: it is Berk's turn to act, not Aldo's" in r.body["error"]["message"]
+    assert (
+        r.status == 422
+        and "strict initiative: it is Berk's turn to act, not Aldo's" in r.body["error"]["message"]
+    )
     await enc.ok("ap-grapple.pass", combatant="berk")
     await g1(enc)
     # The owed swing is part of the grab, so Aldo makes it although Cade is not first.
@@ -27,17 +32,25 @@ async def test_strict_initiative_only_the_first_with_ap_left_acts(tussle):
 
 
 async def test_to_hit_gm_target_takes_the_commands_number(tussle):
-    aldo = fighter("aldo", "a", {"weight_lb": 170, "strength": 14}, [0, 0])   # no THAC0 needed
-    berk = fighter("berk", "b", {"weight_lb": 180}, BERK_HEX)                 # no AC needed
+    aldo = fighter("aldo", "a", {"weight_lb": 170, "strength": 14}, [0, 0])  # no THAC0 needed
+    berk = fighter("berk", "b", {"weight_lb": 180}, BERK_HEX)  # no AC needed
     cade = fighter("cade", "a", {"weight_lb": 250}, [4, 0])
     enc = await encounter(tussle, figures=(aldo, berk, cade), to_hit="gm_target")
     r = await enc.command("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13]])
     assert r.status == 400 and r.body["error"]["details"]["field"] == "to_hit_target", r.body
-    body = await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", to_hit_target=14, dice=[[13]])
+    body = await enc.ok(
+        "ap-grapple.make_a_grab", combatant="aldo", target="berk", to_hit_target=14, dice=[[13]]
+    )
     roll = data(body, "DieRolled")[0]
     assert (roll["target"], roll["outcome"]) == (14, "miss")
-    body = await enc.ok("ap-grapple.brawl", combatant="cade", target="berk", path=[[3, 0], [2, 0]],
-                        to_hit_target=8, dice=[[7]])
+    body = await enc.ok(
+        "ap-grapple.brawl",
+        combatant="cade",
+        target="berk",
+        path=[[3, 0], [2, 0]],
+        to_hit_target=8,
+        dice=[[7]],
+    )
     roll = data(body, "DieRolled")[0]
     assert (roll["total"], roll["target"], roll["outcome"]) == (8, 8, "hit")
     await enc.replay_matches_live()
@@ -83,8 +96,15 @@ async def test_swing_destinations_any_adjacent_to_attacker(tussle):
     body = await g1(enc)
     destinations = data(body, "PulledOffBalance")[0]["destinations"]
     # Aldo at [0, 0] looks at Berk in direction 0: left (1), right (5), and the other three open hexes 2, 3, 4.
-    assert destinations == {"left": [1, -1], "right": [0, 1], "own_hex": [0, 0], "in_place": [1, 0],
-                            "dir_2": [0, -1], "dir_3": [-1, 0], "dir_4": [-1, 1]}
+    assert destinations == {
+        "left": [1, -1],
+        "right": [0, 1],
+        "own_hex": [0, 0],
+        "in_place": [1, 0],
+        "dir_2": [0, -1],
+        "dir_3": [-1, 0],
+        "dir_4": [-1, 1],
+    }
     options = data(body, "ReactionRequested")[0]["options"]
     assert set(options) == set(destinations) and options[-1] == "in_place"
     body = await enc.ok("ap-grapple.swing_target", combatant="aldo", to="dir_3", barrier=True, dice=[[2]])
@@ -104,15 +124,23 @@ async def test_brawl_ratio_rule_lower_row(tussle):
     d = fighter("d", "d", {"weight_lb": 180, "ac": 6}, [1, 0])
     enc = await encounter(tussle, figures=(a, d), brawl_ratio_rule="lower_row")
     body = await enc.ok("ap-grapple.brawl", combatant="a", target="d", dice=[[10]])
-    assert data(body, "WeightRatio")[0]["row"] == "one half" and data(body, "WeightRatio")[0]["modifier"] == -4
+    assert (
+        data(body, "WeightRatio")[0]["row"] == "one half" and data(body, "WeightRatio")[0]["modifier"] == -4
+    )
     small = fighter("a", "a", {"weight_lb": 40, "thac0": 16}, [0, 0])
-    enc = await encounter(tussle, figures=(small, fighter("d", "d", {"weight_lb": 200, "ac": 6}, [1, 0])),
-                          brawl_ratio_rule="lower_row")
+    enc = await encounter(
+        tussle,
+        figures=(small, fighter("d", "d", {"weight_lb": 200, "ac": 6}, [1, 0])),
+        brawl_ratio_rule="lower_row",
+    )
     body = await enc.ok("ap-grapple.brawl", combatant="a", target="d", dice=[[10]])
     assert data(body, "WeightRatio")[0]["row"] == "one quarter"
     big = fighter("a", "a", {"weight_lb": 250, "thac0": 16}, [0, 0])
-    enc = await encounter(tussle, figures=(big, fighter("d", "d", {"weight_lb": 180, "ac": 6}, [1, 0])),
-                          brawl_ratio_rule="lower_row")
+    enc = await encounter(
+        tussle,
+        figures=(big, fighter("d", "d", {"weight_lb": 180, "ac": 6}, [1, 0])),
+        brawl_ratio_rule="lower_row",
+    )
     body = await enc.ok("ap-grapple.brawl", combatant="a", target="d", dice=[[10]])
     assert data(body, "WeightRatio")[0]["row"] == "one third greater"  # above even both rules agree
     await enc.replay_matches_live()
@@ -132,6 +160,8 @@ async def test_auto_start_round_false_keeps_rounds_for_the_gm(tussle):
 async def test_options_can_change_mid_encounter(tussle):
     enc = await encounter(tussle)
     await enc.ok("set_options", options={"to_hit": "gm_target"})
-    body = await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", to_hit_target=20, dice=[[13]])
+    body = await enc.ok(
+        "ap-grapple.make_a_grab", combatant="aldo", target="berk", to_hit_target=20, dice=[[13]]
+    )
     assert data(body, "DieRolled")[0]["outcome"] == "miss"
     await enc.replay_matches_live()

@@ -66,7 +66,10 @@ def test_brawl_sentences():
     text = _sentences(w, start)
     assert "Round 1. Cade charges 2 hexes and brawls Berk using all 5 AP." in text
     assert "Weight 250 vs 180 (25/18) counts as one third greater (+1)." in text
-    assert "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss." in text
+    assert (
+        "Cade rolls to hit Berk: d20 [9] + 1 (weight ratio one third greater) = 10 vs THAC0 17 − AC 6 = 11: miss."
+        in text
+    )
     assert "Cade has no AP left this round." in text
     w2 = worked_example_world()
     start = w2.state["seq"]
@@ -82,17 +85,21 @@ def test_other_events_get_the_generic_sentence():
     w = worked_example_world()
     assert ruleset.describe(w.state, w.log[1]) is None  # CombatantJoined
     bad = Event("s", 99, "GripTaken", {"nonsense": 1}, "gm", "c", "", "", "")
-    with pytest.raises(KeyError):  # a handled event it cannot read is a bug, loud (tests/test_fold_totality.py)
+    with pytest.raises(
+        KeyError
+    ):  # a handled event it cannot read is a bug, loud (tests/test_fold_totality.py)
         ruleset.describe(w.state, bad)
 
 
 def test_exceptional_strength_and_stat_checks():
     completed = ruleset.validate_combatant({}, {"id": "x", "stats": {"strength": "18/50", "weight_lb": 200}})
     assert completed["stats"] == {"strength": 18, "weight_lb": 200, "ap_per_round": 5}
-    for stats, field in [({"weight_lb": 0}, "combatant.stats.weight_lb"),
-                         ({"weight_lb": 170.5}, "combatant.stats.weight_lb"),
-                         ({"strength": "strong"}, "combatant.stats.strength"),
-                         ({"ap_per_round": -1}, "combatant.stats.ap_per_round")]:
+    for stats, field in [
+        ({"weight_lb": 0}, "combatant.stats.weight_lb"),
+        ({"weight_lb": 170.5}, "combatant.stats.weight_lb"),
+        ({"strength": "strong"}, "combatant.stats.strength"),
+        ({"ap_per_round": -1}, "combatant.stats.ap_per_round"),
+    ]:
         with pytest.raises(BadCommand) as bad:
             ruleset.validate_combatant({}, {"id": "x", "stats": stats})
         assert bad.value.field == field
@@ -124,6 +131,10 @@ def test_ruling_can_change_an_ap_budget():
     w = World()
     w.add("aldo", "Aldo", "a", [0, 0], ALDO)
     w.add("berk", "Berk", "b", [1, 0], BERK)
-    w.send("ruling", text="Aldo is encumbered", overrides={"combatants": {"aldo": {"stats": {"ap_per_round": 3}}}})
+    w.send(
+        "ruling",
+        text="Aldo is encumbered",
+        overrides={"combatants": {"aldo": {"stats": {"ap_per_round": 3}}}},
+    )
     w.send("start_turn")
     assert w.rules["ap_left"]["aldo"] == 3

@@ -13,12 +13,23 @@ ACTORS = ("aldo", "berk", "cade")
 SWINGS = ("left", "right", "own_hex", "in_place")
 
 step = st.one_of(
-    st.tuples(st.just("grab"), st.sampled_from(ACTORS), st.sampled_from(ACTORS),
-              st.integers(1, 20), st.integers(1, 100)),
-    st.tuples(st.just("brawl"), st.sampled_from(ACTORS), st.sampled_from(ACTORS),
-              st.integers(1, 20), st.integers(0, 0)),
-    st.tuples(st.just("swing"), st.sampled_from(ACTORS), st.sampled_from(SWINGS),
-              st.integers(1, 3), st.booleans()),
+    st.tuples(
+        st.just("grab"),
+        st.sampled_from(ACTORS),
+        st.sampled_from(ACTORS),
+        st.integers(1, 20),
+        st.integers(1, 100),
+    ),
+    st.tuples(
+        st.just("brawl"),
+        st.sampled_from(ACTORS),
+        st.sampled_from(ACTORS),
+        st.integers(1, 20),
+        st.integers(0, 0),
+    ),
+    st.tuples(
+        st.just("swing"), st.sampled_from(ACTORS), st.sampled_from(SWINGS), st.integers(1, 3), st.booleans()
+    ),
     st.tuples(st.just("pass"), st.sampled_from(ACTORS), st.none(), st.none(), st.none()),
     st.tuples(st.just("start_turn"), st.none(), st.none(), st.none(), st.none()),
 )

@@ -27,8 +27,13 @@ def test_pass_gives_up_the_rest_of_the_round():
     grab(w, 9)
     events = w.send("ap-grapple.pass", combatant="aldo")
     assert types(events) == ["APSpent", "ActionSpent"]
-    assert of_type(events, "APSpent")[0] == {"combatant": "aldo", "round": 1, "amount": 2, "remaining": 0,
-                                             "why": "passed"}
+    assert of_type(events, "APSpent")[0] == {
+        "combatant": "aldo",
+        "round": 1,
+        "amount": 2,
+        "remaining": 0,
+        "why": "passed",
+    }
     assert of_type(events, "ActionSpent")[0]["why"] == "passed"
     with pytest.raises(RuleError, match="Aldo has no AP left to give up"):
         w.send("ap-grapple.pass", combatant="aldo")
@@ -110,7 +115,9 @@ def test_start_turn_is_refused_while_a_swing_is_pending():
         w.send("start_turn")
     assert gate.value.code == "reaction_pending"
     with pytest.raises(RuleError, match="a round cannot start while a swing is pending"):
-        ruleset.on_common(w.state, StartTurn(), [TurnStarted(2)], Dice(stream="s", command_id="x", supplied=[]))
+        ruleset.on_common(
+            w.state, StartTurn(), [TurnStarted(2)], Dice(stream="s", command_id="x", supplied=[])
+        )
 
 
 def test_strict_initiative_lets_only_the_first_with_ap_act():
@@ -130,7 +137,9 @@ def test_a_player_may_only_act_for_their_own_combatant():
     from rules.interface import Forbidden
 
     w = worked_example_world()
-    w.send("add_combatant", combatant={"id": "x", "name": "X", "side": "c", "position": [9, 9], "stats": BERK})
+    w.send(
+        "add_combatant", combatant={"id": "x", "name": "X", "side": "c", "position": [9, 9], "stats": BERK}
+    )
     from events.common import SeatCreated
     from rules.pipeline import to_new_event
 
@@ -142,9 +151,17 @@ def test_a_player_may_only_act_for_their_own_combatant():
 
 def test_legal_actions_follow_ap_and_reach():
     w = worked_example_world()
-    assert ruleset.legal_actions(w.state, "aldo") == ["ap-grapple.make_a_grab", "ap-grapple.brawl",
-                                                       "ap-grapple.move", "ap-grapple.pass"]
-    assert ruleset.legal_actions(w.state, "cade") == ["ap-grapple.brawl", "ap-grapple.move", "ap-grapple.pass"]
+    assert ruleset.legal_actions(w.state, "aldo") == [
+        "ap-grapple.make_a_grab",
+        "ap-grapple.brawl",
+        "ap-grapple.move",
+        "ap-grapple.pass",
+    ]
+    assert ruleset.legal_actions(w.state, "cade") == [
+        "ap-grapple.brawl",
+        "ap-grapple.move",
+        "ap-grapple.pass",
+    ]
     grab(w, 9)
     assert ruleset.legal_actions(w.state, "aldo") == ["ap-grapple.move", "ap-grapple.pass"]
     assert ruleset.legal_actions(w.state, "nobody") == []

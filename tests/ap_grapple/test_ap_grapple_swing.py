@@ -22,18 +22,28 @@ def test_g5_swing_into_own_hex_joins_close_combat():
     w = worked_example_world()
     g1(w)
     events = w.send("ap-grapple.swing_target", combatant="aldo", to="own_hex")
-    assert types(events) == ["ReactionAnswered", "ActionDeclared", "Moved", "CloseCombatJoined", "GripReleased"]
-    assert of_type(events, "Moved") == [{"combatant": "berk", "to": [0, 0], "reason": "pulled", "facing": None,
-                                         "from": [1, 0]}]
+    assert types(events) == [
+        "ReactionAnswered",
+        "ActionDeclared",
+        "Moved",
+        "CloseCombatJoined",
+        "GripReleased",
+    ]
+    assert of_type(events, "Moved") == [
+        {"combatant": "berk", "to": [0, 0], "reason": "pulled", "facing": None, "from": [1, 0]}
+    ]
     joined = of_type(events, "CloseCombatJoined")[0]
     assert (joined["combatants"], joined["at"], joined["standing"]) == (["aldo", "berk"], [0, 0], True)
-    assert of_type(events, "GripReleased") == [{"attacker": "aldo", "defender": "berk", "why": "swing complete"}]
+    assert of_type(events, "GripReleased") == [
+        {"attacker": "aldo", "defender": "berk", "why": "swing complete"}
+    ]
     assert of_type(events, "ActionDeclared")[0]["params"]["to"] == "own_hex"
     assert w.state["pending"] == [] and w.rules["pending_swings"] == [] and w.rules["grips"] == []
     assert w.rules["shared_hexes"] == {"0,0": ["aldo", "berk"]}
     assert w.combatant("berk")["position"] == [0, 0]
-    assert w.rules["pulled"] == [{"target": "berk", "by": "aldo", "from": [1, 0], "to": [0, 0], "kind": "own_hex",
-                                  "barrier": False}]
+    assert w.rules["pulled"] == [
+        {"target": "berk", "by": "aldo", "from": [1, 0], "to": [0, 0], "kind": "own_hex", "barrier": False}
+    ]
     assert w.rules["ap_left"]["aldo"] == 2  # the swing costs no AP
     assert "stunned" in w.combatant("berk")["conditions"]  # the stun runs on
     assert w.replayed() == w.state
@@ -43,10 +53,19 @@ def test_g6_swing_right_against_a_wall():
     w = worked_example_world()
     g1(w)
     events = w.send("ap-grapple.swing_target", combatant="aldo", to="right", barrier=True, dice=[[2]])
-    assert types(events) == ["ReactionAnswered", "ActionDeclared", "Moved", "DieRolled", "Wounded", "GripReleased"]
+    assert types(events) == [
+        "ReactionAnswered",
+        "ActionDeclared",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "GripReleased",
+    ]
     roll = of_type(events, "DieRolled")[0]
     assert (roll["purpose"], roll["notation"], roll["faces"]) == ("barrier damage", "1d3", [2])
-    assert of_type(events, "Wounded") == [{"combatant": "berk", "amount": 2, "source": "swung against barrier"}]
+    assert of_type(events, "Wounded") == [
+        {"combatant": "berk", "amount": 2, "source": "swung against barrier"}
+    ]
     assert w.combatant("berk")["position"] == RIGHT_HEX
     assert w.combatant("berk")["wounds"] == 2  # 9 hp to 7
     assert w.replayed() == w.state
@@ -94,8 +113,15 @@ def test_any_adjacent_option_adds_the_other_open_hexes():
     w = worked_example_world(swing_destinations="any_adjacent_to_attacker")
     events = g1(w)
     destinations = of_type(events, "PulledOffBalance")[0]["destinations"]
-    assert destinations == {"left": [1, -1], "right": [0, 1], "own_hex": [0, 0], "in_place": [1, 0],
-                            "dir_2": [0, -1], "dir_3": [-1, 0], "dir_4": [-1, 1]}
+    assert destinations == {
+        "left": [1, -1],
+        "right": [0, 1],
+        "own_hex": [0, 0],
+        "in_place": [1, 0],
+        "dir_2": [0, -1],
+        "dir_3": [-1, 0],
+        "dir_4": [-1, 1],
+    }
     w.send("ap-grapple.swing_target", combatant="aldo", to="dir_3")
     assert w.combatant("berk")["position"] == [-1, 0]
 
@@ -104,7 +130,14 @@ def test_swing_by_respond_with_a_barrier_param():
     w = worked_example_world()
     reaction = of_type(g1(w), "ReactionRequested")[0]["id"]
     events = w.send("respond", reaction=reaction, choice="left", barrier=True, dice=[[1]])
-    assert types(events) == ["ReactionAnswered", "ActionDeclared", "Moved", "DieRolled", "Wounded", "GripReleased"]
+    assert types(events) == [
+        "ReactionAnswered",
+        "ActionDeclared",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "GripReleased",
+    ]
     assert w.combatant("berk")["position"] == LEFT_HEX and w.combatant("berk")["wounds"] == 1
     assert w.replayed() == w.state
 
@@ -138,8 +171,14 @@ def _world_with_standing_order(choice: str) -> World:
 def test_standing_order_swings_inside_the_grab():
     w = _world_with_standing_order("right")
     events = g1(w)
-    assert types(events)[-6:] == ["PulledOffBalance", "ReactionRequested", "ReactionAnswered", "ActionDeclared",
-                                  "Moved", "GripReleased"]
+    assert types(events)[-6:] == [
+        "PulledOffBalance",
+        "ReactionRequested",
+        "ReactionAnswered",
+        "ActionDeclared",
+        "Moved",
+        "GripReleased",
+    ]
     assert w.combatant("berk")["position"] == RIGHT_HEX and w.state["pending"] == []
 
 

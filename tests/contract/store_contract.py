@@ -67,8 +67,17 @@ class Backend:
 
 
 def hook(stream: str, wid: str, seat: str | None = None) -> WebhookRow:
-    return WebhookRow(wid, stream, f"https://example.test/{wid}?token=t", f"whsec_{wid}", seat, ["events"], "json",
-                      "http://tussle.test", 1.0)
+    return WebhookRow(
+        wid,
+        stream,
+        f"https://example.test/{wid}?token=t",
+        f"whsec_{wid}",
+        seat,
+        ["events"],
+        "json",
+        "http://tussle.test",
+        1.0,
+    )
 
 
 def owed(wid: str, seq: int, part: int = 0) -> OutboxRow:
@@ -116,21 +125,37 @@ class StoreContract:
 
     async def test_data_is_stored_and_hashed_exactly_as_sealed(self, store: Store):
         await created(store, "texts")
-        data = {"text": "Ænæ \"quoted\" \\ \n\t\u0001 ✓ 𝄞", "zeta": 1, "alpha": {"b": [1, -2, 2**52], "a": None},
-                "flag": True}
-        (ev,) = (await store.append(Append("texts", 1, "t1", "b", "seat:s1", [NewEvent("NotePosted", data)]))).events
+        data = {
+            "text": 'Ænæ "quoted" \\ \n\t\u0001 ✓ 𝄞',
+            "zeta": 1,
+            "alpha": {"b": [1, -2, 2**52], "a": None},
+            "flag": True,
+        }
+        (ev,) = (
+            await store.append(Append("texts", 1, "t1", "b", "seat:s1", [NewEvent("NotePosted", data)]))
+        ).events
         (back,) = await store.read("texts", 2)
         assert back == ev and back.data == data
-        assert back.hash == event_hash(stream="texts", seq=2, type="NotePosted", data=data, actor="seat:s1",
-                                       command_id="t1", ts=back.ts, prev_hash=back.prev_hash)
+        assert back.hash == event_hash(
+            stream="texts",
+            seq=2,
+            type="NotePosted",
+            data=data,
+            actor="seat:s1",
+            command_id="t1",
+            ts=back.ts,
+            prev_hash=back.prev_hash,
+        )
 
     async def test_two_writers_racing_on_one_stream_exactly_one_wins_each_seq(self, backend: Backend):
         a, b = await backend.handle(), await backend.handle()
         await created(a, "race")
         head = 1
         for round_ in range(15):
-            ra, rb = await asyncio.gather(a.append_many([command("race", head, f"a{round_}", n=2)]),
-                                          b.append_many([command("race", head, f"b{round_}", n=1)]))
+            ra, rb = await asyncio.gather(
+                a.append_many([command("race", head, f"a{round_}", n=2)]),
+                b.append_many([command("race", head, f"b{round_}", n=1)]),
+            )
             outcomes = ra + rb
             wins = [o for o in outcomes if isinstance(o, AppendResult)]
             losses = [o for o in outcomes if isinstance(o, SeqConflict)]
@@ -204,7 +229,9 @@ class StoreContract:
         await created(a, "resend")
         first = await a.append(command("resend", 1, "once", n=2))
         await a.append(command("resend", 3, "later"))
-        again = await b.append(command("resend", 1, "once", n=2))  # stale expected_seq: still the same command
+        again = await b.append(
+            command("resend", 1, "once", n=2)
+        )  # stale expected_seq: still the same command
         assert again.duplicate and again.events == first.events
         found = await b.find_command("resend", "once")
         assert found is not None and found.identity == "body-once" and found.actor == "gm"
@@ -219,7 +246,9 @@ class StoreContract:
     async def test_concurrent_resends_store_the_command_once(self, backend: Backend):
         a, b = await backend.handle(), await backend.handle()
         await created(a, "twice")
-        outcomes = await asyncio.gather(*(h.append_many([command("twice", 1, "same", n=3)]) for h in (a, b, a, b)))
+        outcomes = await asyncio.gather(
+            *(h.append_many([command("twice", 1, "same", n=3)]) for h in (a, b, a, b))
+        )
         results = [o for (o,) in outcomes]
         stored = [r for r in results if isinstance(r, AppendResult) and not r.duplicate]
         assert len(stored) == 1
@@ -241,11 +270,23 @@ class StoreContract:
 
         store.before_commit = fail
         with pytest.raises(RuntimeError):
-            await store.append(creation("ghost", seeds=[SeedRow("c-ghost", b"\x01" * 32)],
-                                        tokens=[TokenRow("h-ghost", "gm")]))
+            await store.append(
+                creation(
+                    "ghost", seeds=[SeedRow("c-ghost", b"\x01" * 32)], tokens=[TokenRow("h-ghost", "gm")]
+                )
+            )
         with pytest.raises(RuntimeError):
-            await store.append(command("kept", 1, "lost", n=3, seeds=[SeedRow("c-lost", b"\x02" * 32)],
-                                       tokens=[TokenRow("h-lost", "player", "s1")], closes=True))
+            await store.append(
+                command(
+                    "kept",
+                    1,
+                    "lost",
+                    n=3,
+                    seeds=[SeedRow("c-lost", b"\x02" * 32)],
+                    tokens=[TokenRow("h-lost", "player", "s1")],
+                    closes=True,
+                )
+            )
         store.before_commit = None
         for h in (store, other):
             assert await h.stream_info("ghost") is None
@@ -265,19 +306,29 @@ class StoreContract:
         store = await backend.handle()
         await created(store, "g1")
         await store.append(command("g1", 1, "taken"))
-        results = await store.append_many([
-            command("g1", 2, "ok-1", n=2),
-            command("g1", 2, "stale"),  # decided before ok-1 landed
-            creation("g2"),
-            command("g2", 1, "ok-2"),
-            command("g1", 4, "taken", identity="different"),
-            msgspec.structs.replace(creation("g1"), command_id="re-create"),
-            command("nowhere", 0, "lost"),
-            command("g1", 4, "ok-3"),
-        ])
+        results = await store.append_many(
+            [
+                command("g1", 2, "ok-1", n=2),
+                command("g1", 2, "stale"),  # decided before ok-1 landed
+                creation("g2"),
+                command("g2", 1, "ok-2"),
+                command("g1", 4, "taken", identity="different"),
+                msgspec.structs.replace(creation("g1"), command_id="re-create"),
+                command("nowhere", 0, "lost"),
+                command("g1", 4, "ok-3"),
+            ]
+        )
         kinds = [type(r).__name__ for r in results]
-        assert kinds == ["AppendResult", "SeqConflict", "AppendResult", "AppendResult", "CommandIdReused",
-                         "StreamExists", "SeqConflict", "AppendResult"]
+        assert kinds == [
+            "AppendResult",
+            "SeqConflict",
+            "AppendResult",
+            "AppendResult",
+            "CommandIdReused",
+            "StreamExists",
+            "SeqConflict",
+            "AppendResult",
+        ]
         assert (results[1].expected, results[1].actual) == (2, 4)
         assert (results[6].expected, results[6].actual) == (0, 0)
         assert [e.seq for e in results[7].events] == [5]
@@ -301,24 +352,44 @@ class StoreContract:
 
     async def test_seeds_tokens_and_the_listing(self, store: Store):
         seed1, seed2 = bytes(range(32)), bytes(range(32, 64))
-        await created(store, "open", public=True, seeds=[SeedRow("c1", seed1)], tokens=[TokenRow("h-gm", "gm")])
+        await created(
+            store, "open", public=True, seeds=[SeedRow("c1", seed1)], tokens=[TokenRow("h-gm", "gm")]
+        )
         await created(store, "hidden")
         assert await store.seed("open", "c1") == seed1
         assert await store.seed("hidden", "c1") is None
         assert await store.revealed_seeds("open") == {}
-        await store.append(command("open", 1, "seats", tokens=[
-            TokenRow("h-p1", "player", "s1"), TokenRow("h-p2", "player", "s2"), TokenRow("h-ro", "observer", None, "r1")]))
+        await store.append(
+            command(
+                "open",
+                1,
+                "seats",
+                tokens=[
+                    TokenRow("h-p1", "player", "s1"),
+                    TokenRow("h-p2", "player", "s2"),
+                    TokenRow("h-ro", "observer", None, "r1"),
+                ],
+            )
+        )
         assert await store.token("h-gm") == ("open", TokenRow("h-gm", "gm"))
         assert await store.token("h-ro") == ("open", TokenRow("h-ro", "observer", None, "r1"))
-        await store.append(command("open", 2, "revoke", revoke=[TokenRevocation("player", seat="s1"),
-                                                                 TokenRevocation("observer", token_id="r1")]))
+        await store.append(
+            command(
+                "open",
+                2,
+                "revoke",
+                revoke=[TokenRevocation("player", seat="s1"), TokenRevocation("observer", token_id="r1")],
+            )
+        )
         assert await store.token("h-p1") is None and await store.token("h-ro") is None
         assert await store.token("h-p2") == ("open", TokenRow("h-p2", "player", "s2"))
         await store.append(command("open", 3, "rotate", seeds=[SeedRow("c2", seed2)], reveal=["c1"]))
         assert await store.revealed_seeds("open") == {"c1": seed1.hex()}
         await store.append(command("open", 4, "close", closes=True))
         assert [(s.id, s.public, s.closed, s.seq) for s in await store.list_streams(public_only=False)] == [
-            ("open", True, True, 5), ("hidden", False, False, 1)]
+            ("open", True, True, 5),
+            ("hidden", False, False, 1),
+        ]
         assert [s.id for s in await store.list_streams(public_only=True)] == ["open"]
         assert await store.delete_stream("open") is True
         assert await store.delete_stream("open") is False
@@ -341,10 +412,18 @@ class StoreContract:
 
     async def test_a_rotation_revokes_the_old_token_and_keeps_the_new_one(self, store: Store):
         await created(store, "rot", tokens=[TokenRow("h-old", "player", "s1"), TokenRow("h-gm1", "gm")])
-        await store.append(command("rot", 1, "rotate-seat", tokens=[TokenRow("h-new", "player", "s1")],
-                                   revoke=[TokenRevocation("player", seat="s1")]))
-        await store.append(command("rot", 2, "rotate-gm", tokens=[TokenRow("h-gm2", "gm")],
-                                   revoke=[TokenRevocation("gm")]))
+        await store.append(
+            command(
+                "rot",
+                1,
+                "rotate-seat",
+                tokens=[TokenRow("h-new", "player", "s1")],
+                revoke=[TokenRevocation("player", seat="s1")],
+            )
+        )
+        await store.append(
+            command("rot", 2, "rotate-gm", tokens=[TokenRow("h-gm2", "gm")], revoke=[TokenRevocation("gm")])
+        )
         assert await store.token("h-old") is None and await store.token("h-gm1") is None
         assert await store.token("h-new") == ("rot", TokenRow("h-new", "player", "s1"))
         assert await store.token("h-gm2") == ("rot", TokenRow("h-gm2", "gm"))
@@ -363,40 +442,65 @@ class StoreContract:
         info = await store.stream_info("quiet")
         assert info.seq == 1 and info.hash == (await store.read("quiet"))[0].hash != ZERO_HASH
 
-    async def test_webhooks_and_their_deliveries_are_written_with_the_append_that_causes_them(self, store: Store):
+    async def test_webhooks_and_their_deliveries_are_written_with_the_append_that_causes_them(
+        self, store: Store
+    ):
         await created(store, "hooked")
-        await store.append(command("hooked", 1, "subscribe", webhooks=[hook("hooked", "w1"), hook("hooked", "w2", "s1")]))
+        await store.append(
+            command("hooked", 1, "subscribe", webhooks=[hook("hooked", "w1"), hook("hooked", "w2", "s1")])
+        )
         assert [(w.id, w.seat, w.deliver, w.status) for w in await store.webhooks("hooked")] == [
-            ("w1", None, ["events"], ACTIVE), ("w2", "s1", ["events"], ACTIVE)]
+            ("w1", None, ["events"], ACTIVE),
+            ("w2", "s1", ["events"], ACTIVE),
+        ]
         assert (await store.webhook("w1")).url == "https://example.test/w1?token=t"
         # Deliveries are committed with their events, or not at all.
         with pytest.raises(SeqConflict):
             await store.append(command("hooked", 1, "stale", outbox=[owed("w1", 2)]))
         assert await store.pending("w1", 10) == []
-        await store.append(command("hooked", 2, "c1", n=2, outbox=[owed("w1", 4), owed("w1", 3), owed("w2", 3)]))
+        await store.append(
+            command("hooked", 2, "c1", n=2, outbox=[owed("w1", 4), owed("w1", 3), owed("w2", 3)])
+        )
         assert [d.id for d in await store.pending("w1", 10)] == ["w1.3.0", "w1.4.0"]
         assert await store.outbox_depth() == 3
-        await store.append(command("hooked", 4, "rotate", webhook_changes=[WebhookChange("w1", secret="whsec_new")]))
+        await store.append(
+            command("hooked", 4, "rotate", webhook_changes=[WebhookChange("w1", secret="whsec_new")])
+        )
         assert (await store.webhook("w1")).secret == "whsec_new"
-        await store.append(command("hooked", 5, "revoke", webhook_changes=[WebhookChange("w2", status=REVOKED)]))
+        await store.append(
+            command("hooked", 5, "revoke", webhook_changes=[WebhookChange("w2", status=REVOKED)])
+        )
         assert [d.status for d in await store.deliveries("w2")] == [CANCELLED]
         assert await store.outbox_depth() == 2
 
     async def test_an_endpoint_is_leased_to_one_claimer_and_its_attempts_are_recorded(self, backend: Backend):
         one, two = await backend.handle(), await backend.handle()
         await created(one, "leased")
-        await one.append(command("leased", 1, "subscribe", webhooks=[hook("leased", "w1"), hook("leased", "w2")]))
+        await one.append(
+            command("leased", 1, "subscribe", webhooks=[hook("leased", "w1"), hook("leased", "w2")])
+        )
         await one.append(command("leased", 2, "c1", outbox=[owed("w1", 3), owed("w2", 3)]))
-        claims = await asyncio.gather(one.claim_endpoints(100.0, 30.0, 10), two.claim_endpoints(100.0, 30.0, 10))
+        claims = await asyncio.gather(
+            one.claim_endpoints(100.0, 30.0, 10), two.claim_endpoints(100.0, 30.0, 10)
+        )
         assert sorted(w.id for c in claims for w in c) == ["w1", "w2"]  # each endpoint to exactly one claimer
         assert await one.claim_endpoints(101.0, 30.0, 10) == []  # still leased
-        await one.record_attempts([Attempt("w1.3.0", "w1", 102.0, ok=False, status=500, error="HTTP 500",
-                                           retry_at=160.0)])
+        await one.record_attempts(
+            [Attempt("w1.3.0", "w1", 102.0, ok=False, status=500, error="HTTP 500", retry_at=160.0)]
+        )
         assert await one.claim_endpoints(120.0, 30.0, 10) == []  # w1 backs off until 160, w2 leased to 130
         (failed,) = await one.deliveries("w1")
-        assert (failed.status, failed.attempts, failed.last_status, failed.next_at) == (PENDING, 1, 500, 160.0)
+        assert (failed.status, failed.attempts, failed.last_status, failed.next_at) == (
+            PENDING,
+            1,
+            500,
+            160.0,
+        )
         assert (await one.webhook("w1")).failing_since == 102.0
-        assert [w.id for w in await two.claim_endpoints(160.0, 30.0, 10)] == ["w1", "w2"]  # w2's lease ran out
+        assert [w.id for w in await two.claim_endpoints(160.0, 30.0, 10)] == [
+            "w1",
+            "w2",
+        ]  # w2's lease ran out
         await two.record_attempts([Attempt("w1.3.0", "w1", 161.0, ok=True, status=204, lease_s=30.0)])
         assert await one.claim_endpoints(162.0, 30.0, 10) == []  # w1's lease was renewed (to 191), w2 leased
         await two.release_endpoint("w2")
@@ -404,8 +508,9 @@ class StoreContract:
         assert (done.status, done.attempts, done.delivered_at) == (DELIVERED, 2, 161.0)
         assert (await one.webhook("w1")).failing_since is None
         assert [w.id for w in await one.claim_endpoints(162.0, 30.0, 10)] == ["w2"]  # w1 has nothing pending
-        await one.record_attempts([Attempt("w2.3.0", "w2", 163.0, ok=False, error="timeout", retry_at=999.0,
-                                           disable=True)])
+        await one.record_attempts(
+            [Attempt("w2.3.0", "w2", 163.0, ok=False, error="timeout", retry_at=999.0, disable=True)]
+        )
         assert (await one.webhook("w2")).status == DISABLED
         assert await one.claim_endpoints(1000.0, 30.0, 10) == [] and await one.outbox_depth() == 0
         assert await one.delete_stream("leased") and await one.webhooks("leased") == []
@@ -415,18 +520,32 @@ class StoreContract:
         await created(store, "d1")
         await created(store, "d2")
         # In one batch: two waits on d1, one on d2, and a conflicting command whose deadline must not stay.
-        results = await store.append_many([
-            command("d1", 1, "ask-1", deadlines=[DeadlineRow("ask-1/1", "2030-01-01T00:00:02.000000Z"),
-                                                 DeadlineRow("ask-1/2", "2030-01-01T00:00:09.000000Z")]),
-            command("d2", 1, "ask-2", deadlines=[DeadlineRow("ask-2/1", "2030-01-01T00:00:01.000000Z")]),
-            command("d2", 1, "stale", deadlines=[DeadlineRow("stale/1", "2030-01-01T00:00:00.000000Z")]),
-        ])
+        results = await store.append_many(
+            [
+                command(
+                    "d1",
+                    1,
+                    "ask-1",
+                    deadlines=[
+                        DeadlineRow("ask-1/1", "2030-01-01T00:00:02.000000Z"),
+                        DeadlineRow("ask-1/2", "2030-01-01T00:00:09.000000Z"),
+                    ],
+                ),
+                command("d2", 1, "ask-2", deadlines=[DeadlineRow("ask-2/1", "2030-01-01T00:00:01.000000Z")]),
+                command("d2", 1, "stale", deadlines=[DeadlineRow("stale/1", "2030-01-01T00:00:00.000000Z")]),
+            ]
+        )
         assert isinstance(results[2], SeqConflict)
         due = await other.due_deadlines("2030-01-01T00:00:05.000000Z")
-        assert [(d.stream, d.reaction) for d in due] == [("d2", "ask-2/1"), ("d1", "ask-1/1")], "due ones, earliest first"
+        assert [(d.stream, d.reaction) for d in due] == [("d2", "ask-2/1"), ("d1", "ask-1/1")], (
+            "due ones, earliest first"
+        )
         assert len(await other.due_deadlines("2030-01-01T00:00:10.000000Z")) == 3
         await store.append(command("d1", 2, "answer", clear_deadlines=["ask-1/1"]))
-        assert [d.reaction for d in await other.due_deadlines("2031-01-01T00:00:00.000000Z")] == ["ask-2/1", "ask-1/2"]
+        assert [d.reaction for d in await other.due_deadlines("2031-01-01T00:00:00.000000Z")] == [
+            "ask-2/1",
+            "ask-1/2",
+        ]
         await other.clear_deadline("d1", "ask-1/2")
         assert await store.delete_stream("d2")
         assert await store.due_deadlines("2031-01-01T00:00:00.000000Z") == []
@@ -440,7 +559,9 @@ class StoreContract:
 
         store.before_commit = fail
         with pytest.raises(RuntimeError):
-            await store.append(command("r1", 1, "ask", deadlines=[DeadlineRow("ask/1", "2030-01-01T00:00:00.000000Z")]))
+            await store.append(
+                command("r1", 1, "ask", deadlines=[DeadlineRow("ask/1", "2030-01-01T00:00:00.000000Z")])
+            )
         store.before_commit = None
         assert await store.due_deadlines("2031-01-01T00:00:00.000000Z") == []
 
@@ -462,8 +583,9 @@ class StoreContract:
 
     async def test_a_command_id_twice_in_one_batch_is_appended_once(self, store: Store):
         await created(store, "b")
-        first, resent, reused = await store.append_many([
-            command("b", 1, "twice"), command("b", 2, "twice"), command("b", 2, "twice", identity="other")])
+        first, resent, reused = await store.append_many(
+            [command("b", 1, "twice"), command("b", 2, "twice"), command("b", 2, "twice", identity="other")]
+        )
         assert isinstance(first, AppendResult) and not first.duplicate
         assert isinstance(resent, AppendResult) and resent.duplicate and resent.events == first.events
         assert isinstance(reused, CommandIdReused)
@@ -471,11 +593,13 @@ class StoreContract:
 
     async def test_side_rows_keep_the_order_of_the_commands_in_a_batch(self, store: Store):
         await created(store, "t")
-        await store.append_many([
-            command("t", 1, "seat", tokens=[TokenRow("h-s1", "player", "s1")]),
-            command("t", 2, "revoke", revoke=[TokenRevocation("player", seat="s1")]),
-            command("t", 3, "seat-again", tokens=[TokenRow("h-s1b", "player", "s1")]),
-        ])
+        await store.append_many(
+            [
+                command("t", 1, "seat", tokens=[TokenRow("h-s1", "player", "s1")]),
+                command("t", 2, "revoke", revoke=[TokenRevocation("player", seat="s1")]),
+                command("t", 3, "seat-again", tokens=[TokenRow("h-s1b", "player", "s1")]),
+            ]
+        )
         assert await store.token("h-s1") is None
         assert await store.token("h-s1b") == ("t", TokenRow("h-s1b", "player", "s1"))
 
@@ -487,7 +611,9 @@ class StoreContract:
 
     # ---- commands that name the head they were decided on (Append.expected_hash) ----------------
 
-    async def test_commands_naming_their_head_land_and_a_stale_head_is_a_conflict_not_a_fork(self, backend: Backend):
+    async def test_commands_naming_their_head_land_and_a_stale_head_is_a_conflict_not_a_fork(
+        self, backend: Backend
+    ):
         """On PostgreSQL such a batch of plain commands takes one round trip (events/store/postgres_one_trip.py)."""
         a, b = await backend.handle(), await backend.handle()
         heads = {}
@@ -507,7 +633,9 @@ class StoreContract:
         stale = heads["h1"]
         moved = await b.append(at("h1", "moved-by-b"))  # another process moves h1 on
         heads["h1"] = (moved.events[-1].seq, moved.events[-1].hash)
-        late, fine = await a.append_many([command("h1", stale[0], "late", expected_hash=stale[1]), at("h2", "fine")])
+        late, fine = await a.append_many(
+            [command("h1", stale[0], "late", expected_hash=stale[1]), at("h2", "fine")]
+        )
         assert isinstance(late, SeqConflict) and (late.expected, late.actual) == (stale[0], heads["h1"][0])
         assert isinstance(fine, AppendResult) and [e.seq for e in fine.events] == [heads["h2"][0] + 1]
         resent = await a.append(command("h2", heads["h2"][0], "fine", expected_hash=heads["h2"][1]))
@@ -523,7 +651,8 @@ class StoreContract:
         for round_ in range(10):
             ra, rb = await asyncio.gather(
                 a.append_many([command("duel", head.seq, f"a{round_}", expected_hash=head.hash)]),
-                b.append_many([command("duel", head.seq, f"b{round_}", n=2, expected_hash=head.hash)]))
+                b.append_many([command("duel", head.seq, f"b{round_}", n=2, expected_hash=head.hash)]),
+            )
             wins = [o for o in ra + rb if isinstance(o, AppendResult)]
             assert len(wins) == 1 and any(isinstance(o, SeqConflict) for o in ra + rb), ra + rb
             head = wins[0].events[-1]
@@ -537,7 +666,9 @@ class StoreContract:
         ok = await b.append(command("tok", 1, "by-p1", actor="seat:p1", token_hash="h-p1"))
         assert [e.seq for e in ok.events] == [2]
         assert await b.token("h-p1") is not None  # now perhaps cached in b
-        await a.append(command("tok", 2, "revoke", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p1")]))
+        await a.append(
+            command("tok", 2, "revoke", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p1")])
+        )
         head = (await b.read("tok"))[-1]
         for kw in ({}, {"expected_hash": head.hash}):
             with pytest.raises(TokenRevoked):
@@ -546,12 +677,23 @@ class StoreContract:
             await created(a, "other", tokens=[TokenRow("h-other", "gm")])
             await b.append(command("tok", 3, "foreign", token_hash="h-other", expected_hash=head.hash))
         # Revoked by a command earlier in the same batch: the later one is refused, the others land.
-        await a.append(command("tok", 3, "seat2", token_hash="h-gm", tokens=[TokenRow("h-p2", "player", "p2")]))
-        revoke, refused, gm = await a.append_many([
-            command("tok", 4, "revoke2", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p2")]),
-            command("tok", 5, "by-p2", actor="seat:p2", token_hash="h-p2"),
-            command("tok", 5, "by-gm", token_hash="h-gm")])
-        assert isinstance(revoke, AppendResult) and isinstance(refused, TokenRevoked) and isinstance(gm, AppendResult)
+        await a.append(
+            command("tok", 3, "seat2", token_hash="h-gm", tokens=[TokenRow("h-p2", "player", "p2")])
+        )
+        revoke, refused, gm = await a.append_many(
+            [
+                command(
+                    "tok", 4, "revoke2", token_hash="h-gm", revoke=[TokenRevocation("player", seat="p2")]
+                ),
+                command("tok", 5, "by-p2", actor="seat:p2", token_hash="h-p2"),
+                command("tok", 5, "by-gm", token_hash="h-gm"),
+            ]
+        )
+        assert (
+            isinstance(revoke, AppendResult)
+            and isinstance(refused, TokenRevoked)
+            and isinstance(gm, AppendResult)
+        )
         assert [e.seq for e in gm.events] == [6]
         assert_chain(await b.read("tok"))
         assert await b.token("h-p1") is None and await b.token("h-p2") is None

@@ -57,11 +57,18 @@ async def freeform_closed(c: TussleClient) -> tuple[Any, dict[str, Any]]:
     r = await c.request("POST", f"{enc.path}/read-tokens", {}, token=enc.gm_token)
     assert r.status == 201, r.body
     observer = r.body["token"]
-    r = await enc.command("roll", token=hero, expression="3d6", purpose="attack", entropy=ENTROPY,
-                          command_id="v0-hero-roll")
+    r = await enc.command(
+        "roll", token=hero, expression="3d6", purpose="attack", entropy=ENTROPY, command_id="v0-hero-roll"
+    )
     assert r.status == 201, r.body
-    asked = await enc.ok("ask", combatant="hero", kind="dodge_or_parry", options=["dodge", "parry"],
-                         default="dodge", question="Dodge or parry?")
+    asked = await enc.ok(
+        "ask",
+        combatant="hero",
+        kind="dodge_or_parry",
+        options=["dodge", "parry"],
+        default="dodge",
+        question="Dodge or parry?",
+    )
     rid = asked["events"][-1]["data"]["id"]
     r = await enc.command("respond", token=hero, reaction=rid, choice="parry")
     assert r.status == 201, r.body
@@ -74,8 +81,13 @@ async def freeform_closed(c: TussleClient) -> tuple[Any, dict[str, Any]]:
 
 async def gurps_pending(c: TussleClient) -> tuple[Any, dict[str, Any]]:
     """GURPS, manual dice: an evade answered, then a question left pending."""
-    enc = await c.create("gurps", dice="manual", name="Alley", options={"manual_dice_from": "actor"},
-                         command_id="v0-gurps-alley")
+    enc = await c.create(
+        "gurps",
+        dice="manual",
+        name="Alley",
+        options={"manual_dice_from": "actor"},
+        command_id="v0-gurps-alley",
+    )
     await enc.add(gurps_fig("ana", "a", [-2, 0], dx=12, move=6))
     await enc.add(gurps_fig("bors", "b", [0, 0], dx=11, posture="prone"))
     bors = await enc.seat("Bors's player", ["bors"])
@@ -110,9 +122,15 @@ async def main() -> None:
             for make in (tft_brawl, freeform_closed, gurps_pending, skirmish_mixed):
                 enc, tokens = await make(c)
                 seen: dict[str, Any] = {"id": enc.id, "gm_token": enc.gm_token, **tokens}
-                for key, suffix in (("info", ""), ("state", "/state"), ("log", "/log?format=json"),
-                                    ("log_markdown", "/log?format=markdown"), ("audit", "/audit"),
-                                    ("verify", "/verify"), ("events", "/events?limit=10000")):
+                for key, suffix in (
+                    ("info", ""),
+                    ("state", "/state"),
+                    ("log", "/log?format=json"),
+                    ("log_markdown", "/log?format=markdown"),
+                    ("audit", "/audit"),
+                    ("verify", "/verify"),
+                    ("events", "/events?limit=10000"),
+                ):
                     r = await enc.get(suffix)
                     assert r.status == 200, (suffix, r.body)
                     seen[key] = r.body

@@ -25,8 +25,10 @@ async def stream_bytes(db_path: str, name: str) -> bytes:
         async with aiohttp.ClientSession() as session:
             client = TussleClient(server.base_url, session, db_path)
             enc = await play(client, load(name))
-            async with session.get(f"{server.base_url}{enc.path}/events", headers={
-                    "Authorization": f"Bearer {enc.gm_token}", "Accept": "application/x-ndjson"}) as r:
+            async with session.get(
+                f"{server.base_url}{enc.path}/events",
+                headers={"Authorization": f"Bearer {enc.gm_token}", "Accept": "application/x-ndjson"},
+            ) as r:
                 assert r.status == 200, await r.text()
                 lines = (await r.read()).splitlines(keepends=True)
     finally:

@@ -28,9 +28,11 @@ def renders(events: list[Event]) -> dict[str, Any]:
         return REGISTRY.get(e.data["ruleset"])
 
     ruleset = ruleset_for(events[0])
-    return msgspec.to_builtins({
-        "state": state_view(replay(events, ruleset_for), ruleset),
-        "log": build_log(events, ruleset_for).entries,
-        "audit": audit(events),
-        "verify": verify_events(events),
-    })
+    return msgspec.to_builtins(
+        {
+            "state": state_view(replay(events, ruleset_for), ruleset),
+            "log": build_log(events, ruleset_for).entries,
+            "audit": audit(events),
+            "verify": verify_events(events),
+        }
+    )

@@ -44,7 +44,8 @@ async def play(client: TussleClient, script: dict[str, Any]) -> Encounter:
             tokens[step["seat"]["name"]] = await enc.seat(step["seat"]["name"], step["seat"]["combatants"])
             continue
         body = await _filled(enc, step["command"])
-        r = await client.request("POST", f"{enc.path}/commands", body,
-                                 token=tokens[step["as"]] if "as" in step else enc.gm_token)
+        r = await client.request(
+            "POST", f"{enc.path}/commands", body, token=tokens[step["as"]] if "as" in step else enc.gm_token
+        )
         assert r.status == step.get("expect", 201), (i, body, r.status, r.body)
     return enc

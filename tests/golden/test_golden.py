@@ -20,7 +20,8 @@ async def test_a_script_stores_the_recorded_bytes(tmp_path, name):
     recorded = (SCRIPTS / f"{name}.jsonl").read_bytes()
     assert await stream_bytes(str(tmp_path / "golden.db"), name) == recorded, (
         f"{name}: the stored stream changed; if on purpose, re-record with python -m tests.golden.record "
-        "in a commit naming why (and bump the ruleset's version if what it decides or folds changed)")
+        "in a commit naming why (and bump the ruleset's version if what it decides or folds changed)"
+    )
 
 
 @pytest.mark.parametrize("path", sorted(FROZEN.glob("*.jsonl")), ids=lambda p: p.stem)

@@ -70,8 +70,13 @@ async def encounter(tussle: Any, *figures: dict[str, Any], turn: int | None = 1,
     return enc
 
 
-async def in_close_combat(tussle: Any, cai: dict[str, Any] | None = None, dun: dict[str, Any] | None = None,
-                          turns: int = 2, **options: Any) -> Any:
+async def in_close_combat(
+    tussle: Any,
+    cai: dict[str, Any] | None = None,
+    dun: dict[str, Any] | None = None,
+    turns: int = 2,
+    **options: Any,
+) -> Any:
     """Cai (side a) steps into Dun's hex [0, 0] from [-1, 0] (entry edge 3) on turn 1; Dun (facing 3,
     toward Cai) waits; then `turns` - 1 more turns start. Cai began turn 2 in the hex."""
     cai = cai or fig("cai", "a", [-1, 0], dx=12, move=5, weapons=[KNIFE, HAND], skills={"Knife": 13})
@@ -85,8 +90,13 @@ async def in_close_combat(tussle: Any, cai: dict[str, Any] | None = None, dun: d
     return enc
 
 
-async def grappling(tussle: Any, dorn_posture: str = "standing", ash_st: int = 10, bram_posture: str = "standing",
-                    **options: Any) -> Any:
+async def grappling(
+    tussle: Any,
+    dorn_posture: str = "standing",
+    ash_st: int = 10,
+    bram_posture: str = "standing",
+    **options: Any,
+) -> Any:
     """The V2/V3 hex: Bram, Cole and Ash walk into Dorn's hex on turn 1; Bram grapples Dorn on turn 2
     (3,3,3 hits; Dorn's dodge 6,6,6 fails); turn 3 starts."""
     enc = await encounter(
@@ -95,7 +105,8 @@ async def grappling(tussle: Any, dorn_posture: str = "standing", ash_st: int = 1
         fig("bram", "a", [-1, 0], st=12, dx=10, posture=bram_posture, weapons=[HAND]),
         fig("cole", "a", [0, -1], st=11, dx=10, weapons=[HAND]),
         fig("ash", "a", [1, 0], st=ash_st, dx=10, weapons=[HAND]),
-        **options)
+        **options,
+    )
     for who in ("bram", "cole", "ash"):
         await enc.ok("gurps.choose_maneuver", combatant=who, maneuver="move")
         await enc.ok("gurps.move", combatant=who, path=[[0, 0]])

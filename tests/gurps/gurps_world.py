@@ -12,18 +12,43 @@ from rules.pipeline import Context, decide_command, to_new_event
 from tests.support.bodies import decided
 from tests.support.pure_world import PureWorld
 
-KNIFE = {"name": "knife", "kind": "melee", "reach": ["C", "1"], "parry": 8, "damage": "1d-1", "skill": "Knife"}
+KNIFE = {
+    "name": "knife",
+    "kind": "melee",
+    "reach": ["C", "1"],
+    "parry": 8,
+    "damage": "1d-1",
+    "skill": "Knife",
+}
 HAND = {"name": "hand", "kind": "melee", "reach": ["C"], "parry": 7, "damage": "1d-2", "unarmed": True}
 BROADSWORD = {"name": "broadsword", "kind": "melee", "reach": ["1"], "parry": 9, "damage": "1d+2"}
 PISTOL = {"name": "pistol", "kind": "ranged", "bulk": -2, "damage": "2d", "skill": "Guns"}
 
 
-def fig(cid: str, side: str, pos: list[int], *, facing: int = 0, posture: str = "standing", st: int = 10,
-        dx: int = 10, move: int = 5, dodge: int = 8, **stats: Any) -> dict[str, Any]:
+def fig(
+    cid: str,
+    side: str,
+    pos: list[int],
+    *,
+    facing: int = 0,
+    posture: str = "standing",
+    st: int = 10,
+    dx: int = 10,
+    move: int = 5,
+    dodge: int = 8,
+    **stats: Any,
+) -> dict[str, Any]:
     """A combatant for add_combatant."""
     extra = {k: v for k, v in stats.items() if k not in ("items", "reactions", "controller")}
-    out = {"id": cid, "name": cid.capitalize(), "side": side, "position": pos, "facing": facing, "posture": posture,
-           "stats": {"ST": st, "DX": dx, "basic_move": move, "dodge": dodge, **extra}}
+    out = {
+        "id": cid,
+        "name": cid.capitalize(),
+        "side": side,
+        "position": pos,
+        "facing": facing,
+        "posture": posture,
+        "stats": {"ST": st, "DX": dx, "basic_move": move, "dodge": dodge, **extra},
+    }
     for k in ("items", "reactions", "controller"):
         if k in stats:
             out[k] = stats[k]
@@ -55,7 +80,9 @@ class World(PureWorld):
     def turn(self, n: int) -> list[dict[str, Any]]:
         return self.run(common.StartTurn(turn=n))
 
-    def respond(self, choice: str, dice: list[list[int]] | None = None, **params: Any) -> list[dict[str, Any]]:
+    def respond(
+        self, choice: str, dice: list[list[int]] | None = None, **params: Any
+    ) -> list[dict[str, Any]]:
         rid = self.state["pending"][-1]["id"]
         return self.run(common.Respond(reaction=rid, choice=choice, params=params), dice)
 

@@ -49,10 +49,15 @@ def test_every_gurps_event_has_a_sentence():
         seen.setdefault(k, []).extend(v)
     missing = OURS - set(seen)
     assert missing == set(), missing
-    assert any("Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind) = 22"
-               " — success by 10." == s for s in seen["DieRolled"])
-    assert ("Quick Contest of DX (evade): Ana 12 vs 22, success by 10; Bors 9 vs 11, success by 2. Ana wins by 8: "
-            "Ana gets past Bors.") in seen["QuickContestResolved"]
+    assert any(
+        "Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind) = 22"
+        " — success by 10." == s
+        for s in seen["DieRolled"]
+    )
+    assert (
+        "Quick Contest of DX (evade): Ana 12 vs 22, success by 10; Bors 9 vs 11, success by 2. Ana wins by 8: "
+        "Ana gets past Bors."
+    ) in seen["QuickContestResolved"]
     assert any("Cai rolls 3d6 for the attack" in s for s in seen["DieRolled"])
     assert any("Bors gets in the way" in s for s in seen["EvadeStopped"])
 
@@ -60,7 +65,10 @@ def test_every_gurps_event_has_a_sentence():
 def test_grappled_sentence():
     w = grappling.hex_fight()
     e = next(e for e in w.log if e.type == "Grappled")
-    assert ruleset.describe(w.state, e) == "Bram grapples Dorn: -4 DX, and no leaving the hex until breaking free."
+    assert (
+        ruleset.describe(w.state, e)
+        == "Bram grapples Dorn: -4 DX, and no leaving the hex until breaking free."
+    )
 
 
 def test_legal_actions_follow_the_turn():
@@ -77,4 +85,9 @@ def test_legal_actions_follow_the_turn():
     w.turn(2)
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
     # Cai lists no weapon (not even a hand), so no strike; the shield leaves a hand free to grapple.
-    assert ruleset.legal_actions(w.state, "cai") == ["gurps.move", "gurps.grapple", "gurps.takedown", "gurps.pin"]
+    assert ruleset.legal_actions(w.state, "cai") == [
+        "gurps.move",
+        "gurps.grapple",
+        "gurps.takedown",
+        "gurps.pin",
+    ]

@@ -30,8 +30,15 @@ def test_entering_takes_the_near_half_and_stops_facing_the_foe():
     w.turn(1)
     w.run(ChooseManeuver(combatant="cai", maneuver="move"))
     evs = w.run(GurpsMove(combatant="cai", path=[[-1, 0], [0, 0], [1, 0]][:2], facing=2))
-    assert types(evs) == ["Moved", "Moved", "CloseCombatJoined", "HalfHexTaken", "HalfHexTaken", "FacingChanged",
-                          "GurpsMovementUsed"]
+    assert types(evs) == [
+        "Moved",
+        "Moved",
+        "CloseCombatJoined",
+        "HalfHexTaken",
+        "HalfHexTaken",
+        "FacingChanged",
+        "GurpsMovementUsed",
+    ]
     halves = of_type(evs, "HalfHexTaken")
     assert (halves[0]["combatant"], halves[0]["entry_edge"]) == ("dun", 0)
     assert (halves[1]["combatant"], halves[1]["entry_edge"], halves[1]["moved_in"]) == ("cai", 3, True)

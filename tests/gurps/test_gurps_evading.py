@@ -85,7 +85,10 @@ def test_v1b_cato_ties_a_standing_bors_from_his_left_and_is_stopped():
     out = w.respond("stop", dice=[[3, 3, 3], [4, 4, 5]])
     cato = of_type(out, "DieRolled")[0]
     assert cato["target"] == 7 and cato["outcome"] == "failure by 2"
-    assert [(m["value"], m["reason"]) for m in cato["modifiers"]] == [(-5, "foe standing"), (2, "from the left side")]
+    assert [(m["value"], m["reason"]) for m in cato["modifiers"]] == [
+        (-5, "foe standing"),
+        (2, "from the left side"),
+    ]
     qc = one(out, "QuickContestResolved")
     assert qc["winner"] is None and qc["margin_of_victory"] == 0
     assert one(out, "EvadeStopped")["mover"] == "cato"
@@ -103,8 +106,9 @@ def test_v1c_bors_lets_ana_pass_without_a_roll():
     assert w.replayed() == w.state
 
 
-@pytest.mark.parametrize("posture,expected", [("standing", -5), ("kneeling", -2), ("prone", 5),
-                                              ("on_back", 5), ("on_stomach", 5)])
+@pytest.mark.parametrize(
+    "posture,expected", [("standing", -5), ("kneeling", -2), ("prone", 5), ("on_back", 5), ("on_stomach", 5)]
+)
 def test_each_posture_modifier(posture, expected):
     w = World()
     w.add(fig("ana", "a", [-2, 0], dx=10, move=6))
@@ -116,8 +120,10 @@ def test_each_posture_modifier(posture, expected):
     assert of_type(out, "DieRolled")[0]["target"] == 10 + expected
 
 
-@pytest.mark.parametrize("facing,arc,expected", [(3, "front", 0), (2, "front", 0), (4, "front", 0),
-                                                 (1, "left", 2), (5, "right", 2), (0, "back", 5)])
+@pytest.mark.parametrize(
+    "facing,arc,expected",
+    [(3, "front", 0), (2, "front", 0), (4, "front", 0), (1, "left", 2), (5, "right", 2), (0, "back", 5)],
+)
 def test_each_approach_modifier(facing, arc, expected):
     # Ana comes in through Bors's edge 3 (from [-1, 0]); his facing decides the arc.
     w = World()
@@ -132,9 +138,17 @@ def test_each_approach_modifier(facing, arc, expected):
 
 
 def test_the_tables_are_literal():
-    assert EVADE_POSTURE_MODIFIERS == {"standing": (-5, "foe standing"), "kneeling": (-2, "foe kneeling"),
-                                       "lying": (5, "foe lying down")}
-    assert {k: v for k, (v, _) in EVADE_APPROACH_MODIFIERS.items()} == {"front": 0, "left": 2, "right": 2, "back": 5}
+    assert EVADE_POSTURE_MODIFIERS == {
+        "standing": (-5, "foe standing"),
+        "kneeling": (-2, "foe kneeling"),
+        "lying": (5, "foe lying down"),
+    }
+    assert {k: v for k, (v, _) in EVADE_APPROACH_MODIFIERS.items()} == {
+        "front": 0,
+        "left": 2,
+        "right": 2,
+        "back": 5,
+    }
 
 
 def test_flight_evades_automatically_without_asking():
@@ -173,13 +187,16 @@ def test_standing_order_let_pass_answers_at_once():
     assert "ReactionAnswered" in types(evs) and w.c("ana")["position"] == [1, 0]
 
 
-@pytest.mark.parametrize("maneuver,path,message", [
-    ("attack", BEHIND_PATH, "never carries a figure past"),
-    ("move", [[-1, 0], [0, 0]], "ends in Bors's hex"),
-    ("move", [[-1, 0], [-1, 1]], "does not go through"),
-    ("move", [[-1, 0], [0, 0], [-1, 1]], "own side"),
-    ("move", [[-1, 0], [1, 0]], "not connected"),
-])
+@pytest.mark.parametrize(
+    "maneuver,path,message",
+    [
+        ("attack", BEHIND_PATH, "never carries a figure past"),
+        ("move", [[-1, 0], [0, 0]], "ends in Bors's hex"),
+        ("move", [[-1, 0], [-1, 1]], "does not go through"),
+        ("move", [[-1, 0], [0, 0], [-1, 1]], "own side"),
+        ("move", [[-1, 0], [1, 0]], "not connected"),
+    ],
+)
 def test_evade_refusals(maneuver, path, message):
     w = World()
     w.add(fig("ana", "a", [-2, 0], dx=12, move=6))

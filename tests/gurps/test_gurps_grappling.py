@@ -22,8 +22,11 @@ def hex_fight(turn: int = 3, dorn_posture: str = "standing", ash_st: int = 10, *
     w.add(fig("bram", "a", [0, 0], st=12, dx=10, weapons=[HAND]))
     w.add(fig("cole", "a", [0, 0], st=11, dx=10, weapons=[HAND]))
     w.add(fig("ash", "a", [0, 0], st=ash_st, dx=10, weapons=[HAND]))
-    w.fact(CloseCombatJoined("cc:0,0", ["dorn", "bram", "cole", "ash"], [0, 0], dorn_posture == "standing"),
-           *[HalfHexTaken(c, [0, 0], e) for c, e in EDGES.items()], Grappled("bram", "dorn"))
+    w.fact(
+        CloseCombatJoined("cc:0,0", ["dorn", "bram", "cole", "ash"], [0, 0], dorn_posture == "standing"),
+        *[HalfHexTaken(c, [0, 0], e) for c, e in EDGES.items()],
+        Grappled("bram", "dorn"),
+    )
     w.turn(turn)
     return w
 
@@ -55,8 +58,12 @@ def test_v2_helper_who_already_acted_owes_his_next_turn():
     assert one(evs, "AssistCommitted")["owed_turn"] == 4
     assert w.rules["assists"][0]["helper"] == "cole"
     start = w.turn(4)
-    assert {"type": "ActionSpent", "combatant": "cole", "turn": 4,
-            "why": "helping Bram's takedown on Dorn"} in start
+    assert {
+        "type": "ActionSpent",
+        "combatant": "cole",
+        "turn": 4,
+        "why": "helping Bram's takedown on Dorn",
+    } in start
     with pytest.raises(RuleError, match="already had a turn"):
         w.run(ChooseManeuver(combatant="cole", maneuver="attack"))
     assert w.rules["assists"] == []
@@ -97,7 +104,9 @@ def test_takedown_throws_into_an_adjacent_hex():
 def test_v2b_a_second_helper_is_rejected():
     w = hex_fight()
     w.run(ChooseManeuver(combatant="bram", maneuver="attack"))
-    with pytest.raises(RuleError, match=r"too many helpers: a takedown allows at most 1 helper\(s\) \(2 fighters\)"):
+    with pytest.raises(
+        RuleError, match=r"too many helpers: a takedown allows at most 1 helper\(s\) \(2 fighters\)"
+    ):
         w.run(Takedown(combatant="bram", target="dorn", helpers=["cole", "ash"]))
 
 
@@ -145,7 +154,11 @@ def test_takedown_refusals():
     with pytest.raises(RuleError) as err:
         w.run(Takedown(combatant="cole", target="dorn", helpers=["cole"]))
     msg = err.value.message
-    assert "move is not one of attack" in msg and "not standing" in msg and "cannot help in a takedown of their own" in msg
+    assert (
+        "move is not one of attack" in msg
+        and "not standing" in msg
+        and "cannot help in a takedown of their own" in msg
+    )
 
 
 def test_takedown_needs_a_grappler_among_the_team():

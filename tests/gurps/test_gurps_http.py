@@ -39,8 +39,16 @@ async def test_v1_http_ana_evades_by_8(tussle):
     enc, req = await v1(tussle)
     assert req["kind"] == "evade_stop"
     b = await enc.ok("respond", reaction=req["id"], choice="stop", dice=[[4, 5, 3], [2, 3, 4]])
-    assert types(b) == ["ReactionAnswered", "EvadeAnswered", "DieRolled", "DieRolled", "QuickContestResolved",
-                        "Moved", "CloseCombatLeft", "GurpsMovementUsed"]
+    assert types(b) == [
+        "ReactionAnswered",
+        "EvadeAnswered",
+        "DieRolled",
+        "DieRolled",
+        "QuickContestResolved",
+        "Moved",
+        "CloseCombatLeft",
+        "GurpsMovementUsed",
+    ]
     ana, bors = of_type(b, "DieRolled")
     assert (ana["total"], ana["target"], ana["outcome"], ana["source"]) == (12, 22, "success by 10", "manual")
     assert (bors["total"], bors["target"], bors["outcome"]) == (9, 11, "success by 2")
@@ -51,7 +59,10 @@ async def test_v1_http_ana_evades_by_8(tussle):
     st = await enc.state()
     assert st["combatants"]["ana"]["position"] == [1, 0]
     text = await log_text(enc)
-    assert "Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind) = 22" in text
+    assert (
+        "Ana rolls 3d6 for the evade: [4, 5, 3] = 12 vs DX 12 + 5 (foe lying down) + 5 (from behind) = 22"
+        in text
+    )
     assert "Ana wins by 8" in text
     await replay_equals_live(enc)
 
@@ -140,9 +151,16 @@ async def test_v2_http_takedown_with_a_helper(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
     r = await enc.command("gurps.takedown", combatant="bram", target="dorn", helpers=["cole", "ash"])
     assert r.status == 422 and "too many helpers" in r.body["error"]["message"]
-    b = await enc.ok("gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 4, 2], [5, 4, 3]])
+    b = await enc.ok(
+        "gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 4, 2], [5, 4, 3]]
+    )
     team, dorn = of_type(b, "DieRolled")
-    assert (team["target"], team["outcome"], dorn["target"], dorn["outcome"]) == (14, "success by 5", 13, "success by 1")
+    assert (team["target"], team["outcome"], dorn["target"], dorn["outcome"]) == (
+        14,
+        "success by 5",
+        13,
+        "success by 1",
+    )
     assert of_type(b, "QuickContestResolved")[0]["margin_of_victory"] == 4
     assert of_type(b, "PostureChanged")[0] == {"combatant": "dorn", "posture": "prone"}
     assert of_type(b, "AssistCommitted")[0]["helper"] == "cole"
@@ -154,7 +172,9 @@ async def test_v2_http_takedown_with_a_helper(tussle):
 async def test_v2a_http_dorn_wins(tussle):
     enc = await hex_fight(tussle, 2, "standing")
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
-    b = await enc.ok("gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[6, 5, 5], [3, 3, 4]])
+    b = await enc.ok(
+        "gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[6, 5, 5], [3, 3, 4]]
+    )
     assert of_type(b, "QuickContestResolved")[0]["winner"] == "dorn"
     assert of_type(b, "PostureChanged")[0]["combatant"] == "bram"
     req = b["events"][-1]["data"]
@@ -168,7 +188,9 @@ async def test_v2a_http_dorn_wins(tussle):
 async def test_v3_http_pin_with_two_helpers(tussle):
     enc = await hex_fight(tussle, 3, "prone")
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
-    b = await enc.ok("gurps.pin", combatant="bram", target="dorn", helpers=["cole", "ash"], dice=[[6, 6, 1], [4, 4, 4]])
+    b = await enc.ok(
+        "gurps.pin", combatant="bram", target="dorn", helpers=["cole", "ash"], dice=[[6, 6, 1], [4, 4, 4]]
+    )
     assert of_type(b, "DieRolled")[0]["target"] == 16
     assert of_type(b, "PinApplied")[0] == {"holder": "bram", "pinned": "dorn", "turn": 4}
     st = await enc.state()
@@ -181,16 +203,37 @@ async def test_v3_http_pin_with_two_helpers(tussle):
 async def test_v3b_http_pin_on_a_standing_dorn(tussle):
     enc = await hex_fight(tussle, 3, "standing")
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
-    r = await enc.command("gurps.pin", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 3, 3], [3, 3, 3]])
+    r = await enc.command(
+        "gurps.pin", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 3, 3], [3, 3, 3]]
+    )
     assert r.status == 422 and "not lying down" in r.body["error"]["message"]
 
 
 async def v4(tussle):
     enc = await tussle.create("gurps", dice="manual")
-    await enc.add(fig("cai", "a", [-1, 0], dx=12, skills={"Knife": 13}, weapons=[KNIFE, HAND],
-                      shield={"name": "shield", "db": 2}))
-    await enc.add(fig("dun", "b", [0, 0], facing=3, dx=11, weapons=[dict(KNIFE), HAND, BROADSWORD],
-                      shield={"name": "buckler", "db": 1}, items=[{"id": "knife", "name": "knife", "state": "carried"}]))
+    await enc.add(
+        fig(
+            "cai",
+            "a",
+            [-1, 0],
+            dx=12,
+            skills={"Knife": 13},
+            weapons=[KNIFE, HAND],
+            shield={"name": "shield", "db": 2},
+        )
+    )
+    await enc.add(
+        fig(
+            "dun",
+            "b",
+            [0, 0],
+            facing=3,
+            dx=11,
+            weapons=[dict(KNIFE), HAND, BROADSWORD],
+            shield={"name": "buckler", "db": 1},
+            items=[{"id": "knife", "name": "knife", "state": "carried"}],
+        )
+    )
     await enc.ok("start_turn", turn=1)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     b = await enc.ok("gurps.move", combatant="cai", path=[[0, 0]])
@@ -200,7 +243,9 @@ async def v4(tussle):
 
 async def test_v4_http_shield_turn1_and_turn2(tussle):
     enc = await v4(tussle)
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]]
+    )
     hit = of_type(b, "DieRolled")[0]
     assert (hit["target"], hit["total"], hit["outcome"]) == (13, 12, "success by 1")
     rid = b["events"][-1]["data"]["id"]
@@ -214,7 +259,9 @@ async def test_v4_http_shield_turn1_and_turn2(tussle):
     assert of_type(b, "DieRolled")[0]["target"] == 11 and "ItemReadied" in types(b)
     await enc.ok("start_turn", turn=2)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]]
+    )
     miss = of_type(b, "DieRolled")[0]
     assert (miss["target"], miss["outcome"]) == (11, "failure by 1")
     text = await log_text(enc)
@@ -233,7 +280,9 @@ async def test_v4_http_drop_shield_then_attack_at_13(tussle):
     assert of_type(b, "DieRolled")[0]["target"] == 10  # Dun, turn 2: 11 - 1
     await enc.ok("start_turn", turn=3)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]]
+    )
     assert of_type(b, "DieRolled")[0]["target"] == 13
     await replay_equals_live(enc)
 
@@ -242,15 +291,27 @@ async def test_http_refusals(tussle):
     enc = await v4(tussle)
     cases = [
         ("gurps.move", {"combatant": "dun", "path": [[1, 0]]}, "not Dun's own turn"),
-        ("gurps.close_combat_attack", {"combatant": "cai", "target": "dun", "weapon": "spear"}, "no weapon named"),
+        (
+            "gurps.close_combat_attack",
+            {"combatant": "cai", "target": "dun", "weapon": "spear"},
+            "no weapon named",
+        ),
         ("gurps.drop_shield", {"combatant": "cai"}, "takes a Ready maneuver"),
         ("gurps.takedown", {"combatant": "cai", "target": "dun"}, "nobody taking part grapples Dun"),
         ("gurps.pin", {"combatant": "cai", "target": "dun"}, "not lying down"),
         ("gurps.break_free", {"combatant": "cai", "target": "dun"}, "neither grapples nor pins"),
         ("gurps.declare_close_combat", {"combatant": "cai", "target": "dun"}, "adjacent_close_combat"),
-        ("gurps.evade", {"combatant": "cai", "target": "dun", "path": [[1, 0]]}, "never carries a figure past"),
+        (
+            "gurps.evade",
+            {"combatant": "cai", "target": "dun", "path": [[1, 0]]},
+            "never carries a figure past",
+        ),
         ("gurps.choose_maneuver", {"combatant": "cai", "maneuver": "move"}, "already chosen"),
-        ("gurps.close_combat_attack", {"combatant": "cai", "target": "nobody", "weapon": "knife"}, "no combatant"),
+        (
+            "gurps.close_combat_attack",
+            {"combatant": "cai", "target": "nobody", "weapon": "knife"},
+            "no combatant",
+        ),
     ]
     for type_, fields, message in cases:
         r = await enc.command(type_, **fields)

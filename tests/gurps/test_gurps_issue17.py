@@ -30,8 +30,11 @@ def cc_of(st: dict, cid: str) -> str | None:
 
 
 async def test_you_occupy_the_same_hex_as_your_foe_when_the_gm_places_you_there(tussle):
-    enc = await encounter(tussle, fig("cai", "a", [0, 0], facing=0, dx=12, weapons=[KNIFE, HAND],
-                                      skills={"Knife": 13}), turn=None)
+    enc = await encounter(
+        tussle,
+        fig("cai", "a", [0, 0], facing=0, dx=12, weapons=[KNIFE, HAND], skills={"Knife": 13}),
+        turn=None,
+    )
     r = await enc.add(fig("dun", "b", [0, 0], facing=3, weapons=[HAND]))
     assert r.status == 201, r.body
     st = await enc.state()
@@ -41,7 +44,9 @@ async def test_you_occupy_the_same_hex_as_your_foe_when_the_gm_places_you_there(
     assert (seats["dun"]["entry_edge"], seats["cai"]["entry_edge"]) == (0, 3)
     await enc.ok("start_turn", turn=1)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 4]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 4]]
+    )
     assert rolls(b)[0]["target"] == 13  # no "enter his hex first"
     await replay_equals_live(enc)
 
@@ -52,7 +57,11 @@ async def test_you_occupy_the_same_hex_as_your_foe_when_the_gm_moves_you_there(t
     assert types(b) == ["Moved", "CloseCombatJoined", "HalfHexTaken", "HalfHexTaken"]
     b = await enc.ok("move", combatant="bors", to=[3, 0])
     assert types(b) == ["Moved", "CloseCombatLeft"]
-    b = await enc.ok("ruling", text="Bors was in Ana's hex all along", overrides={"combatants": {"bors": {"position": [0, 0]}}})
+    b = await enc.ok(
+        "ruling",
+        text="Bors was in Ana's hex all along",
+        overrides={"combatants": {"bors": {"position": [0, 0]}}},
+    )
     assert types(b) == ["RulingMade", "CloseCombatJoined", "HalfHexTaken", "HalfHexTaken"]
     b = await enc.ok("move", combatant="bors", to=[3, 0])
     st = await enc.state()
@@ -64,11 +73,20 @@ async def test_simply_step_out_of_close_combat__a_retreat_into_another_foes_hex_
     enc = await in_close_combat(tussle)  # Cai in Dun's hex [0, 0]; Dun's side is [1, 0], [1, -1], [0, 1]
     await enc.add(fig("eve", "a", [1, 0], facing=3, weapons=[HAND]))
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]])
-    b = await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", retreat=True, to=[1, 0],
-                     dice=[[2, 2, 2]])
-    assert types(b)[:6] == ["ReactionAnswered", "Moved", "CloseCombatLeft", "CloseCombatJoined", "HalfHexTaken",
-                            "HalfHexTaken"]
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]]
+    )
+    b = await enc.ok(
+        "respond", reaction=last_request(b)["id"], choice="dodge", retreat=True, to=[1, 0], dice=[[2, 2, 2]]
+    )
+    assert types(b)[:6] == [
+        "ReactionAnswered",
+        "Moved",
+        "CloseCombatLeft",
+        "CloseCombatJoined",
+        "HalfHexTaken",
+        "HalfHexTaken",
+    ]
     st = await enc.state()
     assert cc_of(st, "dun") == cc_of(st, "eve") == "cc:1,0" and cc_of(st, "cai") is None
     assert st["rules"]["hexes"]["1,0"]["occupants"]["dun"]["entry_edge"] == 3  # the half he came in by
@@ -79,11 +97,23 @@ async def test_leaving_a_foes_hex_into_a_hex_that_holds_another_foe_is_entering_
     enc = await in_close_combat(tussle)
     await enc.add(fig("fay", "b", [-1, 1], facing=0, weapons=[HAND]))  # on Cai's side of the hex
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
-    await refused(enc, "gurps.move", "cannot move through Fay's hex at [-1, 1] without evading",
-                  combatant="cai", path=[[-1, 1], [-2, 1]])
+    await refused(
+        enc,
+        "gurps.move",
+        "cannot move through Fay's hex at [-1, 1] without evading",
+        combatant="cai",
+        path=[[-1, 1], [-2, 1]],
+    )
     b = await enc.ok("gurps.move", combatant="cai", path=[[-1, 1]])
-    assert types(b) == ["Moved", "CloseCombatLeft", "CloseCombatJoined", "HalfHexTaken", "HalfHexTaken",
-                        "FacingChanged", "GurpsMovementUsed"]
+    assert types(b) == [
+        "Moved",
+        "CloseCombatLeft",
+        "CloseCombatJoined",
+        "HalfHexTaken",
+        "HalfHexTaken",
+        "FacingChanged",
+        "GurpsMovementUsed",
+    ]
     assert of_type(b, "GurpsMovementUsed")[0]["stopped"] is True
     st = await enc.state()
     assert cc_of(st, "cai") == cc_of(st, "fay") == "cc:-1,1" and cc_of(st, "dun") is None
@@ -115,27 +145,53 @@ async def test_you_can_only_parry_using_an_empty_hand__a_broadsword_and_a_shield
     dun = fig("dun", "b", [0, 0], facing=3, weapons=[BROADSWORD, HAND], shield=BUCKLER)
     enc = await in_close_combat(tussle, dun=dun)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]]
+    )
     ask = last_request(b)
     assert ask["options"] == ["dodge"], ask
-    assert "the hand: Dun has no empty hand: the broadsword and the buckler fill his 2 hands" in ask["question"]
+    assert (
+        "the hand: Dun has no empty hand: the broadsword and the buckler fill his 2 hands" in ask["question"]
+    )
     assert of_type(b, "GurpsDefenceAwaited")[0]["options"] == ["dodge"]
-    await refused(enc, "respond", "Dun cannot parry (§Defense in Close Combat: only with an empty hand or a ready "
-                  "weapon of reach C): the broadsword: in close combat only", reaction=ask["id"], choice="parry",
-                  weapon="hand")
+    await refused(
+        enc,
+        "respond",
+        "Dun cannot parry (§Defense in Close Combat: only with an empty hand or a ready "
+        "weapon of reach C): the broadsword: in close combat only",
+        reaction=ask["id"],
+        choice="parry",
+        weapon="hand",
+    )
     await replay_equals_live(enc)
 
 
 async def test_you_can_only_parry_using_a_weapon_with_reach_c__that_is_ready(tussle):
-    dun = fig("dun", "b", [0, 0], facing=3, weapons=[dict(KNIFE), HAND],
-              items=[{"id": "knife", "name": "knife", "state": "carried"}])
+    dun = fig(
+        "dun",
+        "b",
+        [0, 0],
+        facing=3,
+        weapons=[dict(KNIFE), HAND],
+        items=[{"id": "knife", "name": "knife", "state": "carried"}],
+    )
     enc = await in_close_combat(tussle, dun=dun)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]]
+    )
     rid = last_request(b)["id"]
-    await refused(enc, "respond", "Dun cannot parry with the knife: Dun's knife is carried, not ready",
-                  reaction=rid, choice="parry", weapon="knife")
-    b = await enc.ok("respond", reaction=rid, choice="parry", dice=[[2, 2, 2]])  # the best legal parry: the hand
+    await refused(
+        enc,
+        "respond",
+        "Dun cannot parry with the knife: Dun's knife is carried, not ready",
+        reaction=rid,
+        choice="parry",
+        weapon="knife",
+    )
+    b = await enc.ok(
+        "respond", reaction=rid, choice="parry", dice=[[2, 2, 2]]
+    )  # the best legal parry: the hand
     assert rolls(b)[0]["target"] == 7
     await replay_equals_live(enc)
 
@@ -144,17 +200,46 @@ async def test_you_can_only_parry_using_a_weapon_with_reach_c__that_is_ready(tus
 
 
 async def test_you_can_step_out_of_the_hex_and_attack_with_a_one_hex_reach_weapon(tussle):
-    cai = fig("cai", "a", [-1, 0], dx=12, move=5, weapons=[KNIFE, HAND, BROADSWORD], shield={"name": "shield", "db": 2},
-              skills={"Knife": 13, "Broadsword": 14}, items=[{"id": "knife", "name": "knife", "state": "carried"}])
+    cai = fig(
+        "cai",
+        "a",
+        [-1, 0],
+        dx=12,
+        move=5,
+        weapons=[KNIFE, HAND, BROADSWORD],
+        shield={"name": "shield", "db": 2},
+        skills={"Knife": 13, "Broadsword": 14},
+        items=[{"id": "knife", "name": "knife", "state": "carried"}],
+    )
     dun = fig("dun", "b", [0, 0], facing=3, dx=11, weapons=[dict(KNIFE), HAND], shield=BUCKLER, block=9)
     enc = await in_close_combat(tussle, cai, dun)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    await refused(enc, "gurps.step_out_attack", "the hand (reach C) is not a one-hex-reach weapon",
-                  combatant="cai", to=[-1, 0], target="dun", weapon="hand")
-    await refused(enc, "gurps.step_out_attack", "is not one of the three hexes on Cai's side",
-                  combatant="cai", to=[1, 0], target="dun", weapon="broadsword")
-    b = await enc.ok("gurps.step_out_attack", combatant="cai", to=[-1, 0], target="dun", weapon="broadsword",
-                     dice=[[3, 4, 5]])
+    await refused(
+        enc,
+        "gurps.step_out_attack",
+        "the hand (reach C) is not a one-hex-reach weapon",
+        combatant="cai",
+        to=[-1, 0],
+        target="dun",
+        weapon="hand",
+    )
+    await refused(
+        enc,
+        "gurps.step_out_attack",
+        "is not one of the three hexes on Cai's side",
+        combatant="cai",
+        to=[1, 0],
+        target="dun",
+        weapon="broadsword",
+    )
+    b = await enc.ok(
+        "gurps.step_out_attack",
+        combatant="cai",
+        to=[-1, 0],
+        target="dun",
+        weapon="broadsword",
+        dice=[[3, 4, 5]],
+    )
     assert types(b)[:5] == ["Moved", "CloseCombatLeft", "GurpsMovementUsed", "ActionDeclared", "DieRolled"]
     assert of_type(b, "CloseCombatLeft")[0]["how"] == "step"
     hit = rolls(b)[0]
@@ -163,11 +248,19 @@ async def test_you_can_step_out_of_the_hex_and_attack_with_a_one_hex_reach_weapo
     assert ask["options"] == ["dodge", "parry", "block"]  # no longer in close combat: he may block
     b = await enc.ok("respond", reaction=ask["id"], choice="block", dice=[[3, 3, 4]])
     assert (rolls(b)[0]["purpose"], rolls(b)[0]["target"]) == ("block", 10)
-    await refused(enc, "gurps.close_combat_attack", "has already attacked this maneuver",
-                  combatant="cai", target="dun", weapon="knife")
+    await refused(
+        enc,
+        "gurps.close_combat_attack",
+        "has already attacked this maneuver",
+        combatant="cai",
+        target="dun",
+        weapon="knife",
+    )
     st = await enc.state()
     assert st["combatants"]["cai"]["position"] == [-1, 0] and st["groups"] == {}
-    assert "Cai steps out of the hex to [-1, 0] and strikes at Dun with the broadsword." in await log_text(enc)
+    assert "Cai steps out of the hex to [-1, 0] and strikes at Dun with the broadsword." in await log_text(
+        enc
+    )
     await replay_equals_live(enc)
 
 
@@ -176,16 +269,27 @@ async def test_you_can_step_out_of_the_hex_and_attack_with_a_one_hex_reach_weapo
 
 async def crowded(tussle, **options):
     ana = fig("ana", "a", [-2, 0], dx=12, move=6, weapons=[HAND])
-    return await encounter(tussle, ana, fig("bors", "b", [0, 0], facing=3, posture="prone"),
-                           fig("cato", "b", [0, 0], facing=0), **options)
+    return await encounter(
+        tussle,
+        ana,
+        fig("bors", "b", [0, 0], facing=3, posture="prone"),
+        fig("cato", "b", [0, 0], facing=0),
+        **options,
+    )
 
 
 async def test_no_logical_way_to_avoid_two_foes_in_one_hex__refused_unless_the_gm_allows_it(tussle):
     enc = await crowded(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
-    await refused(enc, "gurps.evade", "Bors's hex also holds Cato: two foes fill the hex, so there is no way past "
-                  "them (the GM may allow it: option crowded_evade)",
-                  combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]])
+    await refused(
+        enc,
+        "gurps.evade",
+        "Bors's hex also holds Cato: two foes fill the hex, so there is no way past "
+        "them (the GM may allow it: option crowded_evade)",
+        combatant="ana",
+        target="bors",
+        path=[[-1, 0], [0, 0], [1, 0]],
+    )
 
     enc = await crowded(tussle, crowded_evade="each_foe")
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")

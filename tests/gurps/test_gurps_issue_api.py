@@ -46,8 +46,12 @@ REQUIRED: dict[str, set[str]] = {
     "gurps.record_injury": {"target", "amount"},
 }
 OPTIONS = {
-    "failed_evade_stop": "foe_hex", "assume_foes_stop": False, "adjacent_close_combat": False,
-    "base_grapple_mode": "minimal", "helper_cost": "next_turn", "crowded_evade": "refuse",
+    "failed_evade_stop": "foe_hex",
+    "assume_foes_stop": False,
+    "adjacent_close_combat": False,
+    "base_grapple_mode": "minimal",
+    "helper_cost": "next_turn",
+    "crowded_evade": "refuse",
     "retreat_bonus": {"dodge": 3, "parry": 1, "parry_fencing_or_unarmed": 3},
     "posture_penalty": {"kneeling": -2, "lying": -4},
 }
@@ -86,7 +90,9 @@ async def every_event_scenes(tussle) -> list[Any]:
     """Encounters that between them append every gurps event and roll every gurps purpose."""
     encs = []
     # Evade stopped (V1a) and an evade let pass; the Move takes half hexes.
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6), fig("bors", "b", [0, 0], posture="prone"))
+    enc = await encounter(
+        tussle, fig("ana", "a", [-2, 0], dx=12, move=6), fig("bors", "b", [0, 0], posture="prone")
+    )
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
     b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]])
     await enc.ok("respond", reaction=last_request(b)["id"], choice="stop", dice=[[6, 6, 5], [2, 3, 4]])
@@ -94,19 +100,38 @@ async def every_event_scenes(tussle) -> list[Any]:
     # Strike, defence, damage, injury; ready, Fast-Draw, drop shield.
     carried = [{"id": "knife", "name": "knife", "state": "carried"}]
     enc = await in_close_combat(
-        tussle, fig("cai", "a", [-1, 0], dx=12, weapons=[KNIFE, HAND], skills={"Knife": 13}),
-        fig("dun", "b", [0, 0], facing=3, dx=11, weapons=[dict(KNIFE), HAND], items=carried,
-            skills={"Fast-Draw (knife)": 12}, shield={"name": "buckler", "db": 1}))
+        tussle,
+        fig("cai", "a", [-1, 0], dx=12, weapons=[KNIFE, HAND], skills={"Knife": 13}),
+        fig(
+            "dun",
+            "b",
+            [0, 0],
+            facing=3,
+            dx=11,
+            weapons=[dict(KNIFE), HAND],
+            items=carried,
+            skills={"Fast-Draw (knife)": 12},
+            shield={"name": "buckler", "db": 1},
+        ),
+    )
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]])
-    await enc.ok("respond", reaction=last_request(b)["id"], choice="parry", weapon="hand", dice=[[6, 6, 6], [3]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]]
+    )
+    await enc.ok(
+        "respond", reaction=last_request(b)["id"], choice="parry", weapon="hand", dice=[[6, 6, 6], [3]]
+    )
     await enc.ok("gurps.record_injury", target="dun", amount=2, source="knife")
-    await enc.ok("gurps.ready_item", combatant="dun", item="knife", fast_draw=True, dice=[[3, 3, 3], [3, 3, 3]])
+    await enc.ok(
+        "gurps.ready_item", combatant="dun", item="knife", fast_draw=True, dice=[[3, 3, 3], [3, 3, 3]]
+    )
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="ready")
     await enc.ok("gurps.drop_shield", combatant="dun", dice=[[3, 3, 3]])
     await enc.ok("start_turn", turn=3)
     b = await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 3, 3]]
+    )
     await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", dice=[[2, 2, 2]])
     encs.append(enc)
     # Grapple, takedown with a helper, pin, break free; a declared fighter.
@@ -115,7 +140,9 @@ async def every_event_scenes(tussle) -> list[Any]:
     await enc.ok("gurps.choose_maneuver", combatant="eve", maneuver="wait")
     await enc.ok("gurps.declare_close_combat", combatant="eve", target="dorn")
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
-    await enc.ok("gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 4, 2], [5, 4, 3]])
+    await enc.ok(
+        "gurps.takedown", combatant="bram", target="dorn", helpers=["cole"], dice=[[3, 4, 2], [5, 4, 3]]
+    )
     await enc.ok("start_turn", turn=4)
     await enc.ok("gurps.choose_maneuver", combatant="bram", maneuver="attack")
     await enc.ok("gurps.pin", combatant="bram", target="dorn", helpers=["ash"], dice=[[3, 3, 3], [6, 6, 6]])
@@ -144,14 +171,30 @@ async def test_the_log_has_a_gurps_sentence_for_every_gurps_event_and_roll(tussl
                 d = events[entry["seq"]]["data"]
                 seen_purposes.add(d["purpose"])
                 who = next(c for c in (await enc.state())["combatants"].values() if c["id"] == d["combatant"])
-                assert entry["text"].startswith(f"{who['name']} rolls {d['notation']} for {ROLL_PURPOSES[d['purpose']][0]}")
+                assert entry["text"].startswith(
+                    f"{who['name']} rolls {d['notation']} for {ROLL_PURPOSES[d['purpose']][0]}"
+                )
                 assert str(d["total"]) in entry["text"] and "(manual dice, not verifiable)" in entry["text"]
             seen_types.add(entry["type"])
         await replay_equals_live(enc)
     assert {t.__name__ for t in GURPS_EVENTS} <= seen_types
-    assert set(ROLL_PURPOSES) - {"block"} == seen_purposes  # a block needs a step-out attack (test_gurps_issue17)
-    assert {"PinApplied", "PinHeld", "PinBroken", "ItemReadied", "ItemDropped", "Wounded", "CloseCombatJoined",
-            "CloseCombatLeft", "PostureChanged", "FacingChanged", "ActionSpent", "ActionDeclared"} <= seen_types
+    assert (
+        set(ROLL_PURPOSES) - {"block"} == seen_purposes
+    )  # a block needs a step-out attack (test_gurps_issue17)
+    assert {
+        "PinApplied",
+        "PinHeld",
+        "PinBroken",
+        "ItemReadied",
+        "ItemDropped",
+        "Wounded",
+        "CloseCombatJoined",
+        "CloseCombatLeft",
+        "PostureChanged",
+        "FacingChanged",
+        "ActionSpent",
+        "ActionDeclared",
+    } <= seen_types
 
 
 async def test_every_success_roll_carries_target_margin_and_modifiers_with_reasons(tussle):
@@ -168,27 +211,46 @@ async def test_every_success_roll_carries_target_margin_and_modifiers_with_reaso
             raw = d["target"] - d["total"]
             expected = max(raw, 0) if d["total"] <= 4 else min(raw, -1) if d["total"] >= 17 else raw
             assert d["margin"] == expected, d
-            assert d["outcome"] == (f"success by {d['margin']}" if d["margin"] >= 0 and d["total"] < 17
-                                    else f"failure by {-d['margin']}")
+            assert d["outcome"] == (
+                f"success by {d['margin']}"
+                if d["margin"] >= 0 and d["total"] < 17
+                else f"failure by {-d['margin']}"
+            )
 
 
 async def test_gm_modifiers_travel_with_the_commands(tussle):
     enc = await in_close_combat(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife",
-                     modifiers=[{"value": -2, "reason": "Cai kneels (BASE posture)"}], dice=[[6, 6, 6]])
+    b = await enc.ok(
+        "gurps.close_combat_attack",
+        combatant="cai",
+        target="dun",
+        weapon="knife",
+        modifiers=[{"value": -2, "reason": "Cai kneels (BASE posture)"}],
+        dice=[[6, 6, 6]],
+    )
     assert rolls(b)[0]["modifiers"] == [{"value": -2, "reason": "Cai kneels (BASE posture)"}]
     assert rolls(b)[0]["target"] == 11
     enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6), fig("bors", "b", [0, 0]))
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
-    b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]],
-                     modifiers=[{"value": 1, "reason": "slippery floor (GM)"}])
+    b = await enc.ok(
+        "gurps.evade",
+        combatant="ana",
+        target="bors",
+        path=[[-1, 0], [0, 0], [1, 0]],
+        modifiers=[{"value": 1, "reason": "slippery floor (GM)"}],
+    )
     b = await enc.ok("respond", reaction=last_request(b)["id"], choice="stop", dice=[[3, 3, 3], [6, 6, 6]])
     assert rolls(b)[0]["modifiers"][-1] == {"value": 1, "reason": "slippery floor (GM)"}
     enc = await grappling(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="dorn", maneuver="attack")
-    b = await enc.ok("gurps.break_free", combatant="dorn", target="bram", dice=[[6, 6, 6], [3, 3, 3]],
-                     modifiers=[{"value": -1, "reason": "bad footing"}])
+    b = await enc.ok(
+        "gurps.break_free",
+        combatant="dorn",
+        target="bram",
+        dice=[[6, 6, 6], [3, 3, 3]],
+        modifiers=[{"value": -1, "reason": "bad footing"}],
+    )
     assert rolls(b)[0]["modifiers"] == [{"value": -1, "reason": "bad footing"}]
 
 
@@ -201,11 +263,17 @@ async def test_state_shows_hexes_halves_grapples_pins_shield_timing_and_readied_
     rules = st["rules"]
     assert rules["hexes"]["0,0"]["at"] == [0, 0]
     assert {k: v["entry_edge"] for k, v in rules["hexes"]["0,0"]["occupants"].items()} == {
-        "dorn": 0, "bram": 3, "cole": 2, "ash": 0}
+        "dorn": 0,
+        "bram": 3,
+        "cole": 2,
+        "ash": 0,
+    }
     assert rules["grapples"] == [{"grappler": "bram", "grappled": "dorn"}]
     assert st["pins"][0]["holder"] == "bram" and st["pins"][0]["pinned"] == "dorn"
     bram = rules["fighters"]["bram"]
-    assert {"cc_turns_completed", "entered_this_maneuver", "readied", "maneuver", "movement_left"} <= set(bram)
+    assert {"cc_turns_completed", "entered_this_maneuver", "readied", "maneuver", "movement_left"} <= set(
+        bram
+    )
     assert bram["cc_turns_completed"] == 2 and bram["entered_this_maneuver"] is False
     assert bram["maneuver"] == "attack"
     assert rules["assists"] == [] or rules["assists"][0]["helper"] == "cole"

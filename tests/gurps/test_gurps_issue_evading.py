@@ -23,20 +23,26 @@ from tests.gurps.gurps_world import HAND, KNIFE, fig
 
 async def run_through(tussle, *, foe_posture="standing", foe_facing=0, d=3, mover_dx=12, **mover_stats):
     """Ana (Move) runs from two hexes out in direction d, through Bors's hex [0, 0], out the far side."""
-    enc = await encounter(tussle, fig("ana", "a", hex_at(d, 2), dx=mover_dx, move=6, **mover_stats),
-                          fig("bors", "b", [0, 0], facing=foe_facing, dx=11, posture=foe_posture))
+    enc = await encounter(
+        tussle,
+        fig("ana", "a", hex_at(d, 2), dx=mover_dx, move=6, **mover_stats),
+        fig("bors", "b", [0, 0], facing=foe_facing, dx=11, posture=foe_posture),
+    )
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="Move")
     b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[hex_at(d), [0, 0], hex_at(d + 3)])
     return enc, b
 
 
-@pytest.mark.parametrize("posture, mods", [
-    ("standing", [(-5, "foe standing")]),
-    ("kneeling", [(-2, "foe kneeling")]),
-    ("prone", [(5, "foe lying down")]),
-    ("on_back", [(5, "foe lying down")]),
-    ("on_stomach", [(5, "foe lying down")]),
-])
+@pytest.mark.parametrize(
+    "posture, mods",
+    [
+        ("standing", [(-5, "foe standing")]),
+        ("kneeling", [(-2, "foe kneeling")]),
+        ("prone", [(5, "foe lying down")]),
+        ("on_back", [(5, "foe lying down")]),
+        ("on_stomach", [(5, "foe lying down")]),
+    ],
+)
 async def test_each_posture_modifier_through_http(tussle, posture, mods):
     enc, b = await run_through(tussle, foe_posture=posture, d=0)  # from Bors's front: no arc modifier
     b = await enc.ok("respond", reaction=last_request(b)["id"], choice="stop", dice=[[3, 3, 4], [6, 6, 6]])
@@ -47,15 +53,18 @@ async def test_each_posture_modifier_through_http(tussle, posture, mods):
     await replay_equals_live(enc)
 
 
-@pytest.mark.parametrize("facing, d, arc, mods", [
-    (0, 0, "front", []),
-    (0, 1, "front", []),  # front-left and front-right count as front (spec 6 #5)
-    (0, 5, "front", []),
-    (0, 2, "left", [(2, "from the left side")]),
-    (0, 4, "right", [(2, "from the right side")]),
-    (0, 3, "back", [(5, "from behind")]),
-    (2, 5, "back", [(5, "from behind")]),  # the arc turns with his facing
-])
+@pytest.mark.parametrize(
+    "facing, d, arc, mods",
+    [
+        (0, 0, "front", []),
+        (0, 1, "front", []),  # front-left and front-right count as front (spec 6 #5)
+        (0, 5, "front", []),
+        (0, 2, "left", [(2, "from the left side")]),
+        (0, 4, "right", [(2, "from the right side")]),
+        (0, 3, "back", [(5, "from behind")]),
+        (2, 5, "back", [(5, "from behind")]),  # the arc turns with his facing
+    ],
+)
 async def test_each_approach_modifier_through_http(tussle, facing, d, arc, mods):
     enc, b = await run_through(tussle, foe_posture="standing", foe_facing=facing, d=d)
     assert of_type(b, "EvadeChallenged")[0]["approach"] == arc
@@ -84,8 +93,9 @@ async def test_a_tie_with_equal_successes_stops_the_mover(tussle):
 
 @pytest.mark.parametrize("trait", ["flight", "super_jump"])
 async def test_flight_and_super_jump_evade_automatically(tussle, trait):
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6, traits=[trait]),
-                          fig("bors", "b", [0, 0], dx=11))
+    enc = await encounter(
+        tussle, fig("ana", "a", [-2, 0], dx=12, move=6, traits=[trait]), fig("bors", "b", [0, 0], dx=11)
+    )
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
     b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]], over=True)
     assert types(b) == ["Moved", "GurpsMovementUsed"]
@@ -102,16 +112,32 @@ async def test_a_huge_creature_still_rolls_the_contest(tussle):
     assert last_request(b)["kind"] == "evade_stop"
     b = await enc.ok("respond", reaction=last_request(b)["id"], choice="stop", dice=[[2, 2, 2], [6, 6, 6]])
     assert len(rolls(b)) == 2 and of_type(b, "QuickContestResolved")[0]["winner"] == "ana"
-    await refused(enc, "gurps.evade", "neither Flight nor Super Jump", combatant="ana", target="bors",
-                  path=[[2, 0]], over=True)
+    await refused(
+        enc,
+        "gurps.evade",
+        "neither Flight nor Super Jump",
+        combatant="ana",
+        target="bors",
+        path=[[2, 0]],
+        over=True,
+    )
 
 
 async def test_assume_foes_stop_rolls_at_once_for_the_gms_foe(tussle):
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6),
-                          fig("bors", "b", [0, 0], dx=11, posture="prone"), assume_foes_stop=True)
+    enc = await encounter(
+        tussle,
+        fig("ana", "a", [-2, 0], dx=12, move=6),
+        fig("bors", "b", [0, 0], dx=11, posture="prone"),
+        assume_foes_stop=True,
+    )
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
-    b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]],
-                     dice=[[4, 5, 3], [2, 3, 4]])
+    b = await enc.ok(
+        "gurps.evade",
+        combatant="ana",
+        target="bors",
+        path=[[-1, 0], [0, 0], [1, 0]],
+        dice=[[4, 5, 3], [2, 3, 4]],
+    )
     assert "ReactionRequested" not in types(b)
     assert of_type(b, "EvadeAnswered")[0]["stop"] is True
     assert of_type(b, "QuickContestResolved")[0]["margin_of_victory"] == 8
@@ -120,15 +146,21 @@ async def test_assume_foes_stop_rolls_at_once_for_the_gms_foe(tussle):
 
 
 async def test_assume_foes_stop_still_asks_a_players_foe(tussle):
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6),
-                          fig("bors", "b", [0, 0], dx=11, posture="prone"), assume_foes_stop=True,
-                          manual_dice_from="actor")
+    enc = await encounter(
+        tussle,
+        fig("ana", "a", [-2, 0], dx=12, move=6),
+        fig("bors", "b", [0, 0], dx=11, posture="prone"),
+        assume_foes_stop=True,
+        manual_dice_from="actor",
+    )
     seat = await enc.seat("Bob", ["bors"])
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
     b = await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]])
     req = last_request(b)
     assert req["asked_of"] != "gm"
-    r = await enc.command("respond", reaction=req["id"], choice="stop", token=seat, dice=[[6, 6, 6], [3, 3, 3]])
+    r = await enc.command(
+        "respond", reaction=req["id"], choice="stop", token=seat, dice=[[6, 6, 6], [3, 3, 3]]
+    )
     assert r.status == 201, r.body
     assert "EvadeStopped" in types(r.body)
     await replay_equals_live(enc)
@@ -168,9 +200,15 @@ async def test_a_stopped_leaver_stays_in_his_half(tussle):
 
 
 async def test_evade_refusals_through_http(tussle):
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=3), fig("al", "a", [3, 0]),
-                          fig("bors", "b", [0, 0], dx=11), fig("cy", "b", [2, 0]), fig("di", "b", [0, 2]),
-                          fig("ed", "b", [0, 2]))
+    enc = await encounter(
+        tussle,
+        fig("ana", "a", [-2, 0], dx=12, move=3),
+        fig("al", "a", [3, 0]),
+        fig("bors", "b", [0, 0], dx=11),
+        fig("cy", "b", [2, 0]),
+        fig("di", "b", [0, 2]),
+        fig("ed", "b", [0, 2]),
+    )
     await refused(enc, "gurps.evade", "not Ana's own turn", combatant="ana", target="bors", path=[[-1, 0]])
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
     path = [[-1, 0], [0, 0], [1, 0]]
@@ -185,23 +223,42 @@ async def test_evade_refusals_through_http(tussle):
     ]
     for fields, message in cases:
         await refused(enc, "gurps.evade", message, combatant="ana", **fields)
-    await refused(enc, "gurps.evade", "must be an axial hex", status=400, combatant="ana", target="bors",
-                  path=[[0]])
+    await refused(
+        enc, "gurps.evade", "must be an axial hex", status=400, combatant="ana", target="bors", path=[[0]]
+    )
     # Two foes in one hex, and a path that crosses a second foe.
-    enc2 = await encounter(tussle, fig("ana", "a", [0, 4], dx=12, move=6), fig("di", "b", [0, 2]),
-                           fig("ed", "b", [0, 2]), fig("cy", "b", [0, 0]))
+    enc2 = await encounter(
+        tussle,
+        fig("ana", "a", [0, 4], dx=12, move=6),
+        fig("di", "b", [0, 2]),
+        fig("ed", "b", [0, 2]),
+        fig("cy", "b", [0, 0]),
+    )
     await enc2.ok("gurps.choose_maneuver", combatant="ana", maneuver="move")
-    await refused(enc2, "gurps.evade", "also holds", combatant="ana", target="di",
-                  path=[[0, 3], [0, 2], [0, 1]])
-    await refused(enc2, "gurps.evade", "also crosses Di's hex at [0, 2]", combatant="ana", target="cy",
-                  path=[[0, 3], [0, 2], [0, 1], [0, 0], [0, -1]])
+    await refused(
+        enc2, "gurps.evade", "also holds", combatant="ana", target="di", path=[[0, 3], [0, 2], [0, 1]]
+    )
+    await refused(
+        enc2,
+        "gurps.evade",
+        "also crosses Di's hex at [0, 2]",
+        combatant="ana",
+        target="cy",
+        path=[[0, 3], [0, 2], [0, 1], [0, 0], [0, -1]],
+    )
 
 
 async def test_evade_refused_on_a_step_maneuver_and_while_grappled(tussle):
     enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6), fig("bors", "b", [0, 0], dx=11))
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="attack")
-    await refused(enc, "gurps.evade", "a step never carries a figure past", combatant="ana", target="bors",
-                  path=[[-1, 0], [0, 0], [1, 0]])
+    await refused(
+        enc,
+        "gurps.evade",
+        "a step never carries a figure past",
+        combatant="ana",
+        target="bors",
+        path=[[-1, 0], [0, 0], [1, 0]],
+    )
     # Grappled: Dun grapples Cai in the shared hex, then Cai tries to evade out forward.
     enc = await in_close_combat(tussle, turns=1)
     await enc.ok("start_turn", turn=2)
@@ -209,16 +266,23 @@ async def test_evade_refused_on_a_step_maneuver_and_while_grappled(tussle):
     b = await enc.ok("gurps.grapple", combatant="dun", target="cai", dice=[[3, 3, 3]])
     await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", dice=[[6, 6, 6]])
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
-    body = await refused(enc, "gurps.evade", "cannot evade anyone while being grappled", combatant="cai",
-                         target="dun", path=[[1, 0]])
+    body = await refused(
+        enc,
+        "gurps.evade",
+        "cannot evade anyone while being grappled",
+        combatant="cai",
+        target="dun",
+        path=[[1, 0]],
+    )
     assert body["error"]["message"]
 
 
 async def test_leaving_evade_refusals(tussle):
     enc = await in_close_combat(tussle)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move")
-    await refused(enc, "gurps.evade", "is not on Dun's side of the hex", combatant="cai", target="dun",
-                  path=[[-1, 0]])
+    await refused(
+        enc, "gurps.evade", "is not on Dun's side of the hex", combatant="cai", target="dun", path=[[-1, 0]]
+    )
     # Leaving is done in his own turn: once Cai chooses, Dun's turn is over.
     enc = await in_close_combat(tussle, turns=1)
     await enc.ok("start_turn", turn=2)
@@ -243,8 +307,11 @@ async def test_evade_stop_answer_refusals(tussle):
 async def test_me_during_an_evade_question_lists_only_the_answer(tussle):
     """Issue 18 (a new user's play-through): while Bors's seat was asked whether to stop Ana, Ana's seat's
     /me said `your_turn: false` yet listed gurps.move and gurps.evade, which the server would refuse."""
-    enc = await encounter(tussle, fig("ana", "a", [-2, 0], dx=12, move=6, weapons=[HAND]),
-                          fig("bors", "b", [0, 0], facing=0, dx=11, weapons=[HAND]))
+    enc = await encounter(
+        tussle,
+        fig("ana", "a", [-2, 0], dx=12, move=6, weapons=[HAND]),
+        fig("bors", "b", [0, 0], facing=0, dx=11, weapons=[HAND]),
+    )
     ana_seat, bors_seat = await enc.seat("Ann", ["ana"]), await enc.seat("Bo", ["bors"])
     await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="Move")
     await enc.ok("gurps.evade", combatant="ana", target="bors", path=[[-1, 0], [0, 0], [1, 0]])

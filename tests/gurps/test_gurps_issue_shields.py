@@ -22,8 +22,10 @@ from tests.gurps.gurps_world import BROADSWORD, HAND, KNIFE, fig
 SHIELD = {"name": "shield", "db": 2}
 BUCKLER = {"name": "buckler", "db": 1}
 # The knife is carried and the broadsword sheathed: the buckler leaves one hand empty.
-CARRIED = [{"id": "knife", "name": "knife", "state": "carried"},
-           {"id": "broadsword", "name": "broadsword", "state": "carried"}]
+CARRIED = [
+    {"id": "knife", "name": "knife", "state": "carried"},
+    {"id": "broadsword", "name": "broadsword", "state": "carried"},
+]
 
 
 def cai(**kw):
@@ -32,7 +34,13 @@ def cai(**kw):
 
 
 def dun(**kw):
-    base = {"facing": 3, "dx": 11, "weapons": [dict(KNIFE), HAND, BROADSWORD], "shield": BUCKLER, "items": CARRIED}
+    base = {
+        "facing": 3,
+        "dx": 11,
+        "weapons": [dict(KNIFE), HAND, BROADSWORD],
+        "shield": BUCKLER,
+        "items": CARRIED,
+    }
     return fig("dun", "b", [0, 0], **{**base, **kw})
 
 
@@ -46,7 +54,9 @@ async def v4(tussle, **cai_kw):
 
 async def test_v4_turn_1_cai_attacks_at_13_and_dun_dodges_with_his_buckler(tussle):
     enc = await v4(tussle)
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]]
+    )
     hit = rolls(b)[0]
     assert (hit["target"], hit["total"], hit["modifiers"], hit["margin"]) == (13, 12, [], 1)
     b = await enc.ok("respond", reaction=last_request(b)["id"], choice="dodge", dice=[[2, 3, 4]])
@@ -57,8 +67,12 @@ async def test_v4_turn_1_cai_attacks_at_13_and_dun_dodges_with_his_buckler(tussl
 
 async def test_a_worn_shield_adds_its_db_to_a_parry(tussle):
     enc = await v4(tussle)
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]])
-    b = await enc.ok("respond", reaction=last_request(b)["id"], choice="parry", weapon="hand", dice=[[2, 3, 3]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[3, 4, 5]]
+    )
+    b = await enc.ok(
+        "respond", reaction=last_request(b)["id"], choice="parry", weapon="hand", dice=[[2, 3, 3]]
+    )
     assert rolls(b)[0]["target"] == 7 + 1
     await replay_equals_live(enc)
 
@@ -71,8 +85,12 @@ async def test_v4_turn_1_dun_dx_roll_at_11_but_an_attack_at_minus_1(tussle, acti
         assert "ItemReadied" in types(b)
     else:
         await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="attack")
-        b = await enc.ok("gurps.close_combat_attack", combatant="dun", target="cai", weapon="hand", dice=[[6, 6, 6]])
-        assert rolls(b)[0]["modifiers"] == [{"value": -1, "reason": "buckler (DB 1): not the entering attack"}]
+        b = await enc.ok(
+            "gurps.close_combat_attack", combatant="dun", target="cai", weapon="hand", dice=[[6, 6, 6]]
+        )
+        assert rolls(b)[0]["modifiers"] == [
+            {"value": -1, "reason": "buckler (DB 1): not the entering attack"}
+        ]
     assert rolls(b)[0]["target"] == target
     await replay_equals_live(enc)
 
@@ -82,7 +100,9 @@ async def test_v4_turn_2_cai_attacks_at_11_and_misses(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="wait")
     await enc.ok("start_turn", turn=2)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]]
+    )
     miss = rolls(b)[0]
     assert (miss["target"], miss["total"], miss["outcome"], miss["margin"]) == (11, 12, "failure by 1", -1)
     assert "ReactionRequested" not in types(b)
@@ -108,7 +128,9 @@ async def test_v4_turn_2_cai_drops_his_shield_at_10_and_attacks_at_13_on_turn_3(
     assert rolls(b)[0]["target"] == 10
     await enc.ok("start_turn", turn=3)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[4, 4, 4]]
+    )
     assert (rolls(b)[0]["target"], rolls(b)[0]["modifiers"]) == (13, [])
     st = await enc.state()
     assert next(i for i in st["combatants"]["cai"]["items"] if i["id"] == "shield")["state"] == "dropped"
@@ -122,7 +144,10 @@ async def test_v4_turn_2_dun_drops_his_buckler_at_10(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="dun", maneuver="ready")
     b = await enc.ok("gurps.drop_shield", combatant="dun", dice=[[6, 6, 6]])
     assert rolls(b)[0]["target"] == 10
-    assert "ItemDropped" not in types(b) and of_type(b, "ActionSpent")[0]["why"] == "failed to get rid of the shield"
+    assert (
+        "ItemDropped" not in types(b)
+        and of_type(b, "ActionSpent")[0]["why"] == "failed to get rid of the shield"
+    )
     st = await enc.state()
     assert next(i for i in st["combatants"]["dun"]["items"] if i["id"] == "shield")["state"] == "ready"
     assert "Dun rolls 3d6 for getting rid of the shield" in await log_text(enc)
@@ -134,11 +159,15 @@ async def test_the_exemption_is_for_the_maneuver_that_moved_him_in_only(tussle):
     enc = await encounter(tussle, {**cai(), "position": [-2, 0]}, dun())
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move_and_attack")
     await enc.ok("gurps.move", combatant="cai", path=[[-1, 0], [0, 0]])
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[6, 6, 6]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[6, 6, 6]]
+    )
     assert rolls(b)[0]["target"] == 13
     await enc.ok("start_turn", turn=2)
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="move_and_attack")
-    b = await enc.ok("gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[6, 6, 6]])
+    b = await enc.ok(
+        "gurps.close_combat_attack", combatant="cai", target="dun", weapon="knife", dice=[[6, 6, 6]]
+    )
     assert rolls(b)[0]["target"] == 11
     await replay_equals_live(enc)
 
@@ -152,7 +181,9 @@ async def test_a_grapple_as_the_entering_attack_is_free_of_the_penalty(tussle):
 
 async def test_drop_shield_refusals_through_http(tussle):
     enc = await encounter(tussle, cai(), dun(), fig("eve", "b", [5, 5]))
-    await refused(enc, "gurps.drop_shield", "outside close combat dropping a shield is a GM ruling", combatant="cai")
+    await refused(
+        enc, "gurps.drop_shield", "outside close combat dropping a shield is a GM ruling", combatant="cai"
+    )
     await refused(enc, "gurps.drop_shield", "Eve wears no shield", combatant="eve")
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     await enc.ok("gurps.move", combatant="cai", path=[[0, 0]])

@@ -12,12 +12,35 @@ from tests.gurps.gurps_world import BROADSWORD, HAND, KNIFE, PISTOL, World, fig,
 def v4() -> World:
     """Cai (DX 12, Knife 13, shield DB 2) steps into Dun's hex from the front on turn 1."""
     w = World()
-    w.add(fig("cai", "a", [-1, 0], dx=12, dodge=9, skills={"Knife": 13}, weapons=[KNIFE, HAND],
-              shield={"name": "shield", "db": 2}))
-    w.add(fig("dun", "b", [0, 0], facing=3, dx=11, dodge=8, skills={"Knife": 12},
-              weapons=[dict(KNIFE), HAND, BROADSWORD], shield={"name": "buckler", "db": 1},
-              items=[{"id": "knife", "name": "knife", "state": "carried"},
-                     {"id": "broadsword", "name": "broadsword", "state": "carried"}]))
+    w.add(
+        fig(
+            "cai",
+            "a",
+            [-1, 0],
+            dx=12,
+            dodge=9,
+            skills={"Knife": 13},
+            weapons=[KNIFE, HAND],
+            shield={"name": "shield", "db": 2},
+        )
+    )
+    w.add(
+        fig(
+            "dun",
+            "b",
+            [0, 0],
+            facing=3,
+            dx=11,
+            dodge=8,
+            skills={"Knife": 12},
+            weapons=[dict(KNIFE), HAND, BROADSWORD],
+            shield={"name": "buckler", "db": 1},
+            items=[
+                {"id": "knife", "name": "knife", "state": "carried"},
+                {"id": "broadsword", "name": "broadsword", "state": "carried"},
+            ],
+        )
+    )
     w.turn(1)
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
     w.run(GurpsMove(combatant="cai", path=[[0, 0]]))
@@ -71,7 +94,12 @@ def test_v4_turn2_cai_drops_his_shield_and_attacks_at_13_on_turn3():
     evs = w.run(DropShield(combatant="cai"), dice=[[2, 3, 4]])
     assert types(evs) == ["ManeuverChosen", "DieRolled", "ItemDropped", "ActionSpent"]
     assert one(evs, "DieRolled")["target"] == 10
-    assert one(evs, "ItemDropped") == {"type": "ItemDropped", "combatant": "cai", "item": "shield", "at": [0, 0]}
+    assert one(evs, "ItemDropped") == {
+        "type": "ItemDropped",
+        "combatant": "cai",
+        "item": "shield",
+        "at": [0, 0],
+    }
     w.turn(3)
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
     evs = w.run(CloseCombatAttack(combatant="cai", target="dun", weapon="knife"), dice=[[4, 4, 4]])

@@ -8,9 +8,12 @@ from rt_support import at, cultist, encounter, marine, mods, of_type, rolls
 
 async def _e10(tussle):
     # Turn 4 (A2's turn): m5 charges c5 into contact; turn 5 is B2's.
-    enc = await encounter(tussle, [marine("m5", 18, 10, unit="A2", A=2, side="red"),
-                                   cultist("c5", 21, 10, unit="B2", side="blue")],
-                          options={"turn_order": ["blue", "red"]}, turn=4)
+    enc = await encounter(
+        tussle,
+        [marine("m5", 18, 10, unit="A2", A=2, side="red"), cultist("c5", 21, 10, unit="B2", side="blue")],
+        options={"turn_order": ["blue", "red"]},
+        turn=4,
+    )
     await enc.ok("rogue-trader.charge", combatant="m5", target="c5")
     await enc.ok("start_turn", turn=5)
     await enc.ok("start_phase", phase="movement")
@@ -57,9 +60,14 @@ async def test_break_off_refusals(tussle):
 
 
 async def _e11(tussle, m6_move: int = 4, c6_x: float = 7):
-    enc = await encounter(tussle, [marine("m6", 0, 0, M=m6_move),
-                                   cultist("c6", c6_x, 0, reactions={}),
-                                   cultist("c7", 0, 6, reactions={}, facing=0)])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m6", 0, 0, M=m6_move),
+            cultist("c6", c6_x, 0, reactions={}),
+            cultist("c7", 0, 6, reactions={}, facing=0),
+        ],
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m6", target="c6")
     req = of_type(body["events"], "ReactionRequested")[0]["data"]
     assert req["kind"] == "charged" and req["options"] == ["hold", "stand_and_fire", "run_away"]
@@ -82,8 +90,13 @@ async def test_e11_run_retarget_stand_and_fire(tussle):
     rt = of_type(body["events"], "RtChargeRetargeted")[0]["data"]
     assert (rt["from_target"], rt["to_target"]) == ("c6", "c7")
     rid2 = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
-    body = await enc.ok("respond", reaction=rid2, choice="stand_and_fire",
-                        params={"turn_to_face": True, "weapon": "laspistol"}, dice=[[4]])
+    body = await enc.ok(
+        "respond",
+        reaction=rid2,
+        choice="stand_and_fire",
+        params={"turn_to_face": True, "weapon": "laspistol"},
+        dice=[[4]],
+    )
     evs = body["events"]
     assert of_type(evs, "FacingChanged", combatant="c7")[0]["data"]["facing"] == 270
     shot = rolls(evs, "stand_fire_to_hit")[0]
@@ -129,8 +142,10 @@ async def test_e11_variant_failed_charge(tussle):
 
 
 async def test_charge_refusals(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0),
-                                   cultist("c2", 5, 5, reactions={})])
+    enc = await encounter(
+        tussle,
+        [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0), cultist("c2", 5, 5, reactions={})],
+    )
     r = await enc.command("rogue-trader.charge", combatant="c1", target="m1")
     assert r.status == 422 and "movement phase" in r.body["error"]["message"]
     r = await enc.command("rogue-trader.charge", combatant="m1", target="m2")
@@ -150,8 +165,13 @@ async def test_charge_refusals(tussle):
 
 async def test_stand_and_fire_refusals(tussle):
     slow = {"id": "lascannon", "type": "HS", "S": 9}
-    enc = await encounter(tussle, [marine("m1", 0, 0),
-                                   cultist("c1", 5, 0, reactions={}, weapons=[slow, {"id": "pistol", "type": "C"}])])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m1", 0, 0),
+            cultist("c1", 5, 0, reactions={}, weapons=[slow, {"id": "pistol", "type": "C"}]),
+        ],
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
     r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "lascannon"})
@@ -169,10 +189,15 @@ async def test_stand_and_fire_kills_the_charger_before_it_moves(tussle):
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
     # need 4 (7 - BS3), -1 hurried: 6 hits; S3 vs T4 5+: 6 wounds; save 4+: 2 fails; damage 1.
-    body = await enc.ok("respond", reaction=rid, choice="stand_and_fire", weapon="laspistol", dice=[[6], [6], [2]])
+    body = await enc.ok(
+        "respond", reaction=rid, choice="stand_and_fire", weapon="laspistol", dice=[[6], [6], [2]]
+    )
     evs = body["events"]
     assert [r["purpose"] for r in (e["data"] for e in evs if e["type"] == "DieRolled")] == [
-        "stand_fire_to_hit", "stand_fire_to_wound", "stand_fire_save"]
+        "stand_fire_to_hit",
+        "stand_fire_to_wound",
+        "stand_fire_save",
+    ]
     assert of_type(evs, "CombatantRemoved", combatant="m1")
     assert not of_type(evs, "Moved")
     st = await enc.state()
@@ -187,8 +212,12 @@ async def test_routed_model_fights_at_ws1_and_does_not_strike(tussle):
     await enc.ok("start_phase", phase="close_combat")
     st = await enc.state()
     assert "rogue-trader.allocate_attacks" not in st["legal_actions"]["c6"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="c6", round=1,
-                          allocations=[{"weapon": "laspistol", "target": "m6"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="c6",
+        round=1,
+        allocations=[{"weapon": "laspistol", "target": "m6"}],
+    )
     assert r.status == 422 and "routed" in r.body["error"]["message"]
     body = await enc.ok("rogue-trader.resolve_round", group="c6", dice=[[1]])
     hit = rolls(body["events"], "to_hit")
@@ -201,26 +230,44 @@ async def test_turn_to_face_during_the_round(tussle):
     enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, facing=0)])
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     await enc.ok("start_phase", phase="close_combat")
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="c1", round=1,
-                          allocations=[{"weapon": "laspistol", "target": "m1"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="c1",
+        round=1,
+        allocations=[{"weapon": "laspistol", "target": "m1"}],
+    )
     assert r.status == 422 and "rear arc" in r.body["error"]["message"]
-    body = await enc.ok("rogue-trader.allocate_attacks", combatant="c1", round=1, turn_to_face="m1",
-                        allocations=[{"weapon": "laspistol", "target": "m1"}])
+    body = await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="c1",
+        round=1,
+        turn_to_face="m1",
+        allocations=[{"weapon": "laspistol", "target": "m1"}],
+    )
     assert of_type(body["events"], "FacingChanged", combatant="c1")[0]["data"]["facing"] == 180
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="m1", round=1, turn_to_face="c1",
-                          allocations=[{"weapon": "chainsword", "target": "c1"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="m1",
+        round=1,
+        turn_to_face="c1",
+        allocations=[{"weapon": "chainsword", "target": "c1"}],
+    )
     assert r.status == 422 and "already has an enemy in its front arc" in r.body["error"]["message"]
     await enc.replay_matches_live()
 
 
 async def test_the_gm_may_move_a_model_into_contact(tussle):
     """4.1 binds the players' ordinary moves; the GM's is a table correction and makes no contact by itself."""
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), marine("m3", 1, -2), cultist("c1", 5, 0)])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), marine("m2", 0, 5), marine("m3", 1, -2), cultist("c1", 5, 0)]
+    )
     # Players move their own models with the plain `move`; into contact it must be a declared charge.
     red = await enc.seat("Red", ["m1", "m2", "m3"])
     r = await enc.command("move", combatant="m1", to=at(4, 0), token=red)
     assert r.status == 422, r.body
-    assert "the move ends in base contact with C1: that must be a declared charge" in r.body["error"]["message"]
+    assert (
+        "the move ends in base contact with C1: that must be a declared charge" in r.body["error"]["message"]
+    )
     r = await enc.command("move", combatant="c1", to=at(6, 0), token=red)
     assert r.status == 403, "a player moves only the models of their seat"
     body = await enc.ok("move", combatant="m1", to=at(2, 0), token=red)
@@ -233,6 +280,9 @@ async def test_the_gm_may_move_a_model_into_contact(tussle):
     # The GM is still held to the other conditions of an ordinary move (here: m2 charged into combat).
     await enc.ok("rogue-trader.charge", combatant="m2", target="c1")
     r = await enc.command("move", combatant="m2", to=at(0, 9))
-    assert r.status == 422 and "M2 is in close combat and may leave it only by breaking off" in r.body["error"]["message"]
+    assert (
+        r.status == 422
+        and "M2 is in close combat and may leave it only by breaking off" in r.body["error"]["message"]
+    )
     assert "M2 already charged this turn" in r.body["error"]["message"]
     await enc.replay_matches_live()

@@ -90,19 +90,24 @@ async def test_e8_failed_hold_must_follow(tussle):
 
 
 async def test_e9_messy_combat(tussle):
-    enc = await encounter(tussle, [
-        marine("ma", 8, 10, unit="M", I=5, weapons=[{"id": "axe", "type": "C", "S": 4, "damage": 2}]),
-        marine("mb", 8, 14, unit="M", I=5, W=2),
-        cultist("v1", 11, 10, unit="V", W=3), cultist("w1", 11, 14, unit="W"),
-    ])
+    enc = await encounter(
+        tussle,
+        [
+            marine("ma", 8, 10, unit="M", I=5, weapons=[{"id": "axe", "type": "C", "S": 4, "damage": 2}]),
+            marine("mb", 8, 14, unit="M", I=5, W=2),
+            cultist("v1", 11, 10, unit="V", W=3),
+            cultist("w1", 11, 14, unit="W"),
+        ],
+    )
     await enc.ok("rogue-trader.charge", combatant="ma", target="v1")
     await enc.ok("rogue-trader.charge", combatant="mb", target="w1")
     await enc.ok("start_phase", phase="close_combat")
     st = await enc.state()
     assert st["rules"]["groups"] == {"ma": ["ma", "mb", "v1", "w1"]}
     # I5: ma hits v1 (damage 2), mb misses w1. I3: v1 misses ma; w1 hits mb, wounds, save fails. V rout 2+3.
-    body = await enc.ok("rogue-trader.resolve_round", group="ma",
-                        dice=[[6], [6], [1], [1], [6], [6], [1], [2, 3]])
+    body = await enc.ok(
+        "rogue-trader.resolve_round", group="ma", dice=[[6], [6], [1], [1], [6], [6], [1], [2, 3]]
+    )
     res = of_type(body["events"], "RtCombatRoundResolved")[0]["data"]
     assert res["results"] == {"M": "messy_draw", "V": "lost", "W": "won"}
     pairs = {(p["unit"], p["vs"]): (p["caused"], p["received"], p["result"]) for p in res["pairs"]}

@@ -10,10 +10,20 @@ def trooper(cid: str, x: float, y: float, facing: int) -> dict:
 
 
 async def _devil_fight(tussle):
-    devil = {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 90,
-             "stats": {"creature": "catachan_devil", "size": "medium"}, "reactions": {"charged": "hold"}}
-    enc = await encounter(tussle, [devil, trooper("t1", 0, 3, 270), trooper("t2", 0, -3, 90)],
-                          options={"turn_order": ["blue", "red"]})
+    devil = {
+        "id": "dv",
+        "name": "Devil",
+        "side": "red",
+        "position": at(0, 0),
+        "facing": 90,
+        "stats": {"creature": "catachan_devil", "size": "medium"},
+        "reactions": {"charged": "hold"},
+    }
+    enc = await encounter(
+        tussle,
+        [devil, trooper("t1", 0, 3, 270), trooper("t2", 0, -3, 90)],
+        options={"turn_order": ["blue", "red"]},
+    )
     await enc.ok("rogue-trader.charge", combatant="t1", target="dv")
     await enc.ok("rogue-trader.charge", combatant="t2", target="dv")
     st = await enc.state()
@@ -25,14 +35,30 @@ async def _devil_fight(tussle):
 
 async def test_e5_devil_arcs_refusals(tussle):
     enc = await _devil_fight(tussle)
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "bite", "target": "t2"}])
-    assert r.status == 422 and "rear arc" in r.body["error"]["message"] and "bite" in r.body["error"]["message"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "tail", "target": "t1"}])
-    assert r.status == 422 and "front arc" in r.body["error"]["message"] and "tail" in r.body["error"]["message"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "stomp", "target": "t1"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[{"attack": "bite", "target": "t2"}],
+    )
+    assert (
+        r.status == 422 and "rear arc" in r.body["error"]["message"] and "bite" in r.body["error"]["message"]
+    )
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[{"attack": "tail", "target": "t1"}],
+    )
+    assert (
+        r.status == 422 and "front arc" in r.body["error"]["message"] and "tail" in r.body["error"]["message"]
+    )
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[{"attack": "stomp", "target": "t1"}],
+    )
     assert r.status == 422 and "every attack must be allocated" in r.body["error"]["message"]
     r = await enc.command("rogue-trader.resolve_round", group="dv")
     assert r.status == 422 and "allocate" in r.body["error"]["message"]
@@ -40,14 +66,25 @@ async def test_e5_devil_arcs_refusals(tussle):
 
 async def test_e5_devil_tail_kills_before_trooper_strikes(tussle):
     enc = await _devil_fight(tussle)
-    await enc.ok("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "tail", "target": "t2"}, {"attack": "stomp", "target": "t2"}, {"attack": "stomp", "target": "t2"},
-        {"attack": "stomp", "target": "t1"}, {"attack": "stomp", "target": "t1"}, {"attack": "bite", "target": "t1"},
-        {"attack": "tentacle", "target": "t1"}])
+    await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[
+            {"attack": "tail", "target": "t2"},
+            {"attack": "stomp", "target": "t2"},
+            {"attack": "stomp", "target": "t2"},
+            {"attack": "stomp", "target": "t1"},
+            {"attack": "stomp", "target": "t1"},
+            {"attack": "bite", "target": "t1"},
+            {"attack": "tentacle", "target": "t1"},
+        ],
+    )
     # tail: hit 5, wound 4 vs 2+, save 2 vs 6+ fails, damage 1d6 = 3; t2's stomps find it slain;
     # four misses on t1; t1 (I3) misses; T rout test 2+3.
-    body = await enc.ok("rogue-trader.resolve_round", group="dv",
-                        dice=[[5], [4], [2], [3], [1], [1], [1], [1], [1], [2, 3]])
+    body = await enc.ok(
+        "rogue-trader.resolve_round", group="dv", dice=[[5], [4], [2], [3], [1], [1], [1], [1], [1], [2, 3]]
+    )
     evs = body["events"]
     steps = of_type(evs, "RtStrikeStepStarted")
     assert [s["data"]["initiative"] for s in steps] == [8, 3]
@@ -120,45 +157,95 @@ async def test_e4_two_pistols_wrong_hand(tussle):
 
 
 async def test_allocation_refusals(tussle):
-    k1 = marine("k1", 0, 0, weapons=[{"id": "lasgun", "type": "", "S": 3, "hands": 2},
-                                     {"id": "sword", "type": "C", "S": 4, "held_in": "R"},
-                                     {"id": "axe", "type": "C", "S": 4, "held_in": "R"}])
+    k1 = marine(
+        "k1",
+        0,
+        0,
+        weapons=[
+            {"id": "lasgun", "type": "", "S": 3, "hands": 2},
+            {"id": "sword", "type": "C", "S": 4, "held_in": "R"},
+            {"id": "axe", "type": "C", "S": 4, "held_in": "R"},
+        ],
+    )
     enc = await encounter(tussle, [k1, cultist("c3", 3, 0), cultist("c9", 9, 9)])
     await enc.ok("rogue-trader.charge", combatant="k1", target="c3")
     await enc.ok("start_phase", phase="close_combat")
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="k1", round=1,
-                          allocations=[{"weapon": "lasgun", "target": "c3"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="k1",
+        round=1,
+        allocations=[{"weapon": "lasgun", "target": "c3"}],
+    )
     assert r.status == 422 and "not a close combat" in r.body["error"]["message"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="k1", round=1,
-                          allocations=[{"weapon": "sword", "target": "c9"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="k1",
+        round=1,
+        allocations=[{"weapon": "sword", "target": "c9"}],
+    )
     assert r.status == 422 and "not in base contact" in r.body["error"]["message"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="k1", round=1,
-                          allocations=[{"weapon": "sword", "target": "c3"}, {"weapon": "axe", "target": "c3"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="k1",
+        round=1,
+        allocations=[{"weapon": "sword", "target": "c3"}, {"weapon": "axe", "target": "c3"}],
+    )
     assert r.status == 422 and "same hand" in r.body["error"]["message"]
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="k1", round=2,
-                          allocations=[{"weapon": "sword", "target": "c3"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="k1",
+        round=2,
+        allocations=[{"weapon": "sword", "target": "c3"}],
+    )
     assert r.status == 422 and "round 1" in r.body["error"]["message"]
-    await enc.ok("rogue-trader.allocate_attacks", combatant="k1", round=1,
-                 allocations=[{"weapon": "axe", "target": "c3"}])
+    await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="k1",
+        round=1,
+        allocations=[{"weapon": "axe", "target": "c3"}],
+    )
     await enc.replay_matches_live()
 
 
 async def test_e5_without_overkill_counts_remaining_wounds(tussle):
-    devil = {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 90,
-             "stats": {"creature": "catachan_devil", "size": "medium"}, "reactions": {"charged": "hold"}}
-    enc = await encounter(tussle, [devil, trooper("t2", 0, -3, 90)],
-                          options={"turn_order": ["blue", "red"], "count_overkill": False})
+    devil = {
+        "id": "dv",
+        "name": "Devil",
+        "side": "red",
+        "position": at(0, 0),
+        "facing": 90,
+        "stats": {"creature": "catachan_devil", "size": "medium"},
+        "reactions": {"charged": "hold"},
+    }
+    enc = await encounter(
+        tussle,
+        [devil, trooper("t2", 0, -3, 90)],
+        options={"turn_order": ["blue", "red"], "count_overkill": False},
+    )
     await enc.ok("rogue-trader.charge", combatant="t2", target="dv")
     await enc.ok("start_phase", phase="close_combat")
-    await enc.ok("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "tail", "target": "t2"}, *({"attack": "stomp", "target": "t2"} for _ in range(4)),
-        {"attack": "tentacle", "target": "t2"}])
+    await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[
+            {"attack": "tail", "target": "t2"},
+            *({"attack": "stomp", "target": "t2"} for _ in range(4)),
+            {"attack": "tentacle", "target": "t2"},
+        ],
+    )
     # Tail: hit, wound, save fails, 1d6 = 3 damage on a 1-wound trooper: only 1 counts.
     body = await enc.ok("rogue-trader.resolve_round", group="dv", dice=[[5], [4], [2], [3]])
     res = of_type(body["events"], "RtCombatRoundResolved")[0]["data"]
     assert [p["caused"] for p in res["pairs"] if p["unit"] == "dv"] == [1]
-    assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["wounds"] == 3
-    assert of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["counted"] == 1
+    assert (
+        of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["wounds"]
+        == 3
+    )
+    assert (
+        of_type(body["events"], "RtAttackResolved", attacker="dv", outcome="wounded")[0]["data"]["counted"]
+        == 1
+    )
     await enc.replay_matches_live()
 
 
@@ -166,9 +253,13 @@ async def test_forcing_default_allocations_is_the_gms(tussle):
     enc = await _devil_fight(tussle)
     blue = await enc.seat("Blue", ["t1", "t2"])
     r = await enc.command("rogue-trader.resolve_round", group="dv", force_defaults=True, token=blue)
-    assert r.status == 403 and "only the GM may force default allocations" in r.body["error"]["message"], r.body
+    assert r.status == 403 and "only the GM may force default allocations" in r.body["error"]["message"], (
+        r.body
+    )
     r = await enc.command("rogue-trader.resolve_round", group="dv", token=blue)
-    assert r.status == 422 and "or the GM may resolve with force_defaults" in r.body["error"]["message"], r.body
+    assert r.status == 422 and "or the GM may resolve with force_defaults" in r.body["error"]["message"], (
+        r.body
+    )
     # The GM's force: the devil's attacks take their default targets (each arc's enemy); nine to-hit 1s miss.
     body = await enc.ok("rogue-trader.resolve_round", group="dv", force_defaults=True, dice=[[1]] * 9)
     allocated = of_type(body["events"], "RtAttacksAllocated", combatant="dv")[0]["data"]["allocations"]

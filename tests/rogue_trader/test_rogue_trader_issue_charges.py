@@ -28,8 +28,9 @@ async def test_reach_is_twice_the_effective_move(tussle):
 
 
 async def test_terrain_divisor_halves_the_reach(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 10), cultist("c1", 5, 0),
-                                   cultist("c2", 5.5, 10)])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), marine("m2", 0, 10), cultist("c1", 5, 0), cultist("c2", 5.5, 10)]
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1", terrain_divisor=2)
     assert of_type(body["events"], "CloseCombatJoined")  # gap 4" = reach 4"
     body = await enc.ok("rogue-trader.charge", combatant="m2", target="c2", terrain_divisor=2)
@@ -42,8 +43,9 @@ async def test_terrain_divisor_halves_the_reach(tussle):
 
 async def test_charge_along_a_path(tussle):
     """Waypoints count: 3" up then 2" across to the base edge = 5" of 8"; a detour beyond reach fails."""
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 20), cultist("c1", 3, 3),
-                                   cultist("c2", 3, 20)])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), marine("m2", 0, 20), cultist("c1", 3, 3), cultist("c2", 3, 20)]
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1", path=[at(0, 3)])
     mv = of_type(body["events"], "Moved", combatant="m1")[0]["data"]
     assert (mv["reason"], mv["to"]) == ("charge", at(2, 3))
@@ -82,8 +84,10 @@ async def test_failed_charger_may_do_nothing_else_but_still_fights(tussle):
 
 
 async def test_charge_refusals_while_charging_or_disadvantaged(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0, reactions={}),
-                                   cultist("c2", 5, 5)])
+    enc = await encounter(
+        tussle,
+        [marine("m1", 0, 0), marine("m2", 0, 5), cultist("c1", 5, 0, reactions={}), cultist("c2", 5, 5)],
+    )
     rid = await _declare(enc, "m1", "c1")
     st = await enc.state()
     assert st["legal_actions"]["c1"] == ["respond"]
@@ -105,14 +109,23 @@ async def test_charge_refusals_while_charging_or_disadvantaged(tussle):
 
 async def test_coherency_during_charges_is_checked_at_the_end_of_movement(tussle):
     """A28: m1 charges away from its unit; at the end of movement it is a stray, ignored while in combat."""
-    enc = await encounter(tussle, [marine("m1", 0, 0, unit="R"), marine("m2", -1.5, 0, unit="R"),
-                                   marine("m3", -3, 0, unit="R"), cultist("c1", 8.9, 0)])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m1", 0, 0, unit="R"),
+            marine("m2", -1.5, 0, unit="R"),
+            marine("m3", -3, 0, unit="R"),
+            cultist("c1", 8.9, 0),
+        ],
+    )
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     st = await enc.state()
     assert st["combatants"]["m1"]["position"] == at(7.9, 0)
     body = await enc.ok("start_phase", phase="shooting")
     coh = of_type(body["events"], "RtCoherencyChecked", unit="R")[0]["data"]
-    assert coh["main_body"] == ["m2", "m3"] and coh["strays"] == [{"model": "m1", "status": "stray_in_combat"}]
+    assert coh["main_body"] == ["m2", "m3"] and coh["strays"] == [
+        {"model": "m1", "status": "stray_in_combat"}
+    ]
     assert not of_type(body["events"], "RtUnitSplit")
     st = await enc.state()
     assert st["rules"]["models"]["m1"]["coherency"] == "stray_in_combat"
@@ -141,7 +154,9 @@ async def test_only_the_charged_models_seat_or_the_gm_answers(tussle):
 
 
 async def test_standing_order_run_away_answers_at_once(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 7, 0, reactions={"charged": "run_away"})])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), cultist("c1", 7, 0, reactions={"charged": "run_away"})]
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     evs = body["events"]
     assert of_type(evs, "ReactionAnswered")
@@ -169,14 +184,25 @@ async def test_run_away_with_turn_to_face(tussle):
 async def test_stand_and_fire_with_gm_modifiers_hits_and_wounds(tussle):
     enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={})])
     rid = await _declare(enc, "m1", "c1")
-    r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"modifiers": [{"value": "x"}]})
+    r = await enc.command(
+        "respond", reaction=rid, choice="stand_and_fire", params={"modifiers": [{"value": "x"}]}
+    )
     assert r.status == 400
-    r = await enc.command("respond", reaction=rid, choice="stand_and_fire",
-                          params={"modifiers": [{"value": True, "reason": "x"}]})
+    r = await enc.command(
+        "respond",
+        reaction=rid,
+        choice="stand_and_fire",
+        params={"modifiers": [{"value": True, "reason": "x"}]},
+    )
     assert r.status == 400
     # need 4, -1 hurried +1 short range: 4 hits; S3 v T4 5+: 5 wounds; save 4+: 4 saves. m1 charges on.
-    body = await enc.ok("respond", reaction=rid, choice="stand_and_fire",
-                        params={"modifiers": [{"value": 1, "reason": "short range"}]}, dice=[[4], [5], [4]])
+    body = await enc.ok(
+        "respond",
+        reaction=rid,
+        choice="stand_and_fire",
+        params={"modifiers": [{"value": 1, "reason": "short range"}]},
+        dice=[[4], [5], [4]],
+    )
     evs = body["events"]
     shot = rolls(evs, "stand_fire_to_hit")[0]
     assert mods(shot) == [(-1, "hurried"), (1, "short range")] and shot["outcome"] == "hit"
@@ -228,8 +254,15 @@ async def test_a_model_already_in_contact_may_only_hold(tussle):
 
 async def test_retarget_chain_both_run_and_the_charge_fails(tussle):
     """A single charger may force several models to run; when nobody is left in reach it fails."""
-    enc = await encounter(tussle, [marine("m6", 0, 0), cultist("c6", 7, 0, reactions={}),
-                                   cultist("c7", 0, 6, reactions={}), cultist("c9", -20, 0)])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m6", 0, 0),
+            cultist("c6", 7, 0, reactions={}),
+            cultist("c7", 0, 6, reactions={}),
+            cultist("c9", -20, 0),
+        ],
+    )
     rid = await _declare(enc, "m6", "c6")
     r = await enc.command("rogue-trader.retarget", combatant="m6", target="c7")
     assert r.status == 409 or r.status == 422, r.body  # the answer comes first
@@ -251,8 +284,9 @@ async def test_retarget_chain_both_run_and_the_charge_fails(tussle):
 
 
 async def test_retarget_refused_when_the_target_did_not_run(tussle):
-    enc = await encounter(tussle, [marine("m6", 0, 0), cultist("c6", 7, 0, reactions={}),
-                                   cultist("c7", 0, 6)])
+    enc = await encounter(
+        tussle, [marine("m6", 0, 0), cultist("c6", 7, 0, reactions={}), cultist("c7", 0, 6)]
+    )
     rid = await _declare(enc, "m6", "c6")
     await enc.ok("respond", reaction=rid, choice="hold")
     r = await enc.command("rogue-trader.retarget", combatant="m6", target="c7")
@@ -261,8 +295,14 @@ async def test_retarget_refused_when_the_target_did_not_run(tussle):
 
 async def test_caught_runner_is_routed_and_the_charger_may_still_change_target(tussle):
     """4.3 DECISION: the charger "may always" change targets, even from a caught (routed) runner."""
-    enc = await encounter(tussle, [marine("m6", 0, 0, M=6), cultist("c6", 7, 0, reactions={}),
-                                   cultist("c7", 0, 6, reactions={"charged": "hold"})])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m6", 0, 0, M=6),
+            cultist("c6", 7, 0, reactions={}),
+            cultist("c7", 0, 6, reactions={"charged": "hold"}),
+        ],
+    )
     rid = await _declare(enc, "m6", "c6")
     body = await enc.ok("respond", reaction=rid, choice="run_away", params={"terrain_divisor": 2})
     assert of_type(body["events"], "ConditionChanged", combatant="c6", condition="routed", on=True)
@@ -274,7 +314,9 @@ async def test_caught_runner_is_routed_and_the_charger_may_still_change_target(t
 
 
 async def test_the_round_is_the_active_players_or_the_gms(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)], options={"manual_dice_from": "actor"})
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)], options={"manual_dice_from": "actor"}
+    )
     red = await enc.seat("Red", ["m1"])
     blue = await enc.seat("Blue", ["c1"])
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1", token=red)
@@ -287,13 +329,17 @@ async def test_the_round_is_the_active_players_or_the_gms(tussle):
 
 
 async def test_standing_order_stand_and_fire_draws_its_dice_in_the_charge(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={"charged": "stand_and_fire"})])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={"charged": "stand_and_fire"})]
+    )
     r = await enc.command("rogue-trader.charge", combatant="m1", target="c1")
     assert r.status == 422 and "C1's stand fire to hit roll" in r.body["error"]["message"], r.body
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1", dice=[[2]])
     evs = body["events"]
-    assert of_type(evs, "ActionDeclared", combatant="c1", action="stand_and_fire")[0]["data"]["params"]["weapon"] \
+    assert (
+        of_type(evs, "ActionDeclared", combatant="c1", action="stand_and_fire")[0]["data"]["params"]["weapon"]
         == "laspistol"
+    )
     assert rolls(evs, "stand_fire_to_hit")[0]["outcome"] == "miss"
     assert of_type(evs, "CloseCombatJoined")
     await enc.replay_matches_live()

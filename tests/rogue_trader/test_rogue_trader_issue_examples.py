@@ -14,8 +14,15 @@ from rt_support import at, cultist, e6_second_round, encounter, marine, mods, of
 POWER_SWORD = {"id": "power_sword", "name": "power sword", "type": "C", "S": 5}
 
 
-async def duel(tussle: Any, attacker: dict[str, Any], defender: dict[str, Any], *, charge_round: bool = True,
-               options: dict[str, Any] | None = None, situation: dict[str, dict[str, Any]] | None = None) -> Any:
+async def duel(
+    tussle: Any,
+    attacker: dict[str, Any],
+    defender: dict[str, Any],
+    *,
+    charge_round: bool = True,
+    options: dict[str, Any] | None = None,
+    situation: dict[str, dict[str, Any]] | None = None,
+) -> Any:
     """`attacker` (red) charges `defender` (blue) in turn 1; the round is fought in turn 1 (the charger's
     +1 applies) or, with `charge_round=False`, in turn 2 (no charge bonus)."""
     enc = await encounter(tussle, [attacker, defender], options=options)
@@ -42,7 +49,10 @@ async def test_e1_no_modifiers_face_3_misses(tussle):
     hit = first_hit(body["events"], "m1")
     assert (hit["faces"], hit["total"], hit["target"], hit["outcome"], mods(hit)) == ([3], 3, 4, "miss", [])
     assert first_hit(body["events"], "c1")["target"] == 5
-    assert of_type(body["events"], "RtCombatRoundResolved")[0]["data"]["results"] == {"c1": "draw", "m1": "draw"}
+    assert of_type(body["events"], "RtCombatRoundResolved")[0]["data"]["results"] == {
+        "c1": "draw",
+        "m1": "draw",
+    }
     await enc.replay_matches_live()
 
 
@@ -70,8 +80,13 @@ async def test_e1_charging_natural_one_misses(tussle):
 
 
 async def _e2a(tussle):
-    return await duel(tussle, marine("m1", 0, 0, WS=9), cultist("c1", 3, 0, WS=1), charge_round=False,
-                      situation={"m1": {"frenzied": True}})
+    return await duel(
+        tussle,
+        marine("m1", 0, 0, WS=9),
+        cultist("c1", 3, 0, WS=1),
+        charge_round=False,
+        situation={"m1": {"frenzied": True}},
+    )
 
 
 async def test_e2a_minimum_two_face_one_misses(tussle):
@@ -135,8 +150,12 @@ async def test_e2d_improvised_needs_seven(tussle):
     enc = await duel(tussle, marine("m1", 0, 0, WS=3, weapons=[]), cultist("c1", 3, 0), charge_round=False)
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[6], [4], [1], [1]])
     first = first_hit(body["events"], "m1")
-    assert (first["target"], first["total"], first["outcome"], mods(first)) == (5, 4, "six_rolled",
-                                                                                 [(-2, "improvised")])
+    assert (first["target"], first["total"], first["outcome"], mods(first)) == (
+        5,
+        4,
+        "six_rolled",
+        [(-2, "improvised")],
+    )
     assert rolls(body["events"], "to_hit_second")[0]["outcome"] == "hit"
     alloc = of_type(body["events"], "RtAttacksAllocated", combatant="m1")[0]["data"]["allocations"]
     assert alloc == [{"attack": "improvised", "weapon": None, "hand": None, "target": "c1"}]
@@ -144,7 +163,9 @@ async def test_e2d_improvised_needs_seven(tussle):
 
 
 async def test_e2e_impossible_draws_no_die(tussle):
-    enc = await duel(tussle, marine("m1", 0, 0, WS=2, weapons=[]), cultist("c1", 3, 0, WS=10), charge_round=False)
+    enc = await duel(
+        tussle, marine("m1", 0, 0, WS=2, weapons=[]), cultist("c1", 3, 0, WS=10), charge_round=False
+    )
     # m1 needs 9 + 2 = 11: no die. c1 (WS10 v 2 -> 2) misses on a natural 1.
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[1]])
     assert [r["combatant"] for r in rolls(body["events"], "to_hit")] == ["c1"]
@@ -224,7 +245,11 @@ async def test_e6_roll_off_equal_dice_roll_again(tussle):
     body = await enc.ok("rogue-trader.resolve_round", group="e1", dice=[[3], [3], [2], [5], [1], [1]])
     ro = rolls(body["events"], "initiative_roll_off")
     assert [(r["faces"], r["outcome"]) for r in ro] == [
-        ([3], "side blue"), ([3], "side red"), ([2], "side blue (re-roll)"), ([5], "side red (re-roll)")]
+        ([3], "side blue"),
+        ([3], "side red"),
+        ([2], "side blue (re-roll)"),
+        ([5], "side red (re-roll)"),
+    ]
     step = of_type(body["events"], "RtStrikeStepStarted")[0]["data"]
     assert step["basis"] == "roll_off" and step["waves"] == [["m4"], ["e1"]]
     assert [r["combatant"] for r in rolls(body["events"], "to_hit")] == ["m4", "e1"]

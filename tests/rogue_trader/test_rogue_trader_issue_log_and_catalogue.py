@@ -15,9 +15,22 @@ from rules.rogue_trader.commands import RT_COMMANDS
 from rules.rogue_trader.events import RT_EVENTS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-RT_PURPOSES = {"to_hit", "to_hit_second", "to_wound", "save", "damage", "initiative_roll_off", "rout_test",
-               "follow_up_hold", "variant", "stand_fire_to_hit", "stand_fire_to_wound", "stand_fire_save",
-               "free_blow_to_hit", "free_blow_to_wound"}
+RT_PURPOSES = {
+    "to_hit",
+    "to_hit_second",
+    "to_wound",
+    "save",
+    "damage",
+    "initiative_roll_off",
+    "rout_test",
+    "follow_up_hold",
+    "variant",
+    "stand_fire_to_hit",
+    "stand_fire_to_wound",
+    "stand_fire_save",
+    "free_blow_to_hit",
+    "free_blow_to_wound",
+}
 
 
 async def _log(enc: Any) -> list[dict[str, Any]]:
@@ -27,7 +40,9 @@ async def _log(enc: Any) -> list[dict[str, Any]]:
 
 
 async def _results_and_hold(tussle) -> Any:
-    enc = await red_charges_blue(tussle, m1={"Ld": 7, "unit_name": "Red"}, m2={"Ld": 7}, c1={"unit_name": "Blue"})
+    enc = await red_charges_blue(
+        tussle, m1={"Ld": 7, "unit_name": "Red"}, m2={"Ld": 7}, c1={"unit_name": "Blue"}
+    )
     await enc.ok("start_phase", phase="close_combat")
     await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
     await enc.ok("rogue-trader.push_back", unit="B")
@@ -37,44 +52,80 @@ async def _results_and_hold(tussle) -> Any:
 
 
 async def _charges(tussle) -> Any:
-    enc = await encounter(tussle, [marine("m6", 0, 0, save=4), cultist("c6", 7, 0, reactions={}),
-                                   cultist("c7", 0, 6, reactions={}), marine("m9", 30, 0),
-                                   cultist("c9", 39.5, 0)])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m6", 0, 0, save=4),
+            cultist("c6", 7, 0, reactions={}),
+            cultist("c7", 0, 6, reactions={}),
+            marine("m9", 30, 0),
+            cultist("c9", 39.5, 0),
+        ],
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m6", target="c6")
     rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
     await enc.ok("respond", reaction=rid, choice="run_away")
     body = await enc.ok("rogue-trader.retarget", combatant="m6", target="c7")
     rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
-    await enc.ok("respond", reaction=rid, choice="stand_and_fire", params={"turn_to_face": True},
-                 dice=[[6], [6], [4]])
+    await enc.ok(
+        "respond", reaction=rid, choice="stand_and_fire", params={"turn_to_face": True}, dice=[[6], [6], [4]]
+    )
     await enc.ok("rogue-trader.charge", combatant="m9", target="c9")  # 8.5" needed, 8" reach: fails
     return enc
 
 
 async def _devils(tussle) -> Any:
-    enc = await encounter(tussle, [
-        {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 90,
-         "stats": {"creature": "catachan_devil", "size": "medium"}, "reactions": {"charged": "hold"}},
-        cultist("t2", 0, -3, side="blue", unit="T", facing=90, save=6)],
-        options={"turn_order": ["blue", "red"]})
-    r = await enc.command("add_combatant", dice=[[30], [7]], combatant={
-        "id": "big", "name": "Big Devil", "side": "red", "position": at(40, 40),
-        "stats": {"creature": "catachan_devil", "size": "large"}})
+    enc = await encounter(
+        tussle,
+        [
+            {
+                "id": "dv",
+                "name": "Devil",
+                "side": "red",
+                "position": at(0, 0),
+                "facing": 90,
+                "stats": {"creature": "catachan_devil", "size": "medium"},
+                "reactions": {"charged": "hold"},
+            },
+            cultist("t2", 0, -3, side="blue", unit="T", facing=90, save=6),
+        ],
+        options={"turn_order": ["blue", "red"]},
+    )
+    r = await enc.command(
+        "add_combatant",
+        dice=[[30], [7]],
+        combatant={
+            "id": "big",
+            "name": "Big Devil",
+            "side": "red",
+            "position": at(40, 40),
+            "stats": {"creature": "catachan_devil", "size": "large"},
+        },
+    )
     assert r.status == 201, r.body
     await enc.ok("rogue-trader.set_situation", combatant="t2", uphill_over=["dv"], prepared_position=True)
     await enc.ok("rogue-trader.charge", combatant="t2", target="dv")
     await enc.ok("start_phase", phase="close_combat")
-    await enc.ok("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "tail", "target": "t2"}, *({"attack": "stomp", "target": "t2"} for _ in range(4)),
-        {"attack": "tentacle", "target": "t2"}])
+    await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[
+            {"attack": "tail", "target": "t2"},
+            *({"attack": "stomp", "target": "t2"} for _ in range(4)),
+            {"attack": "tentacle", "target": "t2"},
+        ],
+    )
     await enc.ok("rogue-trader.resolve_round", group="dv", dice=[[5], [4], [2], [3]])
     return enc
 
 
 async def _split_and_rejoin(tussle) -> Any:
     # m3 is 8" from m1's base: too far to close up in one 4" move (split); two moves bring it back.
-    enc = await encounter(tussle, [marine("m1", 0, 0, unit="R", leader=True), marine("m3", 9, 0, unit="R"),
-                                   cultist("c1", 30, 30)])
+    enc = await encounter(
+        tussle,
+        [marine("m1", 0, 0, unit="R", leader=True), marine("m3", 9, 0, unit="R"), cultist("c1", 30, 30)],
+    )
     await enc.ok("start_phase", phase="shooting")
     for turn, x in ((3, 5), (5, 2)):
         await enc.ok("start_turn", turn=turn)
@@ -85,9 +136,12 @@ async def _split_and_rejoin(tussle) -> Any:
 
 
 async def _break_off_and_roll_off(tussle) -> Any:
-    enc = await encounter(tussle, [marine("m5", 18, 10, unit="A2", A=2, WS=1),
-                                   cultist("c5", 21, 10, unit="B2", I=4, WS=5)],
-                          options={"turn_order": ["blue", "red"], "initiative_ties": "roll_off"}, turn=4)
+    enc = await encounter(
+        tussle,
+        [marine("m5", 18, 10, unit="A2", A=2, WS=1), cultist("c5", 21, 10, unit="B2", I=4, WS=5)],
+        options={"turn_order": ["blue", "red"], "initiative_ties": "roll_off"},
+        turn=4,
+    )
     await enc.ok("rogue-trader.charge", combatant="m5", target="c5")
     await enc.ok("start_turn", turn=5)
     await enc.ok("start_phase", phase="close_combat")
@@ -159,11 +213,20 @@ async def test_log_reads_like_the_gm_expects(tussle):
     enc = await _break_off_and_roll_off(tussle)
     texts = [e["text"] for e in await _log(enc)]
     assert "Unit B2 breaks off." in texts
-    assert "Unit B2 takes a rout test: 2+4 = 6 ≤ Ld 7 — passes: it retreats at double pace (manual dice, not " \
+    assert (
+        "Unit B2 takes a rout test: 2+4 = 6 ≤ Ld 7 — passes: it retreats at double pace (manual dice, not "
         "verifiable)." in texts
-    assert any(t.startswith("Free blow: M5 rolls to hit: 6 (no modifiers), needs 5 — hit") for t in texts), texts
-    assert "M5's chainsword hits C5 (WS 1 against WS 1 (back turned)) but does not wound (S 4 against T 3)." in texts
-    assert any(t.startswith('C5 breaks off and retreats 8.0" from (21", 10") to (29", 10")') for t in texts), texts
+    )
+    assert any(t.startswith("Free blow: M5 rolls to hit: 6 (no modifiers), needs 5 — hit") for t in texts), (
+        texts
+    )
+    assert (
+        "M5's chainsword hits C5 (WS 1 against WS 1 (back turned)) but does not wound (S 4 against T 3)."
+        in texts
+    )
+    assert any(
+        t.startswith('C5 breaks off and retreats 8.0" from (21", 10") to (29", 10")') for t in texts
+    ), texts
     assert "Round 5, initiative 4: the roll-off winners strike first (C5), then M5." in texts
     # No guessed pronoun, no internal name of a command, a reaction or a phase.
     for t in texts:
@@ -177,28 +240,64 @@ async def test_rulesets_lists_every_rogue_trader_command_with_its_fields(tussle)
     rt = next(x for x in r.body["rulesets"] if x["id"] == "rogue-trader")
     listed = {c["type"]: c for c in rt["commands"]}
     expected = {cls.__struct_config__.tag: cls for cls in RT_COMMANDS}
-    assert set(listed) == set(expected) == {
-        "rogue-trader.charge", "rogue-trader.retarget", "rogue-trader.allocate_attacks", "rogue-trader.resolve_round",
-        "rogue-trader.push_back", "rogue-trader.follow_up", "rogue-trader.break_off", "rogue-trader.set_situation"}
+    assert (
+        set(listed)
+        == set(expected)
+        == {
+            "rogue-trader.charge",
+            "rogue-trader.retarget",
+            "rogue-trader.allocate_attacks",
+            "rogue-trader.resolve_round",
+            "rogue-trader.push_back",
+            "rogue-trader.follow_up",
+            "rogue-trader.break_off",
+            "rogue-trader.set_situation",
+        }
+    )
     for tag, cls in expected.items():
         fields = {f["name"]: f for f in listed[tag]["fields"]}
         own = {f.name for f in msgspec.structs.fields(cls)} - {"actor"} - set(_envelope_fields())
         assert own <= set(fields), (tag, own - set(fields))
         assert listed[tag]["doc"], tag
-    assert {f["name"] for f in listed["rogue-trader.charge"]["fields"]} >= {"combatant", "target", "path",
-                                                                            "terrain_divisor"}
-    assert next(f for f in listed["rogue-trader.charge"]["fields"] if f["name"] == "target")["required"] is True
+    assert {f["name"] for f in listed["rogue-trader.charge"]["fields"]} >= {
+        "combatant",
+        "target",
+        "path",
+        "terrain_divisor",
+    }
+    assert (
+        next(f for f in listed["rogue-trader.charge"]["fields"] if f["name"] == "target")["required"] is True
+    )
     assert {f["name"] for f in listed["rogue-trader.set_situation"]["fields"]} >= {
-        "combatant", "uphill_over", "behind_obstacle", "obstacle_against", "prepared_position", "living", "frenzied"}
+        "combatant",
+        "uphill_over",
+        "behind_obstacle",
+        "obstacle_against",
+        "prepared_position",
+        "living",
+        "frenzied",
+    }
     options = {o["name"] for o in rt["options"]}
-    assert options >= {"initiative_ties", "high_to_hit", "wound_chart", "strength_save_mods", "rout_test_on_loss",
-                       "rout_flee_in", "count_overkill", "turn_to_face_in_round", "slow_weapon_bars_model",
-                       "shoot_to_hit", "nonliving_tail_damage", "turn_order"}
+    assert options >= {
+        "initiative_ties",
+        "high_to_hit",
+        "wound_chart",
+        "strength_save_mods",
+        "rout_test_on_loss",
+        "rout_flee_in",
+        "count_overkill",
+        "turn_to_face_in_round",
+        "slow_weapon_bars_model",
+        "shoot_to_hit",
+        "nonliving_tail_damage",
+        "turn_order",
+    }
     assert rt["geometry"]["kind"] == "plane"
 
 
 def _envelope_fields() -> tuple[str, ...]:
     from rules.interface import Command
+
     return Command.__struct_fields__
 
 

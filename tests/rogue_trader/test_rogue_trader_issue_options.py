@@ -11,8 +11,13 @@ from rt_support import LASPISTOL, at, cultist, encounter, marine, mods, of_type,
 POWER_SWORD = {"id": "power_sword", "name": "power sword", "type": "C", "S": 5}
 
 
-async def _round_two(tussle: Any, models: list[dict[str, Any]], charger: str, target: str,
-                     options: dict[str, Any] | None = None) -> Any:
+async def _round_two(
+    tussle: Any,
+    models: list[dict[str, Any]],
+    charger: str,
+    target: str,
+    options: dict[str, Any] | None = None,
+) -> Any:
     enc = await encounter(tussle, models, options=options)
     await enc.ok("rogue-trader.charge", combatant=charger, target=target)
     await enc.ok("start_turn", turn=2)
@@ -25,15 +30,29 @@ async def test_defaults_are_in_the_encounter(tussle):
     st = await enc.state()
     opts = st["options"]
     assert opts["initiative_ties"] == "simultaneous" and opts["high_to_hit"] == {"7": 4, "8": 5, "9": 6}
-    assert opts["wound_chart"][3][2] == 3 and opts["wound_chart"][0][4] == "N" and len(opts["wound_chart"]) == 10
-    assert (opts["strength_save_mods"], opts["rout_test_on_loss"], opts["rout_flee_in"], opts["count_overkill"],
-            opts["turn_to_face_in_round"], opts["slow_weapon_bars_model"], opts["shoot_to_hit"],
-            opts["nonliving_tail_damage"]) == (False, True, 4, True, True, True, {}, 1)
+    assert (
+        opts["wound_chart"][3][2] == 3 and opts["wound_chart"][0][4] == "N" and len(opts["wound_chart"]) == 10
+    )
+    assert (
+        opts["strength_save_mods"],
+        opts["rout_test_on_loss"],
+        opts["rout_flee_in"],
+        opts["count_overkill"],
+        opts["turn_to_face_in_round"],
+        opts["slow_weapon_bars_model"],
+        opts["shoot_to_hit"],
+        opts["nonliving_tail_damage"],
+    ) == (False, True, 4, True, True, True, {}, 1)
 
 
 async def test_high_to_hit_replaced_by_the_gm(tussle):
-    enc = await _round_two(tussle, [marine("m1", 0, 0, WS=1), cultist("c1", 3, 0, WS=5)], "m1", "c1",
-                           options={"high_to_hit": {"7": 3, "8": 5, "9": 6}})
+    enc = await _round_two(
+        tussle,
+        [marine("m1", 0, 0, WS=1), cultist("c1", 3, 0, WS=5)],
+        "m1",
+        "c1",
+        options={"high_to_hit": {"7": 3, "8": 5, "9": 6}},
+    )
     # Table 7: 6 then 3 now hits (the default chart needs 4); wound 1 fails; c1 misses.
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[6], [3], [1], [1]])
     second = rolls(body["events"], "to_hit_second")[0]
@@ -42,8 +61,13 @@ async def test_high_to_hit_replaced_by_the_gm(tussle):
 
 
 async def test_high_to_hit_without_a_key_is_impossible(tussle):
-    enc = await _round_two(tussle, [marine("m1", 0, 0, WS=1), cultist("c1", 3, 0, WS=5)], "m1", "c1",
-                           options={"high_to_hit": {"8": 5}})
+    enc = await _round_two(
+        tussle,
+        [marine("m1", 0, 0, WS=1), cultist("c1", 3, 0, WS=5)],
+        "m1",
+        "c1",
+        options={"high_to_hit": {"8": 5}},
+    )
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[1]])
     assert of_type(body["events"], "RtAttackResolved", attacker="m1")[0]["data"]["outcome"] == "impossible"
     await enc.replay_matches_live()
@@ -52,8 +76,9 @@ async def test_high_to_hit_without_a_key_is_impossible(tussle):
 async def test_wound_chart_replaced_by_the_gm(tussle):
     chart = [[6] * 10 for _ in range(10)]
     chart[3][2] = "N"  # S4 v T3: no effect
-    enc = await _round_two(tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)], "m1", "c1",
-                           options={"wound_chart": chart})
+    enc = await _round_two(
+        tussle, [marine("m1", 0, 0), cultist("c1", 3, 0)], "m1", "c1", options={"wound_chart": chart}
+    )
     # m1 hits (5 vs 4): S4 v T3 is N, no wound die; c1 hits (5 vs 5): S3 v T4 now 6+, a 5 fails.
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[5], [5], [5]])
     assert of_type(body["events"], "RtAttackResolved", attacker="m1")[0]["data"]["outcome"] == "no_effect"
@@ -62,23 +87,27 @@ async def test_wound_chart_replaced_by_the_gm(tussle):
     await enc.replay_matches_live()
 
 
-@pytest.mark.parametrize(("options", "field"), [
-    ({"wound_chart": []}, "wound_chart"),
-    ({"wound_chart": [[2] * 10] * 9}, "wound_chart"),
-    ({"wound_chart": [[2] * 10] * 9 + [[2] * 9]}, "wound_chart"),
-    ({"wound_chart": [[2] * 10] * 9 + [[2] * 9 + [7]]}, "wound_chart"),
-    ({"wound_chart": [[2] * 10] * 9 + [[2] * 9 + ["X"]]}, "wound_chart"),
-    ({"high_to_hit": {"six": 4}}, "high_to_hit"),
-    ({"high_to_hit": {"7": 9}}, "high_to_hit"),
-    ({"rout_flee_in": -1}, "rout_flee_in"),
-    ({"nonliving_tail_damage": -1}, "nonliving_tail_damage"),
-    ({"shoot_to_hit": {"3": 0}}, "shoot_to_hit"),
-    ({"initiative_ties": "coin"}, "initiative_ties"),
-    ({"no_such_option": 1}, "no_such_option"),
-])
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"wound_chart": []}, "wound_chart"),
+        ({"wound_chart": [[2] * 10] * 9}, "wound_chart"),
+        ({"wound_chart": [[2] * 10] * 9 + [[2] * 9]}, "wound_chart"),
+        ({"wound_chart": [[2] * 10] * 9 + [[2] * 9 + [7]]}, "wound_chart"),
+        ({"wound_chart": [[2] * 10] * 9 + [[2] * 9 + ["X"]]}, "wound_chart"),
+        ({"high_to_hit": {"six": 4}}, "high_to_hit"),
+        ({"high_to_hit": {"7": 9}}, "high_to_hit"),
+        ({"rout_flee_in": -1}, "rout_flee_in"),
+        ({"nonliving_tail_damage": -1}, "nonliving_tail_damage"),
+        ({"shoot_to_hit": {"3": 0}}, "shoot_to_hit"),
+        ({"initiative_ties": "coin"}, "initiative_ties"),
+        ({"no_such_option": 1}, "no_such_option"),
+    ],
+)
 async def test_malformed_options_are_refused_at_creation(tussle, options, field):
-    r = await tussle.request("POST", "/encounters", {"name": "x", "ruleset": "rogue-trader", "dice": "manual",
-                                                     "options": options})
+    r = await tussle.request(
+        "POST", "/encounters", {"name": "x", "ruleset": "rogue-trader", "dice": "manual", "options": options}
+    )
     assert r.status == 400, r.body
     assert field in r.body["error"]["message"], r.body
 
@@ -118,8 +147,9 @@ async def test_weapon_save_modifier_and_hopeless_save(tussle):
     assert mods(save) == [(-2, "weapon save modifier")] and save["outcome"] == "failed"
     await enc.replay_matches_live()
     # A save of 6+ against -2: 8 needed, no die is rolled (A31).
-    enc = await _round_two(tussle, [marine("m1", 0, 0, save=6), cultist("c1", 3, 0, weapons=[shuriken])],
-                           "m1", "c1")
+    enc = await _round_two(
+        tussle, [marine("m1", 0, 0, save=6), cultist("c1", 3, 0, weapons=[shuriken])], "m1", "c1"
+    )
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[1], [5], [4]])
     assert rolls(body["events"], "save") == []
     assert of_type(body["events"], "Wounded", combatant="m1")
@@ -150,12 +180,18 @@ async def test_rout_flee_in(tussle):
 
 
 async def test_turn_to_face_in_round_off(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, facing=0)],
-                          options={"turn_to_face_in_round": False})
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, facing=0)], options={"turn_to_face_in_round": False}
+    )
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     await enc.ok("start_phase", phase="close_combat")
-    r = await enc.command("rogue-trader.allocate_attacks", combatant="c1", round=1, turn_to_face="m1",
-                          allocations=[{"weapon": "laspistol", "target": "m1"}])
+    r = await enc.command(
+        "rogue-trader.allocate_attacks",
+        combatant="c1",
+        round=1,
+        turn_to_face="m1",
+        allocations=[{"weapon": "laspistol", "target": "m1"}],
+    )
     assert r.status == 422 and "turning to face during a round is not used" in r.body["error"]["message"]
     # c1 keeps facing away: its attack has no enemy in its arc and is lost; only m1 rolls.
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[1]])
@@ -176,9 +212,11 @@ async def test_turn_to_face_in_round_on_turns_by_default(tussle):
 
 async def _charged_carrier(tussle, options=None):
     slow = {"id": "lascannon", "type": "HS", "S": 9}
-    enc = await encounter(tussle, [marine("m1", 0, 0),
-                                   cultist("c1", 5, 0, reactions={}, weapons=[slow, dict(LASPISTOL)])],
-                          options=options)
+    enc = await encounter(
+        tussle,
+        [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={}, weapons=[slow, dict(LASPISTOL)])],
+        options=options,
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     return enc, of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
 
@@ -187,39 +225,59 @@ async def test_slow_weapon_bars_model_off(tussle):
     enc, rid = await _charged_carrier(tussle, {"slow_weapon_bars_model": False})
     r = await enc.command("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "lascannon"})
     assert r.status == 422 and "slow weapon" in r.body["error"]["message"]
-    body = await enc.ok("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "laspistol"},
-                        dice=[[1]])
+    body = await enc.ok(
+        "respond", reaction=rid, choice="stand_and_fire", params={"weapon": "laspistol"}, dice=[[1]]
+    )
     assert rolls(body["events"], "stand_fire_to_hit")[0]["outcome"] == "miss"
     await enc.replay_matches_live()
 
 
 async def test_shoot_to_hit_chart(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={})],
-                          options={"shoot_to_hit": {"3": 5}})
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), cultist("c1", 5, 0, reactions={})], options={"shoot_to_hit": {"3": 5}}
+    )
     body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
     # 5 needed (not 7 - BS 3 = 4), -1 hurried: a 5 is 4, a miss.
-    body = await enc.ok("respond", reaction=rid, choice="stand_and_fire", params={"weapon": "laspistol"},
-                        dice=[[5]])
+    body = await enc.ok(
+        "respond", reaction=rid, choice="stand_and_fire", params={"weapon": "laspistol"}, dice=[[5]]
+    )
     shot = rolls(body["events"], "stand_fire_to_hit")[0]
     assert (shot["target"], shot["total"], shot["outcome"]) == (5, 4, "miss")
     await enc.replay_matches_live()
 
 
 async def test_nonliving_tail_damage(tussle):
-    devil = {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 90,
-             "stats": {"creature": "catachan_devil", "size": "medium"}, "reactions": {"charged": "hold"}}
+    devil = {
+        "id": "dv",
+        "name": "Devil",
+        "side": "red",
+        "position": at(0, 0),
+        "facing": 90,
+        "stats": {"creature": "catachan_devil", "size": "medium"},
+        "reactions": {"charged": "hold"},
+    }
     robot = cultist("t2", 0, -3, side="blue", facing=90, save=None, W=3)
-    enc = await encounter(tussle, [devil, robot], options={"turn_order": ["blue", "red"],
-                                                           "nonliving_tail_damage": 2})
+    enc = await encounter(
+        tussle, [devil, robot], options={"turn_order": ["blue", "red"], "nonliving_tail_damage": 2}
+    )
     await enc.ok("rogue-trader.set_situation", combatant="t2", living=False)
     await enc.ok("rogue-trader.charge", combatant="t2", target="dv")
     await enc.ok("start_phase", phase="close_combat")
-    await enc.ok("rogue-trader.allocate_attacks", combatant="dv", round=1, allocations=[
-        {"attack": "tail", "target": "t2"}, *({"attack": "stomp", "target": "t2"} for _ in range(4)),
-        {"attack": "tentacle", "target": "t2"}])
+    await enc.ok(
+        "rogue-trader.allocate_attacks",
+        combatant="dv",
+        round=1,
+        allocations=[
+            {"attack": "tail", "target": "t2"},
+            *({"attack": "stomp", "target": "t2"} for _ in range(4)),
+            {"attack": "tentacle", "target": "t2"},
+        ],
+    )
     # Tail hits (5) and wounds (4 vs 2+): 2 damage, no damage die; the rest miss; t2 misses; T2 rout 2+3.
-    body = await enc.ok("rogue-trader.resolve_round", group="dv", dice=[[5], [4], [1], [1], [1], [1], [1], [1], [2, 3]])
+    body = await enc.ok(
+        "rogue-trader.resolve_round", group="dv", dice=[[5], [4], [1], [1], [1], [1], [1], [1], [2, 3]]
+    )
     assert rolls(body["events"], "damage") == []
     assert of_type(body["events"], "Wounded", combatant="t2")[0]["data"]["amount"] == 2
     await enc.replay_matches_live()

@@ -41,14 +41,23 @@ async def test_full_sequence_push_back_follow_up_next_round_with_the_bonus(tussl
     assert st["rules"]["contacts"] == [["c2", "m2"]]
     body = await enc.ok("start_phase", phase="end")
     st = await enc.state()
-    assert st["rules"]["units"]["R"]["coherency"] == {"turn": 3, "main_body": ["m1", "m2"], "strays": [],
-                                                      "ruling_owed": False}
+    assert st["rules"]["units"]["R"]["coherency"] == {
+        "turn": 3,
+        "main_body": ["m1", "m2"],
+        "strays": [],
+        "ruling_owed": False,
+    }
     # Round 4: m2 +1 following up; it wins again (hit 5, wound 6), c2 slain: its unit is gone.
     await enc.ok("start_turn", turn=4)
     await enc.ok("start_phase", phase="close_combat")
     body = await enc.ok("rogue-trader.resolve_round", group="c2", dice=[[4], [6]])
     hit = rolls(body["events"], "to_hit")[0]
-    assert (hit["combatant"], hit["total"], hit["outcome"], mods(hit)) == ("m2", 5, "hit", [(1, "following up")])
+    assert (hit["combatant"], hit["total"], hit["outcome"], mods(hit)) == (
+        "m2",
+        5,
+        "hit",
+        [(1, "following up")],
+    )
     assert of_type(body["events"], "CombatantRemoved", combatant="c2")
     st = await enc.state()
     assert "c2" not in st["combatants"]
@@ -85,15 +94,18 @@ async def test_prepared_position_holds_without_a_test(tussle):
     assert rolls(body["events"], "follow_up_hold") == []
     assert of_type(body["events"], "RtHeldGround", unit="R")[0]["data"]["tested"] is False
     st = await enc.state()
-    assert st["rules"]["models"]["m2"]["stationary_turn"] == 3 and st["combatants"]["m2"]["position"] == at(10, 12)
+    assert st["rules"]["models"]["m2"]["stationary_turn"] == 3 and st["combatants"]["m2"]["position"] == at(
+        10, 12
+    )
     await enc.replay_matches_live()
 
 
 async def _two_pushed_back(tussle):
     """m1 (R) fights c1 (W2) and c2 (c2 at m1's side); B loses and both are pushed back."""
     m1 = {**marine("m1", 0, 0, unit="R"), "reactions": {"charged": "hold"}}
-    enc = await encounter(tussle, [m1, cultist("c1", 3, 0, unit="B", W=2),
-                                   cultist("c2", 2, 4, unit="B", facing=270)])
+    enc = await encounter(
+        tussle, [m1, cultist("c1", 3, 0, unit="B", W=2), cultist("c2", 2, 4, unit="B", facing=270)]
+    )
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
@@ -136,8 +148,15 @@ async def test_follow_up_default_is_the_nearest_then_lowest_id(tussle):
 
 async def test_leader_is_the_focus_of_the_unit(tussle):
     """Rule 4: the leader strays, so the rest of the unit is split, not him."""
-    enc = await encounter(tussle, [marine("m1", 20, 0, unit="R", leader=True), marine("m2", 0, 0, unit="R"),
-                                   marine("m3", 1.5, 0, unit="R"), cultist("c1", 40, 40)])
+    enc = await encounter(
+        tussle,
+        [
+            marine("m1", 20, 0, unit="R", leader=True),
+            marine("m2", 0, 0, unit="R"),
+            marine("m3", 1.5, 0, unit="R"),
+            cultist("c1", 40, 40),
+        ],
+    )
     body = await enc.ok("start_phase", phase="shooting")
     coh = of_type(body["events"], "RtCoherencyChecked", unit="R")[0]["data"]
     assert coh["main_body"] == ["m1"]
@@ -152,8 +171,9 @@ async def test_leader_is_the_focus_of_the_unit(tussle):
 
 
 async def test_leaderless_tie_is_the_gms_ruling(tussle):
-    enc = await encounter(tussle, [marine("m1", 0, 0, unit="R"), marine("m2", 20, 0, unit="R"),
-                                   cultist("c1", 40, 40)])
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0, unit="R"), marine("m2", 20, 0, unit="R"), cultist("c1", 40, 40)]
+    )
     body = await enc.ok("start_phase", phase="shooting")
     coh = of_type(body["events"], "RtCoherencyChecked", unit="R")[0]["data"]
     assert coh["ruling_owed"] is True
@@ -182,10 +202,17 @@ async def test_coherency_check_after_close_combat(tussle):
 
 async def _engaged_twice(tussle, options=None, **c5_stats):
     """Turn 4 (red): m5 and m6 charge c5 (unit B2, with c8 out of the fight); turn 5 is blue's."""
-    enc = await encounter(tussle, [marine("m5", 18, 10, unit="A2", A=2), marine("m6", 21, 13, unit="A3", A=3),
-                                   cultist("c5", 21, 10, unit="B2", **c5_stats),
-                                   cultist("c8", 21, 8.5, unit="B2")],
-                          options={"turn_order": ["blue", "red"], **(options or {})}, turn=4)
+    enc = await encounter(
+        tussle,
+        [
+            marine("m5", 18, 10, unit="A2", A=2),
+            marine("m6", 21, 13, unit="A3", A=3),
+            cultist("c5", 21, 10, unit="B2", **c5_stats),
+            cultist("c8", 21, 8.5, unit="B2"),
+        ],
+        options={"turn_order": ["blue", "red"], **(options or {})},
+        turn=4,
+    )
     await enc.ok("rogue-trader.charge", combatant="m5", target="c5")
     await enc.ok("rogue-trader.charge", combatant="m6", target="c5")
     r = await enc.command("rogue-trader.break_off", unit="B2")
@@ -208,7 +235,10 @@ async def test_break_off_each_opponent_strikes_one_free_blow(tussle):
     assert mv["reason"] == "disengage" and mv["to"] == [round(2100 + away), round(1000 - away)]
     assert not of_type(evs, "Moved", combatant="c8")
     assert of_type(evs, "ActionSpent", combatant="c8", why="broke_off")
-    assert {e["data"]["combatant"] for e in of_type(evs, "ActionSpent", why="opponent_broke_off")} == {"m5", "m6"}
+    assert {e["data"]["combatant"] for e in of_type(evs, "ActionSpent", why="opponent_broke_off")} == {
+        "m5",
+        "m6",
+    }
     st = await enc.state()
     assert st["rules"]["contacts"] == [] and st["rules"]["models"]["m6"]["stationary_turn"] == 5
     r = await enc.command("rogue-trader.charge", combatant="c8", target="m6")

@@ -66,14 +66,22 @@ async def test_ws_above_ten_and_below_one_are_clamped(tussle):
 # ---- each modifier alone ---------------------------------------------------------------------------------
 
 
-CASES: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]], bool, list[tuple[int, str]]]] = {
+CASES: dict[
+    str, tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]], bool, list[tuple[int, str]]]
+] = {
     # name: (attacker stats, defender stats, situation, round fought in the charge turn, expected modifiers)
     "frenzied": ({}, {}, {"m1": {"frenzied": True}}, False, [(2, "frenzied")]),
     "charging": ({}, {}, {}, True, [(1, "charging")]),
     "uphill": ({}, {}, {"m1": {"uphill_over": ["c1"]}}, False, [(1, "uphill")]),
     "defended obstacle": ({}, {}, {"c1": {"behind_obstacle": True}}, False, [(-1, "defended obstacle")]),
     "improvised": ({"weapons": []}, {}, {}, False, [(-2, "improvised")]),
-    "wrong hand (left-handed, right-hand weapon)": ({"handedness": "left"}, {}, {}, False, [(-1, "wrong hand")]),
+    "wrong hand (left-handed, right-hand weapon)": (
+        {"handedness": "left"},
+        {},
+        {},
+        False,
+        [(-1, "wrong hand")],
+    ),
     "no modifier": ({}, {}, {}, False, []),
 }
 
@@ -106,8 +114,13 @@ async def test_all_modifiers_are_cumulative(tussle):
     # Right pistol: 3 + 2 = 5 vs 4 hits, wound 1 fails; left pistol: 3 + 1 = 4 vs 4 hits, wound 1; c1 misses.
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[3], [1], [3], [1], [1]])
     right, left_hit = [r for r in rolls(body["events"], "to_hit") if r["combatant"] == "m1"]
-    assert mods(right) == [(2, "frenzied"), (1, "charging"), (1, "uphill"), (-1, "defended obstacle"),
-                           (-1, "more than one weapon")]
+    assert mods(right) == [
+        (2, "frenzied"),
+        (1, "charging"),
+        (1, "uphill"),
+        (-1, "defended obstacle"),
+        (-1, "more than one weapon"),
+    ]
     assert mods(left_hit) == mods(right) + [(-1, "wrong hand")]
     assert (right["total"], left_hit["total"]) == (5, 4)
     await enc.replay_matches_live()
@@ -132,8 +145,9 @@ async def test_obstacle_counts_only_against_the_named_attackers(tussle):
 
 async def test_ambidextrous_never_takes_the_wrong_hand_penalty(tussle):
     left = {**LASPISTOL, "id": "laspistol_l", "held_in": "L"}
-    enc = await encounter(tussle, [marine("k1", 0, 0, handedness="ambi", weapons=[dict(LASPISTOL), left]),
-                                   cultist("c1", 3, 0)])
+    enc = await encounter(
+        tussle, [marine("k1", 0, 0, handedness="ambi", weapons=[dict(LASPISTOL), left]), cultist("c1", 3, 0)]
+    )
     await enc.ok("rogue-trader.charge", combatant="k1", target="c1")
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="close_combat")
@@ -145,8 +159,14 @@ async def test_ambidextrous_never_takes_the_wrong_hand_penalty(tussle):
 
 async def test_creature_special_attacks_are_never_improvised(tussle):
     """A devil has no weapons, yet its stomps and bites carry no -2 (spec 4.6 improvised row)."""
-    devil = {"id": "dv", "name": "Devil", "side": "red", "position": at(0, 0), "facing": 0,
-             "stats": {"creature": "catachan_devil", "size": "medium"}}
+    devil = {
+        "id": "dv",
+        "name": "Devil",
+        "side": "red",
+        "position": at(0, 0),
+        "facing": 0,
+        "stats": {"creature": "catachan_devil", "size": "medium"},
+    }
     enc = await encounter(tussle, [devil, cultist("c1", 5, 0)])
     await enc.ok("rogue-trader.charge", combatant="dv", target="c1")
     await enc.ok("start_turn", turn=2)
@@ -155,7 +175,10 @@ async def test_creature_special_attacks_are_never_improvised(tussle):
     body = await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[1]] * 7)
     devil_hits = [r for r in rolls(body["events"], "to_hit") if r["combatant"] == "dv"]
     assert len(devil_hits) == 6 and all(r["modifiers"] == [] for r in devil_hits)
-    kinds = [a["attack"] for a in of_type(body["events"], "RtAttacksAllocated", combatant="dv")[0]["data"]["allocations"]]
+    kinds = [
+        a["attack"]
+        for a in of_type(body["events"], "RtAttacksAllocated", combatant="dv")[0]["data"]["allocations"]
+    ]
     assert sorted(kinds) == ["bite", "stomp", "stomp", "stomp", "stomp", "tentacle"]
     await enc.replay_matches_live()
 
@@ -165,7 +188,9 @@ async def test_disadvantaged_opponent_counts_as_ws1_and_does_not_strike(tussle, 
     enc = await encounter(tussle, [marine("m1", 0, 0), cultist("c1", 3, 0, WS=6)])
     await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
     await enc.ok("start_turn", turn=2)
-    await enc.ok("ruling", text=f"c1 is {condition}", overrides={"combatants": {"c1": {"conditions": [condition]}}})
+    await enc.ok(
+        "ruling", text=f"c1 is {condition}", overrides={"combatants": {"c1": {"conditions": [condition]}}}
+    )
     await enc.ok("start_phase", phase="close_combat")
     st = await enc.state()
     assert "rogue-trader.allocate_attacks" not in st["legal_actions"]["c1"]

@@ -79,10 +79,30 @@ def test_e2e_impossible_draws_no_die():
 
 
 def _model(cid: str, **stats) -> dict:
-    base = {"M": 4, "WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8, "save": None, "weapons": []}
+    base = {
+        "M": 4,
+        "WS": 4,
+        "BS": 4,
+        "S": 4,
+        "T": 4,
+        "W": 1,
+        "I": 4,
+        "A": 1,
+        "Ld": 8,
+        "save": None,
+        "weapons": [],
+    }
     base.update(stats)
-    return {"id": cid, "name": cid, "side": "a", "stats": base, "position": [0, 0], "facing": 0,
-            "conditions": [], "wounds": 0}
+    return {
+        "id": cid,
+        "name": cid,
+        "side": "a",
+        "stats": base,
+        "position": [0, 0],
+        "facing": 0,
+        "conditions": [],
+        "wounds": 0,
+    }
 
 
 def test_e3_power_sword_strength():
@@ -118,17 +138,30 @@ def test_save_modifiers_and_natural_one():
     assert hopeless.outcome == "wounded"  # 3 + 4 = 7 needed: no roll
 
 
-@pytest.mark.parametrize(("defender", "arc"), [
-    ((0, 150), "front"), ((0, -150), "rear"), ((150, 0), "right"), ((-150, 0), "left"),
-    ((100, 100), "front"), ((100, -100), "right"),
-])
+@pytest.mark.parametrize(
+    ("defender", "arc"),
+    [
+        ((0, 150), "front"),
+        ((0, -150), "rear"),
+        ((150, 0), "right"),
+        ((-150, 0), "left"),
+        ((100, 100), "front"),
+        ((100, -100), "right"),
+    ],
+)
 def test_e5_arcs(defender, arc):
     assert arc_of([0, 0], 90, list(defender)) == arc
 
 
-@pytest.mark.parametrize(("pairs", "result"), [
-    (["win", "loss"], "messy_draw"), (["loss"], "lost"), (["win", "draw"], "won"), (["draw"], "draw"),
-])
+@pytest.mark.parametrize(
+    ("pairs", "result"),
+    [
+        (["win", "loss"], "messy_draw"),
+        (["loss"], "lost"),
+        (["win", "draw"], "won"),
+        (["draw"], "draw"),
+    ],
+)
 def test_e9_unit_results(pairs, result):
     assert unit_result(pairs) == result
 
@@ -136,20 +169,41 @@ def test_e9_unit_results(pairs, result):
 def _fold(events: list[msgspec.Struct]) -> dict:
     state = {**initial_state(), "rules": ruleset.initial_state({})}
     from rules.state import evolve
+
     for i, ev in enumerate(events, start=1):
-        state = evolve(state, Event("s", i, type(ev).__name__, msgspec.to_builtins(ev), "gm", "c", "", "", ""),
-                       ruleset)
+        state = evolve(
+            state, Event("s", i, type(ev).__name__, msgspec.to_builtins(ev), "gm", "c", "", "", ""), ruleset
+        )
     return state
 
 
 def test_describe_sentences():
     from rules.rogue_trader.events import RtCombatRoundResolved
-    ev = Event("s", 1, "DieRolled", msgspec.to_builtins(roll_to_hit(dice([3]), 4, [CHARGING], HIGH, "to_hit", "m1")[1][0]),
-               "gm", "c", "", "", "")
+
+    ev = Event(
+        "s",
+        1,
+        "DieRolled",
+        msgspec.to_builtins(roll_to_hit(dice([3]), 4, [CHARGING], HIGH, "to_hit", "m1")[1][0]),
+        "gm",
+        "c",
+        "",
+        "",
+        "",
+    )
     state = {**initial_state(), "combatants": {"m1": {"name": "Sgt Varro"}}}
     assert ruleset.describe(state, ev) == "Sgt Varro rolls to hit: 3 +1 (charging) = 4, needs 4 — hit."
-    rr = RtCombatRoundResolved(3, "g", [], [{"unit": "R", "vs": "B", "caused": 1, "received": 0, "result": "win"}],
-                               {"R": "won", "B": "lost"})
-    sentence = ruleset.describe(state, Event("s", 2, "RtCombatRoundResolved", msgspec.to_builtins(rr), "gm", "c", "", "", ""))
-    assert sentence == ("Round 3: unit R caused 1 wound and took 0; unit B caused 0 wounds and took 0 — unit R wins the "
-                        "round; unit B loses it and must take a rout test.")
+    rr = RtCombatRoundResolved(
+        3,
+        "g",
+        [],
+        [{"unit": "R", "vs": "B", "caused": 1, "received": 0, "result": "win"}],
+        {"R": "won", "B": "lost"},
+    )
+    sentence = ruleset.describe(
+        state, Event("s", 2, "RtCombatRoundResolved", msgspec.to_builtins(rr), "gm", "c", "", "", "")
+    )
+    assert sentence == (
+        "Round 3: unit R caused 1 wound and took 0; unit B caused 0 wounds and took 0 — unit R wins the "
+        "round; unit B loses it and must take a rout test."
+    )

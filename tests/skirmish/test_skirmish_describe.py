@@ -185,11 +185,12 @@ def test_a_released_hold_says_why():
     assert "Sgt Hale lets go of Pvt Voss (his mates drag Hale off)." in text
 
 
-
 def test_a_named_card_is_quoted_not_run_into_the_sentence():
     """A GM's card named "all" reads "The card “all” is drawn", not "Card all is drawn" (issue 18, the guide's deck)."""
     from rules.skirmish.describe import sentence
 
     state = {"combatants": {"hale": {"name": "Sgt Hale"}, "voss": {"name": "Pvt Voss"}}, "rules": {}}
     d = {"card": "all", "combatant": "hale", "combatants": ["hale", "voss"], "undrawn_left": 0}
-    assert sentence(state, "CardDrawn", d).startswith("The card “all” is drawn (the turn's last card): Sgt Hale and Pvt Voss act")
+    assert sentence(state, "CardDrawn", d).startswith(
+        "The card “all” is drawn (the turn's last card): Sgt Hale and Pvt Voss act"
+    )

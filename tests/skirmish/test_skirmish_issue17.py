@@ -133,7 +133,6 @@ async def test_man_is_seriously_wounded_is_read_from_one_place(tussle):
     assert st["combatants"]["hale"]["stats"]["wound_level"] == "none"
 
 
-
 async def test_holding_the_other_man_preventing_any_movement_a_held_prisoner_accepts_the_blow(tussle):
     """§GRAPPLING "holding the other man, preventing any movement": held and down, he can neither parry nor evade,
     and the log says why he takes the blow."""

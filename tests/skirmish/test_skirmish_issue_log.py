@@ -173,8 +173,7 @@ async def test_log_of_a_blow_out_of_reach_and_an_aborted_grapple(tussle):
     await strike(enc)
     texts = await log_texts(enc)
     assert (
-        'Sgt Hale cannot reach Pvt Voss: 14.0" to go, and one move is 6.0". No hand to hand occurs.'
-        in texts
+        'Sgt Hale cannot reach Pvt Voss: 14.0" to go, and one move is 6.0". No hand to hand occurs.' in texts
     )
     enc = await encounter(tussle, damage_chart=[{"min": 31, "result": "unconscious"}])
     await draw(enc, "hale")

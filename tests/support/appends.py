@@ -8,16 +8,42 @@ from events.envelope import NewEvent, first_broken_link
 from events.store.port import Append, SeedRow, Store, StreamInfo, TokenRow
 
 
-def creation(stream: str, *, public: bool = False, seeds: list[SeedRow] | None = None,
-             tokens: list[TokenRow] | None = None, identity: str = "create-body") -> Append:
-    data = {"name": f"Fight {stream}", "ruleset": "freeform", "commitment": seeds[0].commitment if seeds else None}
-    return Append(stream, 0, f"create-{stream}", identity, "gm", [NewEvent("EncounterCreated", data)],
-                  seeds=seeds or [], tokens=tokens or [],
-                  create=StreamInfo(stream, f"Fight {stream}", "freeform", public, 0, "", False))
+def creation(
+    stream: str,
+    *,
+    public: bool = False,
+    seeds: list[SeedRow] | None = None,
+    tokens: list[TokenRow] | None = None,
+    identity: str = "create-body",
+) -> Append:
+    data = {
+        "name": f"Fight {stream}",
+        "ruleset": "freeform",
+        "commitment": seeds[0].commitment if seeds else None,
+    }
+    return Append(
+        stream,
+        0,
+        f"create-{stream}",
+        identity,
+        "gm",
+        [NewEvent("EncounterCreated", data)],
+        seeds=seeds or [],
+        tokens=tokens or [],
+        create=StreamInfo(stream, f"Fight {stream}", "freeform", public, 0, "", False),
+    )
 
 
-def command(stream: str, expected: int, command_id: str, *, n: int = 1, actor: str = "gm",
-            identity: str | None = None, **extra: Any) -> Append:
+def command(
+    stream: str,
+    expected: int,
+    command_id: str,
+    *,
+    n: int = 1,
+    actor: str = "gm",
+    identity: str | None = None,
+    **extra: Any,
+) -> Append:
     events = [NewEvent("NotePosted", {"text": f"{command_id} #{i}", "n": i}) for i in range(n)]
     return Append(stream, expected, command_id, identity or f"body-{command_id}", actor, events, **extra)
 

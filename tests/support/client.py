@@ -50,8 +50,9 @@ class Encounter:
 
     async def command(self, type: str, *, token: str | None = None, **fields: Any) -> Resp:
         """POST a command; as the GM unless `token` is given."""
-        return await self.client.request("POST", f"{self.path}/commands", {"type": type, **fields},
-                                         token=token or self.gm_token)
+        return await self.client.request(
+            "POST", f"{self.path}/commands", {"type": type, **fields}, token=token or self.gm_token
+        )
 
     async def ok(self, type: str, **fields: Any) -> dict[str, Any]:
         """A command that must succeed (201); its response body."""
@@ -65,14 +66,16 @@ class Encounter:
         return r
 
     async def seat(self, name: str, combatants: list[str]) -> str:
-        r = await self.client.request("POST", f"{self.path}/seats", {"name": name, "combatants": combatants},
-                                      token=self.gm_token)
+        r = await self.client.request(
+            "POST", f"{self.path}/seats", {"name": name, "combatants": combatants}, token=self.gm_token
+        )
         assert r.status == 201, r.body
         return r.body["token"]
 
     async def seat_full(self, name: str, combatants: list[str]) -> dict[str, Any]:
-        r = await self.client.request("POST", f"{self.path}/seats", {"name": name, "combatants": combatants},
-                                      token=self.gm_token)
+        r = await self.client.request(
+            "POST", f"{self.path}/seats", {"name": name, "combatants": combatants}, token=self.gm_token
+        )
         assert r.status == 201, r.body
         return r.body
 
@@ -86,8 +89,9 @@ class Encounter:
         out: list[dict[str, Any]] = []
         start = 1
         while True:
-            r = await self.client.request("GET", f"{self.path}/events?from={start}&limit=10000",
-                                          token=token or self.gm_token)
+            r = await self.client.request(
+                "GET", f"{self.path}/events?from={start}&limit=10000", token=token or self.gm_token
+            )
             assert r.status == 200, r.body
             out += r.body["events"]
             if not r.body["events"] or out[-1]["seq"] >= r.body["head"]["seq"]:
@@ -112,8 +116,16 @@ class TussleClient:
         self.session = session
         self.db_path = db_path
 
-    async def request(self, method: str, path: str, body: Any = None, *, token: str | None = None,
-                      headers: dict[str, str] | None = None, raw: bytes | None = None) -> Resp:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> Resp:
         h = dict(headers or {})
         if token:
             h["Authorization"] = f"Bearer {token}"
@@ -132,9 +144,17 @@ class TussleClient:
                 data = text
             return Resp(r.status, data, r.headers)
 
-    async def create(self, ruleset: str = "freeform", *, options: dict[str, Any] | None = None,
-                     dice: str = "server", name: str = "Test fight", public: bool = False,
-                     token: str | None = None, **extra: Any) -> Encounter:
+    async def create(
+        self,
+        ruleset: str = "freeform",
+        *,
+        options: dict[str, Any] | None = None,
+        dice: str = "server",
+        name: str = "Test fight",
+        public: bool = False,
+        token: str | None = None,
+        **extra: Any,
+    ) -> Encounter:
         body = {"name": name, "ruleset": ruleset, "dice": dice, "public": public, **extra}
         if options is not None:
             body["options"] = options

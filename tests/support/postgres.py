@@ -44,7 +44,9 @@ def server_bindir() -> str | None:
     candidates = []
     if shutil.which("pg_config"):
         # pg_config also comes with the client's development files alone, so its answer is checked.
-        run = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=False, timeout=30)
+        run = subprocess.run(
+            ["pg_config", "--bindir"], capture_output=True, text=True, check=False, timeout=30
+        )
         if run.returncode == 0:
             candidates.append(run.stdout.strip())
     candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=_version_key, reverse=True)
@@ -90,10 +92,15 @@ class PrivateServer:
             os.chmod(pg_ctl, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
         self.port = _free_port()
         self.executor = PostgreSQLExecutor(
-            executable=pg_ctl, host="127.0.0.1", port=self.port,
-            datadir=os.path.join(self.root, "data"), unixsocketdir=self.root,
-            logfile=os.path.join(self.root, "postgresql.log"), dbname=DB_NAME,
-            startparams=f"-w -t {START_TIMEOUT_S}", timeout=START_TIMEOUT_S,
+            executable=pg_ctl,
+            host="127.0.0.1",
+            port=self.port,
+            datadir=os.path.join(self.root, "data"),
+            unixsocketdir=self.root,
+            logfile=os.path.join(self.root, "postgresql.log"),
+            dbname=DB_NAME,
+            startparams=f"-w -t {START_TIMEOUT_S}",
+            timeout=START_TIMEOUT_S,
             postgres_options="-c listen_addresses=127.0.0.1",
         )
         self.dsn = f"postgresql://postgres@127.0.0.1:{self.port}/{DB_NAME}"
@@ -115,8 +122,21 @@ class PrivateServer:
         """createdb, again while the server still says it is starting up (seen under load after pg_ctl -w)."""
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
-            run = subprocess.run([os.path.join(self.bindir, "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-                                  "-U", "postgres", DB_NAME], capture_output=True, text=True, timeout=START_TIMEOUT_S)
+            run = subprocess.run(
+                [
+                    os.path.join(self.bindir, "createdb"),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.port),
+                    "-U",
+                    "postgres",
+                    DB_NAME,
+                ],
+                capture_output=True,
+                text=True,
+                timeout=START_TIMEOUT_S,
+            )
             if run.returncode == 0:
                 return
             if "starting up" not in run.stderr or time.monotonic() > deadline:

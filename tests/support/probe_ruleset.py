@@ -21,7 +21,9 @@ from rules.interface import Answer, Command, RuleError, Ruleset, combatant_or_er
 
 
 class ProbeOptions(msgspec.Struct, forbid_unknown_fields=True):
-    escape_on: Annotated[int, msgspec.Meta(description="A resisting target escapes on 1d6 at least this.")] = 4
+    escape_on: Annotated[
+        int, msgspec.Meta(description="A resisting target escapes on 1d6 at least this.")
+    ] = 4
 
 
 class Grab(Command, tag="probe.grab"):
@@ -55,12 +57,21 @@ class Probe(Ruleset):
             raise RuleError(f"{who['name']} is already grappling {target['name']}")
         return [
             ActionDeclared(command.combatant, "grab", [command.target]),
-            ReactionRequested("", "probe_defence", command.target, asked_of(state, command.target),
-                              ["resist", "yield"], "resist", [], {"holder": command.combatant,
-                                                                  "target": command.target}),
+            ReactionRequested(
+                "",
+                "probe_defence",
+                command.target,
+                asked_of(state, command.target),
+                ["resist", "yield"],
+                "resist",
+                [],
+                {"holder": command.combatant, "target": command.target},
+            ),
         ]
 
-    def resume(self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice) -> list[msgspec.Struct]:
+    def resume(
+        self, state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
+    ) -> list[msgspec.Struct]:
         holder, target = pending["resume"]["holder"], pending["resume"]["target"]
         if answer.choice == "yield" and "no_yield" in state["combatants"][target]["stats"]:
             raise RuleError(f"{state['combatants'][target]['name']} is too proud to yield")
@@ -71,14 +82,22 @@ class Probe(Ruleset):
             roll = dice.roll(1, 6, "escape", target)
             escape_on = state["options"]["escape_on"]
             escaped = roll.sum >= escape_on
-            out.append(roll.event(modifiers=[Modifier(0, "no modifiers")], target=escape_on,
-                                  outcome="escapes" if escaped else "held"))
+            out.append(
+                roll.event(
+                    modifiers=[Modifier(0, "no modifiers")],
+                    target=escape_on,
+                    outcome="escapes" if escaped else "held",
+                )
+            )
             if escaped:
                 return [*out, Grabbed(holder, target, True)]
         at = state["combatants"][target].get("position")
-        return [*out, Grabbed(holder, target, answer.choice == "resist"),
-                CloseCombatJoined(f"g-{holder}", [holder, target], at, False),
-                PinApplied(holder, target, state["turn"])]
+        return [
+            *out,
+            Grabbed(holder, target, answer.choice == "resist"),
+            CloseCombatJoined(f"g-{holder}", [holder, target], at, False),
+            PinApplied(holder, target, state["turn"]),
+        ]
 
     def on_common(self, state: dict[str, Any], command: Command, events: list[Any], dice: Dice) -> list[Any]:
         if isinstance(command, StartTurn):

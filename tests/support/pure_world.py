@@ -28,8 +28,9 @@ class PureWorld:
         self.state: dict[str, Any] = {**initial_state(), "rules": ruleset.initial_state(self.options)}
         self.log: list[Event] = []
         self.commands = 0
-        created = EncounterCreated("test", ruleset.id, ruleset.version, self.options, dict(ruleset.geometry),
-                                   None, "manual")
+        created = EncounterCreated(
+            "test", ruleset.id, ruleset.version, self.options, dict(ruleset.geometry), None, "manual"
+        )
         self._append([to_new_event(created)], "gm", "create")
 
     def _append(self, new: list[NewEvent], actor: str, command_id: str) -> list[Event]:
@@ -41,7 +42,9 @@ class PureWorld:
             out.append(e)
         return out
 
-    def send(self, type: str, *, dice: list[list[int]] | None = None, actor: str = "gm", **fields: Any) -> list[Event]:
+    def send(
+        self, type: str, *, dice: list[list[int]] | None = None, actor: str = "gm", **fields: Any
+    ) -> list[Event]:
         """Decide and append one command (raises RuleError/BadCommand/Forbidden like the server)."""
         cmd = self.registry.command(self.ruleset.id, {"type": type, **fields})
         self.commands += 1

@@ -65,7 +65,9 @@ class Receiver:
         if 200 <= answer.status < 300 and got.id not in self._seen:
             self._seen.add(got.id)
             self.processed.append(got)
-        return web.Response(status=answer.status, headers=answer.headers, text="nope" if answer.status >= 300 else "")
+        return web.Response(
+            status=answer.status, headers=answer.headers, text="nope" if answer.status >= 300 else ""
+        )
 
     async def start(self, port: int = 0) -> Receiver:
         app = web.Application()
@@ -85,8 +87,10 @@ class Receiver:
         deadline = time.monotonic() + EVENTUALLY_S
         while not check():
             if time.monotonic() > deadline:
-                raise AssertionError(f"no {what} within {EVENTUALLY_S:g} s; got {len(self.requests)} requests: "
-                                     f"{[r.id for r in self.requests][-20:]}")
+                raise AssertionError(
+                    f"no {what} within {EVENTUALLY_S:g} s; got {len(self.requests)} requests: "
+                    f"{[r.id for r in self.requests][-20:]}"
+                )
             await asyncio.sleep(0.02)
 
     async def until_processed(self, n: int) -> list[Received]:

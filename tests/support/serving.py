@@ -32,8 +32,13 @@ class ServeProcess:
     first (a refused start: then `port` is None and `stderr` says why)."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None):
-        self.proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--port", "0", *args],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--port", "0", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self._lines: list[str] = []
         self._drain = threading.Thread(target=self._read_stderr, name="tussle-serve-stderr", daemon=True)
         self._drain.start()

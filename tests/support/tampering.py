@@ -15,7 +15,11 @@ BODY = ("stream", "seq", "type", "data", "actor", "command_id", "ts", "prev_hash
 
 def parse(raw: bytes | str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """An export's envelopes and its trailer."""
-    lines = [json.loads(line) for line in (raw.decode() if isinstance(raw, bytes) else raw).splitlines() if line.strip()]
+    lines = [
+        json.loads(line)
+        for line in (raw.decode() if isinstance(raw, bytes) else raw).splitlines()
+        if line.strip()
+    ]
     return lines[:-1], lines[-1]["trailer"]
 
 

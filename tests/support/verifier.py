@@ -28,8 +28,9 @@ def chain_ok(events: list[dict[str, Any]]) -> int | None:
 def face(seed: bytes, stream: str, command_id: str, draw: int, sides: int, entropy: str) -> int:
     attempt = 0
     while True:
-        msg = json.dumps(["tussle-dice-v1", stream, command_id, draw, sides, attempt, entropy],
-                         separators=(",", ":")).encode()
+        msg = json.dumps(
+            ["tussle-dice-v1", stream, command_id, draw, sides, attempt, entropy], separators=(",", ":")
+        ).encode()
         u = int.from_bytes(hmac.new(seed, msg, hashlib.sha256).digest()[:8], "big")
         if u < (2**64 // sides) * sides:
             return u % sides + 1
@@ -44,7 +45,9 @@ def check_dice(events: list[dict[str, Any]]) -> tuple[int, list[str]]:
     for e in events:
         if e["type"] == "DiceSeedRotated":
             seed = bytes.fromhex(e["data"]["revealed_seed"])
-            assert hashlib.sha256(seed).hexdigest() == commitment, f"seq {e['seq']}: seed does not match commitment"
+            assert hashlib.sha256(seed).hexdigest() == commitment, (
+                f"seq {e['seq']}: seed does not match commitment"
+            )
             seeds[commitment] = seed
             commitment = e["data"]["commitment"]
         elif e["type"] == "DieRolled" and e["data"]["source"] == "server":

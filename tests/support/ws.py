@@ -15,15 +15,30 @@ from tests.support.client import Encounter
 WAIT = 30.0  # a generous bound so a broken server fails the test instead of hanging it
 
 
-async def connect(enc: Encounter, token: str | None = None, *, query: str = "",
-                  header: bool = True, max_msg_size: int = 4 * 1024 * 1024) -> aiohttp.ClientWebSocketResponse:
+async def connect(
+    enc: Encounter,
+    token: str | None = None,
+    *,
+    query: str = "",
+    header: bool = True,
+    max_msg_size: int = 4 * 1024 * 1024,
+) -> aiohttp.ClientWebSocketResponse:
     headers = {"Authorization": f"Bearer {token or enc.gm_token}"} if header else {}
-    return await enc.client.session.ws_connect(f"{enc.client.base_url}{enc.path}/ws{query}", headers=headers,
-                                               autoping=True, max_msg_size=max_msg_size)
+    return await enc.client.session.ws_connect(
+        f"{enc.client.base_url}{enc.path}/ws{query}",
+        headers=headers,
+        autoping=True,
+        max_msg_size=max_msg_size,
+    )
 
 
-async def subscribe(enc: Encounter, projection: str, after: int = 0, token: str | None = None,
-                    max_msg_size: int = 4 * 1024 * 1024) -> aiohttp.ClientWebSocketResponse:
+async def subscribe(
+    enc: Encounter,
+    projection: str,
+    after: int = 0,
+    token: str | None = None,
+    max_msg_size: int = 4 * 1024 * 1024,
+) -> aiohttp.ClientWebSocketResponse:
     ws = await connect(enc, token, max_msg_size=max_msg_size)
     await ws.send_json({"op": "subscribe", "projection": projection, "after": after})
     return ws
@@ -44,7 +59,9 @@ async def frame(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
             return {"closed": ws.close_code, "error": str(msg.data)}
 
 
-async def until(ws: aiohttp.ClientWebSocketResponse, kind: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+async def until(
+    ws: aiohttp.ClientWebSocketResponse, kind: str
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Frames up to the first of type `kind` (returned apart)."""
     before = []
     while True:
@@ -66,8 +83,9 @@ async def events_until_seq(ws: aiohttp.ClientWebSocketResponse, last: int) -> li
     return out
 
 
-def stalled_client(host: str, port: int, path: str, token: str, first: dict[str, Any],
-                   receive_buffer: int = 4096) -> socket.socket:
+def stalled_client(
+    host: str, port: int, path: str, token: str, first: dict[str, Any], receive_buffer: int = 4096
+) -> socket.socket:
     """A real websocket client (RFC 6455 handshake, masked frames) that sends `first` and then never
     reads: its kernel receive buffer is tiny, so what the server writes to it backs up at once."""
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -75,9 +93,12 @@ def stalled_client(host: str, port: int, path: str, token: str, first: dict[str,
     s.settimeout(WAIT)
     s.connect((host, port))
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
-               ).encode())
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
+        ).encode()
+    )
     head = b""
     while not head.endswith(b"\r\n\r\n"):  # byte by byte: nothing after the handshake is read
         byte = s.recv(1)

@@ -29,10 +29,20 @@ async def test_join_in_movement_phase_attacks_at_minus_4(tussle):
     enc = await _brawl(tussle, c)
     await enc.ok("tft.move", combatant="c1", path=[[3, -1], [2, -1], [1, -1]])
     b = await enc.ok("tft.join_hth", combatant="c1", target="a1")
-    assert types(b) == ["ActionDeclared", "Moved", "ItemDropped", "CloseCombatJoined", "PostureChanged",
-                        "HthFirstTurn"]
-    assert of_type(b, "CloseCombatJoined")[0] == {"group": "g1", "combatants": ["c1"], "at": [0, 0],
-                                                  "standing": False}
+    assert types(b) == [
+        "ActionDeclared",
+        "Moved",
+        "ItemDropped",
+        "CloseCombatJoined",
+        "PostureChanged",
+        "HthFirstTurn",
+    ]
+    assert of_type(b, "CloseCombatJoined")[0] == {
+        "group": "g1",
+        "combatants": ["c1"],
+        "at": [0, 0],
+        "standing": False,
+    }
     st = await enc.state()
     assert st["rules"]["figures"]["c1"]["hexes_moved"] == 4 and st["rules"]["figures"]["c1"]["movement_ended"]
     assert "tft.move" not in st["legal_actions"]["c1"]
@@ -61,8 +71,16 @@ async def test_disengage_ends_a_group_of_two(tussle):
     enc = await _brawl(tussle)
     await enc.ok("start_phase", phase="action")
     b = await enc.ok("tft.disengage", combatant="a1", to=[1, 0], facing=3, dice=[[3, 3, 3, 3]])
-    assert types(b) == ["ActionDeclared", "DieRolled", "Moved", "PostureChanged", "FacingChanged",
-                        "CloseCombatLeft", "ActionSpent", "CloseCombatLeft"]
+    assert types(b) == [
+        "ActionDeclared",
+        "DieRolled",
+        "Moved",
+        "PostureChanged",
+        "FacingChanged",
+        "CloseCombatLeft",
+        "ActionSpent",
+        "CloseCombatLeft",
+    ]
     assert [d["how"] for d in of_type(b, "CloseCombatLeft")] == ["disengaged", "group_ended"]
     roll = of_type(b, "DieRolled")[0]
     assert (roll["notation"], roll["target"], roll["outcome"]) == ("4d6", 13, "success")
@@ -85,8 +103,13 @@ async def test_spell_shield_and_dagger(tussle):
     b = await enc.ok("start_phase", phase="action")
     # a1: 13, -1 shield; b1: 11 +2 strongest? equal ST 12: a tie gives nobody the bonus
     assert of_type(b, "InitiativeSet")[0]["order"] == ["a1", "b1"]
-    b = await enc.ok("tft.cast_spell_in_hth", combatant="a1", spell="Shock Shield",
-                     modifiers=[{"value": -1, "reason": "spell ST cost"}], dice=[[2, 2, 1]])
+    b = await enc.ok(
+        "tft.cast_spell_in_hth",
+        combatant="a1",
+        spell="Shock Shield",
+        modifiers=[{"value": -1, "reason": "spell ST cost"}],
+        dice=[[2, 2, 1]],
+    )
     roll = of_type(b, "DieRolled")[0]
     assert [m["value"] for m in roll["modifiers"]] == [-1, -6, -1] and roll["target"] == 5
     assert roll["outcome"] == "success"
@@ -113,11 +136,22 @@ async def test_first_turn_draw_option(tussle):
 
 
 async def test_knockout_ends_the_group(tussle):
-    enc = await _brawl(tussle, options={"keep_hth_weapons_on_entry": True},
-                       a_items=[dict(DAGGER, state="ready", hth_damage="3d6")])
+    enc = await _brawl(
+        tussle,
+        options={"keep_hth_weapons_on_entry": True},
+        a_items=[dict(DAGGER, state="ready", hth_damage="3d6")],
+    )
     await enc.ok("start_phase", phase="action")
-    b = await enc.ok("tft.hth_attack", combatant="a1", target="b1", weapon="dagger", dice=[[2, 2, 2], [4, 3, 3]])
-    assert types(b)[-5:] == ["Wounded", "ConditionChanged", "ActionSpent", "CloseCombatLeft", "CloseCombatLeft"]
+    b = await enc.ok(
+        "tft.hth_attack", combatant="a1", target="b1", weapon="dagger", dice=[[2, 2, 2], [4, 3, 3]]
+    )
+    assert types(b)[-5:] == [
+        "Wounded",
+        "ConditionChanged",
+        "ActionSpent",
+        "CloseCombatLeft",
+        "CloseCombatLeft",
+    ]
     assert of_type(b, "ConditionChanged")[0] == {"combatant": "b1", "condition": "unconscious", "on": True}
     st = await enc.state()
     assert st["groups"] == {}
@@ -131,8 +165,9 @@ async def test_strike_into_hth_misses_then_hits_next_enemy(tussle):
     await enc.ok("tft.join_hth", combatant="eli", target="b1")
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.pass", combatant="a1")
-    b = await enc.ok("tft.strike_into_hth", combatant="cara", target="b1", weapon="spear",
-                     dice=[[6, 4, 4], [3, 3, 3], [2]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cara", target="b1", weapon="spear", dice=[[6, 4, 4], [3, 3, 3], [2]]
+    )
     rolls = of_type(b, "DieRolled")
     assert [(r["total"], r["target"], r["outcome"]) for r in rolls[:2]] == [(14, 12, "miss"), (9, 12, "hit")]
     assert of_type(b, "Wounded")[0]["combatant"] == "eli"
@@ -144,11 +179,14 @@ async def test_strike_with_no_other_enemy_rolls_to_miss_friends(tussle):
     enc = await _brawl(tussle, cara)
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.pass", combatant="a1")
-    b = await enc.ok("tft.strike_into_hth", combatant="cara", target="b1", weapon="spear",
-                     dice=[[6, 4, 4], [6, 6, 1], [5]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cara", target="b1", weapon="spear", dice=[[6, 4, 4], [6, 6, 1], [5]]
+    )
     rolls = of_type(b, "DieRolled")
-    assert [(r["purpose"], r["outcome"]) for r in rolls[:2]] == [("strike_into_hth", "miss"),
-                                                                ("strike_into_hth_to_miss", "hit")]
+    assert [(r["purpose"], r["outcome"]) for r in rolls[:2]] == [
+        ("strike_into_hth", "miss"),
+        ("strike_into_hth_to_miss", "hit"),
+    ]
     assert of_type(b, "Wounded")[0]["combatant"] == "a1"
 
 
@@ -158,8 +196,9 @@ async def test_far_missile_hits_a_random_member(tussle):
     enc = await _brawl(tussle, archer)
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.pass", combatant="a1")
-    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="b1", weapon="bow",
-                     dice=[[3, 3, 3], [1], [4]])
+    b = await enc.ok(
+        "tft.missile_into_hth_far", combatant="archer", target="b1", weapon="bow", dice=[[3, 3, 3], [1], [4]]
+    )
     pick = of_type(b, "DieRolled")[1]
     assert (pick["purpose"], pick["notation"], pick["outcome"]) == ("random_victim", "1d2", "A1")
     assert of_type(b, "Wounded")[0] == {"combatant": "a1", "amount": 4, "source": "Archer's Bow"}

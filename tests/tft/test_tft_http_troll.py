@@ -13,26 +13,55 @@ async def test_tv1_simeth_vs_troll(tussle):
     enc = await _setup(tussle)
     b = await enc.ok("tft.move", combatant="simeth", path=[[1, 0]])
     assert types(b) == ["Moved", "TftMoveCounted"]
-    assert of_type(b, "Moved")[0] == {"combatant": "simeth", "to": [1, 0], "reason": "move", "facing": None,
-                                      "from": [2, 0]}
+    assert of_type(b, "Moved")[0] == {
+        "combatant": "simeth",
+        "to": [1, 0],
+        "reason": "move",
+        "facing": None,
+        "from": [2, 0],
+    }
     b = await enc.ok("start_phase", phase="action")
     assert of_type(b, "InitiativeSet")[0]["order"] == ["simeth", "troll"]
 
     b = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[2]])
-    assert types(b) == ["ActionDeclared", "Moved", "DieRolled", "HthEntryResolved", "ItemDropped", "ItemDropped",
-                        "CloseCombatJoined", "PostureChanged", "PostureChanged", "HthFirstTurn", "InitiativeSet"]
+    assert types(b) == [
+        "ActionDeclared",
+        "Moved",
+        "DieRolled",
+        "HthEntryResolved",
+        "ItemDropped",
+        "ItemDropped",
+        "CloseCombatJoined",
+        "PostureChanged",
+        "PostureChanged",
+        "HthFirstTurn",
+        "InitiativeSet",
+    ]
     roll = of_type(b, "DieRolled")[0]
-    assert (roll["purpose"], roll["faces"], roll["modifiers"], roll["total"], roll["outcome"]) == \
-        ("hth_defense", [2], [], 2, "enter_no_draw")
+    assert (roll["purpose"], roll["faces"], roll["modifiers"], roll["total"], roll["outcome"]) == (
+        "hth_defense",
+        [2],
+        [],
+        2,
+        "enter_no_draw",
+    )
     assert of_type(b, "Moved")[0]["reason"] == "charge"
-    assert [(d["combatant"], d["item"], d["at"]) for d in of_type(b, "ItemDropped")] == \
-        [("simeth", "broadsword", [0, 0]), ("troll", "club", [0, 0])]
-    assert of_type(b, "CloseCombatJoined")[0] == {"group": "g1", "combatants": ["simeth", "troll"], "at": [0, 0],
-                                                  "standing": False}
+    assert [(d["combatant"], d["item"], d["at"]) for d in of_type(b, "ItemDropped")] == [
+        ("simeth", "broadsword", [0, 0]),
+        ("troll", "club", [0, 0]),
+    ]
+    assert of_type(b, "CloseCombatJoined")[0] == {
+        "group": "g1",
+        "combatants": ["simeth", "troll"],
+        "at": [0, 0],
+        "standing": False,
+    }
     assert of_type(b, "HthFirstTurn")[0] == {"combatant": "simeth", "turn": 1}
     assert of_type(b, "InitiativeSet")[0]["order"] == ["troll", "simeth"]
 
-    b = await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[3, 4, 4], [4]])
+    b = await enc.ok(
+        "tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[3, 4, 4], [4]]
+    )
     assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "Wounded", "ActionSpent"]
     hit, dmg = of_type(b, "DieRolled")
     assert (hit["total"], hit["target"], hit["outcome"]) == (11, 13, "hit")
@@ -44,7 +73,9 @@ async def test_tv1_simeth_vs_troll(tussle):
     assert r.status == 422, r.body
     assert "only attack on the turn of entering HTH" in r.body["error"]["message"]
 
-    b = await enc.ok("tft.hth_attack", combatant="simeth", target="troll", weapon="fist", dice=[[5, 3, 2], [6]])
+    b = await enc.ok(
+        "tft.hth_attack", combatant="simeth", target="troll", weapon="fist", dice=[[5, 3, 2], [6]]
+    )
     hit, dmg = of_type(b, "DieRolled")
     assert (hit["total"], hit["target"], hit["outcome"]) == (10, 11, "hit")
     assert hit["modifiers"] == [{"value": -4, "reason": "entered HTH this turn"}]

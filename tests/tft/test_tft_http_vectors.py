@@ -23,8 +23,13 @@ async def _standing_group(tussle, joe_uc: int = 2, frank_uc: int = 1):
         await enc.ok("tft.set_hth_preferences", combatant=who, hth_wish="stand")
     await _turn(enc, 3)
     await enc.ok("tft.consent_hth", combatant="frankfolson", target="joe")
-    b = await enc.ok("tft.enter_hth", combatant="joe", target="frankfolson", condition="C4",
-                     dice=[[1], [3, 3, 3], [3, 3, 3]])
+    b = await enc.ok(
+        "tft.enter_hth",
+        combatant="joe",
+        target="frankfolson",
+        condition="C4",
+        dice=[[1], [3, 3, 3], [3, 3, 3]],
+    )
     assert of_type(b, "CloseCombatJoined")[0]["standing"] is True
     assert of_type(b, "StandingCheckResolved")[0] == {"group": "g1", "case": 2, "standing": True}
     assert "PostureChanged" not in types(b)
@@ -36,12 +41,28 @@ async def test_tv2_take_down_fails(tussle):
     enc = await _standing_group(tussle)
     b = await _turn(enc, 4, [[4, 6], [1, 2, 3, 4, 5]])
     puller, stander = of_type(b, "DieRolled")
-    assert (puller["purpose"], puller["notation"], puller["total"], puller["target"], puller["outcome"]) == \
-        ("take_down_puller", "2d6", 10, 11, "success")
-    assert (stander["purpose"], stander["notation"], stander["total"], stander["target"], stander["outcome"]) == \
-        ("take_down_stander", "5d6", 15, 15, "success")
-    assert of_type(b, "TakeDownResolved")[0] == {"group": "g1", "puller": "joe", "stander": "frankfolson",
-                                                 "puller_dice": 2, "stander_dice": 5, "taken_down": False}
+    assert (puller["purpose"], puller["notation"], puller["total"], puller["target"], puller["outcome"]) == (
+        "take_down_puller",
+        "2d6",
+        10,
+        11,
+        "success",
+    )
+    assert (
+        stander["purpose"],
+        stander["notation"],
+        stander["total"],
+        stander["target"],
+        stander["outcome"],
+    ) == ("take_down_stander", "5d6", 15, 15, "success")
+    assert of_type(b, "TakeDownResolved")[0] == {
+        "group": "g1",
+        "puller": "joe",
+        "stander": "frankfolson",
+        "puller_dice": 2,
+        "stander_dice": 5,
+        "taken_down": False,
+    }
     assert of_type(b, "StandingCheckResolved")[0] == {"group": "g1", "case": 3, "standing": True}
     assert of_type(b, "InitiativeSet")[0]["order"] == ["frankfolson", "joe"]
     assert "ActionSpent" not in types(b) and "PostureChanged" not in types(b)
@@ -50,7 +71,10 @@ async def test_tv2_take_down_fails(tussle):
     assert st["groups"]["g1"]["standing"] is True
     assert {"tft.hth_attack", "tft.disengage"} <= set(st["legal_actions"]["frankfolson"])
     text = "\n".join(sentences(await enc.events()))
-    assert "Take Down, Joe (2 dice) pulling against Frankfolson (5 dice) standing: Frankfolson resists, and the brawl stays on its feet" in text
+    assert (
+        "Take Down, Joe (2 dice) pulling against Frankfolson (5 dice) standing: Frankfolson resists, and the brawl stays on its feet"
+        in text
+    )
     await enc.replay_matches_live()
 
 
@@ -59,15 +83,24 @@ async def test_tv2b_take_down_succeeds(tussle):
     b = await _turn(enc, 4, [[4, 6], [6, 5, 2, 2, 1]])
     assert of_type(b, "TakeDownResolved")[0]["taken_down"] is True
     assert of_type(b, "StandingCheckResolved")[0]["standing"] is False
-    assert sorted((p["combatant"], p["posture"]) for p in of_type(b, "PostureChanged")) == \
-        [("frankfolson", "prone"), ("joe", "prone")]
+    assert sorted((p["combatant"], p["posture"]) for p in of_type(b, "PostureChanged")) == [
+        ("frankfolson", "prone"),
+        ("joe", "prone"),
+    ]
     # The fall is in the common state too: the same group re-emitted with standing false.
-    assert of_type(b, "CloseCombatJoined") == [{"group": "g1", "combatants": ["joe", "frankfolson"],
-                                                "at": [5, 5], "standing": False}]
-    assert types(b).index("StandingCheckResolved") < types(b).index("CloseCombatJoined") \
+    assert of_type(b, "CloseCombatJoined") == [
+        {"group": "g1", "combatants": ["joe", "frankfolson"], "at": [5, 5], "standing": False}
+    ]
+    assert (
+        types(b).index("StandingCheckResolved")
+        < types(b).index("CloseCombatJoined")
         < types(b).index("PostureChanged")
+    )
     st = await enc.state()
-    assert st["groups"]["g1"]["standing"] is False and st["groups"]["g1"]["combatants"] == ["joe", "frankfolson"]
+    assert st["groups"]["g1"]["standing"] is False and st["groups"]["g1"]["combatants"] == [
+        "joe",
+        "frankfolson",
+    ]
     assert st["rules"]["groups"]["g1"]["standing"] is False
     assert "The brawl at [5, 5] is now on the ground." in sentences(await enc.events())
     # A fallen group is not checked again (A16).
@@ -86,17 +119,33 @@ async def test_tv2c_uc_in_the_stander_favour(tussle):
 async def test_tv3_dive_knocked_back(tussle):
     enc = await tv3_dive(tussle)
     b = await enc.ok("tft.dive_for_legs", combatant="rolf", target="gorm", condition="C1", dice=[[4], [3, 5]])
-    assert types(b) == ["ActionDeclared", "Moved", "DieRolled", "HthEntryResolved", "Moved", "PostureChanged",
-                        "DieRolled", "Wounded", "ActionSpent"]
+    assert types(b) == [
+        "ActionDeclared",
+        "Moved",
+        "DieRolled",
+        "HthEntryResolved",
+        "Moved",
+        "PostureChanged",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     defense, hit = of_type(b, "DieRolled")
-    assert defense["modifiers"] == [{"value": 1, "reason": "diving for the legs"},
-                                    {"value": 1, "reason": "Dive Block 1"}]
+    assert defense["modifiers"] == [
+        {"value": 1, "reason": "diving for the legs"},
+        {"value": 1, "reason": "Dive Block 1"},
+    ]
     assert (defense["total"], defense["outcome"]) == (6, "knocked_back_free_hit")
     charge, back = of_type(b, "Moved")
     assert (charge["to"], charge["reason"]) == ([0, 0], "charge")
     assert (back["from"], back["to"], back["reason"]) == ([0, 0], [1, 0], "knockback")
     assert of_type(b, "PostureChanged")[0] == {"combatant": "rolf", "posture": "prone"}
-    assert (hit["purpose"], hit["notation"], hit["faces"], hit["total"]) == ("free_hit_damage", "2d6", [3, 5], 8)
+    assert (hit["purpose"], hit["notation"], hit["faces"], hit["total"]) == (
+        "free_hit_damage",
+        "2d6",
+        [3, 5],
+        8,
+    )
     assert of_type(b, "Wounded")[0]["amount"] == 6
     assert of_type(b, "ActionSpent")[0]["why"] == "dive knocked back"
     r = await enc.command("tft.move", combatant="rolf", path=[[2, 0]])
@@ -106,8 +155,19 @@ async def test_tv3_dive_knocked_back(tussle):
 
 async def _rear_entry(tussle, reactions=None):
     enc = await tussle.create("tft", dice="manual")
-    await enc.add(fig("bors", "b", 12, 11, [0, 0], 0, judo=1, items=[dict(BROADSWORD), dict(DAGGER)],
-                      reactions=reactions or {}))
+    await enc.add(
+        fig(
+            "bors",
+            "b",
+            12,
+            11,
+            [0, 0],
+            0,
+            judo=1,
+            items=[dict(BROADSWORD), dict(DAGGER)],
+            reactions=reactions or {},
+        )
+    )
     await enc.add(fig("ana", "a", 10, 13, [-1, 0], 0, ma=10))
     await _turn(enc, 1)
     b = await enc.ok("tft.enter_hth", combatant="ana", target="bors", condition="C3", dice=[[6], [6], [3]])
@@ -118,8 +178,10 @@ async def test_tv4_rear_entry_and_free_draw(tussle):
     enc, b = await _rear_entry(tussle)
     rolls = of_type(b, "DieRolled")
     assert [(r["purpose"], r["faces"], r["outcome"]) for r in rolls] == [
-        ("hth_defense", [6], "reroll"), ("hth_defense_reroll", [6], "reroll"),
-        ("hth_defense_reroll", [3], "enter_may_draw")]
+        ("hth_defense", [6], "reroll"),
+        ("hth_defense_reroll", [6], "reroll"),
+        ("hth_defense_reroll", [3], "enter_may_draw"),
+    ]
     assert rolls[2]["modifiers"] == [{"value": 1, "reason": "defender's Judo 1"}] and rolls[2]["total"] == 4
     assert of_type(b, "HthEntryResolved")[0]["result"] == "enter_may_draw"
     assert types(b)[-1] == "ReactionRequested"
@@ -158,12 +220,24 @@ async def test_tv5_judo2_throw(tussle):
     assert (req["combatant"], req["kind"]) == ("kiri", "judo_throw")
     assert sorted(req["options"]) == sorted(["1,0", "1,-1", "0,-1", "-1,0", "-1,1", "0,1", "no_throw"])
     b = await enc.ok("respond", reaction=req["id"], choice="0,1", dice=[[3]])
-    assert types(b) == ["ReactionAnswered", "HthEntryResolved", "Moved", "DieRolled", "Wounded", "ActionSpent"]
+    assert types(b) == [
+        "ReactionAnswered",
+        "HthEntryResolved",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     assert of_type(b, "HthEntryResolved")[0]["result"] == "thrown"
     moved = of_type(b, "Moved")[0]
     assert (moved["from"], moved["to"], moved["reason"]) == ([0, 0], [0, 1], "thrown")
     dmg = of_type(b, "DieRolled")[0]
-    assert (dmg["purpose"], dmg["notation"], dmg["faces"], dmg["total"]) == ("throw_damage", "1d6-4+5", [3], 4)
+    assert (dmg["purpose"], dmg["notation"], dmg["faces"], dmg["total"]) == (
+        "throw_damage",
+        "1d6-4+5",
+        [3],
+        4,
+    )
     assert of_type(b, "Wounded")[0]["amount"] == 4
     assert of_type(b, "ActionSpent")[0]["combatant"] == "olaf"
     await enc.replay_matches_live()
@@ -236,5 +310,7 @@ async def test_tv4_answered_by_the_defenders_seat(tussle):
     assert r.status == 201, r.body
     assert [e["type"] for e in r.body["events"]] == ["ReactionAnswered"]
     st = await enc.state()
-    assert st["pending"] == [] and {"tft.hth_attack", "tft.draw_dagger", "tft.disengage"} <= set(st["legal_actions"]["bors"])
+    assert st["pending"] == [] and {"tft.hth_attack", "tft.draw_dagger", "tft.disengage"} <= set(
+        st["legal_actions"]["bors"]
+    )
     await enc.replay_matches_live()

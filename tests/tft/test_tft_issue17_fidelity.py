@@ -21,16 +21,37 @@ async def test_only_very_short_weapons_can_be_used_in_hth(tussle):
     """§Overview: "Only very short weapons (those on the dagger list and the cestus) can be used in HTH";
     §Entering: "you both drop your ready weapon(s)". Either refusal is a rule (422) that says which."""
     enc = await _in_hth(tussle)
-    msg = await refused(enc, "tft.hth_attack", "only daggers and the cestus can be used in HTH",
-                        "the Club was dropped on entering HTH", combatant="troll", target="simeth", weapon="club")
+    msg = await refused(
+        enc,
+        "tft.hth_attack",
+        "only daggers and the cestus can be used in HTH",
+        "the Club was dropped on entering HTH",
+        combatant="troll",
+        target="simeth",
+        weapon="club",
+    )
     assert msg.startswith("Troll may not attack with the Club")
     await enc.ok("tft.hth_attack", combatant="troll", target="simeth", weapon="bite", dice=[[6, 6, 6]])
-    await refused(enc, "tft.hth_attack", "the Mace is neither", combatant="simeth", target="troll", weapon="mace")
-    await refused(enc, "tft.hth_attack", "the Broadsword was dropped on entering HTH", combatant="simeth",
-                  target="troll", weapon="broadsword")
+    await refused(
+        enc, "tft.hth_attack", "the Mace is neither", combatant="simeth", target="troll", weapon="mace"
+    )
+    await refused(
+        enc,
+        "tft.hth_attack",
+        "the Broadsword was dropped on entering HTH",
+        combatant="simeth",
+        target="troll",
+        weapon="broadsword",
+    )
     # The carried dagger: ready it first; on the entry turn the pointer says when (draw_dagger is refused now).
-    await refused(enc, "tft.hth_attack", "the Dagger is carried (draw_dagger readies it from next turn)",
-                  combatant="simeth", target="troll", weapon="dagger")
+    await refused(
+        enc,
+        "tft.hth_attack",
+        "the Dagger is carried (draw_dagger readies it from next turn)",
+        combatant="simeth",
+        target="troll",
+        weapon="dagger",
+    )
     r = await enc.command("tft.hth_attack", combatant="simeth", target="troll", weapon="halberd")
     assert r.status == 400 and r.body["error"]["details"].get("field") == "weapon", r.body
 
@@ -41,8 +62,16 @@ async def test_judo_2_may_add_or_subtract_one_extra_point(tussle):
     s = simeth()
     s["position"] = [1, 0]
     enc = await encounter(tussle, s, troll())
-    msg = await refused(enc, "tft.enter_hth", "only a Judo 2 figure may shift the HTH defense roll",
-                        "Simeth has Judo 0", combatant="simeth", target="troll", condition="C2", judo2_shift=1)
+    msg = await refused(
+        enc,
+        "tft.enter_hth",
+        "only a Judo 2 figure may shift the HTH defense roll",
+        "Simeth has Judo 0",
+        combatant="simeth",
+        target="troll",
+        condition="C2",
+        judo2_shift=1,
+    )
     assert msg.startswith("Simeth may not use judo2_shift")
     body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
     assert "judo2_shift" not in of_type(body, "ActionDeclared")[0]["params"]
@@ -67,13 +96,23 @@ async def test_the_movement_phase_then_the_action_phase(tussle):
     await enc.ok("start_turn", turn=1)
     msg = await refused(enc, "start_phase", "there is no 'banana' phase", phase="banana")
     assert "a TFT turn is start_turn, then the movement phase, then the action phase" in msg
-    await refused(enc, "start_phase", "turn 1 is at its start, so the movement phase comes next", phase="action")
+    await refused(
+        enc, "start_phase", "turn 1 is at its start, so the movement phase comes next", phase="action"
+    )
     await enc.ok("start_phase", phase="movement")
-    await refused(enc, "start_phase", "turn 1 is in its movement phase, so the action phase comes next",
-                  phase="movement")
+    await refused(
+        enc,
+        "start_phase",
+        "turn 1 is in its movement phase, so the action phase comes next",
+        phase="movement",
+    )
     await enc.ok("start_phase", phase="action")
-    await refused(enc, "start_phase", "turn 1's action phase is under way: start_turn begins the next turn",
-                  phase="movement")
+    await refused(
+        enc,
+        "start_phase",
+        "turn 1's action phase is under way: start_turn begins the next turn",
+        phase="movement",
+    )
     await enc.ok("start_turn", turn=2)
     seat = await enc.seat("Simeth's player", ["simeth"])
     r = await enc.command("start_phase", token=seat, phase="action", force=True)
@@ -123,16 +162,25 @@ async def test_the_fallen_figure_on_his_action_can_initiate_hth(tussle):
     enc, _ = await _standing_pair(tussle)
     assert (await enc.state())["groups"]["g1"]["standing"] is True
     await enc.add(fig("cid", "a", 10, 9, [0, 1], 2, ma=10, posture="prone"))
-    await refused(enc, "tft.join_hth", "a fallen figure gets in with enter_hth at its own action", combatant="cid",
-                  target="ben")
+    await refused(
+        enc,
+        "tft.join_hth",
+        "a fallen figure gets in with enter_hth at its own action",
+        combatant="cid",
+        target="ben",
+    )
     body = await enc.ok("tft.enter_hth", combatant="cid", target="ben", condition="C1", dice=[[2]])
     roll = of_type(body, "DieRolled")[0]
     assert (roll["purpose"], roll["combatant"]) == ("hth_defense", "ben")
-    assert of_type(body, "CloseCombatJoined") == [{"group": "g1", "combatants": ["cid"], "at": [0, 0],
-                                                   "standing": False}]
+    assert of_type(body, "CloseCombatJoined") == [
+        {"group": "g1", "combatants": ["cid"], "at": [0, 0], "standing": False}
+    ]
     assert sorted(p["combatant"] for p in of_type(body, "PostureChanged")) == ["ann", "ben"]
     state = await enc.state()
-    assert state["groups"]["g1"]["combatants"] == ["ann", "ben", "cid"] and state["groups"]["g1"]["standing"] is False
+    assert (
+        state["groups"]["g1"]["combatants"] == ["ann", "ben", "cid"]
+        and state["groups"]["g1"]["standing"] is False
+    )
     assert all(state["combatants"][m]["posture"] == "prone" for m in ("ann", "ben", "cid"))
     await enc.replay_matches_live()
 
@@ -144,8 +192,14 @@ async def test_a_standing_figure_joins_a_brawl_where_enter_hth_sends_him(tussle)
 
     enc, _ = await _standing_pair(tussle)
     await enc.add(fig("cid", "a", 10, 9, [0, 1], 2, ma=10))
-    await refused(enc, "tft.enter_hth", "Ben is already in HTH: use join_hth", combatant="cid", target="ben",
-                  condition="C1")
+    await refused(
+        enc,
+        "tft.enter_hth",
+        "Ben is already in HTH: use join_hth",
+        combatant="cid",
+        target="ben",
+        condition="C1",
+    )
     body = await enc.ok("tft.join_hth", combatant="cid", target="ben")
     assert of_type(body, "CloseCombatJoined")[0]["combatants"] == ["cid"]
 
@@ -155,16 +209,23 @@ async def test_a_fallen_figure_is_pointed_only_to_a_way_in_that_takes_him(tussle
     standing brawl is pointed to enter_hth at his action, never to dive_for_legs or join_hth."""
     from tests.tft.test_tft_issue_standing import _standing_pair
 
-    enc = await encounter(tussle, simeth(), fig("troll", "b", 35, 11, [1, 0], 0, ma=12, posture="prone"),
-                     phase="movement")
+    enc = await encounter(
+        tussle, simeth(), fig("troll", "b", 35, 11, [1, 0], 0, ma=12, posture="prone"), phase="movement"
+    )
     await enc.ok("ruling", text="Simeth slips", overrides={"combatants": {"simeth": {"posture": "prone"}}})
-    msg = await refused(enc, "move", "holds Troll, an enemy: use enter_hth from the next hex at your action",
-                        combatant="simeth", to=[1, 0])
+    msg = await refused(
+        enc,
+        "move",
+        "holds Troll, an enemy: use enter_hth from the next hex at your action",
+        combatant="simeth",
+        to=[1, 0],
+    )
     assert "dive_for_legs" not in msg
     enc, _ = await _standing_pair(tussle)
     await enc.add(fig("cid", "a", 10, 9, [0, 2], 2, ma=10, posture="prone"))
-    msg = await refused(enc, "move", "a fallen figure gets in with enter_hth at its own action", combatant="cid",
-                        to=[0, 0])
+    msg = await refused(
+        enc, "move", "a fallen figure gets in with enter_hth at its own action", combatant="cid", to=[0, 0]
+    )
     assert "join_hth" not in msg
 
 
@@ -179,10 +240,17 @@ async def test_standing_up_and_picking_up_a_dropped_weapon(tussle):
     if legal is not None:
         assert {"tft.stand_up", "tft.pick_up"} <= set(legal)
     body = await enc.ok("tft.pick_up", combatant="simeth", item="broadsword")
-    assert [e["type"] for e in body["events"]] == ["ActionDeclared", "ItemPickedUp", "ItemReadied", "ActionSpent"]
+    assert [e["type"] for e in body["events"]] == [
+        "ActionDeclared",
+        "ItemPickedUp",
+        "ItemReadied",
+        "ActionSpent",
+    ]
     await refused(enc, "tft.stand_up", "Simeth has already used this turn's action", combatant="simeth")
     state = await enc.state()
-    assert next(i for i in state["combatants"]["simeth"]["items"] if i["id"] == "broadsword")["state"] == "ready"
+    assert (
+        next(i for i in state["combatants"]["simeth"]["items"] if i["id"] == "broadsword")["state"] == "ready"
+    )
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
     await refused(enc, "tft.stand_up", "it takes the action phase", combatant="simeth")
@@ -220,17 +288,38 @@ async def test_the_standing_figure_can_attack_the_fallen_one(tussle):
     enc = await encounter(tussle, s, t)
     assert "tft.attack_fallen" in (await enc.state())["legal_actions"]["simeth"]
     # hth_attack from outside HTH points to attack_fallen, which then takes him.
-    await refused(enc, "tft.hth_attack", "Troll is not in HTH either: attack_fallen attacks a fallen figure",
-                  combatant="simeth", target="troll")
-    await refused(enc, "tft.strike_into_hth", "attack_fallen attacks a fallen figure out of HTH",
-                  combatant="simeth", target="troll", weapon="broadsword")
-    body = await enc.ok("tft.attack_fallen", combatant="simeth", target="troll", weapon="broadsword",
-                        dice=[[3, 4, 4], [3, 4]])
-    assert [e["type"] for e in body["events"]] == ["ActionDeclared", "DieRolled", "DieRolled", "Wounded",
-                                                   "ActionSpent"]
+    await refused(
+        enc,
+        "tft.hth_attack",
+        "Troll is not in HTH either: attack_fallen attacks a fallen figure",
+        combatant="simeth",
+        target="troll",
+    )
+    await refused(
+        enc,
+        "tft.strike_into_hth",
+        "attack_fallen attacks a fallen figure out of HTH",
+        combatant="simeth",
+        target="troll",
+        weapon="broadsword",
+    )
+    body = await enc.ok(
+        "tft.attack_fallen", combatant="simeth", target="troll", weapon="broadsword", dice=[[3, 4, 4], [3, 4]]
+    )
+    assert [e["type"] for e in body["events"]] == [
+        "ActionDeclared",
+        "DieRolled",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     attack, damage = of_type(body, "DieRolled")
-    assert (attack["purpose"], attack["total"], attack["target"], attack["outcome"]) == ("attack_fallen", 11, 15,
-                                                                                           "hit")
+    assert (attack["purpose"], attack["total"], attack["target"], attack["outcome"]) == (
+        "attack_fallen",
+        11,
+        15,
+        "hit",
+    )
     assert (damage["notation"], damage["total"]) == ("2d6", 7)
     assert of_type(body, "Wounded")[0]["amount"] == 7
     log = (await enc.get("/log?format=json")).body["entries"]
@@ -244,11 +333,22 @@ async def test_a_standing_enemy_or_a_fallen_attacker_is_not_the_standing_clause(
     s = simeth()
     s["position"] = [1, 0]
     enc = await encounter(tussle, s, troll())
-    await refused(enc, "tft.attack_fallen", "Troll is standing, not fallen (§Standing", combatant="simeth",
-                  target="troll")
+    await refused(
+        enc,
+        "tft.attack_fallen",
+        "Troll is standing, not fallen (§Standing",
+        combatant="simeth",
+        target="troll",
+    )
     enc = await encounter(tussle, {**s, "posture": "prone"}, {**troll(), "posture": "prone"})
-    await refused(enc, "tft.attack_fallen", "Simeth is down", "stand_up first, or enter_hth", combatant="simeth",
-                  target="troll")
+    await refused(
+        enc,
+        "tft.attack_fallen",
+        "Simeth is down",
+        "stand_up first, or enter_hth",
+        combatant="simeth",
+        target="troll",
+    )
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
 
 
@@ -261,9 +361,14 @@ async def test_one_wiggles_free_only_of_the_shield_one_wears(tussle):
     enc = await encounter(tussle, s, troll())
     await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[1]])
     await next_turn(enc, 2)
-    msg = await refused(enc, "tft.drop_shield", "one wiggles free only of the shield one wears (§Actions-Shield)",
-                        "Simeth wears the Buckler, and the Dagger is not a shield", combatant="simeth",
-                        item="dagger")
+    msg = await refused(
+        enc,
+        "tft.drop_shield",
+        "one wiggles free only of the shield one wears (§Actions-Shield)",
+        "Simeth wears the Buckler, and the Dagger is not a shield",
+        combatant="simeth",
+        item="dagger",
+    )
     assert msg.startswith("Simeth may not drop a shield")
     r = await enc.command("tft.drop_shield", combatant="simeth", item="tower")
     assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
@@ -276,15 +381,30 @@ async def test_the_enemy_may_draw_their_dagger_only(tussle):
     s = simeth()
     s["position"] = [1, 0]
     t = troll()
-    t["items"].append({"id": "knife", "name": "Knife", "kind": "weapon", "damage": "1d6-1", "hth_damage": "1d6",
-                       "dagger_list": True, "state": "carried"})
+    t["items"].append(
+        {
+            "id": "knife",
+            "name": "Knife",
+            "kind": "weapon",
+            "damage": "1d6-1",
+            "hth_damage": "1d6",
+            "dagger_list": True,
+            "state": "carried",
+        }
+    )
     enc = await encounter(tussle, s, t)
     body = await enc.ok("tft.enter_hth", combatant="simeth", target="troll", condition="C2", dice=[[3]])
     ask = of_type(body, "ReactionRequested")[0]
     assert ask["kind"] == "entry_dagger"
-    msg = await refused(enc, "respond", 'on a 3 or 4 the enemy "may draw their dagger" (§Entering)',
-                        "the Club is not on the dagger list", reaction=ask["id"], choice="dagger",
-                        params={"item": "club"})
+    msg = await refused(
+        enc,
+        "respond",
+        'on a 3 or 4 the enemy "may draw their dagger" (§Entering)',
+        "the Club is not on the dagger list",
+        reaction=ask["id"],
+        choice="dagger",
+        params={"item": "club"},
+    )
     assert msg.startswith("Troll may not ready the Club")
     r = await enc.command("respond", reaction=ask["id"], choice="dagger", params={"item": "axe"})
     assert r.status == 400 and r.body["error"]["details"].get("field") == "item", r.body
@@ -305,7 +425,13 @@ async def test_the_judo_throw_is_into_an_empty_adjacent_hex(tussle):
     ask = of_type(body, "ReactionRequested")[0]
     assert "0,1" in ask["options"]
     await enc.ok("ruling", text="Una steps up", overrides={"combatants": {"una": {"position": [0, 1]}}})
-    msg = await refused(enc, "respond", 'the throw is "into an adjacent hex" (§Judo-1), an empty one',
-                        "0,1 holds Una", reaction=ask["id"], choice="0,1")
+    msg = await refused(
+        enc,
+        "respond",
+        'the throw is "into an adjacent hex" (§Judo-1), an empty one',
+        "0,1 holds Una",
+        reaction=ask["id"],
+        choice="0,1",
+    )
     assert msg.startswith("Kiri may not throw Olaf there")
     await enc.ok("respond", reaction=ask["id"], choice="1,-1", dice=[[3]])

@@ -29,9 +29,18 @@ async def test_a_knocked_out_holder_releases_the_pin_and_the_brawl_ends(tussle):
     b = await _turn(enc, 3)
     assert "PinHeld" in types(b)
     # Vik (Ivo's friend) strikes into the brawl at Hal: 10 damage leaves Hal 2 ST: unconscious.
-    b = await enc.ok("tft.strike_into_hth", combatant="vik", target="hal", weapon="axe", dice=[[3, 3, 3], [3, 3, 4]])
-    assert types(b)[-7:] == ["Wounded", "ConditionChanged", "ActionSpent", "PinReleased", "ConditionChanged",
-                             "CloseCombatLeft", "CloseCombatLeft"]
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="vik", target="hal", weapon="axe", dice=[[3, 3, 3], [3, 3, 4]]
+    )
+    assert types(b)[-7:] == [
+        "Wounded",
+        "ConditionChanged",
+        "ActionSpent",
+        "PinReleased",
+        "ConditionChanged",
+        "CloseCombatLeft",
+        "CloseCombatLeft",
+    ]
     assert of_type(b, "ConditionChanged")[0] == {"combatant": "hal", "condition": "unconscious", "on": True}
     assert of_type(b, "PinReleased")[0]["holder"] == "hal"
     st = await enc.state()
@@ -42,13 +51,22 @@ async def test_a_knocked_out_holder_releases_the_pin_and_the_brawl_ends(tussle):
 
 async def test_zero_st_left_is_death(tussle):
     enc = await tussle.create("tft", dice="manual", options={"keep_hth_weapons_on_entry": True})
-    dagger = {"id": "dagger", "name": "Dagger", "kind": "weapon", "damage": "1d6", "hth_damage": "4d6",
-              "dagger_list": True, "state": "ready"}
+    dagger = {
+        "id": "dagger",
+        "name": "Dagger",
+        "kind": "weapon",
+        "damage": "1d6",
+        "hth_damage": "4d6",
+        "dagger_list": True,
+        "state": "ready",
+    }
     await enc.add(fig("a1", "a", 12, 21, [1, 0], 3, ma=12, items=[dagger]))
     await enc.add(fig("b1", "b", 12, 11, [0, 0], 0, ma=8, posture="prone"))
     await _turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C2", dice=[[1]])
-    b = await enc.ok("tft.hth_attack", combatant="a1", target="b1", weapon="dagger", dice=[[2, 3, 4], [3, 3, 3, 3]])
+    b = await enc.ok(
+        "tft.hth_attack", combatant="a1", target="b1", weapon="dagger", dice=[[2, 3, 4], [3, 3, 3, 3]]
+    )
     assert of_type(b, "Wounded")[0]["amount"] == 12
     assert of_type(b, "ConditionChanged") == [{"combatant": "b1", "condition": "dead", "on": True}]
     st = await enc.state()
@@ -66,7 +84,11 @@ async def test_dx_ties_are_rolled_off_and_rerolled(tussle):
     b = await enc.ok("start_phase", phase="action", dice=[[4], [4], [2], [5]])
     rolls = of_type(b, "DieRolled")
     assert [(r["purpose"], r["combatant"], r["faces"]) for r in rolls] == [
-        ("dx_tie", "a1", [4]), ("dx_tie", "b1", [4]), ("dx_tie", "a1", [2]), ("dx_tie", "b1", [5])]
+        ("dx_tie", "a1", [4]),
+        ("dx_tie", "b1", [4]),
+        ("dx_tie", "a1", [2]),
+        ("dx_tie", "b1", [5]),
+    ]
     assert of_type(b, "InitiativeSet")[0]["order"] == ["c1", "b1", "a1"]
     await enc.replay_matches_live()
 

@@ -18,7 +18,9 @@ def _pair(e_stats: dict[str, Any] | None = None, d_stats: dict[str, Any] | None 
     return e, d
 
 
-async def _encounter(tussle, e: dict, d: dict, options: dict | None = None, phase: str = "action", prefs=None):
+async def _encounter(
+    tussle, e: dict, d: dict, options: dict | None = None, phase: str = "action", prefs=None
+):
     enc = await tussle.create("tft", dice="manual", options=options or {})
     await enc.add(e)
     await enc.add(d)
@@ -38,21 +40,29 @@ def _defense(body: dict) -> dict:
 # ---- every row of the table (4.5) ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("face, e_stats, total, result", [
-    (1, {"judo": 1}, 0, "enter_no_draw"),  # row "0": Judo 1 entrant takes one off
-    (1, {}, 1, "enter_no_draw"),
-    (2, {}, 2, "enter_no_draw"),
-    (3, {}, 3, "enter_may_draw"),
-    (4, {}, 4, "enter_may_draw"),
-])
+@pytest.mark.parametrize(
+    "face, e_stats, total, result",
+    [
+        (1, {"judo": 1}, 0, "enter_no_draw"),  # row "0": Judo 1 entrant takes one off
+        (1, {}, 1, "enter_no_draw"),
+        (2, {}, 2, "enter_no_draw"),
+        (3, {}, 3, "enter_may_draw"),
+        (4, {}, 4, "enter_may_draw"),
+    ],
+)
 async def test_rows_that_get_the_entrant_in(tussle, face, e_stats, total, result):
     e, d = _pair(e_stats)
     enc = await _encounter(tussle, e, d)
     b = await enc.ok("tft.enter_hth", combatant="ent", target="dfn", dice=[[face]])
     roll = _defense(b)
     assert (roll["faces"], roll["total"], roll["target"], roll["outcome"]) == ([face], total, None, result)
-    assert of_type(b, "HthEntryResolved")[0] == {"entrant": "ent", "defender": "dfn", "way": "enter_hth",
-                                                 "total": total, "result": result}
+    assert of_type(b, "HthEntryResolved")[0] == {
+        "entrant": "ent",
+        "defender": "dfn",
+        "way": "enter_hth",
+        "total": total,
+        "result": result,
+    }
     assert "CloseCombatJoined" in types(b) and "ReactionRequested" not in types(b)  # no dagger carried
     st = await enc.state()
     assert st["combatants"]["ent"]["group"] == st["combatants"]["dfn"]["group"] == "g1"
@@ -79,11 +89,24 @@ async def test_row_6_free_hit_does_not_use_the_defenders_action(tussle):
     e, d = _pair({"armor_stops": 1}, {"items": [dict(BROADSWORD)]})
     enc = await _encounter(tussle, e, d)
     b = await enc.ok("tft.enter_hth", combatant="ent", target="dfn", dice=[[6], [4, 3]])
-    assert types(b) == ["ActionDeclared", "Moved", "DieRolled", "HthEntryResolved", "Moved", "DieRolled",
-                        "Wounded", "ActionSpent"]
+    assert types(b) == [
+        "ActionDeclared",
+        "Moved",
+        "DieRolled",
+        "HthEntryResolved",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     assert _defense(b)["outcome"] == "knocked_back_free_hit"
     dmg = of_type(b, "DieRolled")[1]
-    assert (dmg["purpose"], dmg["combatant"], dmg["notation"], dmg["total"]) == ("free_hit_damage", "dfn", "2d6", 7)
+    assert (dmg["purpose"], dmg["combatant"], dmg["notation"], dmg["total"]) == (
+        "free_hit_damage",
+        "dfn",
+        "2d6",
+        7,
+    )
     assert of_type(b, "Wounded")[0] == {"combatant": "ent", "amount": 6, "source": "Dfn's free hit"}
     assert [a["combatant"] for a in of_type(b, "ActionSpent")] == ["ent"]
     st = await enc.state()
@@ -113,8 +136,11 @@ async def test_rear_hex_six_is_rolled_again_until_1_to_5(tussle):
     assert of_type(b, "ActionDeclared")[0]["params"]["condition"] == "C3"
     rolls = of_type(b, "DieRolled")
     assert [(r["purpose"], r["faces"], r["outcome"]) for r in rolls] == [
-        ("hth_defense", [6], "reroll"), ("hth_defense_reroll", [6], "reroll"),
-        ("hth_defense_reroll", [6], "reroll"), ("hth_defense_reroll", [5], "knocked_back")]
+        ("hth_defense", [6], "reroll"),
+        ("hth_defense_reroll", [6], "reroll"),
+        ("hth_defense_reroll", [6], "reroll"),
+        ("hth_defense_reroll", [5], "knocked_back"),
+    ]
     await enc.replay_matches_live()
 
 
@@ -128,7 +154,9 @@ async def test_a_front_hex_six_is_not_rolled_again(tussle):
 async def test_judo2_defender_has_no_rear_hex(tussle):
     e = fig("ent", "a", 12, 13, [-1, 0], 0, ma=12)
     d = fig("dfn", "b", 12, 11, [0, 0], 0, ma=8, judo=2, items=[dict(BROADSWORD)])
-    enc = await _encounter(tussle, e, d, prefs={"dfn": {"judo2_shift_defense": 0, "use_judo1_defense": False}})
+    enc = await _encounter(
+        tussle, e, d, prefs={"dfn": {"judo2_shift_defense": 0, "use_judo1_defense": False}}
+    )
     r = await enc.command("tft.enter_hth", combatant="ent", target="dfn", condition="C3")
     assert r.status == 422 and "C3: Dfn has Judo 2 and so no rear hex" in r.body["error"]["message"]
     b = await enc.ok("tft.enter_hth", combatant="ent", target="dfn", condition="C1", dice=[[6], [1, 1]])
@@ -138,18 +166,27 @@ async def test_judo2_defender_has_no_rear_hex(tussle):
 # ---- every modifier (4.5) ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("e_stats, d_stats, prefs, shift, expected", [
-    ({"judo": 1}, {}, {}, None, [(-1, "entrant's Judo")]),
-    ({"judo": 2}, {}, {}, None, [(-1, "entrant's Judo"), (-1, "entrant's Judo 2 choice")]),
-    ({"judo": 2}, {}, {}, 0, [(-1, "entrant's Judo")]),
-    ({"judo": 2}, {}, {}, 1, [(-1, "entrant's Judo"), (1, "entrant's Judo 2 choice")]),
-    ({}, {"judo": 1}, {}, None, [(1, "defender's Judo 1")]),
-    ({}, {"judo": 1}, {"use_judo1_defense": False}, None, []),
-    ({}, {"judo": 2}, {}, None, [(1, "defender's Judo 1"), (1, "defender's Judo 2 choice")]),
-    ({}, {"judo": 2}, {"judo2_shift_defense": -1}, None, [(1, "defender's Judo 1"), (-1, "defender's Judo 2 choice")]),
-    ({}, {"judo": 2}, {"judo2_shift_defense": 0}, None, [(1, "defender's Judo 1")]),
-    ({"judo": 1}, {"judo": 1}, {}, None, [(-1, "entrant's Judo"), (1, "defender's Judo 1")]),
-])
+@pytest.mark.parametrize(
+    "e_stats, d_stats, prefs, shift, expected",
+    [
+        ({"judo": 1}, {}, {}, None, [(-1, "entrant's Judo")]),
+        ({"judo": 2}, {}, {}, None, [(-1, "entrant's Judo"), (-1, "entrant's Judo 2 choice")]),
+        ({"judo": 2}, {}, {}, 0, [(-1, "entrant's Judo")]),
+        ({"judo": 2}, {}, {}, 1, [(-1, "entrant's Judo"), (1, "entrant's Judo 2 choice")]),
+        ({}, {"judo": 1}, {}, None, [(1, "defender's Judo 1")]),
+        ({}, {"judo": 1}, {"use_judo1_defense": False}, None, []),
+        ({}, {"judo": 2}, {}, None, [(1, "defender's Judo 1"), (1, "defender's Judo 2 choice")]),
+        (
+            {},
+            {"judo": 2},
+            {"judo2_shift_defense": -1},
+            None,
+            [(1, "defender's Judo 1"), (-1, "defender's Judo 2 choice")],
+        ),
+        ({}, {"judo": 2}, {"judo2_shift_defense": 0}, None, [(1, "defender's Judo 1")]),
+        ({"judo": 1}, {"judo": 1}, {}, None, [(-1, "entrant's Judo"), (1, "defender's Judo 1")]),
+    ],
+)
 async def test_judo_modifiers_both_ways(tussle, e_stats, d_stats, prefs, shift, expected):
     e, d = _pair(e_stats, {**d_stats, "items": [dict(BROADSWORD)]})  # armed: no throw to offer
     enc = await _encounter(tussle, e, d, prefs={"dfn": prefs} if prefs else None)
@@ -170,14 +207,25 @@ async def test_judo2_shift_is_only_for_a_judo2_entrant(tussle):
     r = await enc.command("tft.enter_hth", combatant="ent", target="dfn", judo2_shift=1)
     # A rule, not bad input (issue 17): 422 naming §Judo-2 and the level the figure has.
     assert r.status == 422 and r.body["error"]["code"] == "rule_violation", r.body
-    assert "only a Judo 2 figure may shift" in r.body["error"]["message"] and "Ent has Judo 1" in r.body["error"]["message"]
+    assert (
+        "only a Judo 2 figure may shift" in r.body["error"]["message"]
+        and "Ent has Judo 1" in r.body["error"]["message"]
+    )
 
 
-@pytest.mark.parametrize("d_stats, face, expected, result", [
-    ({}, 1, [(1, "diving for the legs")], "enter_no_draw"),
-    ({"dive_block": 1}, 3, [(1, "diving for the legs"), (1, "Dive Block 1")], "knocked_back"),
-    ({"dive_block": 2}, 1, [(1, "diving for the legs"), (1, "Dive Block 1"), (2, "Dive Block 2")], "knocked_back"),
-])
+@pytest.mark.parametrize(
+    "d_stats, face, expected, result",
+    [
+        ({}, 1, [(1, "diving for the legs")], "enter_no_draw"),
+        ({"dive_block": 1}, 3, [(1, "diving for the legs"), (1, "Dive Block 1")], "knocked_back"),
+        (
+            {"dive_block": 2},
+            1,
+            [(1, "diving for the legs"), (1, "Dive Block 1"), (2, "Dive Block 2")],
+            "knocked_back",
+        ),
+    ],
+)
 async def test_dive_and_dive_block_modifiers(tussle, d_stats, face, expected, result):
     e, d = _pair(None, d_stats)
     enc = await _encounter(tussle, e, d, phase="movement")
@@ -187,7 +235,10 @@ async def test_dive_and_dive_block_modifiers(tussle, d_stats, face, expected, re
     assert (roll["total"], roll["outcome"]) == (face + sum(v for v, _ in expected), result)
     st = await enc.state()
     if result == "knocked_back":  # a dive knocked back ends prone, action lost
-        assert st["combatants"]["ent"]["posture"] == "prone" and st["actions_spent"]["ent"] == "dive knocked back"
+        assert (
+            st["combatants"]["ent"]["posture"] == "prone"
+            and st["actions_spent"]["ent"] == "dive knocked back"
+        )
     else:
         assert st["groups"]["g1"]["combatants"] == ["ent", "dfn"]
     await enc.replay_matches_live()
@@ -213,7 +264,14 @@ async def test_judo1_throw_does_fist_plus_3(tussle):
     assert (req["combatant"], req["kind"], req["default"]) == ("dfn", "judo_throw", "no_throw")
     assert "1,0" in req["options"]  # the hex the entrant came from is empty again
     b = await enc.ok("respond", reaction=req["id"], choice="-1,1", dice=[[4]])
-    assert types(b) == ["ReactionAnswered", "HthEntryResolved", "Moved", "DieRolled", "Wounded", "ActionSpent"]
+    assert types(b) == [
+        "ReactionAnswered",
+        "HthEntryResolved",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     dmg = of_type(b, "DieRolled")[0]
     assert (dmg["purpose"], dmg["notation"], dmg["total"]) == ("throw_damage", "1d6-4+3", 3)
     assert dmg["modifiers"][-1] == {"value": 3, "reason": "Judo 1 throw"}
@@ -230,10 +288,13 @@ async def test_judo1_at_6_gets_only_the_free_hit(tussle):
     assert of_type(b, "HthEntryResolved")[0]["result"] == "knocked_back_free_hit"
 
 
-@pytest.mark.parametrize("e_stats, d_items, why", [
-    ({"large": True}, [], "too large to throw"),
-    ({}, [dict(DAGGER, state="ready")], "armed defender"),
-])
+@pytest.mark.parametrize(
+    "e_stats, d_items, why",
+    [
+        ({"large": True}, [], "too large to throw"),
+        ({}, [dict(DAGGER, state="ready")], "armed defender"),
+    ],
+)
 async def test_no_throw_for_a_large_entrant_or_an_armed_defender(tussle, e_stats, d_items, why):
     e, d = _pair(e_stats, {"judo": 1, "items": d_items})
     enc = await _encounter(tussle, e, d)
@@ -252,8 +313,15 @@ async def test_judo_throw_prone_option_and_a_bad_hex(tussle):
     r = await enc.command("respond", reaction=req["id"], choice="5,5", dice=[[4]])
     assert r.status == 422 and "is not an answer to this judo_throw" in r.body["error"]["message"]
     b = await enc.ok("respond", reaction=req["id"], choice="0,1", dice=[[4]])
-    assert types(b) == ["ReactionAnswered", "HthEntryResolved", "Moved", "PostureChanged", "DieRolled", "Wounded",
-                        "ActionSpent"]
+    assert types(b) == [
+        "ReactionAnswered",
+        "HthEntryResolved",
+        "Moved",
+        "PostureChanged",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     assert of_type(b, "PostureChanged")[0] == {"combatant": "ent", "posture": "prone"}
     await enc.replay_matches_live()
 
@@ -263,9 +331,16 @@ async def test_judo_throw_never_is_a_standing_order(tussle):
     enc = await _encounter(tussle, e, d, prefs={"dfn": {"judo_throw": "never"}})
     assert (await enc.state())["combatants"]["dfn"]["reactions"] == {"judo_throw": "no_throw"}
     b = await enc.ok("tft.enter_hth", combatant="ent", target="dfn", dice=[[6], [5]])
-    tail = types(b)[types(b).index("ReactionRequested"):]
-    assert tail == ["ReactionRequested", "ReactionAnswered", "HthEntryResolved", "Moved", "DieRolled", "Wounded",
-                    "ActionSpent"]
+    tail = types(b)[types(b).index("ReactionRequested") :]
+    assert tail == [
+        "ReactionRequested",
+        "ReactionAnswered",
+        "HthEntryResolved",
+        "Moved",
+        "DieRolled",
+        "Wounded",
+        "ActionSpent",
+    ]
     assert of_type(b, "HthEntryResolved")[0]["result"] == "knocked_back_free_hit"
     assert of_type(b, "DieRolled")[1]["purpose"] == "free_hit_damage"
     await enc.replay_matches_live()
@@ -304,8 +379,15 @@ async def test_no_free_draw_on_0_to_2_but_the_defender_may_still_draw_with_his_a
 
 
 async def test_a_free_poniard_draw_reorders_the_action(tussle):
-    poniard = {"id": "poniard", "name": "Poniard", "kind": "weapon", "damage": "1d6+2", "hth_damage": "2d6",
-               "dagger_list": True, "state": "carried"}
+    poniard = {
+        "id": "poniard",
+        "name": "Poniard",
+        "kind": "weapon",
+        "damage": "1d6+2",
+        "hth_damage": "2d6",
+        "dagger_list": True,
+        "state": "carried",
+    }
     e = fig("ent", "a", 12, 13, [1, 0], 3, ma=12)
     d = fig("dfn", "b", 12, 12, [0, 0], 0, ma=8, items=[poniard])
     enc = await _encounter(tussle, e, d)

@@ -114,8 +114,19 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
 
     # TV4: rear rerolls and the free dagger
     enc = await tussle.create("tft", dice="manual")
-    await enc.add(fig("bors", "b", 12, 11, [0, 0], 0, judo=1, items=[dict(BROADSWORD), dict(DAGGER)],
-                      reactions={"entry_dagger": "dagger"}))
+    await enc.add(
+        fig(
+            "bors",
+            "b",
+            12,
+            11,
+            [0, 0],
+            0,
+            judo=1,
+            items=[dict(BROADSWORD), dict(DAGGER)],
+            reactions={"entry_dagger": "dagger"},
+        )
+    )
     await enc.add(fig("ana", "a", 10, 13, [-1, 0], 0, ma=10))
     await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ana", target="bors", condition="C3", dice=[[6], [6], [3]])
@@ -211,8 +222,10 @@ async def test_a_weaker_pinned_figure_is_told_it_cannot_break_free(tussle):
     await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[[3, 3, 3], [6, 6, 6]])
     await next_turn(enc, 6)
     text = _texts(await _log(enc))
-    assert "Hal holds Ivo (turn 6, held 1 turn; Hal's action is spent). Ivo is too weak to break the pin (ST in " \
-           "HTH 12 against 14)." in text
+    assert (
+        "Hal holds Ivo (turn 6, held 1 turn; Hal's action is spent). Ivo is too weak to break the pin (ST in "
+        "HTH 12 against 14)." in text
+    )
 
 
 async def test_strike_and_missile_sentences(tussle):
@@ -225,17 +238,22 @@ async def test_strike_and_missile_sentences(tussle):
     await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ash", target="dax", condition="C2", dice=[[1]])
     await enc.ok("tft.join_hth", combatant="eli", target="ash")
-    await enc.ok("tft.strike_into_hth", combatant="cara", target="dax", weapon="spear",
-                 dice=[[6, 4, 4], [3, 3, 3], [2]])
-    await enc.ok("tft.missile_into_hth_far", combatant="archer", target="dax", weapon="bow",
-                 dice=[[3, 3, 3], [1], [4]])
+    await enc.ok(
+        "tft.strike_into_hth",
+        combatant="cara",
+        target="dax",
+        weapon="spear",
+        dice=[[6, 4, 4], [3, 3, 3], [2]],
+    )
+    await enc.ok(
+        "tft.missile_into_hth_far", combatant="archer", target="dax", weapon="bow", dice=[[3, 3, 3], [1], [4]]
+    )
     text = _texts(await _log(enc))
     for sentence in [
         "Eli joins the brawl with Ash.",
         "Cara strikes into the brawl at Dax.",
         "Cara rolls 3d6 for a strike into the brawl at Dax: [6,4,4] = 14 vs DX 12: miss",
-        "Cara rolls 3d6 for a strike into the brawl at the next enemy, Eli: [3,3,3] = 9 vs DX 12: "
-        "hit",
+        "Cara rolls 3d6 for a strike into the brawl at the next enemy, Eli: [3,3,3] = 9 vs DX 12: hit",
         "Eli takes 3 damage (Cara's Spear); 9 ST left.",
         "Archer shoots into the brawl at Dax.",
         "Archer rolls 1d3 for which figure in the brawl is hit: [1] (no modifiers) = 1: Ash",
@@ -260,7 +278,9 @@ async def test_every_tft_event_and_roll_has_a_tft_sentence(tussle):
     await enc.ok("tft.move", combatant="c1", path=[[3, 2]])
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.consent_hth", combatant="b1", target="a1")
-    await enc.ok("tft.enter_hth", combatant="a1", target="b1", condition="C4", dice=[[1], [3, 3, 3], [6, 6, 6]])
+    await enc.ok(
+        "tft.enter_hth", combatant="a1", target="b1", condition="C4", dice=[[1], [3, 3, 3], [6, 6, 6]]
+    )
     await next_turn(enc, 2)
     await enc.ok("tft.cast_spell_in_hth", combatant="a1", spell="Blur", dice=[[6, 6, 6]])
     await next_turn(enc, 3)
@@ -278,10 +298,30 @@ async def test_every_tft_event_and_roll_has_a_tft_sentence(tussle):
                 seen_purposes.add(ev["data"]["purpose"])
                 text = next(x["text"] for x in await _log(e) if x["seq"] == ev["seq"])
                 assert f"rolls {ev['data']['notation']} for " in text, text
-    assert {"HthEntryResolved", "HthFirstTurn", "HthConsentGiven", "HthPreferencesSet", "StandingCheckResolved",
-            "TftMoveCounted"} <= seen_types
-    assert {"hth_defense", "hth_attack", "damage", "cast_spell", "draw_dagger", "drop_shield", "disengage",
-            "pin_attempt", "pin_resist", "stay_standing"} <= seen_purposes <= set(PURPOSE_WORDS)
+    assert {
+        "HthEntryResolved",
+        "HthFirstTurn",
+        "HthConsentGiven",
+        "HthPreferencesSet",
+        "StandingCheckResolved",
+        "TftMoveCounted",
+    } <= seen_types
+    assert (
+        {
+            "hth_defense",
+            "hth_attack",
+            "damage",
+            "cast_spell",
+            "draw_dagger",
+            "drop_shield",
+            "disengage",
+            "pin_attempt",
+            "pin_resist",
+            "stay_standing",
+        }
+        <= seen_purposes
+        <= set(PURPOSE_WORDS)
+    )
 
 
 async def test_get_rulesets_lists_every_tft_command_with_its_fields_and_every_option(tussle):
@@ -289,10 +329,27 @@ async def test_get_rulesets_lists_every_tft_command_with_its_fields_and_every_op
     assert r.status == 200
     tft = next(x for x in r.body["rulesets"] if x["id"] == "tft")
     listed = {c["type"]: c for c in tft["commands"]}
-    spec_commands = {"enter_hth", "dive_for_legs", "join_hth", "hth_attack", "cast_spell_in_hth", "draw_dagger",
-                     "drop_shield", "disengage", "pin", "release_pin", "break_pin", "strike_into_hth",
-                     "missile_into_hth_far", "consent_hth", "set_hth_preferences", "pass", "move",
-                     "prone_unarmed_attack", "set_back_to_wall"}
+    spec_commands = {
+        "enter_hth",
+        "dive_for_legs",
+        "join_hth",
+        "hth_attack",
+        "cast_spell_in_hth",
+        "draw_dagger",
+        "drop_shield",
+        "disengage",
+        "pin",
+        "release_pin",
+        "break_pin",
+        "strike_into_hth",
+        "missile_into_hth_far",
+        "consent_hth",
+        "set_hth_preferences",
+        "pass",
+        "move",
+        "prone_unarmed_attack",
+        "set_back_to_wall",
+    }
     assert {f"tft.{c}" for c in spec_commands} <= set(listed)
     assert set(listed) == {cls.__struct_config__.tag for cls in TFT_COMMANDS}
     envelope = {f.name for f in msgspec.structs.fields(Command)}  # command_id, dice ...: every command's
@@ -304,14 +361,34 @@ async def test_get_rulesets_lists_every_tft_command_with_its_fields_and_every_op
         for name, f in fields.items():
             assert shown[name]["required"] is (f.required), (cls, name)
         assert entry["doc"], cls  # each command says what it does
-    assert [f["name"] for f in listed["tft.enter_hth"]["fields"]][:4] == ["combatant", "target", "condition",
-                                                                         "judo2_shift"]
+    assert [f["name"] for f in listed["tft.enter_hth"]["fields"]][:4] == [
+        "combatant",
+        "target",
+        "condition",
+        "judo2_shift",
+    ]
     options = {o["name"]: o["default"] for o in tft["options"]}
     assert {k: options[k] for k in DEFAULTS} == DEFAULTS
-    assert DEFAULTS == {"diving_for_legs": True, "pins": False, "standing_in_hth": False, "first_turn_draw": False,
-                        "pin_resolution": "contest", "fist_damage": "flat", "standing_vote": "dissent_contest",
-                        "keep_hth_weapons_on_entry": False, "strongest_uses_remaining_st": False,
-                        "dive_is_entry_condition": False, "judo_throw_prone": False, "attack_criticals": True,
-                        "prone_crawl_hexes": 1}
-    assert {e.__name__ for e in TFT_EVENTS} >= {"HthEntryResolved", "HthFirstTurn", "HthConsentGiven",
-                                               "HthPreferencesSet", "StandingCheckResolved", "TakeDownResolved"}
+    assert DEFAULTS == {
+        "diving_for_legs": True,
+        "pins": False,
+        "standing_in_hth": False,
+        "first_turn_draw": False,
+        "pin_resolution": "contest",
+        "fist_damage": "flat",
+        "standing_vote": "dissent_contest",
+        "keep_hth_weapons_on_entry": False,
+        "strongest_uses_remaining_st": False,
+        "dive_is_entry_condition": False,
+        "judo_throw_prone": False,
+        "attack_criticals": True,
+        "prone_crawl_hexes": 1,
+    }
+    assert {e.__name__ for e in TFT_EVENTS} >= {
+        "HthEntryResolved",
+        "HthFirstTurn",
+        "HthConsentGiven",
+        "HthPreferencesSet",
+        "StandingCheckResolved",
+        "TakeDownResolved",
+    }

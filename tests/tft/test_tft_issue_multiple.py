@@ -22,8 +22,14 @@ async def _three_figure_brawl(tussle, *outsiders, options=None):
     await next_turn(enc, 1)
     await enc.ok("tft.enter_hth", combatant="ash", target="bo", condition="C2", dice=[[1]])
     b = await enc.ok("tft.join_hth", combatant="bea", target="ash")
-    assert types(b) == ["ActionDeclared", "Moved", "CloseCombatJoined", "PostureChanged", "HthFirstTurn",
-                        "InitiativeSet"]
+    assert types(b) == [
+        "ActionDeclared",
+        "Moved",
+        "CloseCombatJoined",
+        "PostureChanged",
+        "HthFirstTurn",
+        "InitiativeSet",
+    ]
     # Bea joined this turn: attack only, at -4 (§Multiple).
     st = await enc.state()
     assert st["groups"]["g1"]["combatants"] == ["ash", "bo", "bea"]
@@ -39,22 +45,34 @@ async def test_a_friend_and_a_foe_outside_strike_into_a_three_figure_brawl(tussl
     enc = await _three_figure_brawl(tussle, cal, dov)
 
     # Cal aims at Bo and misses; the next enemy in join order is Bea: hit.
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear",
-                     dice=[[6, 5, 4], [2, 3, 4], [5]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[6, 5, 4], [2, 3, 4], [5]]
+    )
     rolls = of_type(b, "DieRolled")
     assert [(r["purpose"], r["total"], r["target"], r["outcome"]) for r in rolls] == [
-        ("strike_into_hth", 15, 12, "miss"), ("strike_into_hth", 9, 12, "hit"), ("damage", 6, None, "6 damage")]
+        ("strike_into_hth", 15, 12, "miss"),
+        ("strike_into_hth", 9, 12, "hit"),
+        ("damage", 6, None, "6 damage"),
+    ]
     assert of_type(b, "Wounded") == [{"combatant": "bea", "amount": 5, "source": "Cal's Spear"}]  # armor 1
     assert types(b)[-1] == "ActionSpent"
 
     # Dov aims at Ash, his only enemy there, and misses: he rolls "to miss" each friend in join order.
     # Bo: 8, not above 14, missed; Bea: 15, above 14, hit.
-    b = await enc.ok("tft.strike_into_hth", combatant="dov", target="ash", weapon="axe",
-                     dice=[[6, 6, 4], [2, 3, 3], [5, 5, 5], [3, 3]])
+    b = await enc.ok(
+        "tft.strike_into_hth",
+        combatant="dov",
+        target="ash",
+        weapon="axe",
+        dice=[[6, 6, 4], [2, 3, 3], [5, 5, 5], [3, 3]],
+    )
     rolls = of_type(b, "DieRolled")
     assert [(r["purpose"], r["total"], r["outcome"]) for r in rolls] == [
-        ("strike_into_hth", 16, "miss"), ("strike_into_hth_to_miss", 8, "miss"),
-        ("strike_into_hth_to_miss", 15, "hit"), ("damage", 6, "6 damage")]
+        ("strike_into_hth", 16, "miss"),
+        ("strike_into_hth_to_miss", 8, "miss"),
+        ("strike_into_hth_to_miss", 15, "hit"),
+        ("damage", 6, "6 damage"),
+    ]
     assert of_type(b, "Wounded") == [{"combatant": "bea", "amount": 5, "source": "Dov's Axe"}]
     st = await enc.state()
     assert st["combatants"]["bea"]["wounds"] == 10 and "unconscious" in st["combatants"]["bea"]["conditions"]
@@ -65,7 +83,9 @@ async def test_a_friend_and_a_foe_outside_strike_into_a_three_figure_brawl(tussl
 async def test_a_strike_that_hits_the_aimed_figure_stops(tussle):
     cal = fig("cal", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)])
     enc = await _three_figure_brawl(tussle, cal)
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bea", weapon="spear", dice=[[1, 2, 3], [1]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bea", weapon="spear", dice=[[1, 2, 3], [1]]
+    )
     assert [r["purpose"] for r in of_type(b, "DieRolled")] == ["strike_into_hth", "damage"]
     assert of_type(b, "Wounded")[0]["combatant"] == "bea"
 
@@ -73,21 +93,37 @@ async def test_a_strike_that_hits_the_aimed_figure_stops(tussle):
 async def test_every_strike_missed_hits_nobody(tussle):
     cal = fig("cal", "a", 12, 12, [1, -1], 4, ma=10, items=[dict(SPEAR)])
     enc = await _three_figure_brawl(tussle, cal)
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear",
-                     dice=[[6, 5, 5], [6, 6, 4]])
-    assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "ActionSpent"]  # no friend roll: enemies there
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[6, 5, 5], [6, 6, 4]]
+    )
+    assert types(b) == [
+        "ActionDeclared",
+        "DieRolled",
+        "DieRolled",
+        "ActionSpent",
+    ]  # no friend roll: enemies there
 
 
 async def test_thrown_weapon_from_three_hexes_with_given_modifiers(tussle):
     cal = fig("cal", "a", 12, 12, [3, -1], 3, ma=10, items=[dict(SPEAR)])
     enc = await _three_figure_brawl(tussle, cal)
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", attack="thrown",
-                     modifiers=[{"value": -1, "reason": "range 3"}], dice=[[3, 3, 4], [2]])
+    b = await enc.ok(
+        "tft.strike_into_hth",
+        combatant="cal",
+        target="bo",
+        weapon="spear",
+        attack="thrown",
+        modifiers=[{"value": -1, "reason": "range 3"}],
+        dice=[[3, 3, 4], [2]],
+    )
     roll = of_type(b, "DieRolled")[0]
     assert roll["modifiers"] == [{"value": -1, "reason": "range 3"}] and roll["target"] == 11
     # The figures the rolls would go to, in order (Bo aimed at, then the other enemy Bea; no friend roll).
-    assert of_type(b, "ActionDeclared")[0]["params"] == {"weapon": "spear", "attack": "thrown",
-                                                         "roll_order": ["bo", "bea"]}
+    assert of_type(b, "ActionDeclared")[0]["params"] == {
+        "weapon": "spear",
+        "attack": "thrown",
+        "roll_order": ["bo", "bea"],
+    }
     assert of_type(b, "Wounded")[0]["combatant"] == "bo"
     await enc.replay_matches_live()
 
@@ -95,19 +131,29 @@ async def test_thrown_weapon_from_three_hexes_with_given_modifiers(tussle):
 async def test_far_missile_that_misses_hits_nobody(tussle):
     archer = fig("archer", "a", 10, 12, [6, 0], 3, ma=10, items=[dict(BOW)])
     enc = await _three_figure_brawl(tussle, archer)
-    r = await enc.command("tft.strike_into_hth", combatant="archer", target="bo", weapon="bow", attack="missile")
+    r = await enc.command(
+        "tft.strike_into_hth", combatant="archer", target="bo", weapon="bow", attack="missile"
+    )
     assert r.status == 422 and "use missile_into_hth_far" in r.body["error"]["message"]
-    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 4]])
+    b = await enc.ok(
+        "tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 4]]
+    )
     assert types(b) == ["ActionDeclared", "DieRolled", "ActionSpent"]
 
 
 async def test_far_missile_picks_among_all_members(tussle):
     archer = fig("archer", "a", 10, 12, [6, 0], 3, ma=10, items=[dict(BOW)])
     enc = await _three_figure_brawl(tussle, archer)
-    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow",
-                     dice=[[3, 3, 3], [3], [4]])
+    b = await enc.ok(
+        "tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[3, 3, 3], [3], [4]]
+    )
     pick = of_type(b, "DieRolled")[1]
-    assert (pick["purpose"], pick["notation"], pick["faces"], pick["outcome"]) == ("random_victim", "1d3", [3], "Bea")
+    assert (pick["purpose"], pick["notation"], pick["faces"], pick["outcome"]) == (
+        "random_victim",
+        "1d3",
+        [3],
+        "Bea",
+    )
     assert of_type(b, "Wounded")[0] == {"combatant": "bea", "amount": 3, "source": "Archer's Bow"}
     await enc.replay_matches_live()
 
@@ -130,10 +176,14 @@ async def _pair_with_a_shield(tussle, standing: bool):
 
 async def test_a_shield_stops_an_outsiders_hit_only_in_a_standing_brawl(tussle):
     enc = await _pair_with_a_shield(tussle, standing=True)
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[2, 2, 2], [4]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[2, 2, 2], [4]]
+    )
     assert of_type(b, "Wounded")[0]["amount"] == 5 - 2
     enc = await _pair_with_a_shield(tussle, standing=False)
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[2, 2, 2], [4]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[2, 2, 2], [4]]
+    )
     assert of_type(b, "Wounded")[0]["amount"] == 5
     await enc.replay_matches_live()
 
@@ -143,10 +193,14 @@ async def test_criticals_apply_to_strikes_and_shots_into_a_brawl(tussle):
     archer = fig("archer", "a", 10, 14, [6, 0], 3, ma=10, items=[dict(BOW)])
     enc = await _three_figure_brawl(tussle, cal, archer)
     # A 3 on the roll at the aimed figure: a hit for triple damage.
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[1, 1, 1], [2]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[1, 1, 1], [2]]
+    )
     assert of_type(b, "DieRolled")[1]["total"] == 3 * 3
     # An 18 on a shot: a miss, and the bow is dropped (the GM rules on the breakage); nothing is hit.
-    b = await enc.ok("tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 6]])
+    b = await enc.ok(
+        "tft.missile_into_hth_far", combatant="archer", target="bo", weapon="bow", dice=[[6, 6, 6]]
+    )
     assert types(b) == ["ActionDeclared", "DieRolled", "ItemDropped", "ActionSpent"]
     assert of_type(b, "ItemDropped") == [{"combatant": "archer", "item": "bow", "at": [6, 0]}]
     await enc.replay_matches_live()
@@ -158,6 +212,7 @@ async def test_a_fumbled_strike_ends_the_rolls(tussle):
     b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[6, 6, 5]])
     assert types(b) == ["ActionDeclared", "DieRolled", "ItemDropped", "ActionSpent"]
     enc = await _three_figure_brawl(tussle, cal, options={"attack_criticals": False})
-    b = await enc.ok("tft.strike_into_hth", combatant="cal", target="bo", weapon="spear",
-                     dice=[[6, 6, 5], [6, 6, 6]])
+    b = await enc.ok(
+        "tft.strike_into_hth", combatant="cal", target="bo", weapon="spear", dice=[[6, 6, 5], [6, 6, 6]]
+    )
     assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "ActionSpent"]

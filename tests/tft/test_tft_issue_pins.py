@@ -11,8 +11,12 @@ import pytest
 from tests.tft.helpers import fig, next_turn, of_type, refused, types
 
 
-async def _grapple(tussle, hal: dict[str, Any] | None = None, ivo: dict[str, Any] | None = None,
-                   options: dict[str, Any] | None = None):
+async def _grapple(
+    tussle,
+    hal: dict[str, Any] | None = None,
+    ivo: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+):
     """Turn 4: Hal gets into HTH with the prone Ivo; both pass. Turn 5's action phase has begun."""
     enc = await tussle.create("tft", dice="manual", options={"pins": True, **(options or {})})
     h = {"st": 12, "adj_dx": 12, "ma": 10, **(hal or {})}
@@ -30,21 +34,38 @@ async def _grapple(tussle, hal: dict[str, Any] | None = None, ivo: dict[str, Any
 async def _pin(enc, pinner_dice: list[int] | None = None, target_dice: list[int] | None = None) -> dict:
     """Whoever is first before Hal passes; Hal pins Ivo on turn 5."""
     order = (await enc.state())["initiative"]
-    for cid in order[:order.index("hal")]:
+    for cid in order[: order.index("hal")]:
         await enc.ok("tft.pass", combatant=cid)
-    return await enc.ok("tft.pin", combatant="hal", target="ivo", dice=[pinner_dice or [3, 3, 3],
-                                                                        target_dice or [6, 6, 6]])
+    return await enc.ok(
+        "tft.pin", combatant="hal", target="ivo", dice=[pinner_dice or [3, 3, 3], target_dice or [6, 6, 6]]
+    )
 
 
 async def test_a_pin_held_across_four_turns(tussle):
     enc = await _grapple(tussle)
     b = await _pin(enc)
-    assert types(b) == ["ActionDeclared", "DieRolled", "DieRolled", "PinApplied", "ConditionChanged", "ActionSpent"]
+    assert types(b) == [
+        "ActionDeclared",
+        "DieRolled",
+        "DieRolled",
+        "PinApplied",
+        "ConditionChanged",
+        "ActionSpent",
+    ]
     attempt, resist = of_type(b, "DieRolled")
-    assert (attempt["purpose"], attempt["combatant"], attempt["notation"], attempt["target"], attempt["outcome"]) == (
-        "pin_attempt", "hal", "3d6", 12, "success")
+    assert (
+        attempt["purpose"],
+        attempt["combatant"],
+        attempt["notation"],
+        attempt["target"],
+        attempt["outcome"],
+    ) == ("pin_attempt", "hal", "3d6", 12, "success")
     assert (resist["purpose"], resist["combatant"], resist["target"], resist["outcome"]) == (
-        "pin_resist", "ivo", 13, "failure")
+        "pin_resist",
+        "ivo",
+        13,
+        "failure",
+    )
     assert resist["modifiers"] == [{"value": 2, "reason": "strongest figure in HTH"}]
     st = await enc.state()
     assert st["pins"] == [{"holder": "hal", "pinned": "ivo", "turn": 5, "turns_held": 0, "last_held_turn": 5}]
@@ -55,10 +76,15 @@ async def test_a_pin_held_across_four_turns(tussle):
         assert {"combatant": "hal", "turn": turn, "why": "holding pin"} in of_type(b, "ActionSpent")
         st = await enc.state()
         assert [(p["holder"], p["pinned"], p["turn"], p["turns_held"]) for p in st["pins"]] == [
-            ("hal", "ivo", 5, held)]
+            ("hal", "ivo", 5, held)
+        ]
         assert st["actions_spent"]["hal"] == "holding pin"
         legal = st["legal_actions"]["ivo"]
-        assert "tft.hth_attack" not in legal and "tft.disengage" not in legal and "tft.cast_spell_in_hth" in legal
+        assert (
+            "tft.hth_attack" not in legal
+            and "tft.disengage" not in legal
+            and "tft.cast_spell_in_hth" in legal
+        )
         if turn in (6, 7):
             assert "tft.break_pin" not in legal
             await refused(enc, "tft.break_pin", "first try to break free on turn 8", combatant="ivo")
@@ -66,10 +92,19 @@ async def test_a_pin_held_across_four_turns(tussle):
             await refused(enc, "tft.draw_dagger", "Ivo is pinned", combatant="ivo")
             await refused(enc, "tft.disengage", "Ivo is pinned", combatant="ivo", to=[1, 0])
             if turn == 6:
-                await refused(enc, "tft.cast_spell_in_hth", "may cast only a spell without hand motions",
-                               combatant="ivo")
-                b = await enc.ok("tft.cast_spell_in_hth", combatant="ivo", spell="Drop Weapon", motion=False,
-                                 dice=[[1, 2, 3]])
+                await refused(
+                    enc,
+                    "tft.cast_spell_in_hth",
+                    "may cast only a spell without hand motions",
+                    combatant="ivo",
+                )
+                b = await enc.ok(
+                    "tft.cast_spell_in_hth",
+                    combatant="ivo",
+                    spell="Drop Weapon",
+                    motion=False,
+                    dice=[[1, 2, 3]],
+                )
                 assert of_type(b, "DieRolled")[0]["target"] == 11 + 2 - 6
             else:
                 await enc.ok("tft.pass", combatant="ivo")
@@ -78,7 +113,12 @@ async def test_a_pin_held_across_four_turns(tussle):
             b = await enc.ok("tft.break_pin", combatant="ivo", dice=[[6, 6, 6, 6]])
             roll = of_type(b, "DieRolled")[0]
             assert (roll["purpose"], roll["notation"], roll["total"], roll["target"], roll["outcome"]) == (
-                "break_pin", "4d6", 24, 13, "failure")
+                "break_pin",
+                "4d6",
+                24,
+                13,
+                "failure",
+            )
             assert "PinBroken" not in types(b) and types(b)[-1] == "ActionSpent"
     b = await enc.ok("tft.break_pin", combatant="ivo", dice=[[1, 2, 3, 4]])
     assert of_type(b, "PinBroken") == [{"pinned": "ivo", "holder": "hal"}]
@@ -92,8 +132,10 @@ async def test_a_figure_pinned_before_it_acted_loses_its_action(tussle):
     enc = await _grapple(tussle, hal={"adj_dx": 16})
     assert (await enc.state())["initiative"] == ["hal", "ivo"]
     b = await _pin(enc)
-    assert of_type(b, "ActionSpent") == [{"combatant": "ivo", "turn": 5, "why": "pinned"},
-                                         {"combatant": "hal", "turn": 5, "why": "pin"}]
+    assert of_type(b, "ActionSpent") == [
+        {"combatant": "ivo", "turn": 5, "why": "pinned"},
+        {"combatant": "hal", "turn": 5, "why": "pin"},
+    ]
     await enc.replay_matches_live()
 
 
@@ -112,8 +154,13 @@ async def test_breaking_a_pin_when_weaker_is_refused(tussle):
         await next_turn(enc, turn)
     st = await enc.state()
     assert "tft.break_pin" not in st["legal_actions"]["ivo"]
-    await refused(enc, "tft.break_pin", "Ivo's ST in HTH (12) is less than Hal's (14)",
-                   "only an equal or stronger figure can break a pin", combatant="ivo")
+    await refused(
+        enc,
+        "tft.break_pin",
+        "Ivo's ST in HTH (12) is less than Hal's (14)",
+        "only an equal or stronger figure can break a pin",
+        combatant="ivo",
+    )
     await enc.replay_matches_live()
 
 
@@ -160,7 +207,9 @@ async def test_holding_a_pin_bars_other_actions(tussle):
     await refused(enc, "tft.pin", "Hal is holding a pin", combatant="hal", target="ivo")
 
 
-@pytest.mark.parametrize("hal_uc, ivo_uc, dice_counts", [(2, 0, (3, 5)), (0, 1, (4, 3)), (None, None, (3, 3))])
+@pytest.mark.parametrize(
+    "hal_uc, ivo_uc, dice_counts", [(2, 0, (3, 5)), (0, 1, (4, 3)), (None, None, (3, 3))]
+)
 async def test_pin_contest_dice_follow_the_uc_difference(tussle, hal_uc, ivo_uc, dice_counts):
     hal = {} if hal_uc is None else {"uc": hal_uc}
     ivo = {"judo": 1} if ivo_uc is None else {"uc": ivo_uc}  # Judo never counts as UC
@@ -173,7 +222,7 @@ async def test_pin_contest_dice_follow_the_uc_difference(tussle, hal_uc, ivo_uc,
 async def test_pin_resolution_gm(tussle):
     enc = await _grapple(tussle, options={"pin_resolution": "gm"})
     order = (await enc.state())["initiative"]
-    for cid in order[:order.index("hal")]:
+    for cid in order[: order.index("hal")]:
         await enc.ok("tft.pass", combatant=cid)
     b = await enc.ok("tft.pin", combatant="hal", target="ivo")
     assert types(b) == ["ActionDeclared", "ReactionRequested"]

@@ -17,8 +17,13 @@ async def _standing_pair(tussle, a_stats=None, b_stats=None, options=None, forma
     for cid in ("ann", "ben"):
         await enc.ok("tft.set_hth_preferences", combatant=cid, hth_wish="stand")
     await next_turn(enc, 1)
-    b = await enc.ok("tft.enter_hth", combatant="ann", target="ben", condition="C1",
-                     dice=formation_dice or [[1], [3, 3, 3], [3, 3, 3]])
+    b = await enc.ok(
+        "tft.enter_hth",
+        combatant="ann",
+        target="ben",
+        condition="C1",
+        dice=formation_dice or [[1], [3, 3, 3], [3, 3, 3]],
+    )
     return enc, b
 
 
@@ -26,10 +31,15 @@ async def test_case_2_one_failure_fells_the_group(tussle):
     enc, b = await _standing_pair(tussle, formation_dice=[[1], [3, 3, 3], [6, 6, 1]])
     rolls = [r for r in of_type(b, "DieRolled") if r["purpose"] == "stay_standing"]
     assert [(r["combatant"], r["notation"], r["target"], r["outcome"]) for r in rolls] == [
-        ("ann", "3d6", 13, "success"), ("ben", "3d6", 11, "failure")]
+        ("ann", "3d6", 13, "success"),
+        ("ben", "3d6", 11, "failure"),
+    ]
     assert of_type(b, "StandingCheckResolved") == [{"group": "g1", "case": 2, "standing": False}]
     assert [j["standing"] for j in of_type(b, "CloseCombatJoined")] == [True, False]
-    assert sorted(p["combatant"] for p in of_type(b, "PostureChanged") if p["posture"] == "prone") == ["ann", "ben"]
+    assert sorted(p["combatant"] for p in of_type(b, "PostureChanged") if p["posture"] == "prone") == [
+        "ann",
+        "ben",
+    ]
     st = await enc.state()
     assert st["groups"]["g1"]["standing"] is False
     await enc.replay_matches_live()
@@ -62,12 +72,31 @@ async def test_take_down_with_the_judo_st_bonus(tussle):
     await enc.ok("start_phase", phase="movement")
     b = await enc.ok("start_phase", phase="action", dice=[[6, 6], [6, 6, 1, 1]])
     puller, stander = of_type(b, "DieRolled")
-    assert (puller["combatant"], puller["notation"], puller["modifiers"], puller["total"], puller["target"],
-            puller["outcome"]) == ("ben", "2d6", [{"value": 4, "reason": "Judo 1 (ST in HTH)"}], 12, 16, "success")
-    assert (stander["combatant"], stander["notation"], stander["total"], stander["target"], stander["outcome"]) == (
-        "ann", "4d6", 14, 12, "failure")
-    assert of_type(b, "TakeDownResolved") == [{"group": "g1", "puller": "ben", "stander": "ann", "puller_dice": 2,
-                                               "stander_dice": 4, "taken_down": True}]
+    assert (
+        puller["combatant"],
+        puller["notation"],
+        puller["modifiers"],
+        puller["total"],
+        puller["target"],
+        puller["outcome"],
+    ) == ("ben", "2d6", [{"value": 4, "reason": "Judo 1 (ST in HTH)"}], 12, 16, "success")
+    assert (
+        stander["combatant"],
+        stander["notation"],
+        stander["total"],
+        stander["target"],
+        stander["outcome"],
+    ) == ("ann", "4d6", 14, 12, "failure")
+    assert of_type(b, "TakeDownResolved") == [
+        {
+            "group": "g1",
+            "puller": "ben",
+            "stander": "ann",
+            "puller_dice": 2,
+            "stander_dice": 4,
+            "taken_down": True,
+        }
+    ]
     assert of_type(b, "StandingCheckResolved") == [{"group": "g1", "case": 3, "standing": False}]
     assert "ActionSpent" not in types(b)
     await enc.replay_matches_live()
@@ -86,17 +115,24 @@ async def test_case_1_majority_wishes_to_fall(tussle):
     assert "DieRolled" not in types(b)
 
 
-@pytest.mark.parametrize("vote, case, purposes", [
-    ("dissent_contest", 3, ["take_down_puller", "take_down_stander"]),
-    ("majority_first", 2, ["stay_standing", "stay_standing"]),
-])
+@pytest.mark.parametrize(
+    "vote, case, purposes",
+    [
+        ("dissent_contest", 3, ["take_down_puller", "take_down_stander"]),
+        ("majority_first", 2, ["stay_standing", "stay_standing"]),
+    ],
+)
 async def test_standing_vote_option_with_one_faller_of_three(tussle, vote, case, purposes):
     enc, _ = await _standing_pair(tussle, options={"standing_vote": vote})
     await enc.add(fig("cid", "b", 10, 9, [0, 1], 2, ma=10))
     b = await enc.ok("tft.join_hth", combatant="cid", target="ann")
     # A standing joiner keeps his feet in a standing brawl.
-    assert of_type(b, "CloseCombatJoined")[0] == {"group": "g1", "combatants": ["cid"], "at": [0, 0],
-                                                  "standing": True}
+    assert of_type(b, "CloseCombatJoined")[0] == {
+        "group": "g1",
+        "combatants": ["cid"],
+        "at": [0, 0],
+        "standing": True,
+    }
     assert "PostureChanged" not in types(b)
     await enc.ok("tft.set_hth_preferences", combatant="ann", hth_wish="stand")
     await enc.ok("tft.set_hth_preferences", combatant="ben", hth_wish="stand")  # cid wishes to fall (default)
@@ -106,11 +142,14 @@ async def test_standing_vote_option_with_one_faller_of_three(tussle, vote, case,
             await enc.ok("tft.pass", combatant=c)
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
-    b = await enc.ok("start_phase", phase="action", dice=[[1, 1], [1, 1, 1, 1]] if case == 3 else
-                     [[1, 1, 1], [1, 1, 1]])
+    b = await enc.ok(
+        "start_phase", phase="action", dice=[[1, 1], [1, 1, 1, 1]] if case == 3 else [[1, 1, 1], [1, 1, 1]]
+    )
     assert [r["purpose"] for r in of_type(b, "DieRolled")] == purposes
     assert of_type(b, "StandingCheckResolved") == [{"group": "g1", "case": case, "standing": True}]
-    if case == 3:  # the strongest of each camp represents it: Ann (12, first) for the standers, Cid for the fallers
+    if (
+        case == 3
+    ):  # the strongest of each camp represents it: Ann (12, first) for the standers, Cid for the fallers
         td = of_type(b, "TakeDownResolved")[0]
         assert (td["puller"], td["stander"]) == ("cid", "ann")
     await enc.replay_matches_live()

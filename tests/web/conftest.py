@@ -20,8 +20,15 @@ import pytest
 
 from tests.support.serving import ServeProcess
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 WAIT_MS = 20_000  # generous bounds: they only decide how long a broken page takes to fail
 
 
@@ -42,8 +49,14 @@ class Api:
 
     base: str
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-             accept: str = "application/json") -> tuple[int, Any]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        accept: str = "application/json",
+    ) -> tuple[int, Any]:
         headers = {"Accept": accept}
         if token:
             headers["Authorization"] = f"Bearer {token}"
@@ -67,17 +80,24 @@ class Api:
         return out
 
     def command(self, enc: dict[str, Any], type: str, token: str | None = None, **fields: Any) -> Any:
-        return self.ok("POST", f"/encounters/{enc['id']}/commands", {"type": type, **fields},
-                       token or enc["gm_token"])
+        return self.ok(
+            "POST", f"/encounters/{enc['id']}/commands", {"type": type, **fields}, token or enc["gm_token"]
+        )
 
-    def tft_movement(self, create: dict[str, Any], figures: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    def tft_movement(
+        self, create: dict[str, Any], figures: list[dict[str, Any]]
+    ) -> tuple[dict[str, Any], str]:
         """A TFT encounter with these figures, a seat "Alice" for the first, in turn 1's movement phase:
         the encounter and the seat's token."""
         enc = self.ok("POST", "/encounters", {"ruleset": "tft", **create})
         for fig in figures:
             self.command(enc, "add_combatant", combatant=fig)
-        seat = self.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": [figures[0]["id"]]},
-                       enc["gm_token"])
+        seat = self.ok(
+            "POST",
+            f"/encounters/{enc['id']}/seats",
+            {"name": "Alice", "combatants": [figures[0]["id"]]},
+            enc["gm_token"],
+        )
         self.command(enc, "start_turn", turn=1)
         self.command(enc, "start_phase", phase="movement")
         return enc, seat["token"]
@@ -107,7 +127,11 @@ class Watched:
     def script_errors(self, allow_status: tuple[int, ...] = ()) -> list[str]:
         """Console errors and exceptions, less the network lines for statuses the test caused on purpose."""
         allowed = tuple(f"status of {s}" for s in allow_status)
-        return [e for e in self.errors if not (allowed and "Failed to load resource" in e and any(a in e for a in allowed))]
+        return [
+            e
+            for e in self.errors
+            if not (allowed and "Failed to load resource" in e and any(a in e for a in allowed))
+        ]
 
 
 @pytest.fixture
@@ -148,5 +172,9 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     for d in page.locator("details").all():
         d.evaluate("d => { d.open = true; }")
     page.evaluate(AXE.read_text())  # through the devtools protocol: the page's CSP allows no injected script
-    return json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations.map(v => "
-                                    "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.html)})))"))
+    return json.loads(
+        page.evaluate(
+            "async () => JSON.stringify((await axe.run(document)).violations.map(v => "
+            "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.html)})))"
+        )
+    )

@@ -30,10 +30,14 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=path, full_page=True)
 
 
-def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_page(served, api, open_page, tmp_path):
+def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_page(
+    served, api, open_page, tmp_path
+):
     enc = api.ok("POST", "/encounters", {"name": "Behind the screen", "ruleset": "freeform"})
     api.command(enc, "add_combatant", combatant=ANN)
-    seat = api.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["ann"]}, enc["gm_token"])
+    seat = api.ok(
+        "POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["ann"]}, enc["gm_token"]
+    )
     api.command(enc, "roll", expression="2d6", purpose="in the open", combatant="ann")
     view = f"{served.url}/encounters/{enc['id']}/view"
     gm, player = open_page(f"{view}#token={enc['gm_token']}"), open_page(f"{view}#token={seat['token']}")
@@ -94,7 +98,9 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
     assert axe_violations(p) == []
 
     # The chain the pages verified holds declarations and every hidden event type.
-    status, raw = api.call("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"], accept="application/x-ndjson")
+    status, raw = api.call(
+        "GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"], accept="application/x-ndjson"
+    )
     assert status == 200
     events, _ = parse(raw)
     assert any("declaration" in e["data"] for e in events)
@@ -126,7 +132,9 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
 
 def test_with_physical_dice_the_gms_roll_form_has_no_screen(served, api, open_page):
     """Manual dice have no hidden seed to roll from, so the box would only earn a refusal."""
-    enc = api.ok("POST", "/encounters", {"name": "Dice on the table", "ruleset": "freeform", "dice": "manual"})
+    enc = api.ok(
+        "POST", "/encounters", {"name": "Dice on the table", "ruleset": "freeform", "dice": "manual"}
+    )
     gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}")
     gm.page.locator("#connection.live").wait_for()
     form = open_action(gm.page, "gm:roll")

@@ -108,8 +108,9 @@ def _hth_fight(api):
     """Simeth (a seat) and a troll with a carried dagger; manual dice, faces typed in by the actor."""
     t = troll()
     t["items"].append({**DAGGER, "id": "troll-dagger"})
-    return api.tft_movement({"name": "Into the brawl", "dice": "manual", "options": {"manual_dice_from": "actor"}},
-                            [simeth(), t])
+    return api.tft_movement(
+        {"name": "Into the brawl", "dice": "manual", "options": {"manual_dice_from": "actor"}}, [simeth(), t]
+    )
 
 
 def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(served, api, open_page):
@@ -127,7 +128,9 @@ def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(s
     api.command(enc, "start_phase", phase="action")
     form = open_action(a, "simeth:tft.enter_hth")
     form.locator("select[name=target]").select_option(label="Troll")
-    said = send(form, expect="Roll these dice")  # manual dice, no faces yet: the page asks for them (dice_needed)
+    said = send(
+        form, expect="Roll these dice"
+    )  # manual dice, no faces yet: the page asks for them (dice_needed)
     assert "1d6: Troll's HTH defense roll" in said
     form.locator("textarea[name=dice]").fill("[[3]]")
     send(form)
@@ -163,13 +166,19 @@ def test_the_gm_sees_each_webhooks_health_on_the_page(tmp_path, open_page):
     with socket.socket() as s:  # a port nobody listens on: every delivery is refused
         s.bind(("127.0.0.1", 0))
         dead = s.getsockname()[1]
-    srv = ServeProcess("--db", str(tmp_path / "tussle.db"), "--webhook-allow-private", "--webhook-retry-s", "0.2")
+    srv = ServeProcess(
+        "--db", str(tmp_path / "tussle.db"), "--webhook-allow-private", "--webhook-retry-s", "0.2"
+    )
     try:
         api = Api(srv.url)
         enc = api.ok("POST", "/encounters", {"name": "Told", "ruleset": "freeform"})
         base = f"/encounters/{enc['id']}"
-        api.ok("POST", f"{base}/webhooks", {"url": f"http://127.0.0.1:{dead}/secret-path", "deliver": ["events"],
-                                            "format": "json"}, enc["gm_token"])
+        api.ok(
+            "POST",
+            f"{base}/webhooks",
+            {"url": f"http://127.0.0.1:{dead}/secret-path", "deliver": ["events"], "format": "json"},
+            enc["gm_token"],
+        )
         api.command(enc, "note", text="Someone is listening.")
         deadline = time.monotonic() + 30
         while not api.ok("GET", f"{base}/webhooks", token=enc["gm_token"])["webhooks"][0]["failing_since"]:

@@ -9,6 +9,7 @@ from tests.web.conftest import axe_violations, screenshots_dir
 
 pytestmark = pytest.mark.browser
 
+
 def seqs(page) -> list[int]:
     return [int(s) for s in page.locator("ol.log li").evaluate_all("els => els.map(e => e.dataset.seq)")]
 

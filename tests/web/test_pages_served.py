@@ -25,8 +25,13 @@ def csp_directives(header: str) -> dict[str, list[str]]:
 
 async def test_pages_and_assets_carry_a_strict_csp_and_cache_headers(tussle):
     enc = await tussle.create()
-    for path, cache in [("/", "no-cache"), (f"{enc.path}/view", "no-cache"), ("/static/js/view.js", "max-age"),
-                        ("/static/css/tussle.css", "max-age"), ("/static/vendor/noble-hashes/sha2.js", "max-age")]:
+    for path, cache in [
+        ("/", "no-cache"),
+        (f"{enc.path}/view", "no-cache"),
+        ("/static/js/view.js", "max-age"),
+        ("/static/css/tussle.css", "max-age"),
+        ("/static/vendor/noble-hashes/sha2.js", "max-age"),
+    ]:
         r = await tussle.session.get(tussle.base_url + path)
         assert r.status == 200, path
         csp = csp_directives(r.headers["Content-Security-Policy"])
@@ -41,8 +46,15 @@ async def test_pages_and_assets_carry_a_strict_csp_and_cache_headers(tussle):
 
 
 async def test_nothing_outside_the_static_folder_is_served(tussle):
-    for path in ["/static/../app.py", "/static/%2e%2e/app.py", "/static/%2e%2e/%2e%2e/pyproject.toml",
-                 "/static/js/nothing.js", "/static/js", "/static/js/%00.js", "/static/" + "a" * 5000]:
+    for path in [
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/static/%2e%2e/%2e%2e/pyproject.toml",
+        "/static/js/nothing.js",
+        "/static/js",
+        "/static/js/%00.js",
+        "/static/" + "a" * 5000,
+    ]:
         r = await tussle.session.get(tussle.base_url + path)
         assert r.status in ((400, 404) if "%00" in path else (404,)), path  # a NUL in any text is a 400
         assert (await r.json())["error"]["code"] in ("not_found", "bad_request")
@@ -88,11 +100,17 @@ def test_the_pages_hold_no_inline_script_style_or_remote_origin():
 
 def test_a_built_wheel_contains_the_pages(tmp_path):
     # What the Dockerfile's `pip install .` installs: the wheel must carry every static file.
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     wheel = next(tmp_path.glob("tussle-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    wanted = {f"server/{p.relative_to(STATIC_DIR.parent).as_posix()}" for p in STATIC_DIR.rglob("*") if p.is_file()}
+    wanted = {
+        f"server/{p.relative_to(STATIC_DIR.parent).as_posix()}" for p in STATIC_DIR.rglob("*") if p.is_file()
+    }
     assert wanted and wanted <= names, sorted(wanted - names)
     assert "server/static/vendor/noble-hashes/LICENSE" in names
