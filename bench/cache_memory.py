@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from events.store.sqlite import SqliteStore  # noqa: E402
 from rules.registry import Registry  # noqa: E402
-from server.service import Encounters  # noqa: E402
-from server.tokens import Principal  # noqa: E402
+from server.encounters.service import Encounters  # noqa: E402
+from server.encounters.tokens import Principal  # noqa: E402
 
 COMBATANTS = ["ann", "bob", "cid", "dee"]
 

@@ -35,8 +35,8 @@ from events.store.sqlite import SqliteStore  # noqa: E402
 from rules.pipeline import to_new_event  # noqa: E402
 from rules.registry import Registry  # noqa: E402
 from rules.state import replay  # noqa: E402
-from server.service import Encounters  # noqa: E402
-from server.tokens import Principal  # noqa: E402
+from server.encounters.service import Encounters  # noqa: E402
+from server.encounters.tokens import Principal  # noqa: E402
 
 COMBATANTS = ["ann", "bob", "cid", "dee"]
 POSTURES = ["standing", "kneeling", "prone", "standing"]

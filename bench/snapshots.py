@@ -36,8 +36,8 @@ from bench.replay import build  # noqa: E402
 from events.store.sqlite import SqliteStore  # noqa: E402
 from rules.registry import Registry  # noqa: E402
 from rules.state import replay  # noqa: E402
-from server.service import Encounters  # noqa: E402
-from server.snapshots import SNAPSHOT_EVERY  # noqa: E402
+from server.encounters.service import Encounters  # noqa: E402
+from server.encounters.snapshots import SNAPSHOT_EVERY  # noqa: E402
 
 
 async def timed_load(path: str, stream: str, at: int | None, empty_first: bool) -> float:

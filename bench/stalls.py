@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.replay import build  # noqa: E402
 from events.store.sqlite import SqliteStore  # noqa: E402
 from rules.registry import Registry  # noqa: E402
-from server.service import Encounters  # noqa: E402
+from server.encounters.service import Encounters  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

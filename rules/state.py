@@ -35,7 +35,7 @@ from rules.merge_patch import merge_patch
 State = dict[str, Any]
 
 # The version of this fold (with `voided_seqs`): bump it with any change to what a stream folds to here,
-# so that saved snapshots of states folded by the older code are discarded (server/snapshots.py).
+# so that saved snapshots of states folded by the older code are discarded (server/encounters/snapshots.py).
 FOLD_VERSION = 1
 
 

@@ -12,9 +12,12 @@ from aiohttp import web
 from events.store.port import Store
 from rules.registry import Registry
 from server import loop_probe, webhooks
-from server.acting import asked_now, reaction_deadlines, with_deadlines
 from server.describing import describe_rulesets
-from server.encounter_cache import DEFAULT_CAPACITY
+from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
+from server.encounters.encounter_cache import DEFAULT_CAPACITY
+from server.encounters.service import Encounters
+from server.encounters.service_errors import NotFound, NotPermitted, Unauthenticated
+from server.encounters.snapshots import SNAPSHOT_EVERY, read_range
 from server.exporting import ndjson_lines
 from server.http import web as pages
 from server.http.context import (
@@ -35,9 +38,6 @@ from server.live import routes as live
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
-from server.service import Encounters
-from server.service_errors import NotFound, NotPermitted, Unauthenticated
-from server.snapshots import SNAPSHOT_EVERY, read_range
 from server.streamed_json import LONG_LIST, streamed_json
 
 # ---- handlers ---------------------------------------------------------------------------------
@@ -391,7 +391,7 @@ def make_app(
     snapshot_every: int = SNAPSHOT_EVERY,
     **settings: Any,
 ) -> web.Application:
-    """Build the server around an open-able store (`ids`: where its ids come from, server/ids.py)."""
+    """Build the server around an open-able store (`ids`: where its ids come from, server/encounters/ids.py)."""
     proxies = trusted_networks(settings.get("trusted_proxies") or ())
     first = [forwarded_middleware(proxies)] if proxies else []
     app = web.Application(

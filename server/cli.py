@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from server.encounter_cache import DEFAULT_CAPACITY
+from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
 
 
@@ -221,8 +221,8 @@ async def _export(args: argparse.Namespace) -> int:
                 out.write(await secrets_line(store, args.id, await store.read(args.id)))
         else:
             from rules.registry import Registry
+            from server.encounters.service import Encounters
             from server.exporting import forum_chunks
-            from server.service import Encounters
 
             enc = Encounters(store, Registry.discover())
             enc.snapshots.writes = (

@@ -100,8 +100,8 @@ async def demo_over_http(base: str, *, public: bool = True, admin_token: str | N
 async def demo_in_database(db: str, base: str, *, public: bool = True) -> int:
     from events.store.sqlite import DatabaseLocked, SqliteStore
     from rules.registry import Registry
-    from server.service import Encounters
-    from server.tokens import Principal
+    from server.encounters.service import Encounters
+    from server.encounters.tokens import Principal
 
     store = SqliteStore(db)
     try:

@@ -75,7 +75,7 @@ async def forum_chunks(
     The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known).
     `span`: (first, last, at), the seqs of a page of the log as of `at`, instead of the whole or the turn."""
     from projections.forum_export import POST_SEPARATOR, forum_posts
-    from server.log_reading import LogRange, log_range, timeline, turn_range
+    from server.encounters.log_reading import LogRange, log_range, timeline, turn_range
 
     if span is not None:  # (first, last, at): a page of GET /log
         first, last, at = span

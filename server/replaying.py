@@ -152,7 +152,7 @@ def _void_targets(prefix: list[Event], cmd: Command) -> list[tuple[int, str]]:
 
 
 def _behind_screen(cmd: Command, stored: list[Event]) -> bool:
-    """Whether deciding `cmd` needs the hidden seed, as the service hands it (server/service.py `_context`):
+    """Whether deciding `cmd` needs the hidden seed, as the service hands it (server/encounters/service.py `_context`):
     a hidden roll, a reveal, and a close that revealed hidden rolls. Not any command whose stored events
     merely include a hidden roll's: a forger could add one to a forged command to have it skipped."""
     if isinstance(cmd, c.RollDice):

@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from server.ids import CountingIds
+from server.encounters.ids import CountingIds
 from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.serving import ServeProcess
 

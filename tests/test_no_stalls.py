@@ -22,7 +22,7 @@ import server.whole_stream
 from events.store.port import Append
 from events.store.sqlite import SqliteStore
 from rules.registry import Registry
-from server.service import Encounters
+from server.encounters.service import Encounters
 from tests.support.appends import command
 from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.ws import frame

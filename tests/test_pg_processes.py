@@ -27,7 +27,7 @@ from events.store.port import Append
 from events.store.postgres import PostgresStore
 from rules.registry import Registry
 from server.app import ENCOUNTERS, make_app
-from server.feed import LiveFeed
+from server.encounters.feed import LiveFeed
 from server.live import pg_listener
 from server.live.pg_listener import PgFeedListener
 from tests.support import serving

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from server import service_errors
+from server.encounters import service_errors
 from server.http.errors import status_of
 
 
@@ -29,4 +29,4 @@ def test_no_server_module_raises_the_removed_http_error() -> None:
     """ApiError (status, code, ...) is gone: a module still importing it fails only when that path runs."""
     server = Path(__file__).resolve().parent.parent / "server"
     stale = [str(p.relative_to(server)) for p in server.rglob("*.py") if "ApiError" in p.read_text()]
-    assert not stale, f"use server.service_errors in {', '.join(stale)}"
+    assert not stale, f"use server.encounters.service_errors in {', '.join(stale)}"

@@ -18,7 +18,7 @@ from events.store.postgres import PostgresStore
 from events.store.sqlite import SqliteStore
 from rules.registry import Registry
 from rules.state import replay
-from server.snapshots import Loaded, Snapshots, note
+from server.encounters.snapshots import Loaded, Snapshots, note
 from tests.golden.renders import read_stream
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*/*.jsonl"))

@@ -164,7 +164,7 @@ class EventStore(abc.ABC):
     sole_writer: bool = False
 
     # The envelope `ts` of each command's events, read once per append. The encounter service sets
-    # it from its one source of made-up values (server/ids.py), so golden tests get the same bytes.
+    # it from its one source of made-up values (server/encounters/ids.py), so golden tests get the same bytes.
     clock: Callable[[], str] = staticmethod(timestamp)
 
     def head_known(self, stream: str, seq: int) -> bool:

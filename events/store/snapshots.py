@@ -3,7 +3,7 @@
 A snapshot is a cache, never part of the chain: it can be deleted at any time and is made again by
 the next replay. Each row is tagged with what made its state — the ruleset and its version, and the
 engine's fold version — and names the chain hash at its seq; a reader discards a row whose tag is
-not the running code's, or whose hash is not the stored event's (server/snapshots.py).
+not the running code's, or whose hash is not the stored event's (server/encounters/snapshots.py).
 The table is the migration "snapshots" (events/store/migrations.py).
 """
 

@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from server.service import Encounters
-from server.service_errors import NotPermitted, Unauthenticated, bad_request
-from server.tokens import Principal, same_secret, token_hash
+from server.encounters.service import Encounters
+from server.encounters.service_errors import NotPermitted, Unauthenticated, bad_request
+from server.encounters.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)

@@ -9,8 +9,7 @@ import structlog
 from aiohttp import web
 
 from rules.state import EventNotFoldable
-from server.http.context import ENCOUNTERS, ERROR_CODE
-from server.service_errors import (
+from server.encounters.service_errors import (
     BadRequest,
     Conflict,
     NotFound,
@@ -20,6 +19,7 @@ from server.service_errors import (
     ServiceError,
     Unauthenticated,
 )
+from server.http.context import ENCOUNTERS, ERROR_CODE
 
 log = structlog.get_logger("tussle.errors")
 

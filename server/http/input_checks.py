@@ -15,7 +15,7 @@ import msgspec
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
-from server.service_errors import bad_request
+from server.encounters.service_errors import bad_request
 
 # Far deeper than any body of the contract (a ruling's overrides on a weapon's reach is about 8).
 MAX_DEPTH = 64

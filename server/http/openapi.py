@@ -15,10 +15,10 @@ from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
 from rules.pipeline import NewCombatant
 from rules.registry import Registry
+from server.encounters.service_errors import RuleRefusal, ServiceError
 from server.http import api_types as t
 from server.http import openapi_generators as g
 from server.http.errors import STATUS_OF
-from server.service_errors import RuleRefusal, ServiceError
 
 REF = "#/components/schemas/{name}"
 

@@ -40,7 +40,7 @@ from aiohttp import web
 
 from events.envelope import Event
 from events.store.postgres import PostgresStore
-from server.feed import LiveFeed
+from server.encounters.feed import LiveFeed
 from server.http.context import ENCOUNTERS
 
 log = structlog.get_logger("tussle.pg_listener")

@@ -7,12 +7,12 @@ from aiohttp import web
 from projections.forum_export import forum_posts
 from projections.log import group_by_turn
 from server import whole_stream
+from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
+from server.encounters.service_errors import bad_request
 from server.exporting import forum_chunks
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
-from server.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
-from server.service_errors import bad_request
 from server.streamed_json import LONG_LIST, streamed_json
 from server.verifying import parse_head
 
@@ -23,7 +23,7 @@ async def get_log(request: web.Request) -> web.Response:
     """GET /encounters/{id}/log?format=json|markdown|bbcode&at=&turn=&max_chars=&from=&limit=
 
     Paged like /events: the entries of seqs `from`..`from + limit - 1` (at most `at`), and `next_from`;
-    a turn excerpt (`turn=`) reads only that turn's range (server/log_reading.py)."""
+    a turn excerpt (`turn=`) reads only that turn's range (server/encounters/log_reading.py)."""
     stream = request.match_info["id"]
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]

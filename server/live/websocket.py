@@ -32,14 +32,14 @@ from aiohttp import WSMsgType, web
 from events.envelope import ZERO_HASH, Event
 from projections.log import NarrativeLog
 from projections.view import state_view
-from server.acting import reaction_deadlines
+from server.encounters.acting import reaction_deadlines
+from server.encounters.log_reading import whole_log
+from server.encounters.service_errors import RateLimited, ServiceError
+from server.encounters.tokens import Principal, token_hash
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
-from server.log_reading import whole_log
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
-from server.service_errors import RateLimited, ServiceError
 from server.streamed_json import encoded_pieces
-from server.tokens import Principal, token_hash
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.
@@ -442,7 +442,7 @@ class Hub:
 
     async def _load(self, upto: int | None = None) -> None:
         """The follower as of `upto` (the head when None). The log's entries are described in pieces with
-        yields between (server/log_reading.whole_log), never the whole stream in one go; for `state` subscribers
+        yields between (server/encounters/log_reading.whole_log), never the whole stream in one go; for `state` subscribers
         alone the state comes from the nearest snapshot and its tail, and the entries wait for a `log` join."""
         enc = self.hubs.encounters
         if upto is None:

@@ -22,8 +22,8 @@ from typing import Any
 
 from aiohttp import web
 
+from server.encounters.tokens import token_hash
 from server.http.context import ENCOUNTERS, SETTINGS
-from server.tokens import token_hash
 
 # Seconds; commands are fsynced appends, so the interesting range is sub-millisecond to a second.
 APPEND_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)

@@ -17,10 +17,10 @@ from typing import Any
 
 from aiohttp import web
 
+from server.encounters.service_errors import ServiceError
+from server.encounters.tokens import token_hash
 from server.http.context import PRINCIPAL
 from server.http.errors import error_response, status_of
-from server.service_errors import ServiceError
-from server.tokens import token_hash
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UNLIMITED_PATHS = frozenset({"/healthz", "/metrics"})

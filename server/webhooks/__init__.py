@@ -18,10 +18,10 @@ from aiohttp import web
 from events.common import WebhookDisabled
 from events.envelope import NewEvent
 from events.store.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
+from server.encounters.service_errors import ServiceError
+from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
-from server.service_errors import ServiceError
-from server.tokens import Principal
 from server.webhooks.dispatcher import Dispatcher, Settings
 from server.webhooks.outbox import outbox_rows
 from server.webhooks.subscriptions import routes

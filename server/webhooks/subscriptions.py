@@ -19,10 +19,10 @@ from aiohttp import web
 from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
 from events.store.outbox import DELETED, Delivery, WebhookChange, WebhookRow
 from rules.pipeline import ID_PATTERN
+from server.encounters.service_errors import NotFound, NotPermitted, bad_request
+from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
-from server.service_errors import NotFound, NotPermitted, bad_request
-from server.tokens import Principal
 from server.webhooks import signing
 from server.webhooks.safety import UnsafeUrl, check_reachable
 

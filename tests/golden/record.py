@@ -13,7 +13,7 @@ from pathlib import Path
 
 import aiohttp
 
-from server.ids import CountingIds
+from server.encounters.ids import CountingIds
 from tests.golden.scripts import SCRIPTS, load, play, script_names
 from tests.support.client import RunningServer, TussleClient
 

@@ -5,7 +5,7 @@ that serializes its commands in this process and its dice seeds. An encounter is
 only when nothing is at work on it: no request inside the service for it (`using`), its lock free.
 When every encounter is at work the cache holds more than its capacity for a while rather than evict
 one; the next insertion brings it back down.
-Everything evicted is read again from the store on next use (from a snapshot: server/snapshots.py).
+Everything evicted is read again from the store on next use (from a snapshot: server/encounters/snapshots.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The narrative log of a range of seqs, reading only that range (issue 19 item 2).
 
 A page of `GET /log` (`from`, `limit`) or a turn excerpt (`turn=`) starts from the state just
-before its first seq, loaded from the nearest snapshot (server/snapshots.py) skipping what every void
+before its first seq, loaded from the nearest snapshot (server/encounters/snapshots.py) skipping what every void
 up to the log's end voids, exactly as `projections.log.build_log` over the whole stream would; then
 it describes the range's events, yielding to the loop between pieces. A void in the range that
 names an event before it has that event's sentence made from the state before it, as the whole log
@@ -17,8 +17,8 @@ from events.envelope import Event
 from projections.audit import commitment_timeline
 from projections.log import NarrativeLog, sentence
 from rules.state import initial_state
-from server.service_errors import NotFound
-from server.snapshots import READ_PAGE, Loaded, read_range
+from server.encounters.service_errors import NotFound
+from server.encounters.snapshots import READ_PAGE, Loaded, read_range
 
 # Events of a log page when `limit` is not given (as for /events).
 DEFAULT_LIMIT = 1000

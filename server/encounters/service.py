@@ -51,12 +51,12 @@ from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, t
 from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
-from server.dice_wanted import dice_wanted
-from server.encounter_cache import DEFAULT_CAPACITY, EncounterCache
-from server.feed import LiveFeed
-from server.ids import RandomIds
-from server.reaction_deadlines import deadline_changes, timeout_command_id
-from server.service_errors import (
+from server.encounters.dice_wanted import dice_wanted
+from server.encounters.encounter_cache import DEFAULT_CAPACITY, EncounterCache
+from server.encounters.feed import LiveFeed
+from server.encounters.ids import RandomIds
+from server.encounters.reaction_deadlines import deadline_changes, timeout_command_id
+from server.encounters.service_errors import (
     Closed,
     CommandIdTaken,
     NotFound,
@@ -67,8 +67,8 @@ from server.service_errors import (
     Unauthenticated,
     bad_request,
 )
-from server.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
-from server.tokens import Principal, new_token, token_hash
+from server.encounters.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
+from server.encounters.tokens import Principal, new_token, token_hash
 
 DICE_MODES = ("server", "manual", "mixed")
 
@@ -136,7 +136,7 @@ class Encounters:
         self.store = store
         self.ids = (
             ids or RandomIds()
-        )  # every id, seed and time this service makes comes from here (server/ids.py)
+        )  # every id, seed and time this service makes comes from here (server/encounters/ids.py)
         store.clock = self.ids.now
         self.registry = registry
         self.max_events = max_events
@@ -145,11 +145,11 @@ class Encounters:
         # feed listener does, once and in position order, for this process's appends and others').
         self.publish_appends = True
         # States, commitments, locks and seeds of the encounters in use, at most `cache_encounters` of
-        # them (server/encounter_cache.py); never one a command is at work on.
+        # them (server/encounters/encounter_cache.py); never one a command is at work on.
         self.cache = EncounterCache(cache_encounters, on_evict=self._evicted)
         self.snapshots = Snapshots(
             store, registry, snapshot_every
-        )  # cold loads and ?at= (server/snapshots.py)
+        )  # cold loads and ?at= (server/encounters/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
         self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = (
@@ -157,7 +157,7 @@ class Encounters:
         )
         self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
         # When each pending reaction of a loaded encounter was asked (its ReactionRequested's ts), for the
-        # deadlines the views show (server/acting.py). Answering on time goes by the store's deadline rows.
+        # deadlines the views show (server/encounters/acting.py). Answering on time goes by the store's deadline rows.
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
 
     # ---- reading ---------------------------------------------------------------------------
@@ -886,7 +886,7 @@ class Encounters:
 
     async def answer_overdue(self, now_ts: str) -> int:
         """Answer with its default, as actor `system`, every reaction whose stored deadline has passed
-        (server/reaction_deadlines.py); how many this process answered."""
+        (server/encounters/reaction_deadlines.py); how many this process answered."""
         answered = 0
         for due in await self.store.due_deadlines(now_ts):
             try:

@@ -8,7 +8,7 @@ from typing import Any
 
 from events.envelope import timestamp
 from projections.view import acting_now_view
-from server.tokens import Principal
+from server.encounters.tokens import Principal
 
 TS_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
