@@ -1,5 +1,5 @@
 """Who may supply a command's dice faces: the rule the service applies before deciding and the replay
-audit applies to the faces a stored command supplied (server/replaying.py), and every verifier and the
+audit applies to the faces a stored command supplied (server/audit/replaying.py), and every verifier and the
 dice audit apply to a stored manual roll (refused_faces), so all judge alike."""
 
 from __future__ import annotations

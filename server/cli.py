@@ -496,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _verify(args: argparse.Namespace) -> int:
     import json
 
-    from server.verifying import parse_head, report_text, verify_export
+    from server.audit.verifying import parse_head, report_text, verify_export
 
     try:
         head = parse_head(args.head) if args.head else None

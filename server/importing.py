@@ -19,7 +19,7 @@ from events.dice import commitment_of
 from events.envelope import ZERO_HASH, Event, NewEvent
 from events.store.port import Append, SeedRow, Store, StreamInfo, TokenRow
 from projections.audit import commitment_timeline
-from server.verifying import parse_export, verify_export
+from server.audit.verifying import parse_export, verify_export
 
 SECRETS = "secrets"
 _enc = msgspec.json.Encoder()

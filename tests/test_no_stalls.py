@@ -17,8 +17,8 @@ import aiohttp
 import pytest
 
 import projections.log
-import server.verifying
-import server.whole_stream
+import server.audit.verifying
+import server.audit.whole_stream
 from events.store.port import Append
 from events.store.sqlite import SqliteStore
 from rules.registry import Registry
@@ -151,8 +151,8 @@ async def test_a_log_page_of_ten_thousand_is_described_in_pieces(big, monkeypatc
 async def test_verify_and_audit_check_a_big_stream_off_the_loop(big, monkeypatch, report):
     client, stream = big
     small = await client.create("freeform")
-    made_here = Turns(monkeypatch, server.whole_stream, f"{report}_report")
-    hashed_here = Turns(monkeypatch, server.verifying, "event_hash")
+    made_here = Turns(monkeypatch, server.audit.whole_stream, f"{report}_report")
+    hashed_here = Turns(monkeypatch, server.audit.verifying, "event_hash")
     read = asyncio.create_task(client.session.get(f"{client.base_url}/encounters/{stream}/{report}"))
     assert await commands_meanwhile(small, read) >= 1
     made_here.stop()

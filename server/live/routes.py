@@ -6,7 +6,8 @@ from aiohttp import web
 
 from projections.forum_export import forum_posts
 from projections.log import group_by_turn
-from server import whole_stream
+from server.audit import whole_stream
+from server.audit.verifying import parse_head
 from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.encounters.service_errors import bad_request
 from server.exporting import forum_chunks
@@ -14,7 +15,6 @@ from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
 from server.streamed_json import LONG_LIST, streamed_json
-from server.verifying import parse_head
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
@@ -101,7 +101,7 @@ async def _forum_text(
 
 
 async def get_audit(request: web.Request) -> web.StreamResponse:
-    """GET /encounters/{id}/audit (made off the event loop: server/whole_stream.py)"""
+    """GET /encounters/{id}/audit (made off the event loop: server/audit/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
@@ -111,7 +111,7 @@ async def get_audit(request: web.Request) -> web.StreamResponse:
 
 
 async def get_verify(request: web.Request) -> web.StreamResponse:
-    """GET /encounters/{id}/verify (made off the event loop: server/whole_stream.py)"""
+    """GET /encounters/{id}/verify (made off the event loop: server/audit/whole_stream.py)"""
     stream = request.match_info["id"]
     await reader(request, stream)
     kept = []

@@ -14,7 +14,7 @@ from projections.log import build_log
 from projections.view import state_view
 from rules.registry import Registry
 from rules.state import replay
-from server.verifying import verify_events
+from server.audit.verifying import verify_events
 
 REGISTRY = Registry.discover()
 

@@ -107,7 +107,7 @@ def test_a_hidden_roll_is_the_gms_alone_until_revealed_and_verified_on_every_pag
     assert {"HiddenRollMade", "HiddenRollRevealed", "HiddenSeedRevealed"} <= {e["type"] for e in events}
 
     # The export from disk: honest, a reveal changed afterwards, a commitment replaced with it.
-    from server.verifying import verify_export
+    from server.audit.verifying import verify_export
 
     cases = [("honest", raw, None)]
     for tamper in (changed_hidden_roll, recommitted_hidden_roll):

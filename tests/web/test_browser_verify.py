@@ -92,7 +92,7 @@ def test_after_close_every_badge_reads_verified_and_a_tampered_export_fails_at_i
             report.filter(has_text=f"FAILED at seq {bad_seq}").wait_for()
             assert f"FAILED at seq {bad_seq}" in p.locator("#file-report .file-rolls").inner_text()
         # The same file, the same verdict from `tussle verify` (its report over HTTP-free bytes).
-        from server.verifying import verify_export
+        from server.audit.verifying import verify_export
 
         assert verify_export(data)["first_bad_seq"] == bad_seq, name
     kinds = p.locator("#file-report li[data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")

@@ -29,8 +29,8 @@ from events.store.sqlite import SqliteStore
 from events.store.sqlite import _event as event_of_row
 from projections.audit import audit
 from rules.registry import Registry
+from server.audit.verifying import Problem, verify_events
 from server.encounters.snapshots import read_range
-from server.verifying import Problem, verify_events
 
 _COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 

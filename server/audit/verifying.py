@@ -25,8 +25,8 @@ from projections.audit import (
 )
 from rules.registry import Registry
 from rules.supplied_dice import refused_faces
-from server.replaying import replay_stream
-from server.verifying_hidden import hidden_roll_report
+from server.audit.replaying import replay_stream
+from server.audit.verifying_hidden import hidden_roll_report
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -299,7 +299,7 @@ def verify_events(
     """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
     whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
     `sent`: the client's own {command_id, entropy}; `replay`: the rulesets to decide every declared command
-    again with (server/replaying.py), which adds the report's `replay` part."""
+    again with (server/audit/replaying.py), which adds the report's `replay` part."""
     problems: list[Problem] = list(format_problems or [])
     chain = chain_problems(events)
     problems += chain
