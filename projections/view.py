@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from rules.offers import GM
 
 
 def state_view(
-    state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str] | None = None
+    state: dict[str, Any],
+    ruleset: Any,
+    deadlines: Mapping[str, str] | None = None,
+    with_offers: bool = True,
 ) -> dict[str, Any]:
-    """The state with `legal_actions` per combatant and `acting_now`; pure. `deadlines` maps a pending
-    reaction's id to its deadline (the server knows it, the state does not)."""
+    """The state with `legal_actions` and `offers` per combatant (and the GM's under "gm") and
+    `acting_now`; pure. `deadlines` maps a pending reaction's id to its deadline (the server knows it,
+    the state does not)."""
     legal = {}
     if ruleset is not None and not state["closed"]:
         for cid in state["combatants"]:
@@ -21,12 +27,22 @@ def state_view(
         for it in c.get("items", [])
         if it.get("state") == "dropped"
     ]
-    return {
+    view = {
         **state,
         "legal_actions": legal,
         "dropped_items": dropped,
         "acting_now": acting_now_view(state, ruleset, deadlines or {}),
     }
+    if with_offers:
+        view["offers"] = offers_view(state, ruleset, [*state["combatants"], GM])
+    return view
+
+
+def offers_view(state: dict[str, Any], ruleset: Any, keys: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each key's offers (a combatant id, or "gm" for the GM's steps); none once closed."""
+    if ruleset is None or state["closed"]:
+        return {}
+    return {k: ruleset.offers(state, k) for k in keys}
 
 
 def acting_now_view(

@@ -15,6 +15,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.acting import reactions_acting
+from rules.offers import default_offers
 
 
 class RuleError(Exception):
@@ -222,6 +223,12 @@ class Ruleset:
         """Command types this combatant may send now."""
         return []
 
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        """What `combatant` (or "gm", the GM's own steps) may send now, as offers ready to click
+        (rules/offers.py): concrete variants none of which the rules refuse (dice aside). They must agree
+        with `legal_actions`. Default: one offer per legal command, titled from its schema, no choices."""
+        return default_offers(self, state, combatant, (*common_commands(), *self.commands))
+
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Who may or must act now and why: `[{combatant, asked_of, why, until, reaction}]`, the shape in
         rules/acting.py. It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
@@ -250,6 +257,18 @@ class Ruleset:
         default: its `combatant`). A `target` it acts on is not one of them."""
         c = getattr(command, "combatant", None)
         return [c] if isinstance(c, str) else []
+
+
+def common_commands() -> list[type[Command]]:
+    """The engine's common command Structs (rules/common/commands.py: the tags without a ruleset's dot),
+    found as subclasses here because rules.common imports this module."""
+    out, todo = [], list(Command.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if "." not in str(cls.__struct_config__.tag):
+            out.append(cls)
+    return out
 
 
 def combatant_or_error(state: dict[str, Any], combatant_id: str, role: str = "combatant") -> dict[str, Any]:

@@ -10,6 +10,8 @@ from typing import Any
 from aiohttp import web
 
 from events.store.port import Store
+from projections.view import offers_view
+from rules.offers import GM
 from rules.registry import Registry
 from server import loop_probe, webhooks
 from server.describing import describe_rulesets
@@ -288,6 +290,7 @@ async def get_me(request: web.Request) -> web.Response:
             "combatants": mine,
             "reactions": with_deadlines(asked, deadlines),
             "legal_actions": {c: ruleset.legal_actions(state, c) for c in mine},
+            "offers": offers_view(state, ruleset, [*mine, GM] if who.role == "gm" else mine),
             **asked_now(state, ruleset, who, mine, deadlines),
         }
     )

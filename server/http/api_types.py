@@ -522,6 +522,67 @@ LegalActions = Annotated[dict[str, list[str]], about("Per combatant id, the comm
 ActingNowList = Annotated[list[ActingNow], about("Who may or must act now, why, and until when.")]
 
 
+class Disc(msgspec.Struct):
+    """A disc of the plane, in hundredths of an inch."""
+
+    centre: Annotated[list[int], about("[x, y] of its centre.")]
+    radius: Annotated[int, about("Its radius.")]
+
+
+class Region(msgspec.Struct):
+    """Plane movement: any point inside the disc, outside every forbidden one."""
+
+    centre: Annotated[list[int], about("[x, y] of its centre.")]
+    radius: Annotated[int, about("How far from the centre a point may be.")]
+    forbidden: Annotated[list[Disc], about("Discs no point may be in (other figures' bases, ...).")]
+
+
+class OfferOption(msgspec.Struct, omit_defaults=True):
+    """One value a choice may take."""
+
+    value: Annotated[Any, about("The value the choice's field gets.")]
+    title: Annotated[str, about("The value in words.")]
+    path: Annotated[list[Any] | None, about("A destination's path, as the command's `path` takes it.")] = None
+    then: Annotated[list[Choice] | None, about("The choices that depend on this value, in order.")] = None
+
+
+class Choice(msgspec.Struct, omit_defaults=True):
+    """What the player still picks for one field of the command."""
+
+    field: Annotated[str, about('The command field it fills, dotted for a nested key ("params.retreat").')]
+    title: Annotated[str, about('What is picked, in words ("Whom to attack").')]
+    kind: Annotated[
+        Literal["combatant", "hex", "point", "item", "enum", "number", "text"], about("What kind of value.")
+    ]
+    options: Annotated[
+        list[OfferOption], about("The finite values allowed; [] with a region or a free value.")
+    ]
+    required: Annotated[bool, about("false: the field may be left out.")]
+    region: Annotated[Region | None, about("Plane movement: the points allowed.")] = None
+
+
+class Offer(msgspec.Struct):
+    """A command the rules allow now, ready to click: copy `fields`, set each choice's `field`, send."""
+
+    id: Annotated[str, about('Stable for this state, e.g. "tft.enter_hth:troll" or "respond:17:parry".')]
+    type: Annotated[str, about("The command type to send.")]
+    title: Annotated[str, about('In words: "Enter hand-to-hand with Troll".')]
+    fields: Annotated[
+        dict[str, Any], about("Fields already fixed (combatant, target, reaction, choice ...).")
+    ]
+    choices: Annotated[list[Choice], about("What the player still picks, in order; [] means ready to send.")]
+    reaction: Annotated[str | None, about("The pending reaction this answers; null: none.")]
+
+
+Offers = Annotated[
+    dict[str, list[Offer]],
+    about(
+        'Per combatant id (and "gm" for the GM\'s steps), the commands it may send now as concrete variants '
+        '(docs/rulesets.md "Offers"): none of them is refused for a reason the rules knew, dice aside.'
+    ),
+]
+
+
 class Me(msgspec.Struct):
     """`GET /encounters/{id}/me`: who this token is here, what it may do, and what is asked of it now.
     `reactions` carry their `deadline`; `next_slot` says, for each of its combatants not acting now,
@@ -537,6 +598,7 @@ class Me(msgspec.Struct):
         ),
     ]
     legal_actions: LegalActions
+    offers: Offers
     your_turn: Annotated[bool, about("true: something is asked of this token now (see acting_now).")]
     acting_now: Annotated[list[ActingNow], about("The acting_now entries this token answers for.")]
     next_slot: Annotated[
@@ -622,6 +684,7 @@ class EncounterState(msgspec.Struct):
     voided: Annotated[list[int], about("The seqs voided by retcons.")]
     rules: Annotated[dict[str, Any], about("The ruleset's own part of the state.")]
     legal_actions: LegalActions
+    offers: Offers
     acting_now: ActingNowList
 
 
