@@ -135,7 +135,9 @@ async def list_encounters(request: web.Request) -> web.Response:
                     "public": s.public,
                 }
                 for s in streams
-            ]
+            ],
+            # The landing page asks for the admin token only where creating needs it.
+            "admin_creates": bool(request.app[SETTINGS].get("admin_token")),
         }
     )
 

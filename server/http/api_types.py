@@ -162,6 +162,9 @@ class EncounterList(msgspec.Struct):
     encounters: Annotated[
         list[EncounterSummary], about("The public encounters (for the admin: all), in the order created.")
     ]
+    admin_creates: Annotated[
+        bool, about("True when this server lets only its admin create encounters (it has an admin token).")
+    ] = False
 
 
 class EncounterDetail(msgspec.Struct):

@@ -2,6 +2,7 @@
 // no form is written by hand for any ruleset, so a new ruleset's commands get forms as they are.
 
 import { el } from "./api.js";
+import { humanName, resolverOf } from "./schema-input.js";
 
 // Fields the page fills in itself for every command (ids, entropy) or never sends.
 const ENVELOPE_FIELDS = new Set(["type", "command_id", "entropy", "expected_seq", "actor"]);
@@ -16,13 +17,7 @@ export function commandSchemas(openapi) {
     const name = t && (t.const ?? (Array.isArray(t.enum) && t.enum.length === 1 ? t.enum[0] : undefined));
     if (typeof name === "string" && !byType.has(name)) byType.set(name, s);
   }
-  return { byType, resolve: (s) => resolveRef(schemas, s) };
-}
-
-function resolveRef(schemas, s) {
-  let out = s;
-  for (let i = 0; out && out.$ref && i < 10; i++) out = schemas[out.$ref.split("/").pop()];
-  return out || {};
+  return { byType, resolve: resolverOf(openapi) };
 }
 
 // The one non-null alternative of `anyOf: [X, {type: null}]`, and whether null was allowed.
@@ -35,10 +30,6 @@ function unwrap(schema, resolve) {
     if (rest.length === 1) s = { ...rest[0], default: s.default };
   }
   return { s, nullable };
-}
-
-function humanName(name) {
-  return name.replace(/_/g, " ");
 }
 
 function isPosition(s) {

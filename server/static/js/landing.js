@@ -3,6 +3,7 @@
 
 import { api, el, newCommandId, viewLink, linkRow } from "./api.js";
 import { keepReceipt } from "./receipts.js";
+import { resolverOf, schemaInput } from "./schema-input.js";
 
 const DICE_HELP = {
   server: "the server rolls committed dice that anyone can check once the seed is revealed",
@@ -25,40 +26,22 @@ function optionSchemas(id) {
   return props;
 }
 
-function optionInput(opt, schema) {
-  const id = `opt-${opt.name}`;
-  let s = schema || {};
-  let nullable = false;
-  if (Array.isArray(s.anyOf)) {
-    const rest = s.anyOf.filter((a) => a.type !== "null");
-    nullable = rest.length < s.anyOf.length;
-    if (rest.length === 1) s = { ...rest[0] };
-  }
+// An option's input from its JSON Schema (schema-input.js), its default shown, its meaning in one line.
+function optionInput(opt, schema, resolve) {
+  const description = firstLine((schema && schema.description) || opt.description || opt.doc || "");
   const dflt = opt.default;
-  let input, read;
-  if (Array.isArray(s.enum)) {
-    input = el("select", { id, name: opt.name });
-    for (const v of s.enum) input.append(el("option", { value: JSON.stringify(v) }, String(v)));
-    input.value = JSON.stringify(dflt);
-    read = () => JSON.parse(input.value);
-  } else if (s.type === "boolean" || opt.type === "bool") {
-    input = el("input", { id, name: opt.name, type: "checkbox" });
-    input.checked = !!dflt;
-    read = () => input.checked;
-  } else if (s.type === "integer" || s.type === "number" || /^int/.test(opt.type || "")) {
-    input = el("input", { id, name: opt.name, type: "number", step: 1 });
-    if (dflt !== null && dflt !== undefined) input.value = dflt;
-    read = () => (input.value === "" ? null : Number(input.value));
-  } else {
-    input = el("input", { id, name: opt.name, type: "text" });
-    if (dflt !== null && dflt !== undefined) input.value = typeof dflt === "string" ? dflt : JSON.stringify(dflt);
-    read = () => (input.value === "" && nullable ? null : input.value);
-  }
-  const description = (schema && schema.description) || opt.description || opt.doc || "";
-  const help = `${description ? `${description.split("\n")[0]} ` : ""}(default: ${JSON.stringify(dflt)})`;
-  const wrap = el("div", { class: `field ${input.type === "checkbox" ? "field-boolean" : ""}` },
-    el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", { class: "help" }, help));
-  return { name: opt.name, wrap, read, dflt };
+  const f = schemaInput(schema || { type: typeof dflt === "boolean" ? "boolean" : typeof dflt === "number" ? "integer" : "string" },
+    { name: opt.name, value: dflt, resolve, describe: false });
+  f.node.id = `opt-${opt.name}`;
+  f.node.append(el("small", { class: "help" }, `${description ? `${description} ` : ""}(default: ${shortJson(dflt)})`));
+  return { name: opt.name, wrap: f.node, read: f.read, dflt };
+}
+
+function firstLine(text) { return String(text).split("\n")[0]; }
+
+function shortJson(v) {
+  const t = JSON.stringify(v);
+  return t.length > 60 ? `${t.slice(0, 57)}…` : t;
 }
 
 let optionFields = [];
@@ -87,9 +70,10 @@ async function showOptions() {
   help.replaceChildren(r ? `${r.title} (version ${r.version}; map: ${r.geometry.kind === "plane" ? "table-top inches" : "hexes"}) — ` : "",
     r ? el("a", { href: `/rulesets/${encodeURIComponent(r.id)}/guide` }, "the player's guide") : "");
   const schemas = optionSchemas(id);
-  optionFields = (r ? r.options : []).map((o) => optionInput({ description: about[o.name], ...o }, schemas[o.name]));
+  optionFields = (r ? r.options : []).map((o) => optionInput({ description: about[o.name], ...o }, schemas[o.name], resolverOf(openapi)));
   if (!optionFields.length) box.append(el("p", {}, "This ruleset has no options."));
   for (const f of optionFields) box.append(f.wrap);
+  box.dataset.ruleset = id;
 }
 
 function showDiceHelp() {
@@ -134,13 +118,38 @@ function showCreated(created) {
   box.hidden = false;
 }
 
-async function create(ev) {
-  ev.preventDefault();
-  const status = document.getElementById("create-status");
+// Only the options that differ from their defaults are sent (a box that cannot be read says why).
+function changedOptions() {
   const options = {};
   for (const f of optionFields) {
     const v = f.read();
     if (JSON.stringify(v) !== JSON.stringify(f.dflt)) options[f.name] = v;
+  }
+  return options;
+}
+
+const ADMIN_KEY = "tussle-admin-token";
+
+// The admin token, where this server needs one: kept for this tab only, never in localStorage.
+function adminToken() {
+  if (document.getElementById("c-admin").hidden) return null;
+  const t = document.getElementById("c-admin-token").value.trim();
+  try {
+    if (t) sessionStorage.setItem(ADMIN_KEY, t);
+    else sessionStorage.removeItem(ADMIN_KEY);
+  } catch { /* storage refused: the box still holds it */ }
+  return t || null;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const status = document.getElementById("create-status");
+  let options;
+  try {
+    options = changedOptions();
+  } catch (err) {
+    status.textContent = err.message;
+    return;
   }
   const body = {
     name: document.getElementById("c-name").value,
@@ -150,8 +159,9 @@ async function create(ev) {
     options, command_id: newCommandId(),
   };
   status.textContent = "creating…";
+  const admin = adminToken();
   try {
-    showCreated(await api("POST", "/encounters", { body }));
+    showCreated(await api("POST", "/encounters", { body, token: admin }));
     status.textContent = "";
     loadPublic();
   } catch (err) {
@@ -159,10 +169,20 @@ async function create(ev) {
   }
 }
 
+function showAdminField(needed) {
+  const box = document.getElementById("c-admin");
+  if (box.hidden !== needed) return;
+  box.hidden = !needed;
+  if (needed) {
+    try { document.getElementById("c-admin-token").value = sessionStorage.getItem(ADMIN_KEY) || ""; } catch { /* none kept */ }
+  }
+}
+
 async function loadPublic() {
   const list = document.getElementById("public-list");
   try {
     const r = await api("GET", "/encounters");
+    showAdminField(!!r.admin_creates);
     const items = r.encounters.map((e) => el("li", {},
       el("a", { href: viewLink(e.id) }, e.name || e.id), ` — ${e.ruleset}, ${e.seq} events${e.closed ? ", closed" : ""}`));
     list.replaceChildren(...(items.length ? items : [el("li", {}, "None yet.")]));
