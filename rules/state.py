@@ -36,7 +36,7 @@ State = dict[str, Any]
 
 # The version of this fold (with `voided_seqs`): bump it with any change to what a stream folds to here,
 # so that saved snapshots of states folded by the older code are discarded (server/encounters/snapshots.py).
-FOLD_VERSION = 1
+FOLD_VERSION = 2
 
 
 def initial_state() -> State:
@@ -189,7 +189,8 @@ def _core(s: State, e: Event) -> State:
         s["combatants"] = {k: v for k, v in s["combatants"].items() if k != cid}
         s["pins"] = [p for p in s["pins"] if cid not in (p["holder"], p["pinned"])]
     elif t == "TurnStarted":
-        s.update(turn=d["turn"], push_backs=[], actions_spent={})
+        # A new turn starts in no phase: the GM starts its first one (`start_phase`), as the guides say.
+        s.update(turn=d["turn"], phase=None, push_backs=[], actions_spent={})
     elif t == "PhaseStarted":
         s["phase"] = d["phase"]
     elif t == "InitiativeSet":
