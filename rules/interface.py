@@ -121,7 +121,7 @@ def geometry_plane(position_required: bool = True) -> dict[str, Any]:
 
 class FirstTurn(msgspec.Struct, frozen=True, kw_only=True):
     """A worked first turn for the ruleset's guide: an encounter, its combatants, one player's seat and
-    the commands of turn 1, each `(by, note, command)` with `by` "gm" or "player" (server/guide_turns.py
+    the commands of turn 1, each `(by, note, command)` with `by` "gm" or "player" (server/guides/guide_turns.py
     makes the requests of it; tests/test_guides.py plays them)."""
 
     name: str
@@ -169,7 +169,7 @@ class Ruleset:
     # Stats the rules keep changing, each with the key of `state["rules"]` holding {combatant: value}:
     # the common fold mirrors them into `combatants.<id>.stats`, so clients read one, current value.
     live_stats: ClassVar[dict[str, str]] = {}
-    # What a player's guide says (server/guide.py) beyond the commands, options and events: the phases
+    # What a player's guide says (server/guides/guide.py) beyond the commands, options and events: the phases
     # `start_phase` takes, in their order; each combatant stat `add_combatant` reads, with its meaning;
     # each reaction kind with what asks it and its choices {choice: meaning}.
     phases: ClassVar[tuple[str, ...]] = ()

@@ -14,13 +14,13 @@ from projections.view import offers_view
 from rules.offers import GM
 from rules.registry import Registry
 from server import loop_probe, webhooks
-from server.describing import describe_rulesets
 from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
 from server.encounters.service_errors import NotFound, NotPermitted, Unauthenticated
 from server.encounters.snapshots import SNAPSHOT_EVERY, read_range
 from server.exporting import ndjson_lines
+from server.guides.describing import describe_rulesets
 from server.http import web as pages
 from server.http.context import (
     COMMAND_FACTS,
@@ -70,14 +70,14 @@ def _ruleset_or_404(request: web.Request) -> Any:
 
 @routes.get("/rulesets/{id}")
 async def get_ruleset(request: web.Request) -> web.Response:
-    from server.guide import ruleset_detail
+    from server.guides.guide import ruleset_detail
 
     return json_response(ruleset_detail(_ruleset_or_404(request)))
 
 
 @routes.get("/rulesets/{id}/guide")
 async def ruleset_guide(request: web.Request) -> web.Response:
-    from server.guide import CSP, guide_html
+    from server.guides.guide import CSP, guide_html
 
     page = guide_html(_ruleset_or_404(request))
     return web.Response(

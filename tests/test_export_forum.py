@@ -11,7 +11,7 @@ import pytest
 
 from events.common import COMMON_EVENTS
 from rules.interface import Ruleset
-from server.guide import published
+from server.guides.guide import published
 from tests.golden.scripts import load, play
 from tests.support.client import RunningServer, TussleClient
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from server.guide import GUIDES_DIR, guide_markdown, published
-from server.guide_turns import Step, curl_lines, first_turn_steps
+from server.guides.guide import GUIDES_DIR, guide_markdown, published
+from server.guides.guide_turns import Step, curl_lines, first_turn_steps
 from tests.support.client import TussleClient
 
 RULESETS = sorted(published().rulesets)
@@ -17,11 +17,11 @@ RULESETS = sorted(published().rulesets)
 def test_the_committed_guides_are_what_the_rulesets_say_now():
     registry = published()
     committed = {p.stem for p in GUIDES_DIR.glob("*.md")}
-    assert committed == set(registry.rulesets), "run: .venv/bin/python -m server.guide"
+    assert committed == set(registry.rulesets), "run: .venv/bin/python -m server.guides.guide"
     for rid, rs in registry.rulesets.items():
         on_disk = (GUIDES_DIR / f"{rid}.md").read_text(encoding="utf-8")
         assert on_disk == guide_markdown(rs), (
-            f"docs/playing/{rid}.md is stale: run .venv/bin/python -m server.guide"
+            f"docs/playing/{rid}.md is stale: run .venv/bin/python -m server.guides.guide"
         )
 
 

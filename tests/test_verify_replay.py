@@ -18,8 +18,8 @@ import pytest
 from projections.audit import commitment_timeline
 from projections.forum_export import forum_posts
 from projections.log import build_log
-from server.guide import published
-from server.guide_turns import first_turn_steps
+from server.guides.guide import published
+from server.guides.guide_turns import first_turn_steps
 from tests.golden.renders import REGISTRY, read_stream, renders
 from tests.golden.scripts import SCRIPTS, load, play, script_names
 from tests.support.client import Encounter

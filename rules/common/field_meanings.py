@@ -1,5 +1,5 @@
 """What a command field of a given name means in every ruleset's commands, unless its own
-`msgspec.Meta(description=...)` says otherwise: the guides (server/guide.py) and /openapi.json read it."""
+`msgspec.Meta(description=...)` says otherwise: the guides (server/guides/guide.py) and /openapi.json read it."""
 
 from __future__ import annotations
 

@@ -297,7 +297,7 @@ class GuideStep(msgspec.Struct):
 
 
 class RulesetDetail(msgspec.Struct):
-    """GET /rulesets/{id}: everything its guide says, as data (server/guide.py)."""
+    """GET /rulesets/{id}: everything its guide says, as data (server/guides/guide.py)."""
 
     id: RulesetId
     title: RulesetTitle

@@ -1,7 +1,7 @@
 """A player's guide to each ruleset, made from the ruleset's own metadata so that it cannot drift:
 `GET /rulesets/{id}` (JSON), `GET /rulesets/{id}/guide` (HTML) and `docs/playing/<ruleset>.md`.
 
-`python -m server.guide` rewrites docs/playing/; tests/test_guides.py fails when a committed guide differs.
+`python -m server.guides.guide` rewrites docs/playing/; tests/test_guides.py fails when a committed guide differs.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from rules.common.field_meanings import COMMAND_FIELD_MEANINGS
 from rules.common.options import EngineOptions
 from rules.interface import Command, Ruleset
 from rules.registry import Registry
-from server.guide_turns import Step, curl_lines, first_turn_steps
+from server.guides.guide_turns import Step, curl_lines, first_turn_steps
 
 _ENVELOPE_FIELDS = set(Command.__struct_fields__)
-GUIDES_DIR = Path(__file__).resolve().parent.parent / "docs" / "playing"
+GUIDES_DIR = Path(__file__).resolve().parents[2] / "docs" / "playing"
 
 
 def _doc(obj: Any) -> str:
@@ -155,7 +155,7 @@ def guide_markdown(rs: Ruleset) -> str:
     out = [
         f"# Playing {d['id']}: {d['title']}",
         "",
-        "<!-- Written by `python -m server.guide` from the ruleset's metadata; do not edit by hand. -->",
+        "<!-- Written by `python -m server.guides.guide` from the ruleset's metadata; do not edit by hand. -->",
         "",
     ]
     if d["about"]:

@@ -9,7 +9,7 @@ import msgspec
 from rules.common.commands import COMMON_COMMANDS
 from rules.common.options import EngineOptions
 from rules.registry import Registry
-from server.guide import fields
+from server.guides.guide import fields
 
 
 def _command(cls: type[msgspec.Struct]) -> dict[str, Any]:
