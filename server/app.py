@@ -34,13 +34,13 @@ from server.http.context import (
     principal,
     reader,
 )
-from server.http.errors import errors_middleware
+from server.http.errors import errors_middleware, note_started
 from server.http.input_checks import nul_in_url_middleware, read_json
 from server.live import routes as live
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
-from server.streamed_json import LONG_LIST, streamed_json
+from server.streamed_json import LONG_LIST, streamed, streamed_json
 
 # ---- handlers ---------------------------------------------------------------------------------
 
@@ -222,17 +222,13 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     limit = int_query(request, "limit", 1000, 1, 10_000)
     assert start is not None and limit is not None
     if "application/x-ndjson" in request.headers.get("Accept", ""):
-        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
-        await resp.prepare(request)
         earlier = None
         if start > 1:  # the trailer's commitments before `start` come from the nearest snapshot
             before = await enc.snapshots.load(stream, start - 1)
             if before is not None:
                 earlier = (before.commitments, before.state["seq"], before.state["hash"])
-        async for line in ndjson_lines(enc.store, stream, start, earlier):
-            await resp.write(line)
-        await resp.write_eof()
-        return resp
+        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        return await streamed(request, resp, ndjson_lines(enc.store, stream, start, earlier))
     events = await read_range(enc.store, stream, start, start + limit - 1)  # in pages, yielding between them
     next_from = events[-1].seq + 1 if events else start
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
@@ -403,6 +399,7 @@ def make_app(
         middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body
     )
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
+    app.on_response_prepare.append(note_started)
     app[ENCOUNTERS] = Encounters(
         store,
         registry or Registry.discover(),

@@ -105,7 +105,7 @@ async def forum_chunks(
     name = stream
     start: Any = None  # the first page: what was published before the export's first seq
     seed_events: list[Any] = []  # the publications and reveals of commitments read so far
-    while seq <= last:
+    while True:  # once at least: an empty range (a turn not begun as of `at`) still has its footer
         page_last = min(last, seq + LOG_PAGE - 1)
         r = await log_range(enc, stream, seq, page_last, at)
         name = r.end.state["name"] or stream
@@ -122,4 +122,6 @@ async def forum_chunks(
                 pending = []
             pending.append(entry)
         seq = page_last + 1
+        if seq > last:
+            break
     yield posts(pending, commitments, is_last=True) + "\n"

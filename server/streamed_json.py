@@ -8,7 +8,7 @@ whole object at once gives.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import msgspec
@@ -91,5 +91,21 @@ async def streamed_json(request: web.Request, obj: dict[str, Any]) -> web.Stream
         await resp.write(piece)
         if len(piece) > 1:
             await asyncio.sleep(0)
+    await resp.write_eof()
+    return resp
+
+
+async def streamed(
+    request: web.Request, resp: web.StreamResponse, body: AsyncIterator[bytes]
+) -> web.StreamResponse:
+    """Answer with `resp` and `body`'s pieces. The first piece is made before the status line goes out, so
+    bad input or a failure reading it is an ordinary error answer; a failure after it ends the connection
+    (server/http/errors.py), the body cut short."""
+    pieces = aiter(body)
+    first = await anext(pieces, b"")
+    await resp.prepare(request)
+    await resp.write(first)
+    async for piece in pieces:
+        await resp.write(piece)
     await resp.write_eof()
     return resp

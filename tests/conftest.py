@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import aiohttp
 import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support import needs
-from tests.support.client import RunningServer, TussleClient
+from tests.support.client import PgServer, RunningServer, TussleClient
 from tests.support.postgres import pg_dsn, pg_schema_dsn, stop_private_server  # noqa: F401 - PostgreSQL fixtures
 
 # The test-only ruleset (tests/support/probe_ruleset.py) is installed beside the real ones.
@@ -38,6 +39,30 @@ async def server(tmp_path) -> AsyncIterator[RunningServer]:
 async def tussle(server: RunningServer) -> AsyncIterator[TussleClient]:
     async with aiohttp.ClientSession() as session:
         yield TussleClient(server.base_url, session, server.db_path)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_dsn(request: pytest.FixtureRequest) -> str | None:
+    """None for SQLite; for PostgreSQL a fresh schema's DSN."""
+    return request.getfixturevalue("pg_schema_dsn") if request.param == "postgres" else None
+
+
+@pytest.fixture
+async def serve(store_dsn: str | None, tmp_path) -> AsyncIterator[Callable[..., Awaitable[RunningServer]]]:
+    """Start real servers with the given settings, on SQLite and (a second run) on PostgreSQL."""
+    started: list[RunningServer] = []
+
+    async def start(**settings: Any) -> RunningServer:
+        if store_dsn is None:
+            srv = RunningServer(str(tmp_path / f"tussle{len(started)}.db"), **settings)
+        else:
+            srv = PgServer(store_dsn, **settings)
+        started.append(await srv.start())
+        return srv
+
+    yield start
+    for srv in started:
+        await srv.stop()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -99,10 +99,11 @@ async def _sentence_of(enc: Any, stream: str, seq: int, skip: set[int]) -> str:
 
 
 async def turn_range(enc: Any, stream: str, turn: int, at: int) -> tuple[int, int]:
-    """The seqs first..last that hold the turn's events, by the snapshots' turns."""
+    """The seqs first..last that hold the turn's events as of `at`, by the snapshots' turns; empty
+    (at + 1, at) when the turn begins after `at` (a snapshot of an earlier turn lies at or after it)."""
     await enc.snapshots.load(stream, at)  # saves the snapshots a stream without them lacks
     before, after = await enc.store.turn_bounds(stream, turn)
-    return before + 1, min(after, at) if after is not None else at
+    return min(before, at) + 1, min(after, at) if after is not None else at
 
 
 def timeline(r: LogRange, revealed: dict[str, str]) -> list[dict[str, Any]]:

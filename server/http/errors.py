@@ -61,10 +61,45 @@ def error_response(
     )
 
 
+# The response whose status line went out, set when any response is prepared: an error after that can
+# no longer be answered, only end the connection (an error answer then would be read as body bytes).
+STARTED = web.RequestKey("started", web.StreamResponse)
+
+
+async def note_started(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    """on_response_prepare: remember that this request's answer has begun."""
+    request[STARTED] = response  # type: ignore[index]
+
+
+def _broken(request: web.Request, started: web.StreamResponse, exc: Exception) -> web.StreamResponse:
+    """End the connection of an answer that failed after its first byte, so the client sees a body cut
+    short (a chunked body without its last chunk, or fewer bytes than its Content-Length), never a
+    second status line inside it."""
+    if isinstance(exc, ConnectionError):
+        log.info("client went away during the answer", path=request.path)
+    else:
+        request[ERROR_CODE] = "internal"
+        log.exception("failed after the answer began; connection closed", path=request.path)
+    if request.transport is not None:
+        request.transport.close()
+    return started  # aiohttp's write_eof then meets the closed transport and writes nothing more
+
+
 @web.middleware
 async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     try:
         return await handler(request)
+    except Exception as exc:
+        started = request.get(STARTED)
+        if started is not None:
+            return _broken(request, started, exc)
+        return _answer_error(request, exc)
+
+
+def _answer_error(request: web.Request, exc: Exception) -> web.StreamResponse:
+    """The error answer to an exception raised before the answer began."""
+    try:
+        raise exc
     except ServiceError as exc:
         request[ERROR_CODE] = exc.code
         return error_response(status_of(exc), exc.code, exc.message, exc.details)

@@ -14,7 +14,7 @@ from server.exporting import forum_chunks
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
-from server.streamed_json import LONG_LIST, streamed_json
+from server.streamed_json import LONG_LIST, streamed, streamed_json
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
@@ -93,11 +93,8 @@ async def _forum_text(
     """A forum export written turn by turn as the log is read (server/exporting.py), never all at once."""
     content_type = "text/markdown" if fmt == "markdown" else "text/plain"
     resp = web.StreamResponse(headers={"Content-Type": f"{content_type}; charset=utf-8", **more})
-    await resp.prepare(request)
-    async for text in forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span):
-        await resp.write(text.encode())
-    await resp.write_eof()
-    return resp
+    texts = forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span)
+    return await streamed(request, resp, (text.encode() async for text in texts))
 
 
 async def get_audit(request: web.Request) -> web.StreamResponse:

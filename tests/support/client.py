@@ -177,8 +177,11 @@ class RunningServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def make_app(self) -> web.Application:
+        return make_app(SqliteStore(self.db_path), Registry.discover(), **self.settings)
+
     async def start(self) -> RunningServer:
-        self.app = make_app(SqliteStore(self.db_path), Registry.discover(), **self.settings)
+        self.app = self.make_app()
         self.runner = web.AppRunner(self.app, access_log=None)
         try:
             await self.runner.setup()
@@ -193,3 +196,20 @@ class RunningServer:
         if self.runner:
             await self.runner.cleanup()
             self.runner = None
+
+
+class PgServer(RunningServer):
+    """The same server over a PostgreSQL schema, its feed listener attached as `tussle serve --pg` does."""
+
+    def __init__(self, dsn: str, **settings: Any):
+        super().__init__("", **settings)
+        self.dsn = dsn
+
+    def make_app(self) -> web.Application:
+        from events.store.postgres import PostgresStore
+        from server.live import pg_listener
+
+        store = PostgresStore(self.dsn)
+        app = make_app(store, Registry.discover(), **self.settings)
+        pg_listener.attach(app, store)
+        return app
