@@ -128,3 +128,66 @@ def test_the_document_names_each_rulesets_schemas_for_it_and_describes_every_opt
     fmt = next(p for p in log["parameters"] if p["name"] == "format")
     assert fmt["schema"]["enum"] == ["json", "markdown", "bbcode"]
     assert doc["x-tussle-rulesets"]["tft"]["options"] == {"$ref": "#/components/schemas/TftOptions"}
+
+
+async def test_datamodel_code_generator_models_play_the_readme_turn(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """Issue 30 item 1: pydantic models from datamodel-code-generator (default settings) build the README's
+    requests with only the fields a person writes (the server's defaults are optional), and read the answers."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.base_url + "/openapi.json") as r:
+            (tmp_path / "openapi.json").write_bytes(await r.read())
+        tool = shutil.which("datamodel-codegen", path=str(Path(sys.executable).parent)) or "datamodel-codegen"
+        # A directory: the document's dotted names (Error.closed, Commands.tft) become modules.
+        done = subprocess.run(
+            [tool, "--input", str(tmp_path / "openapi.json"), "--input-file-type", "openapi"]
+            + ["--output", str(tmp_path / "dmc_models")],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        sys.path.insert(0, str(tmp_path))
+        try:
+            m = importlib.import_module("dmc_models")
+
+            async def call(method: str, path: str, model: object | None, token: str | None = None) -> dict:
+                body = model.model_dump(mode="json", exclude_unset=True) if model is not None else None
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                async with session.request(method, server.base_url + path, json=body, headers=headers) as r:
+                    answer = await r.json()
+                    assert r.status in (200, 201), answer
+                    return answer
+
+            created = m.EncounterCreatedResponse.model_validate(
+                await call("POST", "/encounters", m.CreateEncounter(name="Troll bridge", ruleset="tft"))
+            )
+            gm, path = created.gm_token, f"/encounters/{created.id}/commands"
+            for c in FIRST_TURN.combatants:
+                combatant = m.NewCombatant(
+                    **{k: c[k] for k in ("id", "name", "side", "position", "facing", "stats")}
+                )
+                await call("POST", path, m.AddCombatant(type="add_combatant", combatant=combatant), gm)
+            await call("POST", path, m.StartTurn(type="start_turn", turn=1), gm)
+            for phase in ("movement", "action"):
+                await call("POST", path, m.StartPhase(type="start_phase", phase=phase), gm)
+            entered = m.CommandAppended.model_validate(
+                await call(
+                    "POST",
+                    path,
+                    m.Command.model_validate(
+                        {"type": "tft.enter_hth", "combatant": "simeth", "target": "troll"}
+                    ).root,
+                    gm,
+                )
+            )
+            assert entered.events[0].type == "ActionDeclared"
+            state = m.EncounterState.model_validate(
+                await call("GET", f"/encounters/{created.id}/state", None, gm)
+            )
+            assert sorted(state.combatants) == ["simeth", "troll"]
+        finally:
+            sys.path.remove(str(tmp_path))
+            for name in [n for n in sys.modules if n == "dmc_models" or n.startswith("dmc_models.")]:
+                del sys.modules[name]

@@ -587,6 +587,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
         if "title" in schemas[old]:  # generators name a class by its schema's title
             schemas[old]["title"] = new
     doc["components"]["schemas"] = {renames.get(k, k): v for k, v in schemas.items()}
+    g.defaults_in_words(doc)
     return doc
 
 

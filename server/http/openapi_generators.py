@@ -9,6 +9,7 @@ ruleset's own stats; a field without its own description gets the one its name h
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -149,3 +150,52 @@ def arrays_have_items(value: Any) -> None:
     elif isinstance(value, list):
         for v in value:
             arrays_have_items(v)
+
+
+def _refs(value: Any, into: set[str]) -> None:
+    if isinstance(value, dict):
+        ref = value.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            into.add(ref.rsplit("/", 1)[1])
+        for v in value.values():
+            _refs(v, into)
+    elif isinstance(value, list):
+        for v in value:
+            _refs(v, into)
+
+
+def _reachable(components: dict[str, Any], roots: Any) -> set[str]:
+    """The schemas `roots` refer to, directly or through other schemas."""
+    seen: set[str] = set()
+    todo: set[str] = set()
+    _refs(roots, todo)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in components:
+            continue
+        seen.add(name)
+        _refs(components[name], todo)
+    return seen
+
+
+def defaults_in_words(doc: dict[str, Any]) -> None:
+    """A schema only requests use says its fields' defaults in words, not as `default`.
+
+    openapi-typescript (default settings: defaultNonNullable) makes every property with a `default`
+    required, so `{type: "start_turn"}` would not compile for want of command_id, entropy ...; the server
+    fills a missing field with its default, so for a request it is simply optional, in every generator.
+    Responses keep `default`: the server always sends those fields.
+    """
+    components = doc["components"]["schemas"]
+    bodies, answers = [], []
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            bodies.append(op.get("requestBody"))
+            answers.append([op.get("responses"), op.get("parameters")])
+    requests = _reachable(components, bodies) - _reachable(components, answers)
+    for name in sorted(requests):
+        for prop in (components[name].get("properties") or {}).values():
+            if isinstance(prop, dict) and "default" in prop:
+                said = json.dumps(prop.pop("default"))
+                text = prop.get("description", "").rstrip()
+                prop["description"] = f"{text} Default (when omitted): {said}.".lstrip()
