@@ -15,6 +15,11 @@ from events.dice import DieRolled, Modifier
 Position = list[int]
 
 
+# Round 3: every die of a resolution is drawn from the commitment in force when its starting command was
+# accepted (DESIGN.md "Dice"); a verifier checks it in streams whose EncounterCreated says 3 or more.
+STREAM_RULES = 3
+
+
 class EncounterCreated(msgspec.Struct, frozen=True):
     """The encounter began: its ruleset, resolved options, geometry and dice commitment."""
 
@@ -29,6 +34,9 @@ class EncounterCreated(msgspec.Struct, frozen=True):
     # The second seed's commitment, behind the GM's hidden rolls (events/hidden_rolls.py), revealed only
     # at close. Absent in streams written before hidden rolls existed.
     hidden_commitment: str | None = None
+    # The verification rules the stream is written under (docs/verifying.md "Stream rules"): absent in
+    # streams written before round 3, which verify as they always did.
+    stream_rules: int | None = None
 
 
 class OptionsChanged(msgspec.Struct, frozen=True):

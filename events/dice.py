@@ -30,6 +30,11 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def is_commitment(text: object) -> bool:
+    """Whether `text` is written as a commitment (or a chain hash) is: 64 lowercase hex."""
+    return isinstance(text, str) and len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
+
+
 # The message is json.dumps([...], separators=(",", ":")) written out: json quotes every string
 # with this function and writes every int with int.__repr__, so the bytes are the same, without an
 # encoder walking a list for every die.

@@ -2,7 +2,8 @@
 
 It reads the event stream alone: commitments come from `EncounterCreated` and `DiceSeedRotated`, seeds
 from the `DiceSeedRotated` that revealed them. A roll uses the commitment in force when its command
-began (a command's events are contiguous, so that is the commitment before the command's first event).
+began (a command's events are contiguous, so that is the commitment before the command's first event);
+in streams of stream rules 3 that must also be the one in force when its resolution began.
 Each roll gets a mark: `verified` (every face recomputed from the revealed seed), `failed` (faces or
 draws wrong), `not_yet_revealed`, `seed_failed` (its revealed seed fails the commitment, so it is not
 used) or `manual` (physical dice, not verifiable). Faces are keyed by `keyed_command_id` (absent: the
@@ -98,23 +99,40 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     next_draw: dict[str, int] = {}  # per keying command: the draw the next die must have
     asked: dict[str, dict[str, Any] | None] = {}  # reaction id -> the dice_key it was asked under
     key: dict[str, Any] | None = None  # the key this command's dice must continue, when it answers
+    # Stream rules 3 (docs/verifying.md "Stream rules"): a resolution's dice keep the commitment in force
+    # when its starting command was accepted. reaction id -> (that commitment, the starting seq).
+    per_resolution = False
+    began: dict[str, tuple[str | None, int]] = {}
+    resolution: tuple[str | None, int] = (None, 0)  # the resolution this command's dice belong to
     for e in events:
         if e.command_id != previous_command:
             command_commitment = in_force
             previous_command = e.command_id
             key = _continued_key(e, asked)
+            resolution = _resolution_of(e, began, (in_force, e.seq))
         actor_of.setdefault(e.command_id, e.actor)
         if e.type == "ReactionRequested" and isinstance(e.data.get("id"), str):
             asked[e.data["id"]] = e.data.get("dice_key")
+            began[e.data["id"]] = resolution
         if e.type == "EncounterCreated":
             in_force = e.data.get("commitment")
             command_commitment = in_force
+            resolution = (in_force, e.seq)
+            per_resolution = (e.data.get("stream_rules") or 0) >= 3
         elif e.type == "DiceSeedRotated":
             in_force = e.data.get("commitment")
         if e.type != "DieRolled":
             continue
         by = keying_command(e)
         roll = _roll(e, command_commitment, timeline, e.seq in voided, actor_of.get(by, e.actor))
+        if per_resolution and roll["source"] != "manual" and resolution[0] != command_commitment:
+            roll = {
+                **roll,
+                "mark": FAILED,
+                "problem": f"drawn from commitment {command_commitment}, but its resolution began at seq "
+                f"{resolution[1]} under commitment {resolution[0]}: every die of a resolution is drawn from "
+                "the seed in force when its starting command was accepted (the seed was rotated mid-resolution)",
+            }
         draws, first = e.data.get("draws"), next_draw.get(by, 0)
         wrong_key = _wrongly_keyed(e, key)
         if wrong_key and roll["mark"] != FAILED:
@@ -136,6 +154,16 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
             roll = {**roll, "mark": FAILED, "problem": refused[e.seq]}
         rolls.append(roll)
     return rolls
+
+
+def _resolution_of(
+    first: Event, began: dict[str, tuple[str | None, int]], own: tuple[str | None, int]
+) -> tuple[str | None, int]:
+    """The resolution a command's dice belong to: an answer's (a respond, a timeout answer) is the one its
+    question was asked in; any other command starts its own (`own`: the commitment in force, its seq)."""
+    if first.type == "ReactionAnswered":
+        return began.get(first.data.get("id"), own)
+    return own
 
 
 def _continued_key(first: Event, asked: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:

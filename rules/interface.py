@@ -89,6 +89,15 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
             )
         ),
     ] = None
+    expected_commitment: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Act only if the dice seed's commitment is still this one (else 409 commitment_moved, nothing "
+                "rolled): the seed your dice will be drawn from is the one you saw."
+            )
+        ),
+    ] = None
     dice: Annotated[
         list[list[int]] | None,
         msgspec.Meta(

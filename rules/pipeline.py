@@ -445,7 +445,7 @@ def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: An
     raise BadCommand(f"unknown common command {type(cmd).__name__}")
 
 
-__all__ = ["Context", "decide_common", "controls", "acting_as", "ActionDeclared"]
+__all__ = ["Context", "decide_common", "controls", "acting_as", "ActionDeclared", "pending_waits"]
 
 ALWAYS_ALLOWED = frozenset(
     {"respond", "note", "roll", "ruling", "void", "reveal_roll", "rotate_seed", "close", "ask"}
@@ -468,8 +468,8 @@ def to_new_event(struct: msgspec.Struct) -> NewEvent:
 
 
 # Fields of a command that are not the declaration: the envelope holds the command_id, manual faces stay
-# in their DieRolled, and expected_seq was only a precondition of the append.
-UNDECLARED = ("command_id", "dice", "expected_seq")
+# in their DieRolled, and expected_seq and expected_commitment were only preconditions of the append.
+UNDECLARED = ("command_id", "dice", "expected_seq", "expected_commitment")
 
 
 def declaration(cmd: Command, ruleset: Any, keyed_by: str) -> dict[str, Any]:
@@ -487,13 +487,19 @@ def _fold(state: dict[str, Any], new: NewEvent, ruleset: Any, ctx: Context) -> d
     )
 
 
+def pending_waits(pending: list[dict[str, Any]]) -> str:
+    """The waiting reactions as a player reads them: kind, who is asked, and the reaction's id."""
+    return "; ".join(f"{p['kind']} asked of {p['asked_of']} ({p['id']})" for p in pending)
+
+
 def _check_pending(state: dict[str, Any], ctype: str) -> None:
     pending = state["pending"]
     if not pending or ctype in ALWAYS_ALLOWED or any(ctype in p.get("allows", []) for p in pending):
         return
-    waits = "; ".join(f"{p['kind']} asked of {p['asked_of']} ({p['id']})" for p in pending)
     raise RuleError(
-        f"the fight waits for an answer first: {waits}", {"pending": pending}, code="reaction_pending"
+        f"the fight waits for an answer first: {pending_waits(pending)}",
+        {"pending": pending},
+        code="reaction_pending",
     )
 
 
@@ -585,12 +591,14 @@ def decide_command(
             out[:], folded = saved_out, saved_folded
             dice.rewind(saved_dice)
     # Option rotate_seed_each_turn: every new turn reveals the seed, whichever command started it
-    # (start_turn, or a ruleset that starts the next round itself).
+    # (start_turn, or a ruleset that starts the next round itself) -- unless the command leaves a question
+    # open: a resolution's dice keep the seed it began with (DESIGN.md "Dice"), so that turn keeps it.
     if (
         state["options"].get("rotate_seed_each_turn")
         and state["dice"] != "manual"
         and any(ne.type == "TurnStarted" for ne in out)
         and not any(ne.type == "DiceSeedRotated" for ne in out)
+        and not folded["pending"]
     ):
         push(DiceSeedRotated(ctx.current_seed or "", ctx.next_commitment))
     dice.check_all_used()

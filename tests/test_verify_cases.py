@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from events.dice import derive_face
-from tests.support.tampering import encode, parse, rewrite_chain
+from tests.support.tampering import encode, parse, refaced, rewrite_chain, rotated_mid_resolution
 from tests.test_verify_tamper import export, tussle_cli
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "verifying.md"
@@ -63,14 +62,6 @@ def seeds_of(events: list[dict[str, Any]]) -> dict[int, bytes]:
         if i < len(reveals):
             out[e["seq"]] = bytes.fromhex(reveals[i]["data"]["revealed_seed"])
     return out
-
-
-def refaced(e: dict[str, Any], seed: bytes) -> None:
-    """Recompute a DieRolled's faces (and total) for its inputs, as a forger holding the seed would."""
-    d = e["data"]
-    key = d.get("keyed_command_id") or e["command_id"]
-    d["faces"] = [derive_face(seed, e["stream"], key, n, d["sides"], d["entropy"]) for n in d["draws"]]
-    d["total"] = sum(d["faces"])
 
 
 def rolls(events: list[dict[str, Any]], command_id: str) -> list[dict[str, Any]]:
@@ -200,6 +191,7 @@ async def test_every_tamper_is_named_at_its_seq_offline_and_by_the_documented_ve
         (cut_tail, ["--head", head], False),
         (cut_tail, ["--receipts", str(tmp_path / "receipts.jsonl")], False),
         (substituted_entropy, ["--sent", str(sent)], False),
+        (rotated_mid_resolution, [], True),
     ]
     for tamper, args, alone in cases:
         events, trailer = parse(honest.read_bytes())
@@ -211,6 +203,14 @@ async def test_every_tamper_is_named_at_its_seq_offline_and_by_the_documented_ve
         if not alone:  # honestly: without what the client kept, this one passes
             assert await cli_first_bad(path) is None, tamper.__name__
             assert await run_doc_verifier(verifier, str(path)) is None, tamper.__name__
+    # Streams written before stream rules 3 verify as they always did: the rotation passes there.
+    events, trailer = parse(honest.read_bytes())
+    del events[0]["data"]["stream_rules"]
+    rotated_mid_resolution(events, trailer)
+    path = tmp_path / "rotated_before_rules_3.jsonl"
+    path.write_bytes(encode(events, trailer))
+    assert await cli_first_bad(path) is None
+    assert await run_doc_verifier(verifier, str(path)) is None
     # The first commitment pinned from the create answer catches a stream rewritten from its start.
     events, trailer = parse(honest.read_bytes())
     events[0]["data"]["commitment"] = "f" * 64

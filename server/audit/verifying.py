@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from events.dice import is_commitment
 from events.envelope import ZERO_HASH, Event, event_hash
 from projections.audit import (
     FAILED,
@@ -129,7 +130,7 @@ def chain_problems(events: list[Event]) -> list[Problem]:
 def parse_head(text: str) -> tuple[int, str]:
     """A kept head `SEQ:HASH` (what a 201 answer or a trailer gave); ValueError names what is wrong."""
     seq, _, h = text.partition(":")
-    if not seq.isdigit() or len(h) != 64 or any(ch not in "0123456789abcdef" for ch in h):
+    if not seq.isdigit() or not is_commitment(h):
         raise ValueError(f"a head is SEQ:HASH (a seq, a colon, 64 lowercase hex), not {text!r}")
     return int(seq), h
 

@@ -18,6 +18,7 @@ import msgspec
 
 from events.canonical import FloatInEventData, canonical, check_integers_only
 from events.common import (
+    STREAM_RULES,
     EncounterCreated,
     GmTokenRotated,
     ReadTokenCreated,
@@ -27,7 +28,7 @@ from events.common import (
     SeatRevoked,
     SeatTokenRotated,
 )
-from events.dice import BadDice, Dice, DiceNeeded, commitment_of, valid_entropy
+from events.dice import BadDice, Dice, DiceNeeded, commitment_of, is_commitment, valid_entropy
 from events.envelope import Event, NewEvent
 from events.hidden_rolls import hidden_faces, total_of
 from events.store.port import (
@@ -47,7 +48,7 @@ from events.store.port import (
 from rules.common import commands as common
 from rules.common.options import resolve_options
 from rules.interface import BadCommand, Forbidden, RuleError, command_type
-from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, to_new_event
+from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, pending_waits, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
@@ -59,8 +60,10 @@ from server.encounters.reaction_deadlines import deadline_changes, timeout_comma
 from server.encounters.service_errors import (
     Closed,
     CommandIdTaken,
+    CommitmentMoved,
     NotFound,
     NotPermitted,
+    ResolutionPending,
     RuleRefusal,
     SeqMoved,
     ServiceError,
@@ -104,9 +107,13 @@ def integers_only(body: dict[str, Any]) -> None:
         ) from None
 
 
+# Preconditions of the append, not the command: a resend may carry others (API.md "Additions").
+NOT_IDENTITY = ("expected_seq", "expected_commitment")
+
+
 def identity_of(body: dict[str, Any]) -> str:
-    """A command's identity: SHA-256 of its canonical body without expected_seq."""
-    return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "expected_seq"})).hexdigest()
+    """A command's identity: SHA-256 of its canonical body without its preconditions."""
+    return hashlib.sha256(canonical({k: v for k, v in body.items() if k not in NOT_IDENTITY})).hexdigest()
 
 
 def _revoked() -> Unauthenticated:
@@ -334,6 +341,7 @@ class Encounters:
             dice_mode,
             public,
             hidden_commitment,
+            STREAM_RULES,
         )
         info = StreamInfo(stream, name, ruleset.id, public, 0, "", False)
         req = Append(
@@ -399,6 +407,11 @@ class Encounters:
             not isinstance(expected, int) or isinstance(expected, bool) or expected < 0
         ):
             raise bad_request("expected_seq must be a non-negative integer", "expected_seq")
+        pinned = body.get("expected_commitment")
+        if pinned is not None and not is_commitment(pinned):
+            raise bad_request(
+                "expected_commitment must be 64 lowercase hex (a commitment)", "expected_commitment"
+            )
         integers_only(body)
         identity = identity_of(body)
         for attempt in range(CONFLICT_RETRIES):
@@ -513,11 +526,27 @@ class Encounters:
                 f"you expected seq {expected} but the encounter is at {state['seq']}",
                 {"expected": expected, "actual": state["seq"]},
             )
+        pinned = body.get("expected_commitment")
+        if pinned is not None and pinned != state["commitment"]:
+            raise CommitmentMoved(
+                "the dice seed was rotated after you sent this; nothing was rolled "
+                f"(you expected commitment {pinned}, it is now {state['commitment']})",
+                {"expected": pinned, "actual": state["commitment"]},
+            )
         ruleset = self.ruleset_of(state)
         try:
             cmd = self.registry.command(state["ruleset"], body)
         except BadCommand as exc:
             raise bad_request(exc.message, exc.field) from None
+        if isinstance(cmd, common.RotateSeed) and state["pending"] and state["dice"] != "manual":
+            # A resolution's dice keep the seed it began with (DESIGN.md "Dice"): a rotation now would let
+            # whoever reads the seed re-roll a player's pending dice until they suit.
+            raise ResolutionPending(
+                "the dice seed cannot be rotated while a resolution is under way: "
+                f"{pending_waits(state['pending'])}; its dice keep the seed it began with, so rotate "
+                "once it is answered",
+                {"pending": state["pending"]},
+            )
         dice = await self._dice_for(stream, state, cmd, who, command_id, keyed_by)
         ctype = command_type(cmd)
         ctx, fresh_seed, voided_reactions = await self._context(stream, state, cmd, actor, command_id)

@@ -62,6 +62,18 @@ class CommandIdTaken(Conflict):
     code = "command_id_reused"
 
 
+class ResolutionPending(Conflict):
+    """`rotate_seed` while a reaction waits: a resolution's dice keep the seed it began with."""
+
+    code = "resolution_pending"
+
+
+class CommitmentMoved(Conflict):
+    """`expected_commitment` given and the dice seed was rotated since: nothing was rolled."""
+
+    code = "commitment_moved"
+
+
 class Closed(Conflict):
     """A closed encounter can be read but not changed."""
 
@@ -95,6 +107,8 @@ __all__ = [
     "SeqMoved",
     "CommandIdTaken",
     "Closed",
+    "ResolutionPending",
+    "CommitmentMoved",
     "RuleRefusal",
     "RateLimited",
     "bad_request",

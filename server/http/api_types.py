@@ -793,6 +793,8 @@ ErrorCode = Literal[
     "method_not_allowed",
     "seq_conflict",
     "command_id_reused",
+    "resolution_pending",
+    "commitment_moved",
     "closed",
     "too_large",
     "rule_violation",
@@ -828,6 +830,13 @@ class SeqConflictDetails(msgspec.Struct):
 
 class CommandIdReusedDetails(msgspec.Struct):
     command_id: Annotated[str | None, about("The command_id already used by a different command.")]
+
+
+class CommitmentMovedDetails(msgspec.Struct):
+    expected: Annotated[str, about("The expected_commitment you sent.")]
+    actual: Annotated[
+        str | None, about("The commitment in force now (null once closed): nothing was rolled.")
+    ]
 
 
 class ReactionPendingDetails(msgspec.Struct):

@@ -28,6 +28,8 @@ DETAILS: dict[str, type] = {
     "seq_conflict": t.SeqConflictDetails,
     "command_id_reused": t.CommandIdReusedDetails,
     "reaction_pending": t.ReactionPendingDetails,
+    "resolution_pending": t.ReactionPendingDetails,
+    "commitment_moved": t.CommitmentMovedDetails,
     "dice_needed": t.DiceNeededDetails,
     "rate_limited": t.RateLimitedDetails,
 }
@@ -60,7 +62,7 @@ ERROR_SENTENCES = {
     403: "The token's role may not do this.",
     404: "No such encounter, seat or ruleset.",
     405: "Wrong method on a known path.",
-    409: "Conflict: seq_conflict, command_id_reused or closed.",
+    409: "Conflict: seq_conflict, command_id_reused, resolution_pending, commitment_moved or closed.",
     413: "Body over --max-body.",
     422: "The rules refuse: rule_violation, reaction_pending or dice_needed.",
     429: "Over the rate for this token (per IP when anonymous); see Retry-After.",
@@ -93,6 +95,10 @@ FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     "command_id": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},
     "entropy": {"type": "string", "pattern": ENTROPY, "default": ""},
     "expected_seq": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "default": None},
+    "expected_commitment": {
+        "anyOf": [{"type": "string", "pattern": "^[0-9a-f]{64}$"}, {"type": "null"}],
+        "default": None,
+    },
     "seat": {"anyOf": [{"type": "string", "pattern": ID}, {"type": "null"}], "default": None},
 }
 
@@ -499,18 +505,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
     )
     structs = sorted(
         {v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)}
-        | {
-            t.EventsPage,
-            t.Error,
-            t.SeqConflictDetails,
-            t.CommandIdReusedDetails,
-            t.ReactionPendingDetails,
-            t.DiceNeededDetails,
-            t.MethodNotAllowedDetails,
-            t.RateLimitedDetails,
-            EngineOptions,
-            NewCombatant,
-        },
+        | {t.EventsPage, t.Error, *DETAILS.values(), EngineOptions, NewCombatant},
         key=lambda c: c.__name__,
     )
     rulesets = list(by_ruleset)

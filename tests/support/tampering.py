@@ -3,11 +3,13 @@ browser tests (the page's own verifier must name the same seq)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 import msgspec
 
+from events.dice import derive_face
 from events.envelope import event_hash
 
 BODY = ("stream", "seq", "type", "data", "actor", "command_id", "ts", "prev_hash")
@@ -69,3 +71,57 @@ def edited_export(raw: bytes) -> tuple[bytes, int]:
     events, trailer = parse(raw)
     roll = changed_face(events)
     return encode(events, trailer), roll["seq"]
+
+
+def refaced(e: dict[str, Any], seed: bytes) -> None:
+    """Recompute a DieRolled's faces (and total) for its inputs, as a forger holding the seed would."""
+    d = e["data"]
+    key = d.get("keyed_command_id") or e["command_id"]
+    d["faces"] = [derive_face(seed, e["stream"], key, n, d["sides"], d["entropy"]) for n in d["draws"]]
+    d["total"] = sum(d["faces"])
+
+
+def renumbered(events: list[dict[str, Any]]) -> None:
+    """Seqs 1, 2, 3 ... again after an event was inserted (in place)."""
+    for n, e in enumerate(events, start=1):
+        e["seq"] = n
+
+
+def rotated_mid_resolution(events: list[dict[str, Any]], trailer: dict[str, Any]) -> int:
+    """The audit's attack as the stock server of round 2 let it be written: the operator rotates the seed
+    while the first question waits (a `rotate_seed` right after the command that asked it), so the answer's
+    dice, keyed by the player's command, come from a seed the operator picked after seeing the question.
+    Every roll is valid for the seed in force when it was drawn. Returns the seq of the answer's first die."""
+    asked = next(i for i, e in enumerate(events) if e["type"] == "ReactionRequested")
+    end = asked
+    while end + 1 < len(events) and events[end + 1]["command_id"] == events[asked]["command_id"]:
+        end += 1
+    real = next(e for e in events if e["type"] == "DiceSeedRotated")
+    chosen = bytes(range(100, 132))  # the seed the operator rotated to, having tried it offline
+    inserted = {
+        **{k: events[end][k] for k in ("stream", "ts")},
+        "seq": 0,
+        "type": "DiceSeedRotated",
+        "data": {
+            "revealed_seed": real["data"]["revealed_seed"],
+            "commitment": hashlib.sha256(chosen).hexdigest(),
+        },
+        "actor": "gm",
+        "command_id": "gm-rotates-mid-resolution",
+        "prev_hash": "",
+        "hash": "",
+    }
+    events.insert(end + 1, inserted)
+    for e in events[end + 2 : events.index(real)]:
+        if e["type"] == "DieRolled" and e["data"]["source"] == "server":
+            refaced(e, chosen)
+    real["data"]["revealed_seed"] = chosen.hex()
+    renumbered(events)
+    trailer["head_seq"] = events[-1]["seq"]
+    trailer["commitments"] = [
+        e["data"]["commitment"]
+        for e in events
+        if e["type"] in ("EncounterCreated", "DiceSeedRotated") and e["data"]["commitment"]
+    ]
+    rewrite_chain(events, trailer)
+    return next(e["seq"] for e in events[end + 2 :] if e["type"] == "DieRolled")

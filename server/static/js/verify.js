@@ -146,11 +146,25 @@ export function auditRolls(events, cache = new Map()) {
   const timeline = new Map(commitmentTimeline(events).map((c) => [c.commitment, c]));
   const rolls = [];
   let inForce = null, commandCommitment = null, previousCommand = null;
+  // Stream rules 3 (section 4): a resolution's dice keep the commitment in force when it began.
+  let perResolution = false, resolution = [null, 0];
+  const began = new Map(); // reaction id -> [its resolution's commitment, the seq that began it]
   for (const e of events) {
-    if (e.command_id !== previousCommand) { commandCommitment = inForce; previousCommand = e.command_id; }
-    if (e.type === "EncounterCreated") { inForce = e.data.commitment ?? null; commandCommitment = inForce; }
-    else if (e.type === "DiceSeedRotated") inForce = e.data.commitment ?? null;
-    if (e.type === "DieRolled") rolls.push(markRoll(e, commandCommitment, timeline, cache));
+    const d = e.data || {};
+    if (e.command_id !== previousCommand) {
+      commandCommitment = inForce; previousCommand = e.command_id;
+      resolution = (e.type === "ReactionAnswered" && began.get(d.id)) || [inForce, e.seq];
+    }
+    if (e.type === "ReactionRequested" && typeof d.id === "string") began.set(d.id, resolution);
+    if (e.type === "EncounterCreated") {
+      inForce = d.commitment ?? null; commandCommitment = inForce; resolution = [inForce, e.seq];
+      perResolution = (d.stream_rules ?? 0) >= 3;
+    } else if (e.type === "DiceSeedRotated") inForce = d.commitment ?? null;
+    if (e.type !== "DieRolled") continue;
+    const roll = markRoll(e, commandCommitment, timeline, cache);
+    if (perResolution && d.source !== "manual" && resolution[0] !== commandCommitment) {
+      rolls.push({ ...roll, mark: FAILED, problem: `drawn from commitment ${commandCommitment}, but its resolution began at seq ${resolution[1]} under commitment ${resolution[0]}: every die of a resolution is drawn from the seed in force when its starting command was accepted (the seed was rotated mid-resolution)` });
+    } else rolls.push(roll);
   }
   const refused = refusedFaces(events);
   return rolls.map((r) => (refused.has(r.seq) ? { ...r, mark: FAILED, problem: refused.get(r.seq), message: refused.get(r.seq) } : r));
