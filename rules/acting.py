@@ -6,7 +6,13 @@ An entry is plain JSON:
      "asked_of": seat id | "gm",      # who sends the command: the combatant's seat, else the GM
      "why": "Simeth acts: ...",       # a sentence a player understands, naming the rule
      "until": {"kind": ..., "text": ...} | None,
-     "reaction": reaction id | None}  # set for a pending reaction
+     "reaction": reaction id | None,  # set for a pending reaction
+     "slot": {"turn": n, "phase": str | None, "id": str}}  # what opened it
+
+`slot` names what opened the entry: the turn and phase it belongs to and an id the ruleset gives
+("movement", "action: head of the order", "reaction 17"). An entry keeps its slot while it stays
+open, and a new opening has a new one, so "it is your turn" is told once per (combatant, slot) a
+seat gains (docs/notifications.md "When you are told").
 
 `until` says when the slot ends, where the ruleset knows: `kind` is one of UNTIL_KINDS and `text` a
 phrase for people ("until Simeth takes an action or passes"). The server adds `deadline` (UTC text)
@@ -49,14 +55,51 @@ def until(kind: str, text: str) -> dict[str, Any]:
     return {"kind": kind, "text": text}
 
 
-def slot(state: dict[str, Any], cid: str, why: str, ends: dict[str, Any] | None) -> dict[str, Any]:
-    """A combatant who may or must act now, sent by its seat (or the GM)."""
-    return {"combatant": cid, "asked_of": asked_of(state, cid), "why": why, "until": ends, "reaction": None}
+def opened(state: dict[str, Any], opens: str) -> dict[str, Any]:
+    """What opens a slot: the state's turn and phase and the ruleset's id for it."""
+    return {"turn": state.get("turn", 0), "phase": state.get("phase"), "id": opens}
 
 
-def gm_step(why: str, ends: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The GM's own step when no combatant may act (start the next phase or turn, draw a card)."""
-    return {"combatant": None, "asked_of": "gm", "why": why, "until": ends, "reaction": None}
+def slot(
+    state: dict[str, Any], cid: str, why: str, ends: dict[str, Any] | None, opens: str
+) -> dict[str, Any]:
+    """A combatant who may or must act now, sent by its seat (or the GM); `opens` the ruleset's id of
+    what opened it (the same while it stays open)."""
+    return {
+        "combatant": cid,
+        "asked_of": asked_of(state, cid),
+        "why": why,
+        "until": ends,
+        "reaction": None,
+        "slot": opened(state, opens),
+    }
+
+
+def gm_step(
+    state: dict[str, Any], why: str, opens: str, ends: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The GM's own step when no combatant may act (start the next phase or turn, draw a card);
+    `opens` names the step ("start the action phase")."""
+    return {
+        "combatant": None,
+        "asked_of": "gm",
+        "why": why,
+        "until": ends,
+        "reaction": None,
+        "slot": opened(state, "gm: " + opens),
+    }
+
+
+def slot_key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes an entry the same opening as another: who answers, for whom, and its slot."""
+    s = entry.get("slot") or {}
+    return (entry["asked_of"], entry["combatant"], s.get("turn"), s.get("phase"), s.get("id"))
+
+
+def gained(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of `after` whose (seat, combatant, slot) `before` did not have: each one a seat is told."""
+    was = {slot_key(e) for e in before}
+    return [e for e in after if slot_key(e) not in was]
 
 
 def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -76,6 +119,7 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
                     "reaction", "until it is answered" + (f" (default: {default})" if default else "")
                 ),
                 "reaction": p.get("id"),
+                "slot": opened(state, f"reaction {p.get('id')}"),
             }
         )
     return out
@@ -95,7 +139,7 @@ def before_slots(state: dict[str, Any], not_started: str) -> list[dict[str, Any]
     if state.get("closed"):
         return []
     if state.get("turn", 0) < 1:
-        return [gm_step(not_started)]
+        return [gm_step(state, not_started, "start the first turn")]
     return None
 
 

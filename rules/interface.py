@@ -239,8 +239,8 @@ class Ruleset:
         return default_offers(self, state, combatant, (*common_commands(), *self.commands))
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        """Who may or must act now and why: `[{combatant, asked_of, why, until, reaction}]`, the shape in
-        rules/acting.py. It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
+        """Who may or must act now and why: `[{combatant, asked_of, why, until, reaction, slot}]`, the shape
+        in rules/acting.py (`slot`: what opened the entry, the same while it stays open). It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
         return reactions_acting(state)
 
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from server.guides.guide import GUIDES_DIR, guide_markdown, published
-from server.guides.guide_turns import Step, curl_lines, first_turn_steps
-from tests.support.client import TussleClient
+from server.guides.guide_turns import curl_lines, first_turn_steps
+from tests.support.guide_play import play_steps
 
 RULESETS = sorted(published().rulesets)
 
@@ -45,23 +45,6 @@ def test_a_guide_guesses_no_pronoun():
                 assert not GUESSED.search(line), f"docs/playing/{rid}.md: {line}"
 
 
-async def _play(tussle: TussleClient, steps: tuple[Step, ...]) -> list[tuple[Step, int, object]]:
-    """Send each step as its curl line would, with the ids and tokens the earlier answers handed on."""
-    ids: dict[str, str] = {}
-    tokens = {"anyone": None}
-    answers = []
-    for step in steps:
-        path = step.path.replace("{id}", ids.get("id", "{id}"))
-        r = await tussle.request(step.method, path, step.body, token=tokens.get(step.who))
-        answers.append((step, r.status, r.body))
-        assert r.status in (200, 201), (step.note, r.status, r.body)
-        if step.keeps == "encounter":
-            ids["id"], tokens["gm"] = r.body["id"], r.body["gm_token"]
-        elif step.keeps == "seat":
-            tokens["player"] = r.body["token"]
-    return answers
-
-
 @pytest.mark.parametrize("rid", RULESETS)
 async def test_a_guides_first_turn_plays_on_a_live_server(tussle, rid):
     steps = first_turn_steps(published().rulesets[rid])
@@ -71,7 +54,7 @@ async def test_a_guides_first_turn_plays_on_a_live_server(tussle, rid):
     assert "start_phase" in bodies or not published().rulesets[rid].phases, "the turn skips the phases"
     signature = [t for t in bodies if t.startswith(f"{rid}.")] if rid != "freeform" else ["roll"]
     assert signature, f"{rid}'s first turn sends none of its own commands"
-    answers = await _play(tussle, steps)
+    answers = await play_steps(tussle, steps)
     sent = [(s, status, body) for s, status, body in answers if s.body and s.body.get("type") in signature]
     assert sent and all(status == 201 for _, status, _ in sent)
     assert any(e["type"] != "ActionSpent" for _, _, body in sent for e in body["events"])

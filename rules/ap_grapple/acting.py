@@ -36,7 +36,13 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     if first is not None:
         return first
     if option(state, "strict_initiative") and not state.get("initiative"):
-        return [gm_step("strict initiative is on: the GM sets the initiative order (set_initiative)")]
+        return [
+            gm_step(
+                state,
+                "strict initiative is on: the GM sets the initiative order (set_initiative)",
+                "set the initiative order",
+            )
+        ]
     actors = [cid for cid in state["combatants"] if legal_commands(state, cid)]
     if actors:
         ends = (
@@ -44,11 +50,14 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
             if option(state, "strict_initiative") and not pending_swing(state, actors[0])
             else _round_end(state)
         )
-        return [slot(state, cid, _why(state, cid), ends) for cid in actors]
+        # The round is the slot: spending AP, a swing owed by one's own grab, keep it open.
+        return [slot(state, cid, _why(state, cid), ends, "round") for cid in actors]
     return [
         gm_step(
+            state,
             f"nobody can spend AP any more in round {state['turn']}: the GM starts round "
-            f"{state['turn'] + 1} (start_turn)"
+            f"{state['turn'] + 1} (start_turn)",
+            "start the next round",
         )
     ]
 

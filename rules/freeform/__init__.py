@@ -48,7 +48,13 @@ class Freeform(Ruleset):
         if state.get("pending"):
             return reactions_acting(state)
         order = [name_of(state, c) for c in state.get("initiative", []) if c in state["combatants"]]
-        return [gm_step(NO_ORDER + (f" (the initiative order set: {', '.join(order)})" if order else ""))]
+        return [
+            gm_step(
+                state,
+                NO_ORDER + (f" (the initiative order set: {', '.join(order)})" if order else ""),
+                "run the table",
+            )
+        ]
 
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
         if combatant not in state["combatants"] or any(

@@ -16,6 +16,9 @@ from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.situational_modifiers import fighter
 
 END_OF_TURN = until("turn", "until the GM starts the next turn")
+# One slot per figure and second: being next in the order and running one's own turn are the same
+# opening, so choosing a maneuver tells nobody again.
+OWN_TURN = "own turn"
 
 
 def _not_had_turn(state: dict[str, Any]) -> list[str]:
@@ -51,6 +54,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
                     f"until {name(state, cur)}'s turn ends: the next figure chooses a "
                     "maneuver, or the GM starts the next turn",
                 ),
+                OWN_TURN,
             )
         )
     waiting = [c for c in _not_had_turn(state) if c != cur]
@@ -63,6 +67,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
                 f"{name(state, c)} is next in the initiative order to take a turn "
                 f"(gurps.choose_maneuver{ends})",
                 END_OF_TURN,
+                OWN_TURN,
             )
             for c in waiting[:1]
         ]
@@ -74,11 +79,18 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
                 f"{name(state, c)} has not yet had a turn this second and may take it "
                 f"(gurps.choose_maneuver{ends}); the GM has set no initiative order",
                 END_OF_TURN,
+                OWN_TURN,
             )
             for c in waiting
         ]
     if not out:
-        return [gm_step("every figure has had a turn this second: the GM starts the next turn (start_turn)")]
+        return [
+            gm_step(
+                state,
+                "every figure has had a turn this second: the GM starts the next turn (start_turn)",
+                "start the next second",
+            )
+        ]
     return out
 
 

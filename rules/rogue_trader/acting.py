@@ -16,14 +16,27 @@ OWED = {
     "rogue-trader.follow_up": "{who}'s unit won the round and must follow up or try to hold (rogue-trader.follow_up)",
 }
 OWED_UNTIL = until("action", "until it is done: the phase cannot end before")
+# The GM's step after each phase: (what it is called, in words). The name is the step's slot id.
 GM_STEPS = {
-    None: "the GM starts the movement phase (start_phase movement)",
-    "movement": "no model of side {side} may move, charge or break off now: the GM starts the shooting phase "
-    "(start_phase shooting)",
-    "shooting": "shooting is outside this chapter: the GM resolves it and starts the close combat phase "
-    "(start_phase close_combat)",
-    "close_combat": "every combat group has fought this round: the GM starts the end phase (start_phase end)",
-    "end": "side {side}'s player turn is over: the GM starts the next turn (start_turn)",
+    None: ("start the movement phase", "the GM starts the movement phase (start_phase movement)"),
+    "movement": (
+        "start the shooting phase",
+        "no model of side {side} may move, charge or break off now: the GM starts the shooting phase "
+        "(start_phase shooting)",
+    ),
+    "shooting": (
+        "start the close combat phase",
+        "shooting is outside this chapter: the GM resolves it and starts the close combat phase "
+        "(start_phase close_combat)",
+    ),
+    "close_combat": (
+        "start the end phase",
+        "every combat group has fought this round: the GM starts the end phase (start_phase end)",
+    ),
+    "end": (
+        "start the next turn",
+        "side {side}'s player turn is over: the GM starts the next turn (start_turn)",
+    ),
 }
 
 
@@ -31,7 +44,7 @@ def _entry(state: dict[str, Any], cid: str, legal: list[str]) -> dict[str, Any]:
     who = name(state, cid)
     owed = next((c for c in legal if c in OWED), None)
     if owed:
-        return slot(state, cid, OWED[owed].format(who=who), OWED_UNTIL)
+        return slot(state, cid, OWED[owed].format(who=who), OWED_UNTIL, f"owed: {owed}")
     if state.get("phase") == "close_combat":
         return slot(
             state,
@@ -39,6 +52,7 @@ def _entry(state: dict[str, Any], cid: str, legal: list[str]) -> dict[str, Any]:
             f"{who} fights: its combat group has not fought this round (every model in contact "
             "fights, whichever side owns the turn)",
             until("phase", "until its combat group's round is resolved"),
+            "close combat",
         )
     moves = " or ".join(c.removeprefix("rogue-trader.").replace("_", " ") for c in legal)
     return slot(
@@ -46,6 +60,7 @@ def _entry(state: dict[str, Any], cid: str, legal: list[str]) -> dict[str, Any]:
         cid,
         f"{who} may {moves}: it is side {active_side(state)}'s movement phase",
         until("phase", "until the GM starts the shooting phase"),
+        "movement",
     )
 
 
@@ -60,10 +75,11 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     if actors:
         return [_entry(state, cid, legal[cid]) for cid in actors]
     phase = state.get("phase")
-    step = GM_STEPS.get(
-        phase, f"the GM starts a phase: movement, shooting, close_combat, end (now {phase!r})"
+    opens, step = GM_STEPS.get(
+        phase,
+        ("start a phase", f"the GM starts a phase: movement, shooting, close_combat, end (now {phase!r})"),
     )
-    return [gm_step(step.format(side=active_side(state)))]
+    return [gm_step(state, step.format(side=active_side(state)), opens)]
 
 
 def _next_own_turn(state: dict[str, Any], side: str) -> int | None:

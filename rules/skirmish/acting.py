@@ -46,17 +46,26 @@ def acting_now(state: dict[str, Any], legal: Legal) -> list[dict[str, Any]]:
                 f"{name_of(state, cid)} acts: {_card_words(state, str(card), cid)} is drawn "
                 "(the man that has the card moves and fights)",
                 ends,
+                f"card {card}",
             )
             for cid in actors
         ]
     if left:
         return [
             gm_step(
+                state,
                 f"the GM draws the next card (skirmish.draw_card): {left} of "
-                f"{counted(len(rules.get('deck', [])), 'card')} still to come this turn"
+                f"{counted(len(rules.get('deck', [])), 'card')} still to come this turn",
+                "draw the next card",
             )
         ]
-    return [gm_step("every card has been drawn this turn: the GM starts the next turn (start_turn)")]
+    return [
+        gm_step(
+            state,
+            "every card has been drawn this turn: the GM starts the next turn (start_turn)",
+            "start the next turn",
+        )
+    ]
 
 
 def next_slot(state: dict[str, Any], cid: str, legal: Legal) -> str | None:

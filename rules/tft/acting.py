@@ -48,7 +48,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Who may or must act now, and why."""
     phase = state.get("phase")
     first = before_slots(
-        {**state, "turn": state.get("turn", 0) if phase else 0},
+        state,
         "no turn has started: the GM starts the turn (start_turn) and its movement phase "
         "(start_phase movement)",
     )
@@ -57,10 +57,12 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     if phase == "movement":
         movers = [cid for cid in state["combatants"] if MOVEMENT_COMMANDS & set(legal_now(state, cid))]
         if movers:
-            return [slot(state, cid, _mover_why(state, cid), END_OF_MOVEMENT) for cid in movers]
+            return [slot(state, cid, _mover_why(state, cid), END_OF_MOVEMENT, "movement") for cid in movers]
         return [
             gm_step(
-                "no figure can move any more this phase: the GM starts the action phase (start_phase action)"
+                state,
+                "no figure can move any more this phase: the GM starts the action phase (start_phase action)",
+                "start the action phase",
             )
         ]
     if phase == "action":
@@ -68,13 +70,36 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
         if h is not None and "tft.pass" in legal_now(state, h):
             who = F.name(state, h)
             return [
-                slot(state, h, _dx_why(state, h), until("action", f"until {who} takes an action or passes"))
+                slot(
+                    state,
+                    h,
+                    _dx_why(state, h),
+                    until("action", f"until {who} takes an action or passes"),
+                    "action: head of the order",
+                )
             ]
         return [
-            gm_step("every figure has taken its action this turn: the GM starts the next turn (start_turn)")
+            gm_step(
+                state,
+                "every figure has taken its action this turn: the GM starts the next turn (start_turn)",
+                "start the next turn",
+            )
+        ]
+    if phase is None:
+        return [
+            gm_step(
+                state,
+                f"turn {state['turn']} has started and no phase yet: the GM starts its movement phase "
+                "(start_phase movement)",
+                "start the movement phase",
+            )
         ]
     return [
-        gm_step(f"the {phase} phase has no actions in TFT: the GM starts the movement or the action phase")
+        gm_step(
+            state,
+            f"the {phase} phase has no actions in TFT: the GM starts the movement or the action phase",
+            "start the movement or the action phase",
+        )
     ]
 
 

@@ -510,6 +510,20 @@ class Until(msgspec.Struct):
     ] = None
 
 
+class Slot(msgspec.Struct):
+    """What opened an `acting_now` entry: the turn and phase it belongs to and the ruleset's id for it.
+    The same while the entry stays open; a seat is told once per (combatant, slot) it gains."""
+
+    turn: Annotated[int, about("The turn (round, second) the slot belongs to; 0 before the first.")]
+    phase: Annotated[str | None, about("The phase it belongs to; null: none (or the ruleset has none).")]
+    id: Annotated[
+        str,
+        about(
+            'The ruleset\'s id of what opened it: "movement", "action: head of the order", "reaction r-17".'
+        ),
+    ]
+
+
 class ActingNow(msgspec.Struct):
     """Who may or must act now (the ruleset's `acting_now`): `combatant` null is the GM's own step;
     `asked_of` the seat (or "gm") that sends the command; `reaction` the pending reaction's id, if any."""
@@ -519,6 +533,7 @@ class ActingNow(msgspec.Struct):
     why: Annotated[str, about("Why it is this one's move, in words.")]
     until: Annotated[Until | None, about("When the slot ends; null: the ruleset cannot say.")]
     reaction: Annotated[str | None, about("The pending reaction's id, to answer with respond; null: none.")]
+    slot: Annotated[Slot, about("What opened the entry: turn, phase and the ruleset's id for it.")]
 
 
 LegalActions = Annotated[dict[str, list[str]], about("Per combatant id, the command types it may send now.")]

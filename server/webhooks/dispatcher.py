@@ -149,6 +149,9 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
                 "kind": data["kind"],
                 "text": data["text"],
                 "reaction": data.get("reaction"),
+                # your_turn and asked: the acting_now entry the notice tells of (rules/acting.py)
+                "combatant": data.get("combatant"),
+                "slot": data.get("slot"),
                 "link": link,
             },
         }

@@ -1,8 +1,11 @@
 """Notices: short messages a person acts on, each addressed to one seat or to the GM.
 
-Computed from the state before an event and the event itself (pure): "you are asked …", "your
-reaction timed out …", "the fight is closed …", "a webhook was disabled …"; and, over a whole
-command, "it is your turn …" from the ruleset's `acting_now(state)` before and after it.
+Computed from the state before an event and the event itself (pure): "your reaction timed out …",
+"the fight is closed …", "a webhook was disabled …"; and, over a whole command, "it is your turn …"
+and "you are asked …" from the ruleset's `acting_now` before and after it: one notice per
+(combatant, slot) a seat — or the GM — gains with the command (rules/acting.py `gained`). The GM's
+own steps (start the next phase, draw a card) are told too: in play-by-post the GM waits for the
+players as they wait for the GM (docs/notifications.md "When you are told").
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from events.envelope import Event
 from projections.log import name_of
+from rules.acting import gained
 
 GM = "gm"
 
@@ -34,16 +38,6 @@ def _everyone(state: dict[str, Any]) -> list[str]:
 def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dict[str, str]]:
     """The notices one event causes, given the state before it."""
     d = e.data
-    if e.type == "ReactionRequested":
-        about = f" for {name_of(state, d['combatant'])}" if d.get("combatant") else ""
-        question = d.get("question") or d["kind"].replace("_", " ")
-        asked = notice(
-            d["asked_of"],
-            "asked",
-            f"you are asked: {question}{about} — choose "
-            f"{' or '.join(map(str, d['options']))}{_deadline(state, now)} (default: {d['default']})",
-        )
-        return [{**asked, "reaction": d["id"]}]
     if e.type == "ReactionAnswered" and e.actor == "system":
         asked = next((p for p in state["pending"] if p["id"] == d["id"]), None)
         if asked is None:
@@ -67,26 +61,46 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     return []
 
 
-def turn_notices(before: dict[str, Any], after: dict[str, Any], ruleset: Any) -> list[dict[str, str]]:
-    """ "It is your turn" for each combatant whose slot `ruleset.acting_now` opens with this command, to
-    whoever sends its commands. Reactions are their own notice ("you are asked"); the GM's own steps
-    (no combatant) are the GM running the table, not news to the GM."""
+def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> str:
+    about = f" for {name_of(state, p['combatant'])}" if p.get("combatant") else ""
+    question = p.get("question") or str(p["kind"]).replace("_", " ")
+    return (
+        f"you are asked: {question}{about} — choose {' or '.join(map(str, p['options']))}"
+        f"{_deadline(state, now)} (default: {p['default']})"
+    )
+
+
+def _turn_text(state: dict[str, Any], a: dict[str, Any]) -> str:
+    s = a["slot"]
+    where = [name_of(state, a["combatant"])] if a["combatant"] else []
+    if s["turn"]:
+        where.append(f"turn {s['turn']}")
+    if s["phase"]:
+        where.append(f"{str(s['phase']).replace('_', ' ')} phase")
+    head = "it is your turn" if a["combatant"] else "the table waits for you"
+    text = f"{head} ({', '.join(where)})" if where else head
+    return f"{text}: {a['why']}" if a.get("why") else text
+
+
+def acting_notices(
+    before: dict[str, Any], after: dict[str, Any], ruleset: Any, now: dt.datetime
+) -> list[dict[str, str]]:
+    """ "It is your turn" (or "you are asked", for a reaction) for each (combatant, slot) that
+    `ruleset.acting_now` opens to a seat or the GM with this command, to whoever sends its commands."""
     if after["closed"]:
         return []
     try:
-        was = {(a["combatant"], a["asked_of"]) for a in ruleset.acting_now(before)}
-        now = ruleset.acting_now(after)
+        new = gained(ruleset.acting_now(before), ruleset.acting_now(after))
     except Exception:  # noqa: BLE001 - a ruleset bug must not refuse the command it is telling of
         return []
+    pending = {p["id"]: p for p in after["pending"]}
     out = []
-    for a in now:
-        if a["combatant"] is None or a.get("reaction") is not None or (a["combatant"], a["asked_of"]) in was:
-            continue
-        where = [name_of(after, a["combatant"]), f"turn {after['turn']}"]
-        if after.get("phase"):
-            where.append(f"{str(after['phase']).replace('_', ' ')} phase")
-        text = f"it is your turn ({', '.join(where)})"
-        if a.get("why"):
-            text += f": {a['why']}"
-        out.append(notice(a["asked_of"], "your_turn", text))
+    for a in new:
+        p = pending.get(a.get("reaction"))
+        told = (
+            {**notice(a["asked_of"], "asked", _asked_text(after, p, now)), "reaction": p["id"]}
+            if p is not None
+            else notice(a["asked_of"], "your_turn", _turn_text(after, a))
+        )
+        out.append({**told, "combatant": a["combatant"], "slot": a["slot"]})
     return out

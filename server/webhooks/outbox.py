@@ -21,7 +21,7 @@ from events.store.outbox import OutboxRow
 from projections.log import sentence
 from rules.state import evolve
 from server.webhooks.discord import log_line, split_content
-from server.webhooks.notices import event_notices, turn_notices
+from server.webhooks.notices import acting_notices, event_notices
 
 _encode = msgspec.json.encode
 
@@ -53,12 +53,11 @@ def outbox_rows(
         s = evolve(s, e, ruleset)
         entries.append({"seq": e.seq, "turn": s["turn"], "type": e.type, "actor": actor, "text": text})
     last = state["seq"] + len(new)
-    # A question answered within the same command (a standing order) asks nobody anything.
-    settled = {ne.data["id"] for ne in new if ne.type in ("ReactionAnswered", "ReactionCancelled")}
-    notices = [n for n in notices if n.get("reaction") not in settled]
     if "notices" in wants:
+        # Over the whole command: a question asked and answered within it (a standing order) asks nobody.
         notices += [
-            {**n, "seq": last, "to_name": _addressee(s, n["to"])} for n in turn_notices(state, s, ruleset)
+            {**n, "seq": last, "to_name": _addressee(s, n["to"])}
+            for n in acting_notices(state, s, ruleset, now)
         ]
     rows: list[OutboxRow] = []
     for wid, w in hooks.items():

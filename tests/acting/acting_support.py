@@ -11,7 +11,8 @@ async def acting(enc: Encounter) -> list[dict[str, Any]]:
     """`acting_now` of GET /state, each entry checked for the documented shape."""
     entries = (await enc.state())["acting_now"]
     for e in entries:
-        assert set(e) == {"combatant", "asked_of", "why", "until", "reaction"}, e
+        assert set(e) == {"combatant", "asked_of", "why", "until", "reaction", "slot"}, e
+        assert set(e["slot"]) == {"turn", "phase", "id"} and isinstance(e["slot"]["id"], str), e
         assert isinstance(e["why"], str) and e["why"], e
         if e["until"] is not None:
             assert e["until"]["kind"] in ("reaction", "action", "phase", "turn", "round", "card"), e

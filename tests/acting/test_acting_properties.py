@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.dice import BadDice, Dice, DiceNeeded
+from rules.acting import slot_key
 from rules.interface import BadCommand, Forbidden, RuleError
 from rules.pipeline import Context
 from rules.registry import Registry
@@ -139,7 +140,8 @@ def _check(w: World) -> None:
     entries = rs.acting_now(state)
     pending_ids = {p["id"] for p in state["pending"]}
     for e in entries:
-        assert set(e) == {"combatant", "asked_of", "why", "until", "reaction"}, e
+        assert set(e) == {"combatant", "asked_of", "why", "until", "reaction", "slot"}, e
+        assert set(e["slot"]) == {"turn", "phase", "id"} and isinstance(e["slot"]["id"], str), e
         assert isinstance(e["why"], str) and e["why"]
         assert e["combatant"] is None or e["combatant"] in state["combatants"], e
         if state["pending"]:
@@ -147,6 +149,8 @@ def _check(w: World) -> None:
         elif e["combatant"] is not None:
             assert rs.legal_actions(state, e["combatant"]), (e, "named but has no legal actions")
     assert len(entries) >= len(pending_ids)
+    keys = [slot_key(e) for e in entries]
+    assert len(set(keys)) == len(keys), ("two entries of one opening: a seat would be told once", entries)
     for cid in state["combatants"]:
         sentence = rs.next_slot(state, cid)
         assert sentence is None or (isinstance(sentence, str) and sentence)

@@ -9,6 +9,7 @@ names a seat; a `"$pending"` value stands for the id of the newest pending react
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,18 @@ async def _filled(enc: Encounter, body: dict[str, Any]) -> dict[str, Any]:
     return {k: pending[-1]["id"] if v == "$pending" else v for k, v in body.items()}
 
 
-async def play(client: TussleClient, script: dict[str, Any]) -> Encounter:
-    """Create the encounter and run every step, asserting each answers as the script expects."""
+async def play(
+    client: TussleClient,
+    script: dict[str, Any],
+    created: Callable[[Encounter], Awaitable[None]] | None = None,
+) -> Encounter:
+    """Create the encounter and run every step, asserting each answers as the script expects;
+    `created` runs once the encounter exists (a test subscribes a webhook there)."""
     r = await client.request("POST", "/encounters", script["create"])
     assert r.status == 201, r.body
     enc = Encounter(client, r.body)
+    if created is not None:
+        await created(enc)
     tokens: dict[str, str] = {}
     for i, step in enumerate(script["steps"]):
         if "seat" in step:
