@@ -130,3 +130,52 @@ async def test_every_guide_fight_tells_each_seat_each_gain_once(hooked, rx, rid)
     made: dict[str, Any] = {}
     await play_steps(hooked, first_turn_steps(published().rulesets[rid]), _subscriber(rx, made))
     await _check(made["enc"], made, rx)
+
+
+async def test_tft_tells_the_seat_at_each_phase_that_opens_to_its_figure(hooked, rx):
+    """The case of issue 28: told at turn 1's movement, again when the action phase makes Simeth first,
+    at turn 2's movement and action phases, and never "action phase" before a phase has started."""
+    from tests.tft.helpers import simeth, troll
+
+    enc = await hooked.create("tft", dice="manual")
+    await enc.add(simeth())
+    await enc.add(troll())
+    alice = await enc.seat_full("Alice", ["simeth"])
+    bob = await enc.seat("Bob", ["troll"])
+    r = await hooked.request("POST", f"{enc.path}/webhooks", {"url": rx.url}, token=alice["token"])
+    assert r.status == 201, r.body
+    told_at: dict[int, str] = {}
+
+    async def step(type: str, token: str | None = None, **fields: Any) -> None:
+        r = await enc.command(type, token=token, **fields)
+        assert r.status == 201, r.body
+        told_at[r.body["seq"]] = type + str(fields.get("phase", fields.get("turn", "")))
+
+    await step("start_turn", turn=1)
+    await step("start_phase", phase="movement")
+    await step("start_phase", phase="action")
+    await step("tft.pass", token=alice["token"], combatant="simeth")
+    await step("tft.pass", token=bob, combatant="troll")
+    await step("start_turn", turn=2)
+    await step("start_phase", phase="movement")
+    await step("start_phase", phase="action")
+    await _all_delivered(enc, r.body["id"], rx)
+    got = [x.json["data"] for x in rx.processed]
+    assert [(told_at[n["seq"]], n["kind"], n["to"], n["text"].split(":")[0]) for n in got] == [
+        (
+            "start_phasemovement",
+            "your_turn",
+            alice["seat"],
+            "it is your turn (Simeth, turn 1, movement phase)",
+        ),
+        ("start_phaseaction", "your_turn", alice["seat"], "it is your turn (Simeth, turn 1, action phase)"),
+        (
+            "start_phasemovement",
+            "your_turn",
+            alice["seat"],
+            "it is your turn (Simeth, turn 2, movement phase)",
+        ),
+        ("start_phaseaction", "your_turn", alice["seat"], "it is your turn (Simeth, turn 2, action phase)"),
+    ]
+    assert got[1]["text"].endswith("(4.0: one figure at a time, by DX)")
+    assert [n["slot"]["id"] for n in got] == ["movement", "action: head of the order"] * 2
