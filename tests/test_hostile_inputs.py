@@ -509,3 +509,40 @@ async def test_a_tft_damage_of_thousands_of_digits_or_other_scripts_is_refused_a
     r = await enc.command("add_combatant", combatant=troll)
     assert r.status == 400, r.body
     assert await live.position() == before
+
+
+async def raw_request(live: Live, head: bytes) -> bytes:
+    """Send one request's head as bytes (headers a client library would refuse to send) and read the answer."""
+    import asyncio
+    from urllib.parse import urlsplit
+
+    port = urlsplit(live.client.base_url).port
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head + b"Host: test\r\nConnection: close\r\n\r\n")
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 30)
+    writer.close()
+    return answer
+
+
+async def test_an_authorization_header_that_is_not_utf8_is_a_401(live: Live):
+    """Issue 33 item 2: `Bearer \\xff\\xfe` was a 500 (UnicodeEncodeError hashing the token) for anyone."""
+    bad = b"Authorization: Bearer \xff\xfe\r\n"
+    for path in (f"{live.enc.path}/state", "/encounters", f"{live.enc.path}"):
+        answer = await raw_request(live, f"GET {path} HTTP/1.1\r\n".encode() + bad)
+        assert answer.startswith(b"HTTP/1.1 401 "), (path, answer[:300])
+        assert b'"unauthenticated"' in answer, answer
+    upgrade = (
+        b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    )
+    answer = await raw_request(live, f"GET {live.enc.path}/ws HTTP/1.1\r\n".encode() + bad + upgrade)
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:300]
+    # A lone surrogate in the websocket's auth message is the same unknown token.
+    ws = await connect(live.enc, header=False)
+    try:
+        await ws.send_str('{"op": "auth", "token": "\\udcff\\ud800"}')
+        got = await frame(ws)
+        assert got.get("code") == "unauthenticated" or got.get("closed") == 4401, got
+    finally:
+        await ws.close()
