@@ -19,7 +19,6 @@ from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
 from server.encounters.service_errors import NotFound, NotPermitted, Unauthenticated
 from server.encounters.snapshots import SNAPSHOT_EVERY, read_range
-from server.exporting import ndjson_lines
 from server.guides.describing import describe_rulesets
 from server.http import web as pages
 from server.http.context import (
@@ -41,6 +40,7 @@ from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
 from server.streamed_json import LONG_LIST, streamed, streamed_json
+from server.transfer.exporting import ndjson_lines
 
 # ---- handlers ---------------------------------------------------------------------------------
 

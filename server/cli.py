@@ -194,8 +194,8 @@ def _store_of(args: argparse.Namespace, *, lock: bool) -> tuple[Any, str]:
 
 
 async def _export(args: argparse.Namespace) -> int:
-    from server.exporting import ndjson_lines
-    from server.importing import secrets_line
+    from server.transfer.exporting import ndjson_lines
+    from server.transfer.importing import secrets_line
 
     if args.turn is not None and args.format == "jsonl":
         print("tussle: --turn needs --format markdown or bbcode", file=sys.stderr)
@@ -222,7 +222,7 @@ async def _export(args: argparse.Namespace) -> int:
         else:
             from rules.registry import Registry
             from server.encounters.service import Encounters
-            from server.exporting import forum_chunks
+            from server.transfer.exporting import forum_chunks
 
             enc = Encounters(store, Registry.discover())
             enc.snapshots.writes = (
@@ -237,7 +237,7 @@ async def _export(args: argparse.Namespace) -> int:
 
 
 async def _import(args: argparse.Namespace) -> int:
-    from server.importing import ImportRefused, import_stream
+    from server.transfer.importing import ImportRefused, import_stream
 
     try:
         with open(args.file, "rb") as f:

@@ -68,7 +68,7 @@ async def test_a_stream_broken_mid_way_closes_the_connection_without_a_second_st
     srv = await serve(rate_reads=0, rate_commands=0)
     async with aiohttp.ClientSession() as session:
         enc = await TussleClient(srv.base_url, session, srv.db_path).create("freeform")
-        # More than one page of the export (server/exporting.py's PAGE), appended by the server's own store.
+        # More than one page of the export (server/transfer/exporting.py's PAGE), appended by the server's own store.
         assert srv.app is not None
         await srv.app[ENCOUNTERS].store.append(command(enc.id, 1, "notes", n=299))
         await corrupt(srv, enc.id, 280)

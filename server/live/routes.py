@@ -10,11 +10,11 @@ from server.audit import whole_stream
 from server.audit.verifying import parse_head
 from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.encounters.service_errors import bad_request
-from server.exporting import forum_chunks
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.live import websocket
 from server.streamed_json import LONG_LIST, streamed, streamed_json
+from server.transfer.exporting import forum_chunks
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
@@ -90,7 +90,7 @@ async def _forum_text(
     span: tuple[int, int, int],
     more: dict[str, str],
 ) -> web.StreamResponse:
-    """A forum export written turn by turn as the log is read (server/exporting.py), never all at once."""
+    """A forum export written turn by turn as the log is read (server/transfer/exporting.py), never all at once."""
     content_type = "text/markdown" if fmt == "markdown" else "text/plain"
     resp = web.StreamResponse(headers={"Content-Type": f"{content_type}; charset=utf-8", **more})
     texts = forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span)
