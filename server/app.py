@@ -35,11 +35,11 @@ from server.http.context import (
 )
 from server.http.errors import errors_middleware, note_started
 from server.http.input_checks import nul_in_url_middleware, read_json
+from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.live import routes as live
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
-from server.streamed_json import LONG_LIST, streamed, streamed_json
 from server.transfer.exporting import ndjson_lines
 
 # ---- handlers ---------------------------------------------------------------------------------

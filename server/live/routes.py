@@ -12,8 +12,8 @@ from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, tu
 from server.encounters.service_errors import bad_request
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
+from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.live import websocket
-from server.streamed_json import LONG_LIST, streamed, streamed_json
 from server.transfer.exporting import forum_chunks
 
 LOG_FORMATS = ("json", "markdown", "bbcode")

@@ -38,8 +38,8 @@ from server.encounters.service_errors import RateLimited, ServiceError
 from server.encounters.tokens import Principal, token_hash
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
+from server.http.streamed_json import encoded_pieces
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
-from server.streamed_json import encoded_pieces
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.
