@@ -13,7 +13,7 @@ from events.store.port import Store
 from projections.view import offers_view
 from rules.offers import GM
 from rules.registry import Registry
-from server import loop_probe, webhooks
+from server import webhooks
 from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
@@ -37,6 +37,7 @@ from server.http.errors import errors_middleware, note_started
 from server.http.input_checks import nul_in_url_middleware, read_json
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.live import routes as live
+from server.ops import loop_probe
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
