@@ -139,7 +139,7 @@ class Append(msgspec.Struct):
     # the append checks inside its transaction that it is still live, so a revoked token never writes.
     token_hash: str | None = None
     # The head hash at expected_seq, as the command was decided on it: lets a backend seal before it
-    # reads the head, and then only check it (events/store/postgres_fast_append.py).
+    # reads the head, and then only check it (events/store/postgres_one_trip.py).
     expected_hash: str | None = None
 
 
