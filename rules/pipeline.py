@@ -8,7 +8,9 @@ The server adds only what it must fetch or draw (`Context`) and the store.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import msgspec
@@ -516,6 +518,22 @@ def _check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, c
             )
 
 
+@contextlib.contextmanager
+def _naming_figure(i: int, combatant: Any) -> Iterator[None]:
+    """An add_combatants refusal names which figure of the list it is about."""
+    name = combatant.get("name") if isinstance(combatant, dict) else None
+    who = f"combatants[{i}]" + (f" ({name})" if isinstance(name, str) and name else "")
+    try:
+        yield
+    except BadCommand as exc:
+        field = exc.field or "combatant"
+        raise BadCommand(
+            f"{who}: {exc.message}", f"combatants[{i}]{field.removeprefix('combatant')}"
+        ) from None
+    except RuleError as exc:
+        raise RuleError(f"{who}: {exc.message}", exc.details, exc.code) from None
+
+
 def decide_command(
     state: dict[str, Any], ruleset: Any, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
 ) -> list[NewEvent]:
@@ -542,7 +560,17 @@ def decide_command(
             raise TooManyEvents(f"the command would append more than {max_events} events")
         folded = _fold(folded, ne, ruleset, ctx)
 
-    if ctype in COMMON_TYPES:
+    if isinstance(cmd, c.AddCombatants):
+        # Each figure as its own add_combatant, on the state its predecessors made (ids checked against
+        # them, a ruleset's placement hooks see them): one command, so all of them or none.
+        for i, one in enumerate(cmd.combatants):
+            single = c.AddCombatant(combatant=one, actor=cmd.actor)
+            with _naming_figure(i, one):
+                for s in ruleset.on_common(
+                    folded, single, decide_common(folded, single, ctx, ruleset, dice), dice
+                ):
+                    push(s)
+    elif ctype in COMMON_TYPES:
         decided = decide_common(state, cmd, ctx, ruleset, dice)
         items: list[Any] = []
         for item in decided:

@@ -50,7 +50,7 @@ async def test_a_guides_first_turn_plays_on_a_live_server(tussle, rid):
     steps = first_turn_steps(published().rulesets[rid])
     assert steps, f"{rid} has no first_turn (rules/interface.py FirstTurn)"
     bodies = [s.body["type"] for s in steps if s.body and "type" in s.body]
-    assert {"add_combatant", "start_turn"} <= set(bodies)
+    assert {"add_combatants", "start_turn"} <= set(bodies)
     assert "start_phase" in bodies or not published().rulesets[rid].phases, "the turn skips the phases"
     signature = [t for t in bodies if t.startswith(f"{rid}.")] if rid != "freeform" else ["roll"]
     assert signature, f"{rid}'s first turn sends none of its own commands"

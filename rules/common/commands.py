@@ -15,6 +15,19 @@ class AddCombatant(Command, tag="add_combatant"):
     combatant: dict[str, Any]
 
 
+class AddCombatants(Command, tag="add_combatants"):
+    """Add several combatants at once (GM), in order: all of them join, one CombatantJoined each as
+    add_combatant appends, or none does (the first refused one is named by its index)."""
+
+    combatants: Annotated[
+        list[dict[str, Any]],
+        msgspec.Meta(
+            min_length=1,
+            description="The combatants to add, each as add_combatant's combatant, in the order they join.",
+        ),
+    ]
+
+
 class RemoveCombatant(Command, tag="remove_combatant"):
     """Take a combatant out of the encounter (GM)."""
 
@@ -192,6 +205,7 @@ class Close(Command, tag="close"):
 
 COMMON_COMMANDS: tuple[type[Command], ...] = (
     AddCombatant,
+    AddCombatants,
     RemoveCombatant,
     SetStandingOrders,
     StartTurn,
@@ -216,6 +230,7 @@ COMMON_GM_ONLY: frozenset[str] = frozenset(
     cls.__struct_config__.tag
     for cls in (
         AddCombatant,
+        AddCombatants,
         RemoveCombatant,
         StartTurn,
         StartPhase,

@@ -9,6 +9,7 @@ from typing import Any, Literal
 import msgspec
 
 from rules.interface import Ruleset
+from rules.wording import names_and
 
 Who = Literal["anyone", "gm", "player"]
 
@@ -62,13 +63,13 @@ def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
             keeps="encounter",
         )
     ]
-    steps += [
+    joining = names_and([c["name"] for c in turn.combatants])
+    steps.append(
         Step(
-            note=f"{c['name']} joins, with the stats {rs.id} reads.",
-            body={"type": "add_combatant", "combatant": c},
+            note=f"{joining} join in one command (add_combatants), each with the stats {rs.id} reads.",
+            body={"type": "add_combatants", "combatants": list(turn.combatants)},
         )
-        for c in turn.combatants
-    ]
+    )
     names = ", ".join(c["name"] for c in turn.combatants if c["id"] in turn.plays)
     steps.append(
         Step(

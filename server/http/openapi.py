@@ -602,6 +602,8 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
     }  # default {}
     add = components["AddCombatant"]["properties"]
     add["combatant"] = {"$ref": combatant_ref, "description": "The combatant to add."}
+    many = components["AddCombatants"]["properties"]["combatants"]
+    many["items"] = {"$ref": combatant_ref}
 
 
 def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) -> None:

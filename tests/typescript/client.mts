@@ -28,18 +28,17 @@ async function send(client: typeof gm, body: Command): Promise<components["schem
 }
 
 await send(gm, {
-  type: "add_combatant",
-  combatant: {
-    id: "simeth", name: "Simeth", side: "heroes", position: [0, 0], facing: 0,
-    stats: { st: 12, dx: 12, iq: 10, adj_dx: 12, ma: 12 },
-  },
-});
-await send(gm, {
-  type: "add_combatant",
-  combatant: {
-    id: "troll", name: "Troll", side: "monsters", position: [1, 0], facing: 3,
-    stats: { st: 30, dx: 11, iq: 7, adj_dx: 11, ma: 10 },
-  },
+  type: "add_combatants",
+  combatants: [
+    {
+      id: "simeth", name: "Simeth", side: "heroes", position: [0, 0], facing: 0,
+      stats: { st: 12, dx: 12, iq: 10, adj_dx: 12, ma: 12 },
+    },
+    {
+      id: "troll", name: "Troll", side: "monsters", position: [1, 0], facing: 3,
+      stats: { st: 30, dx: 11, iq: 7, adj_dx: 11, ma: 10 },
+    },
+  ],
 });
 const seat = check(
   "seat",
