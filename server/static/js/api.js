@@ -55,6 +55,31 @@ export function randomString(length, alphabet = ID_ALPHABET) {
 export const newCommandId = () => `web-${randomString(24)}`;
 export const newEntropy = () => randomString(24);
 
+// What the page tells a player whose command met a rotated seed (409 commitment_moved): nothing was
+// rolled, and the page never sends it again with fresh inputs on its own (docs/verifying.md).
+export const COMMITMENT_MOVED = "the dice seed was rotated after you sent this; nothing was rolled";
+
+// Send one command as this browser's: a fresh command_id and entropy, bound to the commitment the
+// sender saw (`commitment`: the state's, null in a manual encounter), every answer kept in the sent
+// record (`keep(entry)`: receipts.js keepSent) and a 201's receipt by `keepReceipt`.
+export async function sendCommand(stream, token, body, { commitment = null, seat = null, keep = () => {}, keepReceipt = () => {} } = {}) {
+  const full = { ...body, command_id: newCommandId(), entropy: newEntropy() };
+  if (typeof commitment === "string") full.expected_commitment = commitment;
+  const entry = { command_id: full.command_id, entropy: full.entropy, type: full.type, seat, expected_commitment: full.expected_commitment ?? null, sent_at: new Date().toISOString() };
+  try {
+    const r = await api("POST", `/encounters/${encodeURIComponent(stream)}/commands`, { token, body: full });
+    keep({ ...entry, seq: r.seq, hash: r.hash });
+    keepReceipt(stream, r);
+    return r;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      keep({ ...entry, refused: { status: err.status, code: err.code, message: err.message, details: err.details } });
+      if (err.code === "commitment_moved") err.message = `${COMMITMENT_MOVED}.`;
+    }
+    throw err;
+  }
+}
+
 export function viewLink(id, token) {
   return `${location.origin}/encounters/${encodeURIComponent(id)}/view${token ? `#token=${encodeURIComponent(token)}` : ""}`;
 }

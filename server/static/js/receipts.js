@@ -15,3 +15,20 @@ export function keepReceipt(stream, r) {
     localStorage.setItem(key(stream), JSON.stringify(all));
   } catch { /* private mode: receipts are not kept */ }
 }
+
+// What this browser sent, per encounter: each command's id and entropy (what keyed its dice), the
+// commitment it was bound to, and the server's answer: its receipt, or the refusal (a refused command
+// appends nothing, so this record is the player's only proof of it). `tussle verify --sent` reads it.
+function sentKey(stream) { return `tussle-sent:${stream}`; }
+
+export function sentRecord(stream) {
+  try { return JSON.parse(localStorage.getItem(sentKey(stream)) || "[]"); } catch { return []; }
+}
+
+export function keepSent(stream, entry) {
+  try {
+    const all = sentRecord(stream);
+    all.push(entry);
+    localStorage.setItem(sentKey(stream), JSON.stringify(all));
+  } catch { /* private mode: the record is not kept */ }
+}

@@ -2,11 +2,11 @@
 // seat, or run the fight. Events arrive on the websocket and are verified here as they come; state and
 // log are the server's projections (GET /state, GET /log), as of the head or of any seq (?at=).
 
-import { api, el, newCommandId, newEntropy, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
+import { api, el, newCommandId, sendCommand, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
 import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
 import { drawMap } from "./map.js";
-import { receipts, keepReceipt } from "./receipts.js";
+import { receipts, keepReceipt, keepSent } from "./receipts.js";
 
 const stream = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = tokenFromFragment();
@@ -408,10 +408,8 @@ function renderBanner(s) {
 // ---- playing: forms from the schemas, sent with a fresh id and entropy ----
 
 async function send(body) {
-  const full = { ...body, command_id: newCommandId(), entropy: newEntropy() };
   try {
-    const r = await api("POST", `/encounters/${encodeURIComponent(stream)}/commands`, { token, body: full });
-    keepReceipt(stream, r);
+    const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, keep: (entry) => keepSent(stream, entry), keepReceipt });
     scheduleRefresh();
     return { ok: true, text: `Done: seq ${r.seq}.` };
   } catch (err) {
