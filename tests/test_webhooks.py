@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from standardwebhooks import Webhook
 
+from projections.forum_export import escape_markdown
 from server.webhooks.dispatcher import Settings
 from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.receivers import Answer, Receiver
@@ -270,20 +271,71 @@ async def test_a_timed_out_reaction_is_a_notice_to_the_seat_asked(tmp_path, rece
         await srv.stop()
 
 
-async def test_discord_format_posts_content_of_at_most_2000_characters(hooked, receivers):
-    rx = await receiver(receivers)
+def discord_limits(rx_holder: list[Receiver]) -> Any:
+    """A receiver's answer that refuses, as Discord's API does (400), content over 2,000 characters and
+    a username outside 1-80 characters or containing "discord" or "clyde"."""
+
+    def answer(n: int) -> Answer:
+        body = rx_holder[0].requests[n].json
+        name = body.get("username", "x")
+        fine = (
+            0 < len(body.get("content", "")) <= 2000
+            and 1 <= len(name) <= 80
+            and "discord" not in name.lower()
+            and "clyde" not in name.lower()
+            and body.get("allowed_mentions") == {"parse": []}
+        )
+        return Answer(204 if fine else 400)
+
+    return answer
+
+
+async def test_discord_format_splits_a_long_note_between_words_keeping_spans_links_and_the_page_link(
+    hooked, receivers
+):
+    holder: list[Receiver] = []
+    rx = await receiver(receivers, discord_limits(holder))
+    holder.append(rx)
     enc = await hooked.create()
-    await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord")
-    long = "word " * 900  # 4,500 characters in one log entry
-    await enc.ok("note", text=long.strip())
-    await enc.ok("note", text="a short one")
-    got = await rx.until_processed(4)
-    contents = [r.json["content"] for r in got]
-    assert all(len(c) <= 2000 for c in contents) and all(
-        set(r.json) == {"content", "allowed_mentions"} for r in got
+    await enc.add({"id": "bo", "name": "Bo *the* _Bold_", "side": "a", "stats": {}})
+    await enc.seat("Ann **discord** Clyde", ["bo"])
+    made = await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord")
+    chunk = "a `code span here` and [the rules](https://example.org/rules) then https://example.com/x_y ok; "
+    long = (chunk * 60)[:5000].rsplit(" ", 1)[0]
+    note = (await enc.ok("note", text=long))["seq"]
+    asked = (
+        await enc.ok("ask", combatant="bo", kind="k", question=long, options=["yes", "no"], default="no")
+    )["seq"]
+    # The receiver answers 400, as Discord does, to a message past its limits: all must be accepted.
+    owed = await deliveries_when(enc, made["id"], lambda ds: all(d["status"] == "delivered" for d in ds))
+    assert {d["status"] for d in owed} == {"delivered"} and len(rx.requests) == len(owed)
+    kinds = {d["id"]: d["kind"] for d in owed}
+    by_seq: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for r in rx.processed:
+        assert Webhook(made["secret"]).verify(r.body, r.headers)
+        by_seq.setdefault((int(r.id.split(".")[1]), kinds[r.id]), []).append(r.json)
+    link = f"{hooked.base_url}/encounters/{enc.id}/view"
+    escaped = " ".join(escape_markdown(long).split())
+    notices = by_seq[(asked, "notice")]
+    for parts in (by_seq[(note, "log")], by_seq[(asked, "log")], notices):
+        assert len(parts) == 3, [len(p["content"]) for p in parts]  # 5,000 characters in as few as fit
+        contents = [p["content"] for p in parts]
+        assert escaped in " ".join(" ".join(contents).split())  # every word whole, none cut across parts
+        for c in contents:
+            assert c.count("`") % 2 == 0, c[-80:]  # no code span split across parts
+            assert c.count("\\[the rules\\]") == c.count("](https://example.org/rules)"), c[-80:]
+    assert {p["username"] for p in by_seq[(note, "log")]} == {"the GM"}
+    assert notices[-1]["content"].endswith("\n" + link) and all(
+        link not in p["content"] for p in notices[:-1]
     )
-    assert "".join(contents[:3]).count("word") == 900
-    assert contents[3].endswith("notes: “a short one”")
+    assert notices[0]["content"].startswith("**Ann \\*\\*discord\\*\\* Clyde**: you are asked: a \\`code")
+    assert "for Bo \\*the\\* \\_Bold\\_ — choose yes or no (default: no)" in notices[-1]["content"]
+    name = notices[0]["username"]
+    assert (
+        name.startswith("Bo *the* _Bold_ (Ann")
+        and "discord" not in name.lower()
+        and "clyde" not in name.lower()
+    )
 
 
 async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, receivers):

@@ -1,32 +1,92 @@
-"""Discord-style webhook bodies: `{"content": …}` of at most 2,000 characters, Markdown from the log."""
+"""Discord-style webhook bodies: `{"content": …, "username": …}` within Discord's limits, Markdown from the log.
+
+Discord takes at most 2,000 characters of content and a username of 1 to 80 that does not contain
+"discord" or "clyde" (its API refuses the message otherwise). A long message is split between
+lines, then between words, never inside a word, a code span or a link; text from the table (names,
+notes, questions) is escaped with the log's own Markdown escaping (`projections.forum_export`).
+"""
 
 from __future__ import annotations
+
+import re
 
 from projections.forum_export import MARKDOWN
 
 LIMIT = 2000
+USERNAME_LIMIT = 80
+# Room kept at the end of a notice's last part for the link to the page, added when it is sent (the
+# webhook's base URL is the store's): the link is never cut.
+LINK_ROOM = 300
+_FORBIDDEN_IN_USERNAME = re.compile(r"discord|clyde", re.IGNORECASE)
+# What may not be split: a code span (its backticks escaped or not), a Markdown link [text](url), or
+# any run of non-space characters (a word, a bare URL); a unit is a run of these with no space between.
+_UNIT = re.compile(r"(?:\\?`[^`\n]*`|\\?\[[^\]\n]*\]\([^)\s]*\)|\S)+")
+
+
+def escape(text: str) -> str:
+    """Text from the table made plain in Markdown (the log's and the exports' one escaping)."""
+    return MARKDOWN.escape(text)
 
 
 def log_line(seq: int, text: str) -> str:
-    return MARKDOWN.item(seq, MARKDOWN.escape(text))
+    return MARKDOWN.item(seq, escape(text))
+
+
+def username(name: str) -> str:
+    """A Discord username for a message: at most 80 characters, never "discord" or "clyde", never empty."""
+    cleaned = " ".join(_FORBIDDEN_IN_USERNAME.sub("", name).split())
+    if len(cleaned) > USERNAME_LIMIT:
+        cleaned = cleaned[: USERNAME_LIMIT - 1].rstrip() + "…"
+    return cleaned or "Tussle"
+
+
+def _pieces(line: str, limit: int) -> list[str]:
+    """One line too long for a message, cut between words (whole code spans and links kept together)."""
+    out: list[str] = []
+    current = ""
+    for m in _UNIT.finditer(line):
+        unit = m.group()
+        while len(unit) > limit:  # longer than a message by itself: nothing else can be done
+            if current:
+                out.append(current)
+                current = ""
+            cut = unit.rfind(" ", 0, limit)  # a long code span: at least between its words
+            cut = cut if cut > 0 else limit
+            out.append(unit[:cut])
+            unit = unit[cut:].lstrip(" ")
+        if current and len(current) + 1 + len(unit) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current} {unit}" if current else unit
+    if current:
+        out.append(current)
+    return out
 
 
 def split_content(lines: list[str], limit: int = LIMIT) -> list[str]:
-    """The lines joined into messages of at most `limit` characters, split between lines (a line longer
-    than a message is cut into pieces of its own)."""
+    """The lines joined into messages of at most `limit` characters, split between lines, and a line
+    longer than a message between words."""
     messages: list[str] = []
     current = ""
     for line in lines:
-        while len(line) > limit:
-            if current:
+        for piece in _pieces(line, limit) if len(line) > limit else [line]:
+            if current and len(current) + 1 + len(piece) > limit:
                 messages.append(current)
                 current = ""
-            messages.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit:
-            messages.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
+            current = f"{current}\n{piece}" if current else piece
     if current:
         messages.append(current)
     return messages
+
+
+def split_text(text: str, limit: int = LIMIT) -> list[str]:
+    """Any long Discord message, split as `split_content` splits the log."""
+    return split_content(text.split("\n"), limit)
+
+
+def split_leaving_room(text: str, room: int = LINK_ROOM, limit: int = LIMIT) -> list[str]:
+    """`split_text`, with `room` characters left free at the end of the last part (for the page link)."""
+    parts = split_text(text, limit)
+    if parts and len(parts[-1]) > limit - room:
+        parts[-1:] = split_text(parts[-1], limit - room)
+    return parts

@@ -119,11 +119,16 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
     data = msgspec.json.decode(d.body)
     link = f"{w.base_url}/encounters/{w.stream}/view"
     if w.format == "discord":
-        if d.kind == "notice":
-            content = f"**{data['to_name']}**: {data['text']}\n{link}"[:LIMIT]
-        else:
-            content = data["content"]
-        return msgspec.json.encode({"content": content, "allowed_mentions": {"parse": []}})
+        if "content" not in data:  # a notice owed since before notices were split in the outbox
+            data = {
+                "content": f"**{data['to_name']}**: {data['text']}"[: LIMIT - len(link) - 1],
+                "link": True,
+            }
+        content = f"{data['content']}\n{link}" if data.get("link") else data["content"]
+        body: dict[str, Any] = {"content": content, "allowed_mentions": {"parse": []}}
+        if data.get("username"):
+            body["username"] = data["username"]
+        return msgspec.json.encode(body)
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.created_at))
     if d.kind == "event":
         payload: dict[str, Any] = {

@@ -20,7 +20,7 @@ from events.envelope import Event, NewEvent
 from events.store.outbox import OutboxRow
 from projections.log import sentence
 from rules.state import evolve
-from server.webhooks.discord import log_line, split_content
+from server.webhooks.discord import escape, log_line, split_content, split_leaving_room, username
 from server.webhooks.notices import acting_notices, event_notices
 
 _encode = msgspec.json.encode
@@ -67,19 +67,50 @@ def outbox_rows(
             owed += [(x["seq"], "event", {}) for x in entries]
         if "log" in w["deliver"] or ("events" in w["deliver"] and discord):
             if discord:
+                who = username(_speaker(s, _combatant_of(new), actor))
                 owed += [
-                    (last, "log", {"content": c})
+                    (last, "log", {"content": c, "username": who})
                     for c in split_content([log_line(x["seq"], x["text"]) for x in entries])
                 ]
             else:
                 owed.append((last, "log", {"entries": entries}))
         if "notices" in w["deliver"]:
-            owed += [(n["seq"], "notice", n) for n in notices if w["seat"] is None or w["seat"] == n["to"]]
+            mine = [n for n in notices if w["seat"] is None or w["seat"] == n["to"]]
+            owed += (
+                [p for n in mine for p in _discord_notice(s, n)]
+                if discord
+                else [(n["seq"], "notice", n) for n in mine]
+            )
         rows += [
             OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, kind, _encode(body).decode())
             for part, (seq, kind, body) in enumerate(owed)
         ]
     return rows
+
+
+def _discord_notice(state: dict[str, Any], n: dict[str, Any]) -> list[tuple[int, str, Any]]:
+    """A notice as Discord messages: escaped, split between words, the page link whole at the end
+    (`link: true` asks the dispatcher to add it), posted under the name of whom it concerns."""
+    text = f"**{escape(n['to_name'])}**: {escape(n['text'])}"
+    parts = split_leaving_room(text)
+    who = username(_speaker(state, n.get("combatant"), n["to"]))
+    return [
+        (n["seq"], "notice", {"content": part, "username": who, "link": i == len(parts) - 1})
+        for i, part in enumerate(parts)
+    ]
+
+
+def _combatant_of(new: list[NewEvent]) -> str | None:
+    """The one combatant a command's events are about, if there is one."""
+    named = {ne.data["combatant"] for ne in new if isinstance(ne.data.get("combatant"), str)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _speaker(state: dict[str, Any], combatant: str | None, seat: str) -> str:
+    """ "Simeth (Alice)": the character a message concerns and the seat (or the GM) it is for or from."""
+    who = "Tussle" if seat == "system" else _addressee(state, seat)
+    c = state["combatants"].get(combatant or "")
+    return f"{c.get('name') or combatant} ({who})" if c else who
 
 
 def _addressee(state: dict[str, Any], to: str) -> str:
