@@ -15,13 +15,14 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 import msgspec.inspect
 
 from rules.acting import name_of
+from rules.hexes import Hex, as_hex, label, neighbours
 
 Offer = dict[str, Any]
 Choice = dict[str, Any]
@@ -93,6 +94,47 @@ def region(
     }
 
 
+def reachable(
+    start: Any, steps: int, through: Callable[[Hex], bool] = lambda h: True, limit: int = 60
+) -> dict[Hex, list[list[int]]]:
+    """Hexes within `steps` of `start`, each with a shortest path (the hexes entered, in order) that
+    passes only through hexes `through` allows (the last hex of a path need not be one); at most `limit`
+    destinations, nearest first."""
+    origin = as_hex(start)
+    if origin is None or steps < 1:
+        return {}
+    paths: dict[Hex, list[list[int]]] = {origin: []}
+    frontier = [origin]
+    for _ in range(steps):
+        nxt = []
+        for h in frontier:
+            if h != origin and not through(h):
+                continue
+            for n in neighbours(h):
+                if n not in paths:
+                    paths[n] = [*paths[h], list(n)]
+                    nxt.append(n)
+        frontier = nxt
+    del paths[origin]
+    return dict(list(paths.items())[:limit])
+
+
+def destination_choice(
+    paths: dict[Hex, list[list[int]]],
+    field: str = "path",
+    title: str = "Where to move",
+    path_value: bool = True,
+) -> Choice:
+    """Hex movement as the reachable destinations: each option's value is the path (or, with
+    `path_value` false, the destination hex), its `path` the hexes entered."""
+    return choice(
+        field,
+        title,
+        "hex",
+        [option(p if path_value else list(h), f"to {label(h)}", path=p) for h, p in paths.items()],
+    )
+
+
 def combatant_options(state: dict[str, Any], ids: Iterable[str]) -> list[dict[str, Any]]:
     """Each combatant id as an option titled by its name."""
     return [option(cid, name_of(state, cid)) for cid in ids]
@@ -122,12 +164,11 @@ def respond_offers(
 ) -> list[Offer]:
     """One offer per answer of a pending reaction (`choices`: those the rules allow; default its options)."""
     pid = pending["id"]
-    question = pending.get("question") or pending.get("kind") or "the question"
     return [
         offer(
             f"respond:{pid}:{ch}",
             "respond",
-            f"{words_of_choice(ch)} ({question})",
+            words_of_choice(ch),
             {"reaction": pid, "choice": ch},
             reaction=pid,
         )
@@ -178,19 +219,26 @@ def default_offers(
 def blanks(cls: type[msgspec.Struct], fixed: dict[str, Any], geometry: dict[str, Any]) -> list[Choice]:
     """The command's required fields not in `fixed`, as choices with nothing listed to pick from (a
     client asks for a value): a default offer says what is still missing rather than look ready."""
+    plane = geometry.get("kind") == "plane"
     return [
-        choice(f.name, words(f.name), _kind(f.type, geometry))
-        for f in msgspec.structs.fields(cls)
-        if f.required and f.name not in fixed
+        choice(name, words(name), "point" if kind == "hex" and plane else kind)
+        for name, kind in _required(cls)
+        if name not in fixed
     ]
 
 
-def _kind(t: Any, geometry: dict[str, Any]) -> str:
+@functools.cache
+def _required(cls: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
+    """(name, kind) of each required field; cached: reading a Struct's annotations is slow."""
+    return tuple((f.name, _kind(f.type)) for f in msgspec.structs.fields(cls) if f.required)
+
+
+def _kind(t: Any) -> str:
     info = msgspec.inspect.type_info(t)
     if isinstance(info, msgspec.inspect.IntType | msgspec.inspect.FloatType):
         return "number"
     if isinstance(info, msgspec.inspect.ListType) and isinstance(info.item_type, msgspec.inspect.IntType):
-        return "point" if geometry.get("kind") == "plane" else "hex"
+        return "hex"
     return "text"
 
 

@@ -494,7 +494,7 @@ def pending_waits(pending: list[dict[str, Any]]) -> str:
     return "; ".join(f"{p['kind']} asked of {p['asked_of']} ({p['id']})" for p in pending)
 
 
-def _check_pending(state: dict[str, Any], ctype: str) -> None:
+def check_pending(state: dict[str, Any], ctype: str) -> None:
     pending = state["pending"]
     if not pending or ctype in ALWAYS_ALLOWED or any(ctype in p.get("allows", []) for p in pending):
         return
@@ -505,7 +505,7 @@ def _check_pending(state: dict[str, Any], ctype: str) -> None:
     )
 
 
-def _check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, ctx: Context) -> None:
+def check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, ctx: Context) -> None:
     """A player acts only as the combatants his seat controls, in every command (common ones included),
     before any rule is judged: otherwise the log would say another seat's figure did it."""
     if ctype in ruleset.gm_commands and ctx.actor not in ("gm", "system"):
@@ -541,8 +541,8 @@ def decide_command(
     ctype = command_type(cmd)
     cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
     declared = declaration(cmd, ruleset, dice.keyed_by)  # before any rekey: the keys this command brought
-    _check_seat(state, ruleset, cmd, ctype, ctx)
-    _check_pending(state, ctype)
+    check_seat(state, ruleset, cmd, ctype, ctx)
+    check_pending(state, ctype)
     folded = state
     out: list[NewEvent] = []
     reactions = 0

@@ -12,7 +12,7 @@ import msgspec
 
 from events.common import TurnStarted
 from events.dice import Dice
-from rules.ap_grapple import acting, playing
+from rules.ap_grapple import acting, offers, playing
 from rules.ap_grapple.brawl import decide_brawl
 from rules.ap_grapple.combatants import completed_combatant
 from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Move, Pass, SwingTarget
@@ -90,6 +90,10 @@ class ApGrapple(Ruleset, guide=playing):
 
     evolve = staticmethod(evolve_rules)
     legal_actions = staticmethod(legal_commands)
+
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        return offers.offers(self, state, combatant)
+
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
 

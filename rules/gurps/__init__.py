@@ -38,6 +38,7 @@ from rules.gurps.grappling import (
 from rules.gurps.injuries import decide_record_injury
 from rules.gurps.legal import legal_actions
 from rules.gurps.maneuvers import decide_choose, with_turn_start
+from rules.gurps.offers import offers
 from rules.gurps.options import GurpsOptions
 from rules.gurps.parry import refused_defence
 from rules.gurps.readying import decide_ready
@@ -112,6 +113,10 @@ class Gurps(Ruleset, guide=playing):
 
     evolve = staticmethod(evolve_rules)
     legal_actions = staticmethod(legal_actions)
+
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        return offers(self, state, combatant)
+
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
 

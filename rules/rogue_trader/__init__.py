@@ -15,7 +15,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.interface import Answer, Command, Ruleset, geometry_plane
-from rules.rogue_trader import acting, legal, playing, roster
+from rules.rogue_trader import acting, legal, offers, playing, roster
 from rules.rogue_trader.aftermath import decide_follow_up, decide_push_back
 from rules.rogue_trader.authority import command_actors
 from rules.rogue_trader.breaking_off import decide_break_off
@@ -99,6 +99,10 @@ class RogueTrader(Ruleset, guide=playing):
 
     evolve = staticmethod(evolve_rules)
     legal_actions = staticmethod(legal.legal_actions)
+
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        return offers.offers(self, state, combatant)
+
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
     describe = staticmethod(describe_event)

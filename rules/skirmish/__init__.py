@@ -25,6 +25,7 @@ from rules.skirmish import (
     gm_results,
     legal,
     moving,
+    offers,
     playing,
     prisoners,
     rulings,
@@ -114,6 +115,9 @@ class Skirmish(Ruleset, guide=playing):
 
     evolve = staticmethod(fold.evolve)
     legal_actions = staticmethod(legal.legal_actions)
+
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        return offers.offers(self, state, combatant)
 
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         return acting.acting_now(state, legal.legal_actions)

@@ -12,7 +12,7 @@ import msgspec
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, Command, Ruleset, geometry_hex
-from rules.tft import acting, playing
+from rules.tft import acting, offers, playing
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.attacking_the_fallen import attack_fallen
@@ -112,6 +112,10 @@ class Tft(Ruleset, guide=playing):
 
     evolve = staticmethod(evolve_rules)
     legal_actions = staticmethod(legal_now)
+
+    def offers(self, state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:
+        return offers.offers(self, state, combatant)
+
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
     describe = staticmethod(describe)
