@@ -24,3 +24,15 @@ def dice_wanted(state: dict[str, Any], exc: DiceNeeded) -> list[str]:
         who = state.get("combatants", {}).get(combatant or "")
         out.append(f"{count}d{sides}: {who['name']}'s {purpose_words(purpose)} roll" if who else label)
     return out
+
+
+def rolls_wanted(state: dict[str, Any], exc: DiceNeeded) -> list[dict[str, Any]]:
+    """The same rolls for programs, in the same order: a bot rolling physical dice reads how many of what
+    size, what for and whose, and sends their faces in `dice` in this order (`label` is `needed`'s words)."""
+    labels = dice_wanted(state, exc)
+    if len(exc.rolls) != len(labels):
+        return []
+    return [
+        {"count": count, "sides": sides, "purpose": purpose, "combatant": combatant, "label": label}
+        for (count, sides, purpose, combatant), label in zip(exc.rolls, labels, strict=True)
+    ]

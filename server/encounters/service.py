@@ -52,7 +52,7 @@ from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, p
 from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
-from server.encounters.dice_wanted import dice_wanted
+from server.encounters.dice_wanted import dice_wanted, rolls_wanted
 from server.encounters.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.encounters.feed import LiveFeed
 from server.encounters.ids import RandomIds
@@ -567,7 +567,7 @@ class Encounters:
             needed = dice_wanted(state, exc)
             raise RuleRefusal(
                 "this command needs dice faces: " + "; ".join(needed),
-                {"needed": needed, "more_may_follow": True},
+                {"needed": needed, "rolls": rolls_wanted(state, exc), "more_may_follow": True},
                 code="dice_needed",
             ) from None
         if not new:

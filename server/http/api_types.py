@@ -858,11 +858,28 @@ class ReactionPendingDetails(msgspec.Struct):
     pending: Annotated[list[dict[str, Any]], about("The reactions to answer (respond) first.")]
 
 
+class RollWanted(msgspec.Struct):
+    """One roll a manual-dice command must bring the faces of."""
+
+    count: Annotated[int, about("How many dice: `dice` holds this many faces for it.")]
+    sides: Annotated[int, about("Their sides: each face is 1..sides.")]
+    purpose: Annotated[str, about("What the roll is for, as its DieRolled will say (e.g. hth_defense).")]
+    combatant: Annotated[str | None, about("Whose roll it is (a combatant id); null: nobody's.")]
+    label: Annotated[str, about("The same roll in words: the `needed` entry at the same place.")]
+
+
 class DiceNeededDetails(msgspec.Struct):
     needed: Annotated[
         list[str],
         about(
             'The rolls whose faces are needed so far, in draw order, e.g. "1d6: troll\'s HTH defense roll".'
+        ),
+    ]
+    rolls: Annotated[
+        list[RollWanted],
+        about(
+            "The same rolls for programs, in the same order: resend the command with `dice` holding one list "
+            "of `count` faces (1..`sides`) per roll, in this order."
         ),
     ]
     more_may_follow: Annotated[bool, about("true: the last roll's result decides whether more rolls follow.")]
