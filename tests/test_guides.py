@@ -8,8 +8,8 @@ import re
 import pytest
 
 from server.guides.guide import GUIDES_DIR, guide_markdown, published
-from server.guides.guide_turns import curl_lines, first_turn_steps
-from tests.support.guide_play import play_steps
+from server.guides.guide_turns import FRESH, curl_lines, first_turn_steps, sendable
+from tests.support.guide_play import fresh, play_steps
 
 RULESETS = sorted(published().rulesets)
 
@@ -118,7 +118,7 @@ def _readme_session() -> list[tuple[str, str, str | None, object]]:
         token = "gm" if header == "$H" else ("player" if header and header.endswith("$P") else None)
         body = json.loads(words[words.index("-d") + 1]) if "-d" in words else None
         if isinstance(body, dict) and body.get("command_id") == "$CID":
-            body["command_id"] = "readme-uuidgen"  # what CID=$(uuidgen) would give
+            body["command_id"] = FRESH  # CID=$(fresh)
         out.append((method, re.sub(r"^\$B", "", url).replace("$ID", "{id}"), token, body))
     return out
 
@@ -129,12 +129,13 @@ async def test_the_readme_session_plays_a_tft_turn_on_a_live_server(tussle):
     assert {"start_turn", "start_phase", "tft.enter_hth"} <= set(types_sent)
     ids: dict[str, str] = {}
     for method, path, who, body in session:
+        sent = sendable(body, ids.get("commitment"), fresh) if isinstance(body, dict) else body
         r = await tussle.request(
-            method, path.replace("{id}", ids.get("id", "")), body, token=ids.get(who or "")
+            method, path.replace("{id}", ids.get("id", "")), sent, token=ids.get(who or "")
         )
         assert r.status in (200, 201), (method, path, r.status, r.body)
         if path == "/encounters":
-            ids["id"], ids["gm"] = r.body["id"], r.body["gm_token"]
+            ids["id"], ids["gm"], ids["commitment"] = r.body["id"], r.body["gm_token"], r.body["commitment"]
         elif path.endswith("/seats"):
             ids["player"] = r.body["token"]
     assert isinstance(r.body, str) and "Simeth" in r.body  # the last step: the Markdown log

@@ -23,6 +23,7 @@ from server.guides.guide_turns import first_turn_steps
 from tests.golden.renders import REGISTRY, read_stream, renders
 from tests.golden.scripts import SCRIPTS, load, play, script_names
 from tests.support.client import Encounter
+from tests.support.guide_play import play_steps
 from tests.support.tampering import encode, parse, rewrite_chain
 from tests.test_verify_cases import DOC, _rewrite_db, fight
 from tests.test_verify_tamper import export, tussle_cli
@@ -57,20 +58,14 @@ async def test_every_golden_fight_replays_exactly(tussle, tmp_path, name):
 
 
 async def _play_first_turn(tussle, rid: str) -> Encounter:
-    """The guide's first turn as its curl lines send it (the GETs left out)."""
-    enc, tokens = None, {}
-    for step in first_turn_steps(published().rulesets[rid]):
-        if step.method != "POST":
-            continue
-        path = step.path.replace("{id}", enc.id if enc else "{id}")
-        r = await tussle.request("POST", path, step.body, token=tokens.get(step.who))
-        assert r.status in (200, 201), (step.note, r.status, r.body)
-        if step.keeps == "encounter":
-            enc, tokens["gm"] = Encounter(tussle, r.body), r.body["gm_token"]
-        elif step.keeps == "seat":
-            tokens["player"] = r.body["token"]
-    assert enc is not None
-    return enc
+    """The guide's first turn as its curl lines send it."""
+    made: list[Encounter] = []
+
+    async def created(enc: Encounter) -> None:
+        made.append(enc)
+
+    await play_steps(tussle, first_turn_steps(published().rulesets[rid]), created)
+    return made[0]
 
 
 @pytest.mark.parametrize("rid", sorted(published().rulesets))

@@ -45,7 +45,7 @@ def _log() -> list[Step]:
 
 def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
     """The ruleset's worked first turn (`Ruleset.first_turn`) as requests; () when it has none. The player's
-    commands carry their own command_id and entropy, as the README asks."""
+    commands carry a fresh command_id and entropy of their own and the commitment seen, as the README asks."""
     turn = rs.first_turn
     if turn is None:
         return ()
@@ -79,28 +79,45 @@ def first_turn_steps(rs: Ruleset) -> tuple[Step, ...]:
             keeps="seat",
         )
     )
-    sent = 0
     for by, note, command in turn.commands:
         if by == "player":
-            sent += 1
-            command = {
-                **command,
-                "command_id": f"{turn.player.lower()}-{sent:04d}",
-                "entropy": _ENTROPY[sent % 4],
-            }
+            command = {**command, **PLAYERS_OWN}
         steps.append(Step(note=note, who="player" if by == "player" else "gm", body=command))
     return (*steps, *_log())
 
 
-# Sixteen random characters each, as a player's client would send (README "Dice").
-_ENTROPY = ("p8Qw2LzN5vR1mXc7", "k3J9vQ2mXz81LpTa", "Zt4nW8yB1qH6sD0f", "e7Lr3KcV9aM2uJ5x")
+# What a player's command carries that no reader may copy (issue 25 item 3): a command_id and entropy
+# made fresh for every command, and the commitment the player saw. In a guide these are shell words;
+# `sendable` fills them in for a test that plays the steps.
+FRESH = "$(fresh)"
+COMMITMENT = "$C"
+PLAYERS_OWN = {"command_id": FRESH, "entropy": FRESH, "expected_commitment": COMMITMENT}
+FRESH_DEFINITION = "fresh() { python3 -c 'import secrets; print(secrets.token_urlsafe(18))'; }"
+
+
+def sendable(body: dict[str, Any] | None, commitment: str | None, fresh: Any) -> dict[str, Any] | None:
+    """A step's body as the shell sends it: each FRESH a new `fresh()`, COMMITMENT the one copied."""
+    if body is None:
+        return None
+    words = {FRESH: fresh, COMMITMENT: lambda: commitment}
+    return {k: words[v]() if isinstance(v, str) and v in words else v for k, v in body.items()}
+
 
 _TOKEN = {"gm": "$GM", "player": "$P"}
 
 
+def _shell_body(body: dict[str, Any]) -> str:
+    """A JSON body in single quotes, each shell word of PLAYERS_OWN spliced in double quotes."""
+    text = json.dumps(body).replace("'", "'\\''")
+    for word in (FRESH, COMMITMENT):
+        text = text.replace(f'"{word}"', f'"\'"{word}"\'"')
+    return "-d '" + text + "'"
+
+
 def curl_lines(steps: tuple[Step, ...] | list[Step]) -> list[str]:
-    """The steps as a shell session ($B the server, $ID, $GM and $P copied from the answers)."""
-    out = ["B=http://127.0.0.1:8080"]
+    """The steps as a shell session ($B the server, $ID, $GM, $C and $P copied from the answers; `fresh`
+    prints a new random id or entropy each time it runs)."""
+    out = ["B=http://127.0.0.1:8080", f"{FRESH_DEFINITION}  # a new random id or entropy each time"]
     for s in steps:
         out.append(f"# {s.note}")
         url = "$B" + s.path.replace("{id}", "$ID")
@@ -111,10 +128,10 @@ def curl_lines(steps: tuple[Step, ...] | list[Step]) -> list[str]:
         if s.who in _TOKEN:
             parts.append(f'-H "Authorization: Bearer {_TOKEN[s.who]}"')
         if s.body is not None:
-            parts.append("-d '" + json.dumps(s.body).replace("'", "'\\''") + "'")
+            parts.append(_shell_body(s.body))
         out.append(" ".join(parts))
         if s.keeps == "encounter":
-            out.append('ID=...; GM=...        # copy "id" and "gm_token" from the answer')
+            out.append('ID=...; GM=...; C=...  # copy "id", "gm_token" and "commitment" from the answer')
         elif s.keeps == "seat":
             out.append('P=...                 # copy "token" from the answer')
     return out

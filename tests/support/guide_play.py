@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 
-from server.guides.guide_turns import Step
+from server.guides.guide_turns import Step, sendable
 from tests.support.client import Encounter, TussleClient
 
 
@@ -13,20 +14,30 @@ async def play_steps(
     steps: tuple[Step, ...],
     created: Callable[[Encounter], Awaitable[None]] | None = None,
 ) -> list[tuple[Step, int, object]]:
-    """Send each step as its curl line would, with the ids and tokens the earlier answers handed on;
-    `created` runs once the encounter exists."""
+    """Send each step as its curl line would, with the ids, tokens and commitment the earlier answers handed
+    on and a fresh id and entropy where the line runs `fresh`; `created` runs once the encounter exists."""
     ids: dict[str, str] = {}
     tokens = {"anyone": None}
     answers = []
     for step in steps:
         path = step.path.replace("{id}", ids.get("id", "{id}"))
-        r = await tussle.request(step.method, path, step.body, token=tokens.get(step.who))
+        body = sendable(step.body, ids.get("commitment"), fresh)
+        r = await tussle.request(step.method, path, body, token=tokens.get(step.who))
         answers.append((step, r.status, r.body))
         assert r.status in (200, 201), (step.note, r.status, r.body)
         if step.keeps == "encounter":
-            ids["id"], tokens["gm"] = r.body["id"], r.body["gm_token"]
+            ids["id"], tokens["gm"], ids["commitment"] = (
+                r.body["id"],
+                r.body["gm_token"],
+                r.body["commitment"],
+            )
             if created is not None:
                 await created(Encounter(tussle, r.body))
         elif step.keeps == "seat":
             tokens["player"] = r.body["token"]
     return answers
+
+
+def fresh() -> str:
+    """What the guides' `fresh` shell function prints."""
+    return secrets.token_urlsafe(18)

@@ -122,7 +122,7 @@ def test_the_page_hashes_and_rolls_as_the_server_does(served, open_page):
         return {
           canonical: v.canonical(env.data),
           hash: v.eventHash(env),
-          faces: [0, 1, 2].map(d => v.dieFace(seed, '3f2a9c1d5e7b8a60', 'turn3-ann-dx', d, 6, 'k3Jx9Qm2Lp7Vw4Zt')),
+          faces: [0, 1, 2].map(d => v.dieFace(seed, '3f2a9c1d5e7b8a60', 'turn3-ann-dx', d, 6, 'example')),
           d100: v.dieFace(seed, 's', 'c', 0, 100, ''),
           seedOk: v.seedMatches('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
                                 '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd'),
@@ -132,7 +132,7 @@ def test_the_page_hashes_and_rolls_as_the_server_does(served, open_page):
     )
     assert got["canonical"] == canonical(tricky).decode()
     assert got["hash"] == event_hash(**env)
-    assert got["faces"] == [5, 1, 2]
+    assert got["faces"] == [5, 5, 2]
     from events.dice import derive_face
 
     assert got["d100"] == derive_face(bytes(range(32)), "s", "c", 0, 100, "")
