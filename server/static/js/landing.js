@@ -3,6 +3,7 @@
 
 import { api, el, newCommandId, viewLink, linkRow } from "./api.js";
 import { keepReceipt } from "./receipts.js";
+import { onceLink, rememberToken } from "./device.js";
 import { resolverOf, schemaInput } from "./schema-input.js";
 
 const DICE_HELP = {
@@ -82,6 +83,7 @@ function showDiceHelp() {
 
 function showCreated(created) {
   keepReceipt(created.id, created); // seq 1's receipt: it pins the creation whole (docs/verifying.md §1)
+  if (created.gm_token) rememberToken(created.id, created.gm_token); // this browser opens the encounter as its GM from any link
   const box = document.getElementById("created");
   const gmUrl = viewLink(created.id, created.gm_token);
   const seats = el("div", { class: "made-links" });
@@ -98,7 +100,7 @@ function showCreated(created) {
       const combatants = seatCombatants.value.split(",").map((s) => s.trim()).filter(Boolean);
       const r = await api("POST", `/encounters/${created.id}/seats`, { token: created.gm_token,
         body: { name: seatName.value, combatants, command_id: newCommandId() } });
-      seats.append(linkRow(`Seat link for ${seatName.value}`, viewLink(created.id, r.token)));
+      seats.append(onceLink(`Seat link for ${seatName.value}`, viewLink(created.id, r.token)));
       seatStatus.textContent = "";
     } catch (err) { seatStatus.textContent = err.message; }
   });
@@ -111,7 +113,7 @@ function showCreated(created) {
   box.replaceChildren(
     el("h3", {}, `“${created.name}” is ready`),
     el("p", {}, "Keep the GM link to yourself: whoever holds it runs the fight. Hand each player their own seat link."),
-    linkRow("GM link", gmUrl),
+    onceLink("GM link", gmUrl),
     el("p", {}, el("a", { href: gmUrl, id: "open-gm" }, "Open the encounter as GM")),
     el("p", { class: "commitment" }, `Dice commitment: ${created.commitment || "none (manual dice)"}`),
     makeSeat, readButton, seats);

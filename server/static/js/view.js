@@ -7,9 +7,12 @@ import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyEx
 import { commandSchemas, commandForm } from "./forms.js";
 import { drawMap } from "./map.js";
 import { receipts, keepReceipt, keepSent } from "./receipts.js";
+import { postUntilAnswered } from "./sending.js";
+import { forgetToken, onceLink, rememberToken, rememberedToken } from "./device.js";
 
 const stream = decodeURIComponent(location.pathname.split("/")[2] || "");
-const token = tokenFromFragment();
+const fragmentToken = tokenFromFragment();
+let token = fragmentToken || rememberedToken(stream);
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -407,9 +410,17 @@ function renderBanner(s) {
 
 // ---- playing: forms from the schemas, sent with a fresh id and entropy ----
 
+// A new action gets a fresh id and entropy (sendCommand), once; a lost answer is resent with the same
+// ones (sending.js), so it can never roll twice.
+function sayWaiting({ attempt, why, delayMs }) {
+  Object.assign($("last-result"), { className: "status",
+    textContent: `No answer yet (${why}): sending the same command again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}); it cannot roll twice.` });
+}
+
 async function send(body) {
   try {
-    const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, keep: (entry) => keepSent(stream, entry), keepReceipt });
+    const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, keep: (entry) => keepSent(stream, entry), keepReceipt,
+      post: (path, full) => postUntilAnswered(path, token, full, { onWait: sayWaiting }) });
     scheduleRefresh();
     return { ok: true, text: `Done: seq ${r.seq}.` };
   } catch (err) {
@@ -507,7 +518,7 @@ function renderGm(s, open) {
     const combatants = [...seatForm.querySelectorAll("input[name=seat-combatant]:checked")].map((i) => i.value);
     try {
       const r = await api("POST", `${base}/seats`, { token, body: { name: seatName.value, combatants, command_id: newCommandId() } });
-      made.append(linkRow(`Seat link for ${seatName.value}`, viewLink(stream, r.token)));
+      made.append(onceLink(`Seat link for ${seatName.value}`, viewLink(stream, r.token)));
       status.textContent = "";
     } catch (err) { status.textContent = err.message; }
   });
@@ -515,9 +526,10 @@ function renderGm(s, open) {
     el("button", { type: "button", onclick: async () => {
       try {
         const r = await api("POST", `${base}/seats/${encodeURIComponent(seat.seat)}/token`, { token });
-        made.append(linkRow(`New seat link for ${seat.name} (the old one stops working)`, viewLink(stream, r.token)));
+        made.append(onceLink(`New seat link for ${seat.name} (the old link stops working: ${seat.name} is signed out on every other device)`, viewLink(stream, r.token)));
       } catch (err) { status.textContent = err.message; }
     } }, "New link"),
+    el("small", { class: "help" }, " a new link signs this seat out on its other devices "),
     el("button", { type: "button", onclick: async () => {
       try { await api("DELETE", `${base}/seats/${encodeURIComponent(seat.seat)}`, { token }); scheduleRefresh(); } catch (err) { status.textContent = err.message; }
     } }, "Revoke")));
@@ -590,6 +602,39 @@ async function verifyFile(file) {
 
 // ---- start ----
 
+// GET /encounters/{id} with the token of the link, else the one this device remembers; a remembered
+// token the server no longer knows (the GM made a new link) is forgotten, and the page tries without.
+async function openEncounter() {
+  const path = `/encounters/${encodeURIComponent(stream)}`;
+  try {
+    return await api("GET", path, { token });
+  } catch (err) {
+    if (err.status !== 401 || !token) throw err;
+    forgetToken(stream);
+    token = null;
+    $("device").hidden = false;
+    $("device").replaceChildren(el("span", { role: "alert" },
+      "The link this device had for this encounter no longer works: the GM made a new one, which signs the seat out on its other devices. Open the new link once on this device."));
+    return await api("GET", path);
+  }
+}
+
+// The page's controls need a state: without one (no access) they are disabled, never live and broken.
+function setControls(on) {
+  for (const id of ["at", "live", "copy-md", "copy-bb"]) $(id).disabled = !on;
+}
+
+function showDevice() {
+  if (!token) return;
+  const box = $("device");
+  box.hidden = false;
+  box.replaceChildren(el("span", {}, fragmentToken ? "This browser now remembers this link, so the encounter's plain link opens here as you. " : "Opened with the link this browser remembers. "),
+    el("button", { type: "button", id: "forget-device", class: "small", onclick: () => {
+      forgetToken(stream);
+      location.replace(location.pathname + location.search);
+    } }, "Forget this device"));
+}
+
 async function main() {
   // Every form's answer also where it stays put: a form the command made illegal is gone from the page.
   document.addEventListener("command-result", (ev) => {
@@ -600,15 +645,25 @@ async function main() {
   $("copy-md").addEventListener("click", () => copyTurn("markdown"));
   $("copy-bb").addEventListener("click", () => copyTurn("bbcode"));
   $("export-file").addEventListener("change", (ev) => { if (ev.target.files[0]) verifyFile(ev.target.files[0]); });
+  // A new link pasted over this one differs only in its fragment, which does not load the page again.
+  window.addEventListener("hashchange", () => {
+    const now = tokenFromFragment();
+    if (now && now !== token) location.reload();
+  });
   const at = Number(new URLSearchParams(location.search).get("at"));
   if (at > 0) page.viewAt = at;
   try {
-    page.info = await api("GET", `/encounters/${encodeURIComponent(stream)}`, { token });
+    page.info = await openEncounter();
   } catch (err) {
-    fatal(err.status === 401 ? "This encounter is not public: open it with the link (and its #token=…) the GM gave you." : err.message);
+    fatal(err.status === 401
+      ? "This encounter is not public: open your seat link once on this device (the link the GM gave you, with its #token=…); this browser remembers it after that."
+      : err.message);
     setConnection("not connected", "error");
+    setControls(false);
     return;
   }
+  if (token) rememberToken(stream, token);
+  showDevice();
   if (page.viewAt && page.viewAt >= page.info.seq) page.viewAt = null;
   if (token) {
     try {
