@@ -138,8 +138,10 @@ def field_candidates(
 ) -> list[dict[str, Any]] | None:
     """The values worth offering for one field of a command `cid` sends, as options (None: nothing to
     offer, leave the field to its default)."""
-    me = state["combatants"][cid]
+    me = state["combatants"].get(cid) or {}
     others = [o for o in state["combatants"] if o != cid]
+    if name == "combatant":  # only the GM's commands leave it open
+        return combatant_options(state, others)
     if isinstance(info, msgspec.inspect.UnionType):
         real = [t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)]
         return field_candidates(state, cid, name, real[0], geometry) if len(real) == 1 else None
@@ -180,20 +182,31 @@ KINDS_BY_FIELD = {
 
 
 def schema_offers(
-    ruleset: Any, state: dict[str, Any], cid: str, types: list[str], titles: dict[str, str] | None = None
+    ruleset: Any,
+    state: dict[str, Any],
+    cid: str,
+    types: list[str],
+    titles: dict[str, str] | None = None,
+    fixed: dict[str, Any] | None = None,
 ) -> list[Offer]:
     """Offers for command types a ruleset's offers.py does not build itself: `combatant` fixed, each
     required field it can name values for (targets, items, literal values, hexes) a choice, and the
     optional ones left to their defaults; `kept` then holds each variant to the rules. `titles` words a
-    type (else its schema title); a title naming `{target}` makes one offer per target."""
-    titles = titles or {}
+    type (else its schema title); a title naming `{target}` makes one offer per target. `fixed`: values
+    the ruleset knows for fields of that name (the model's unit, its combat group). For the GM (`cid`
+    "gm") a `combatant` field is a choice among every combatant."""
+    titles, fixed = titles or {}, fixed or {}
     by_type = commands_by_type((*common_commands(), *ruleset.commands))
     out = []
     for ctype in types:
         cls = by_type.get(ctype)
         if cls is None:
             continue
-        fields: dict[str, Any] = {"combatant": cid} if "combatant" in cls.__struct_fields__ else {}
+        fields: dict[str, Any] = {
+            k: v for k, v in fixed.items() if k in cls.__struct_fields__ and v is not None
+        }
+        if "combatant" in cls.__struct_fields__ and cid != GM:
+            fields["combatant"] = cid
         choices = []
         complete = True
         for f in msgspec.inspect.type_info(cls).fields:
@@ -236,12 +249,17 @@ def offers_of(
     built: list[Offer],
     legal: list[str] | None = None,
     titles: dict[str, str] | None = None,
+    fixed: dict[str, Any] | None = None,
 ) -> list[Offer]:
     """A ruleset's offers: those its offers.py `built`, the answers waiting for `key`, the commands of
     `legal_actions` it built none for (read off their fields), and for the GM the common steps; every
     variant held to the rules."""
     if key == GM:
-        return kept(ruleset, state, GM, [*gm_steps(ruleset, state), *built, *answers(ruleset, state, GM)])
+        own = [t for t in sorted(ruleset.gm_commands) if t not in {o["type"] for o in built}]
+        gm = schema_offers(ruleset, state, GM, own, titles) if not state.get("pending") else []
+        return kept(
+            ruleset, state, GM, [*gm_steps(ruleset, state), *built, *gm, *answers(ruleset, state, GM)]
+        )
     if key not in state["combatants"]:
         return []
     legal = ruleset.legal_actions(state, key) if legal is None else legal
@@ -249,7 +267,9 @@ def offers_of(
     rest = [t for t in legal if t not in done and t != "respond"]
     mine = [o for o in built if o["type"] in legal or o["type"] == "respond"]
     asked = [] if "respond" in done else answers(ruleset, state, key)
-    return kept(ruleset, state, key, [*asked, *mine, *schema_offers(ruleset, state, key, rest, titles)])
+    return kept(
+        ruleset, state, key, [*asked, *mine, *schema_offers(ruleset, state, key, rest, titles, fixed)]
+    )
 
 
 def answers(ruleset: Any, state: dict[str, Any], key: str) -> list[Offer]:

@@ -135,6 +135,13 @@ def destination_choice(
     )
 
 
+def plane_move(combatant: str, r: dict[str, Any], title: str = "Move") -> Offer:
+    """The common `move` on the plane: any point of the region `r`."""
+    return offer(
+        "move", "move", title, {"combatant": combatant}, [choice("to", "Where to move", "point", region=r)]
+    )
+
+
 def combatant_options(state: dict[str, Any], ids: Iterable[str]) -> list[dict[str, Any]]:
     """Each combatant id as an option titled by its name."""
     return [option(cid, name_of(state, cid)) for cid in ids]

@@ -1,9 +1,16 @@
-"""Rogue-trader offers: charges at each enemy, the round, push-backs and follow-ups, and the answers to
-a charge the rules allow now (rules/offer_checks.py; issue 29 item 7: never stand and fire refused)."""
+"""Rogue-trader offers: charges at each enemy, the round, push-backs and follow-ups, the answers to a
+charge the rules allow now (rules/offer_checks.py; issue 29 item 7: never a stand and fire refused), and
+the ordinary move as a region of the table (within M, out of base contact with every enemy)."""
 
 from __future__ import annotations
 
-from rules.offer_checks import titled
+from typing import Any
+
+from rules.offer_checks import offers_of
+from rules.offers import plane_move, region
+from rules.rogue_trader.models import effective_move, group_of, is_enemy, radius, rules_model, turn, unit_of
+from rules.rogue_trader.movement import move_problems
+from rules.rogue_trader.tables import CONTACT_TOLERANCE
 
 TITLES = {
     "rogue-trader.charge": "Charge {target}",
@@ -16,4 +23,30 @@ TITLES = {
     "rogue-trader.set_situation": "Set the situation",
 }
 
-offers = titled(TITLES)
+
+def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]]:
+    """The offers of `cid` (or of the GM, "gm")."""
+    c = state["combatants"].get(cid)
+    built = []
+    if c is not None and c.get("position") is not None and "move" in ruleset.legal_actions(state, cid):
+        built.append(_move(state, c))
+    fixed = {"unit": unit_of(state, cid), "group": group_of(state, cid)} if c is not None else {}
+    return offers_of(ruleset, state, cid, [b for b in built if b], titles=TITLES, fixed=fixed)
+
+
+def _move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
+    """§Movement: up to M inches in a straight line; a move may not end in base contact with an enemy
+    (that is a charge). None where the region would not say it: during set-up (turn 0, no limit) and
+    for a stray, who must move towards its unit (stray_problems)."""
+    if (
+        turn(state) < 1
+        or rules_model(state, c["id"]).get("coherency") == "stray_rejoin"
+        or move_problems(state, c)
+    ):
+        return None
+    foes = [
+        (o["position"], radius(c) + radius(o) + CONTACT_TOLERANCE + 1)
+        for o in state["combatants"].values()
+        if o["id"] != c["id"] and is_enemy(c, o) and o.get("position") is not None
+    ]
+    return plane_move(c["id"], region(c["position"], effective_move(c) * 100, foes))
