@@ -71,7 +71,9 @@ class Tft(Ruleset, guide=playing):
 
     id = "tft"
     title = "The Fantasy Trip: revised hand-to-hand"
-    version = "3"  # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant); 3: attack_fallen, refusals 422
+    # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant); 3: attack_fallen,
+    # refusals 422; 4: issue 29 (a new turn starts in no phase: actions before the action phase are refused)
+    version = "4"
     Options = TftOptions
     commands = c.TFT_COMMANDS
     events = TFT_EVENTS

@@ -32,6 +32,7 @@ from rules.tft.options import option
 from rules.tft.standing import standing_check
 from rules.tft.state import evolve_rules
 from rules.tft.tables import REAR_REROLL_FACE, THROW_BONUS
+from rules.tft.turn_sequence import wrong_phase
 from rules.working import folded
 
 WAY_ENTER = "enter_hth"
@@ -105,10 +106,9 @@ def dive_for_legs(state: dict[str, Any], cmd: DiveForLegs, dice: Dice) -> list[A
     problems = []
     if not option(state, "diving_for_legs"):
         problems.append("diving for the legs is not used in this encounter (option diving_for_legs)")
-    if state.get("phase") != "movement":
-        problems.append(
-            f"a dive is made in the movement phase, and this is the {state.get('phase') or 'no'} phase"
-        )
+    not_now = wrong_phase(state, "movement", "a dive is made")
+    if not_now:
+        problems.append(not_now)
     if e.get("posture") != "standing":
         problems.append(f"{e['name']} is not standing")
     rec = F.tft_record(state, e["id"])

@@ -17,8 +17,6 @@ from rules.tft.initiative import slot_problems
 
 def _out_of_hth_problems(state: dict[str, Any], c: dict[str, Any], actor: str) -> list[str]:
     out = slot_problems(state, c["id"], actor)
-    if state.get("phase") != "action":
-        out.append(f"this is the {state.get('phase') or 'no'} phase, and it takes the action phase")
     if c.get("group"):
         out.append(f"{c['name']} is in HTH (disengage gets {c['name']} up and out, §Actions-Disengage)")
     return out

@@ -8,6 +8,7 @@ from events.common import InitiativeSet
 from events.dice import Dice
 from rules.tft import figures as F
 from rules.tft.dx_in_hth import initiative_dx
+from rules.tft.turn_sequence import wrong_phase
 
 
 def _actors(state: dict[str, Any]) -> list[str]:
@@ -70,10 +71,9 @@ def slot_problems(state: dict[str, Any], cid: str, actor: str = "") -> list[str]
     (`actor` "gm") may act for a figure out of the order; the phase and the one action still hold."""
     who = F.name(state, cid)
     out = []
-    if state.get("phase") != "action":
-        out.append(
-            f"actions are taken in the action phase, and this is the {state.get('phase') or 'no'} phase"
-        )
+    not_now = wrong_phase(state, "action", "actions are taken")
+    if not_now:
+        out.append(not_now)
     elif F.action_spent(state, cid):
         out.append(f"{who} has already used this turn's action ({state['actions_spent'][cid]})")
     elif actor not in OUT_OF_ORDER_ACTORS:

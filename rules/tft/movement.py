@@ -13,6 +13,7 @@ from rules.tft import figures as F
 from rules.tft.commands import TftMove
 from rules.tft.events import TftMoveCounted
 from rules.tft.options import option
+from rules.tft.turn_sequence import wrong_phase
 
 JUDO2_CRAWL_HEXES = 3  # §Judo-2: prone people with Judo 2 crawl 3 hexes
 
@@ -72,10 +73,9 @@ def tft_move(state: dict[str, Any], cmd: TftMove, dice: Dice) -> list[Any]:
         raise BadCommand("facing must be 0-5", "facing")
     rec = F.tft_record(state, c["id"])
     problems = []
-    if state.get("phase") != "movement":
-        problems.append(
-            f"figures move in the movement phase, and this is the {state.get('phase') or 'no'} phase"
-        )
+    not_now = wrong_phase(state, "movement", "figures move")
+    if not_now:
+        problems.append(not_now)
     if c.get("group"):
         problems.append(
             f"{c['name']} is in HTH: only disengage, an action (not on the turn of getting in), takes "

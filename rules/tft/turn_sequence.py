@@ -34,6 +34,25 @@ def phase_problem(state: dict[str, Any], phase: str) -> str | None:
     )
 
 
+def wrong_phase(state: dict[str, Any], wanted: str, what: str) -> str | None:
+    """Why `what` ("actions are taken", a sentence's start) is not done now: it takes the `wanted` phase, and
+    the sentence says what the GM starts first. None in that phase."""
+    now, turn = state.get("phase"), state.get("turn")
+    if now == wanted:
+        return None
+    if not turn:
+        where = "no turn has started: the GM starts one (start_turn), then its movement phase"
+    elif now is None:
+        where = f"turn {turn} is in no phase yet: the GM starts its movement phase (start_phase movement)"
+    elif (now, wanted) == ("movement", "action"):
+        where = "this is the movement phase: the GM starts the action phase (start_phase action)"
+    elif (now, wanted) == ("action", "movement"):
+        where = f"turn {turn}'s movement phase is over: the next is turn {turn + 1}'s (start_turn)"
+    else:
+        where = f"this is the {now} phase, which the GM forced: the GM starts the {wanted} phase"
+    return f"{what} in the {wanted} phase, and {where}"
+
+
 def check_phase(state: dict[str, Any], phase: str, force: bool) -> None:
     """Refuse an unknown or out-of-order phase, unless the GM forces it (`force: true`, NOTES.md)."""
     problem = None if force else phase_problem(state, phase)

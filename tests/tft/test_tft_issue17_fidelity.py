@@ -253,7 +253,9 @@ async def test_standing_up_and_picking_up_a_dropped_weapon(tussle):
     )
     await enc.ok("start_turn", turn=2)
     await enc.ok("start_phase", phase="movement")
-    await refused(enc, "tft.stand_up", "it takes the action phase", combatant="simeth")
+    await refused(
+        enc, "tft.stand_up", "the GM starts the action phase (start_phase action)", combatant="simeth"
+    )
     await enc.ok("start_phase", phase="action")
     body = await enc.ok("tft.stand_up", combatant="simeth")
     assert {"combatant": "simeth", "posture": "standing"} in of_type(body, "PostureChanged")

@@ -330,7 +330,7 @@ async def test_move_refusals(tussle):
     await refused(
         enc,
         "tft.move",
-        "figures move in the movement phase, and this is the action phase",
+        "figures move in the movement phase, and turn 1's movement phase is over",
         combatant="c1",
         path=[[2, 0]],
     )
