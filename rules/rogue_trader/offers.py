@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.offer_checks import offers_of
-from rules.offers import plane_move, region
+from rules.offers import offer, plane_move, region
+from rules.rogue_trader.allocation import attack_slots, legal_targets
 from rules.rogue_trader.models import effective_move, group_of, is_enemy, radius, rules_model, turn, unit_of
 from rules.rogue_trader.movement import move_problems
 from rules.rogue_trader.tables import CONTACT_TOLERANCE
@@ -28,10 +29,35 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
     """The offers of `cid` (or of the GM, "gm")."""
     c = state["combatants"].get(cid)
     built = []
-    if c is not None and c.get("position") is not None and "move" in ruleset.legal_actions(state, cid):
+    legal = ruleset.legal_actions(state, cid) if c is not None else []
+    if c is not None and c.get("position") is not None and "move" in legal:
         built.append(_move(state, c))
+    if "rogue-trader.allocate_attacks" in legal:
+        built += _allocations(state, c)
     fixed = {"unit": unit_of(state, cid), "group": group_of(state, cid)} if c is not None else {}
     return offers_of(ruleset, state, cid, [b for b in built if b], titles=TITLES, fixed=fixed)
+
+
+def _allocations(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
+    """§Close Combat, allocating attacks: every attack of the round at one enemy it may strike (an offer
+    per enemy; a split among several is the advanced form)."""
+    slots = attack_slots(state, c)
+    out = []
+    for t in dict.fromkeys(e for s in slots for e in legal_targets(state, c, s["attack"])):
+        allocations = [
+            {"attack": s["attack"], "weapon": s["weapon"], "hand": s["hand"], "target": t}
+            for s in slots
+            if t in legal_targets(state, c, s["attack"])
+        ]
+        out.append(
+            offer(
+                f"rogue-trader.allocate_attacks:{t}",
+                "rogue-trader.allocate_attacks",
+                f"Every attack at {state['combatants'][t]['name']}",
+                {"combatant": c["id"], "round": turn(state), "allocations": allocations},
+            )
+        )
+    return out
 
 
 def _move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
