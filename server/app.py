@@ -397,7 +397,9 @@ def make_app(
     proxies = trusted_networks(settings.get("trusted_proxies") or ())
     first = [forwarded_middleware(proxies)] if proxies else []
     app = web.Application(
-        middlewares=[*first, errors_middleware, nul_in_url_middleware], client_max_size=max_body
+        middlewares=[*first, errors_middleware, nul_in_url_middleware],
+        client_max_size=max_body,
+        handler_args={"auto_decompress": False},  # bodies are decoded by input_checks.read_json
     )
     app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
     app.on_response_prepare.append(note_started)

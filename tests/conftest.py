@@ -48,6 +48,12 @@ def store_dsn(request: pytest.FixtureRequest) -> str | None:
 
 
 @pytest.fixture
+def serve_args(store_dsn: str | None, tmp_path) -> list[str]:
+    """`tussle serve`'s store arguments, SQLite's file or (a second run) a fresh PostgreSQL schema."""
+    return ["--db", str(tmp_path / "serve.db")] if store_dsn is None else ["--pg", store_dsn]
+
+
+@pytest.fixture
 async def serve(store_dsn: str | None, tmp_path) -> AsyncIterator[Callable[..., Awaitable[RunningServer]]]:
     """Start real servers with the given settings, on SQLite and (a second run) on PostgreSQL."""
     started: list[RunningServer] = []

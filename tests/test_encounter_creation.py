@@ -19,13 +19,6 @@ from tests.support.serving import ServeProcess
 ADMIN = "admin-token-for-creation-tests-0123456789"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def serve_args(request: pytest.FixtureRequest, tmp_path: Any) -> list[str]:
-    if request.param == "sqlite":
-        return ["--db", str(tmp_path / "creation.db")]
-    return ["--pg", request.getfixturevalue("pg_schema_dsn")]
-
-
 @pytest.fixture
 async def admin_server(serve_args: list[str]) -> AsyncIterator[TussleClient]:
     proc = ServeProcess(*serve_args, "--admin-token", ADMIN, "--host", "127.0.0.1")

@@ -20,6 +20,7 @@ from server.encounters.service_errors import (
     Unauthenticated,
 )
 from server.http.context import ENCOUNTERS, ERROR_CODE
+from server.http.input_checks import ClientGone
 
 log = structlog.get_logger("tussle.errors")
 
@@ -100,6 +101,9 @@ def _answer_error(request: web.Request, exc: Exception) -> web.StreamResponse:
     """The error answer to an exception raised before the answer began."""
     try:
         raise exc
+    except ClientGone:
+        request[ERROR_CODE] = "client_gone"
+        return error_response(499, "client_gone", "the client closed the connection before its whole body")
     except ServiceError as exc:
         request[ERROR_CODE] = exc.code
         return error_response(status_of(exc), exc.code, exc.message, exc.details)
