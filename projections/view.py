@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -42,7 +44,29 @@ def offers_view(state: dict[str, Any], ruleset: Any, keys: Iterable[str]) -> dic
     """Each key's offers (a combatant id, or "gm" for the GM's steps); none once closed."""
     if ruleset is None or state["closed"]:
         return {}
-    return {k: ruleset.offers(state, k) for k in keys}
+    return {k: _offers(state, ruleset, k) for k in keys}
+
+
+_OFFERS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+_OFFERS_KEPT = 512
+
+
+def _offers(state: dict[str, Any], ruleset: Any, key: str) -> list[dict[str, Any]]:
+    """`ruleset.offers`, remembered by the stream, seq, head hash and voids that fix the state: every offer is
+    held to the rules by deciding it (rules/offer_checks.py), and the websocket frame, GET /state and each
+    seat's GET /me ask for the same seq in turn."""
+    voided = tuple(state.get("voided") or ())  # a void changes what the events before it fold to
+    at = (state.get("stream"), state.get("seq"), state.get("hash"), voided, ruleset.id, ruleset.version, key)
+    if not at[2]:
+        return ruleset.offers(state, key)
+    found = _OFFERS.get(at)
+    if found is None:
+        found = _OFFERS[at] = ruleset.offers(state, key)
+        if len(_OFFERS) > _OFFERS_KEPT:
+            _OFFERS.popitem(last=False)
+    else:
+        _OFFERS.move_to_end(at)
+    return copy.deepcopy(found)
 
 
 def acting_now_view(
