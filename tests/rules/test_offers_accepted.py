@@ -50,6 +50,21 @@ def refusal(state: dict[str, Any], ruleset: Any, body: dict[str, Any], actor: st
     return "the command kept asking for dice"
 
 
+def _targets(o: dict[str, Any]) -> list[Any]:
+    """The figures an offer may target: its fixed target and every value of a target choice, nested too."""
+
+    def walk(choices: list[dict[str, Any]]) -> list[Any]:
+        found = []
+        for ch in choices:
+            for opt in ch["options"]:
+                if ch["field"] in ("target", "targets"):
+                    found += opt["value"] if isinstance(opt["value"], list) else [opt["value"]]
+                found += walk(opt.get("then", []))
+        return found
+
+    return [o["fields"].get("target"), *walk(o["choices"])]
+
+
 def problems_at(events: list[Any], seq: int) -> list[str]:
     state = replay(events[:seq], _ruleset_for)
     ruleset = _ruleset_for(events[0])
@@ -69,7 +84,7 @@ def problems_at(events: list[Any], seq: int) -> list[str]:
                 if o["type"] not in legal
             ]
         for o in offers:
-            if o["fields"].get("target") == key and key != GM:
+            if key != GM and key in _targets(o):
                 out.append(f"seq {seq} {key}: {o['id']} targets the acting figure itself")
             for body in variants(o, VARIANTS_PER_OFFER):
                 why = refusal(state, ruleset, body, _actor(state, key, o))
