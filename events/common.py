@@ -163,6 +163,16 @@ class WebhookDisabled(msgspec.Struct, frozen=True):
     reason: str
 
 
+class WebhookEnabled(msgspec.Struct, frozen=True):
+    """A disabled webhook is called again (the GM re-enabled it): what it delivers, as when created."""
+
+    webhook: str
+    seat: str | None
+    deliver: list[str]
+    format: str
+    host: str
+
+
 class CombatantJoined(msgspec.Struct, frozen=True):
     """A combatant joined, with its side, position, facing and stats as the ruleset completed them."""
 
@@ -426,6 +436,7 @@ COMMON_EVENTS: tuple[type, ...] = (
     WebhookDeleted,
     WebhookSecretRotated,
     WebhookDisabled,
+    WebhookEnabled,
     CombatantJoined,
     CombatantRemoved,
     StandingOrdersSet,

@@ -202,6 +202,10 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return f"{_cap(actor)} replaces a webhook's signing secret."
     if t == "WebhookDisabled":
         return f"A webhook is disabled: {d['reason']}."
+    if t == "WebhookEnabled":
+        return (
+            f"{_cap(actor)} re-enables the webhook to {d['host']}; its undelivered messages are sent again."
+        )
     if t == "CombatantJoined":
         at = f" at {place(state, d['position'])}" if d.get("position") is not None else ""
         return f"{d['name']} joins the fight on side {d['side']}{at}."

@@ -171,7 +171,7 @@ def _core(s: State, e: Event) -> State:
         if d["seat"] in s["seats"]:
             s["seats"] = {**s["seats"], d["seat"]: {**s["seats"][d["seat"]], "revoked": True}}
         s["webhooks"] = {k: w for k, w in s["webhooks"].items() if w["seat"] != d["seat"]}
-    elif t == "WebhookCreated":
+    elif t in ("WebhookCreated", "WebhookEnabled"):
         s["webhooks"] = {**s["webhooks"], d["webhook"]: dict(d)}
     elif t in ("WebhookDeleted", "WebhookDisabled"):
         s["webhooks"] = {k: w for k, w in s["webhooks"].items() if k != d["webhook"]}

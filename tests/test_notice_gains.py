@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
-import aiohttp
 import msgspec
 import pytest
 
@@ -19,25 +18,20 @@ from rules.registry import Registry
 from rules.state import evolve, replay
 from server.guides.guide import published
 from server.guides.guide_turns import first_turn_steps
-from server.webhooks.dispatcher import Settings
 from tests.golden.scripts import load, play, script_names
-from tests.support.client import Encounter, RunningServer, TussleClient
+from tests.support.client import Encounter, TussleClient, serving
 from tests.support.guide_play import play_steps
 from tests.support.receivers import EVENTUALLY_S, Receiver
+from tests.test_webhooks import FAST
 
-FAST = Settings(allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05)
 REGISTRY = Registry.discover()
 TOLD = ("your_turn", "asked")
 
 
 @pytest.fixture
 async def hooked(tmp_path) -> AsyncIterator[TussleClient]:
-    srv = await RunningServer(str(tmp_path / "tussle.db"), webhook_allow_private=True, webhooks=FAST).start()
-    try:
-        async with aiohttp.ClientSession() as session:
-            yield TussleClient(srv.base_url, session, srv.db_path)
-    finally:
-        await srv.stop()
+    async with serving(str(tmp_path / "tussle.db"), webhook_allow_private=True, webhooks=FAST) as client:
+        yield client
 
 
 @pytest.fixture

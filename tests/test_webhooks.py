@@ -13,7 +13,7 @@ from standardwebhooks import Webhook
 
 from projections.forum_export import escape_markdown
 from server.webhooks.dispatcher import Settings
-from tests.support.client import Encounter, RunningServer, TussleClient
+from tests.support.client import Encounter, RunningServer, TussleClient, serving
 from tests.support.receivers import Answer, Receiver
 
 # The schedule shortened: retries after 50-200 ms instead of seconds to an hour.
@@ -22,12 +22,16 @@ FAST = Settings(allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_tim
 
 @pytest.fixture
 async def hooked(tmp_path) -> AsyncIterator[TussleClient]:
-    srv = await RunningServer(str(tmp_path / "tussle.db"), webhook_allow_private=True, webhooks=FAST).start()
-    try:
-        async with aiohttp.ClientSession() as session:
-            yield TussleClient(srv.base_url, session, srv.db_path)
-    finally:
-        await srv.stop()
+    async with serving(str(tmp_path / "tussle.db"), webhook_allow_private=True, webhooks=FAST) as client:
+        yield client
+
+
+@pytest.fixture
+async def giving_up(tmp_path) -> AsyncIterator[TussleClient]:
+    """A server that disables an endpoint after half a second of failures (24 hours in production)."""
+    quick = msgspec.structs.replace(FAST, give_up_s=0.5)
+    async with serving(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=quick) as client:
+        yield client
 
 
 @pytest.fixture
@@ -365,31 +369,95 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
     assert len(simeths.requests) == 1
 
 
-async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_told(tmp_path, receivers):
-    quick = msgspec.structs.replace(FAST, give_up_s=0.5)
-    srv = await RunningServer(str(tmp_path / "t.db"), webhook_allow_private=True, webhooks=quick).start()
-    try:
-        async with aiohttp.ClientSession() as session:
-            client = TussleClient(srv.base_url, session, srv.db_path)
-            broken = await receiver(receivers, lambda n: Answer(500))
-            gm = await receiver(receivers)
-            enc = await client.create()
-            dead = await subscribe(enc, broken.url, deliver=["events"])
-            await subscribe(enc, gm.url, deliver=["notices"])
-            await notes(enc, 1)
-            (told,) = await gm.until_processed(1)
-            assert told.json["data"]["kind"] == "webhook_disabled" and told.json["data"]["to"] == "gm"
-            assert told.json["data"]["text"].startswith(
-                "your webhook to 127.0.0.1 was disabled: it failed for "
-            )
-            listed = {w["id"]: w for w in (await enc.get("/webhooks")).body["webhooks"]}
-            assert (
-                listed[dead["id"]]["status"] == "disabled" and "HTTP 500" in listed[dead["id"]]["last_error"]
-            )
-            disabled = [e for e in await enc.events() if e["type"] == "WebhookDisabled"]
-            assert [(e["actor"], e["data"]["webhook"]) for e in disabled] == [("system", dead["id"])]
-            (later,) = await notes(enc, 1)
-            owed = (await enc.get(f"/webhooks/{dead['id']}/deliveries")).body["deliveries"]
-            assert later not in [d["seq"] for d in owed] and {d["status"] for d in owed} == {"cancelled"}
-    finally:
-        await srv.stop()
+async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_told(giving_up, receivers):
+    client = giving_up
+    broken = await receiver(receivers, lambda n: Answer(500))
+    gm = await receiver(receivers)
+    enc = await client.create()
+    dead = await subscribe(enc, broken.url, deliver=["events"])
+    await subscribe(enc, gm.url, deliver=["notices"])
+    await notes(enc, 1)
+    (told,) = await gm.until_processed(1)
+    assert told.json["data"]["kind"] == "webhook_disabled" and told.json["data"]["to"] == "gm"
+    assert told.json["data"]["text"].startswith("your webhook to 127.0.0.1 was disabled: it failed for ")
+    listed = {w["id"]: w for w in (await enc.get("/webhooks")).body["webhooks"]}
+    assert listed[dead["id"]]["status"] == "disabled" and "HTTP 500" in listed[dead["id"]]["last_error"]
+    disabled = [e for e in await enc.events() if e["type"] == "WebhookDisabled"]
+    assert [(e["actor"], e["data"]["webhook"]) for e in disabled] == [("system", dead["id"])]
+    (later,) = await notes(enc, 1)
+    owed = (await enc.get(f"/webhooks/{dead['id']}/deliveries")).body["deliveries"]
+    assert later not in [d["seq"] for d in owed] and {d["status"] for d in owed} == {"cancelled"}
+
+
+async def test_redeliver_re_enables_a_disabled_webhook_in_the_stream_and_sends_in_order(giving_up, receivers):
+    client = giving_up
+    healthy = [False]
+    flaky = await receiver(receivers, lambda n: Answer(204 if healthy[0] else 500))
+    gm = await receiver(receivers)
+    enc = await client.create()
+    hook = await subscribe(enc, flaky.url, deliver=["events"])
+    table = await subscribe(enc, gm.url, deliver=["notices"])
+    owed = await notes(enc, 2)
+    await gm.until_processed(1)  # told of the disabling
+    assert (await enc.get("/webhooks")).body["webhooks"][0]["status"] == "disabled"
+    healthy[0] = True
+    seat = await enc.seat("Ann", [])
+    r = await client.request("POST", f"{enc.path}/webhooks/{hook['id']}/redeliver", token=seat)
+    assert r.status in (403, 404), r.body
+    r = await client.request("POST", f"{enc.path}/webhooks/{hook['id']}/redeliver", token=enc.gm_token)
+    assert r.status == 200, r.body
+    assert r.body["enabled"] is True and r.body["webhook"]["status"] == "active"
+    assert r.body["redelivering"] >= len(owed)
+    (later,) = await notes(enc, 1)
+    got = [x.json["data"]["seq"] for x in await flaky.until_processed(len(owed) + 3)]
+    # In order from the first undelivered: the GM's second webhook, the notes, its own disabling;
+    # the seat made while it was disabled (and its re-enabling) were owed it nothing.
+    assert got == [owed[0] - 1, *owed, owed[-1] + 1, later]
+    changes = [(e["type"], e["actor"]) for e in await enc.events() if e["type"].startswith("WebhookDi")]
+    changes += [(e["type"], e["actor"]) for e in await enc.events() if e["type"] == "WebhookEnabled"]
+    assert changes == [("WebhookDisabled", "system"), ("WebhookEnabled", "gm")]
+    log = (await enc.get("/log")).body
+    assert "re-enables the webhook to 127.0.0.1" in str(log)
+    # Disabled again, then the encounter closes: re-enabling would be an event, which it takes no more.
+    healthy[0] = False
+    await notes(enc, 1)
+    await gm.until_processed(2)
+    await enc.ok("close")
+    r = await client.request("POST", f"{enc.path}/webhooks/{hook['id']}/redeliver", token=enc.gm_token)
+    assert r.status == 409 and r.body["error"]["code"] == "closed", r.body
+    assert "takes no more events" in r.body["error"]["message"]
+    # An active webhook's deliveries are still retried in a closed encounter.
+    r = await client.request("POST", f"{enc.path}/webhooks/{table['id']}/redeliver", token=enc.gm_token)
+    assert r.status == 200 and r.body["enabled"] is False, r.body
+
+
+async def test_a_test_delivery_is_signed_recorded_in_deliveries_and_appends_nothing(hooked, receivers):
+    rx, own = await receiver(receivers), await receiver(receivers)
+    enc = await hooked.create()
+    await enc.add({"id": "bo", "name": "Bo", "side": "a", "stats": {}})
+    ann = await enc.seat_full("Ann", ["bo"])
+    made = await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord")
+    mine = await subscribe(enc, own.url, token=ann["token"])
+    head = (await enc.state())["seq"]
+    r = await hooked.request("POST", f"{enc.path}/webhooks/{made['id']}/test", token=enc.gm_token)
+    assert r.status == 202, r.body
+    await rx.until(lambda: any(x.id == r.body["delivery"] for x in rx.processed), "the test delivery")
+    got = rx.processed[-1]
+    assert rx.processed[0].json["username"] == "Ann"  # the log of Ann's own webhook, posted as Ann
+    assert Webhook(made["secret"]).verify(got.body, got.headers) and got.id == r.body["delivery"]
+    assert got.json["username"] == "Tussle" and got.json["content"].startswith(
+        "Test message from Tussle, sent by the GM"
+    )
+    assert got.json["content"].endswith(f"/encounters/{enc.id}/view")
+    assert (await enc.state())["seq"] == head  # nothing appended
+    d = (await deliveries_when(enc, made["id"], lambda ds: ds[0]["status"] == "delivered"))[0]  # newest first
+    assert (d["id"], d["kind"], d["status"], d["seq"]) == (got.id, "test", "delivered", head)
+    # A player tests its own webhook, and cannot reach the GM's.
+    assert (
+        await hooked.request("POST", f"{enc.path}/webhooks/{made['id']}/test", token=ann["token"])
+    ).status == 404
+    r = await hooked.request("POST", f"{enc.path}/webhooks/{mine['id']}/test", token=ann["token"])
+    assert r.status == 202, r.body
+    (theirs,) = await own.until_processed(1)
+    assert theirs.json["type"] == "tussle.test" and "sent by Ann" in theirs.json["data"]["text"]
+    assert Webhook(mine["secret"]).verify(theirs.body, theirs.headers)

@@ -137,6 +137,15 @@ class WebhookStore(abc.ABC):
     async def release_endpoint(self, webhook_id: str) -> None: ...
 
     @abc.abstractmethod
+    async def redeliver(self, webhook_id: str, now: float) -> int:
+        """The webhook's undelivered deliveries (waiting, or cancelled when it stopped) due again at `now`,
+        in their (seq, part) order, and its backoff cleared; how many."""
+
+    @abc.abstractmethod
+    async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
+        """A delivery written outside any append (a test delivery): it appends nothing to the stream."""
+
+    @abc.abstractmethod
     async def outbox_depth(self) -> int:
         """Pending deliveries of active endpoints, over the whole store."""
 

@@ -24,6 +24,7 @@ from events.store.outbox import (
     WEBHOOK_COLUMNS,
     Attempt,
     Delivery,
+    OutboxRow,
     WebhookRow,
     webhook_from,
 )
@@ -188,6 +189,34 @@ class PostgresWebhooks:
 
     async def release_endpoint(self, webhook_id: str) -> None:
         await self._pool.execute("UPDATE webhooks SET lease_until = 0 WHERE id = $1", webhook_id)
+
+    async def redeliver(self, webhook_id: str, now: float) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            done = await conn.execute(
+                "UPDATE deliveries SET status = $1, next_at = $2 WHERE webhook = $3 AND status IN ($1, $4)",
+                PENDING,
+                now,
+                webhook_id,
+                CANCELLED,
+            )
+            await conn.execute(
+                "UPDATE webhooks SET next_at = 0, failing_since = NULL WHERE id = $1", webhook_id
+            )
+        return int(done.split()[-1])
+
+    async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+            row.id,
+            row.webhook,
+            stream,
+            row.seq,
+            row.part,
+            row.kind,
+            row.body,
+            now,
+        )
 
     async def outbox_depth(self) -> int:
         return await self._pool.fetchval(

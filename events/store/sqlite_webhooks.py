@@ -23,6 +23,7 @@ from events.store.outbox import (
     WEBHOOK_COLUMNS,
     Attempt,
     Delivery,
+    OutboxRow,
     WebhookRow,
     webhook_from,
 )
@@ -165,6 +166,26 @@ class SqliteWebhooks:
     async def release_endpoint(self, webhook_id: str) -> None:
         await self._write_transaction(
             lambda db: db.execute("UPDATE webhooks SET lease_until = 0 WHERE id = ?", (webhook_id,))
+        )
+
+    async def redeliver(self, webhook_id: str, now: float) -> int:
+        def run(db: sqlite3.Connection) -> int:
+            n = db.execute(
+                "UPDATE deliveries SET status = ?, next_at = ? WHERE webhook = ? AND status IN (?, ?)",
+                (PENDING, now, webhook_id, PENDING, CANCELLED),
+            ).rowcount
+            db.execute("UPDATE webhooks SET next_at = 0, failing_since = NULL WHERE id = ?", (webhook_id,))
+            return n
+
+        return await self._write_transaction(run)
+
+    async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
+        await self._write_transaction(
+            lambda db: db.execute(
+                "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.webhook, stream, row.seq, row.part, row.kind, row.body, now, now),
+            )
         )
 
     async def outbox_depth(self) -> int:

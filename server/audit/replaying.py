@@ -45,6 +45,7 @@ GIVEN = frozenset(
         "WebhookDeleted",
         "WebhookSecretRotated",
         "WebhookDisabled",
+        "WebhookEnabled",
     }
 )
 

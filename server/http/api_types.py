@@ -443,7 +443,8 @@ class DeliveryView(msgspec.Struct):
         ),
     ]
     kind: Annotated[
-        Literal["event", "log", "notice"], about("What it carries: an envelope, log sentences, a notice.")
+        Literal["event", "log", "notice", "test"],
+        about("What it carries: an envelope, log sentences, a notice, or a test message (POST …/test)."),
     ]
     status: Annotated[
         Literal["pending", "delivered", "cancelled"],
@@ -455,6 +456,24 @@ class DeliveryView(msgspec.Struct):
     last_status: Annotated[int | None, about("The HTTP status of the last attempt; null: none answered.")]
     last_error: LastError
     delivered_at: Annotated[str | None, about("UTC time it was delivered; null: not yet.")]
+
+
+class Redelivering(msgspec.Struct):
+    """`POST …/webhooks/{wid}/redeliver`: the webhook after it, and how many deliveries go again."""
+
+    webhook: Annotated[WebhookView, about("The webhook, active again if it was disabled.")]
+    redelivering: Annotated[
+        int,
+        about("How many undelivered deliveries (waiting, or cancelled when it stopped) are sent again now."),
+    ]
+    enabled: Annotated[bool, about("true: it was disabled and is re-enabled (WebhookEnabled in the stream).")]
+
+
+class TestDelivery(msgspec.Struct):
+    """`POST …/webhooks/{wid}/test`: the test delivery queued; it appends nothing to the stream."""
+
+    delivery: Annotated[str, about("The test delivery's id (its webhook-id header; see …/deliveries).")]
+    webhook: Annotated[WebhookView, about("The webhook.")]
 
 
 class DeliveryList(msgspec.Struct):

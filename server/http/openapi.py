@@ -444,6 +444,28 @@ ENDPOINTS: list[Endpoint] = [
         rate=WRITE,
     ),
     Endpoint(
+        "post",
+        _enc("/webhooks/{wid}/redeliver"),
+        "Retry a webhook's undelivered deliveries now, in order from the first (GM). A disabled webhook is "
+        "re-enabled first, recorded in the stream (WebhookEnabled) as its disabling was; in a closed "
+        "encounter that is a 409 closed (it takes no more events), while an active webhook's deliveries are "
+        "still retried. Events appended while it was disabled were owed it nothing and are not sent.",
+        {200: t.Redelivering},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/webhooks/{wid}/test"),
+        "Send a signed test message to a webhook (GM; a player for its own). Appends nothing to the stream; "
+        "recorded in its deliveries (kind test), after what it already owes.",
+        {202: t.TestDelivery},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
         "get",
         _enc("/webhooks/{wid}/deliveries"),
         "A webhook's latest deliveries: status, attempts, next try, last error.",

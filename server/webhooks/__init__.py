@@ -24,7 +24,7 @@ from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
 from server.webhooks.dispatcher import Dispatcher, Settings
 from server.webhooks.outbox import outbox_rows
-from server.webhooks.subscriptions import routes
+from server.webhooks.subscriptions import DISPATCH_WAKE, routes
 
 DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
 
@@ -71,6 +71,7 @@ def setup(app: web.Application) -> None:
 
     dispatcher = Dispatcher(enc.store, config, disabled)
     app[DISPATCHER] = dispatcher
+    app[DISPATCH_WAKE] = dispatcher.wake
     enc.side_rows = side_rows
     enc.after_side_rows = dispatcher.wake
     app[METRICS].sections.append(dispatcher.stats.lines)

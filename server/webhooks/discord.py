@@ -40,43 +40,41 @@ def username(name: str) -> str:
     return cleaned or "Tussle"
 
 
-def _pieces(line: str, limit: int) -> list[str]:
-    """One line too long for a message, cut between words (whole code spans and links kept together)."""
+def _packed(pieces: list[str], sep: str, limit: int) -> list[str]:
+    """The pieces (none longer than `limit`) joined by `sep` into as few strings of at most `limit` as fit."""
     out: list[str] = []
-    current = ""
+    for piece in pieces:
+        if out and len(out[-1]) + len(sep) + len(piece) <= limit:
+            out[-1] += sep + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def _units(line: str, limit: int) -> list[str]:
+    """A line's units (words, whole code spans and links); a unit longer than a message by itself is
+    cut, between its words if it has any (a long code span), else where it must."""
+    out: list[str] = []
     for m in _UNIT.finditer(line):
         unit = m.group()
-        while len(unit) > limit:  # longer than a message by itself: nothing else can be done
-            if current:
-                out.append(current)
-                current = ""
-            cut = unit.rfind(" ", 0, limit)  # a long code span: at least between its words
+        while len(unit) > limit:
+            cut = unit.rfind(" ", 0, limit)
             cut = cut if cut > 0 else limit
             out.append(unit[:cut])
             unit = unit[cut:].lstrip(" ")
-        if current and len(current) + 1 + len(unit) > limit:
-            out.append(current)
-            current = ""
-        current = f"{current} {unit}" if current else unit
-    if current:
-        out.append(current)
+        out.append(unit)
     return out
 
 
 def split_content(lines: list[str], limit: int = LIMIT) -> list[str]:
     """The lines joined into messages of at most `limit` characters, split between lines, and a line
     longer than a message between words."""
-    messages: list[str] = []
-    current = ""
-    for line in lines:
-        for piece in _pieces(line, limit) if len(line) > limit else [line]:
-            if current and len(current) + 1 + len(piece) > limit:
-                messages.append(current)
-                current = ""
-            current = f"{current}\n{piece}" if current else piece
-    if current:
-        messages.append(current)
-    return messages
+    pieces = [
+        p
+        for line in lines
+        for p in (_packed(_units(line, limit), " ", limit) if len(line) > limit else [line])
+    ]
+    return _packed(pieces, "\n", limit)
 
 
 def split_text(text: str, limit: int = LIMIT) -> list[str]:

@@ -118,6 +118,19 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
     """The request body of a delivery: the same bytes on every try (only the signature's time differs)."""
     data = msgspec.json.decode(d.body)
     link = f"{w.base_url}/encounters/{w.stream}/view"
+    if d.kind == "test":
+        text = f"Test message from Tussle, sent by {data['by']}: this webhook is set up and its signature checks out."
+        if w.format == "discord":
+            body = {"content": f"{text}\n{link}", "username": "Tussle", "allowed_mentions": {"parse": []}}
+            return msgspec.json.encode(body)
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.created_at))
+        return msgspec.json.encode(
+            {
+                "type": "tussle.test",
+                "timestamp": when,
+                "data": {"encounter": w.stream, "seq": d.seq, "text": text, "link": link},
+            }
+        )
     if w.format == "discord":
         if "content" not in data:  # a notice owed since before notices were split in the outbox
             data = {
@@ -125,7 +138,7 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
                 "link": True,
             }
         content = f"{data['content']}\n{link}" if data.get("link") else data["content"]
-        body: dict[str, Any] = {"content": content, "allowed_mentions": {"parse": []}}
+        body = {"content": content, "allowed_mentions": {"parse": []}}
         if data.get("username"):
             body["username"] = data["username"]
         return msgspec.json.encode(body)

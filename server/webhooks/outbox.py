@@ -18,7 +18,7 @@ import msgspec
 
 from events.envelope import Event, NewEvent
 from events.store.outbox import OutboxRow
-from projections.log import sentence
+from projections.log import actor_name, sentence
 from rules.state import evolve
 from server.webhooks.discord import escape, log_line, split_content, split_leaving_room, username
 from server.webhooks.notices import acting_notices, event_notices
@@ -67,7 +67,7 @@ def outbox_rows(
             owed += [(x["seq"], "event", {}) for x in entries]
         if "log" in w["deliver"] or ("events" in w["deliver"] and discord):
             if discord:
-                who = username(_speaker(s, _combatant_of(new), actor))
+                who = username(_speaker(s, _combatant_of(new), actor_name(s, actor)))
                 owed += [
                     (last, "log", {"content": c, "username": who})
                     for c in split_content([log_line(x["seq"], x["text"]) for x in entries])
@@ -93,7 +93,7 @@ def _discord_notice(state: dict[str, Any], n: dict[str, Any]) -> list[tuple[int,
     (`link: true` asks the dispatcher to add it), posted under the name of whom it concerns."""
     text = f"**{escape(n['to_name'])}**: {escape(n['text'])}"
     parts = split_leaving_room(text)
-    who = username(_speaker(state, n.get("combatant"), n["to"]))
+    who = username(_speaker(state, n.get("combatant"), n["to_name"]))
     return [
         (n["seq"], "notice", {"content": part, "username": who, "link": i == len(parts) - 1})
         for i, part in enumerate(parts)
@@ -106,9 +106,8 @@ def _combatant_of(new: list[NewEvent]) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
-def _speaker(state: dict[str, Any], combatant: str | None, seat: str) -> str:
+def _speaker(state: dict[str, Any], combatant: str | None, who: str) -> str:
     """ "Simeth (Alice)": the character a message concerns and the seat (or the GM) it is for or from."""
-    who = "Tussle" if seat == "system" else _addressee(state, seat)
     c = state["combatants"].get(combatant or "")
     return f"{c.get('name') or combatant} ({who})" if c else who
 

@@ -11,15 +11,26 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
 from aiohttp import web
 
-from events.common import WebhookCreated, WebhookDeleted, WebhookSecretRotated
-from events.store.outbox import DELETED, Delivery, WebhookChange, WebhookRow
+from events.common import WebhookCreated, WebhookDeleted, WebhookEnabled, WebhookSecretRotated
+from events.store.outbox import (
+    ACTIVE,
+    DELETED,
+    DISABLED,
+    REVOKED,
+    Delivery,
+    OutboxRow,
+    WebhookChange,
+    WebhookRow,
+)
 from rules.pipeline import ID_PATTERN
-from server.encounters.service_errors import NotFound, NotPermitted, bad_request
+from server.encounters.service_errors import Closed, Conflict, NotFound, NotPermitted, bad_request
 from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
@@ -32,6 +43,8 @@ MAX_PER_ENCOUNTER = 20
 ROLES = ("gm", "player")
 
 routes = web.RouteTableDef()
+# Wakes the dispatcher (server/webhooks/__init__.py sets it): a retried or test delivery goes at once.
+DISPATCH_WAKE = web.AppKey("webhook_dispatch_wake", Callable[[], None])
 
 
 def _iso(t: float | None) -> str | None:
@@ -206,3 +219,79 @@ async def list_deliveries(request: web.Request) -> web.Response:
     w = await _mine(request, stream, who, wid)
     found = await request.app[ENCOUNTERS].store.deliveries(wid, limit or 100)
     return json_response({"webhook": webhook_view(w), "deliveries": [delivery_view(d) for d in found]})
+
+
+@routes.post("/encounters/{id}/webhooks/{wid}/redeliver")
+async def redeliver(request: web.Request) -> web.Response:
+    """Send the webhook's undelivered deliveries again, in order, now; a disabled webhook is re-enabled
+    first, which the stream records (`WebhookEnabled`), as it recorded the disabling."""
+    stream, wid = request.match_info["id"], request.match_info["wid"]
+    who = await _manager(request, stream)
+    if who.role != "gm":
+        raise NotPermitted("only the GM retries deliveries and re-enables webhooks")
+    w = await _mine(request, stream, who, wid)
+    enc = request.app[ENCOUNTERS]
+    if w.status == REVOKED:
+        raise Conflict("this webhook stopped with its seat, which was revoked: a new seat adds its own")
+    enabled = False
+    if w.status == DISABLED:
+        state = await enc.state(stream)
+        if state["closed"]:
+            raise Closed(
+                "this encounter is closed and takes no more events: re-enabling a webhook is one "
+                "(WebhookEnabled), so a disabled webhook stays disabled; an active one's deliveries can "
+                "still be retried"
+            )
+        host = urlsplit(w.url).hostname or ""
+        await enc.admin_event(
+            stream,
+            who,
+            {},
+            WebhookEnabled(wid, w.seat, w.deliver, w.format, host),
+            roles=("gm",),
+            side={"webhook_changes": [WebhookChange(wid, status=ACTIVE)]},
+        )
+        enabled = True
+    owed = await enc.store.redeliver(wid, time.time())
+    request.app[DISPATCH_WAKE]()
+    made = await enc.store.webhook(wid)
+    assert made is not None
+    return json_response({"webhook": webhook_view(made), "redelivering": owed, "enabled": enabled})
+
+
+@routes.post("/encounters/{id}/webhooks/{wid}/test")
+async def test_delivery(request: web.Request) -> web.Response:
+    """A test message to the webhook, signed as every delivery is: recorded in its deliveries, never in the
+    stream (it appends nothing)."""
+    stream, wid = request.match_info["id"], request.match_info["wid"]
+    who = await _manager(request, stream)
+    w = await _mine(request, stream, who, wid)
+    if w.status != ACTIVE:
+        raise Conflict(
+            f"this webhook is {w.status}: it sends nothing"
+            + (" until the GM re-enables it (POST …/redeliver)" if w.status == DISABLED else "")
+        )
+    enc = request.app[ENCOUNTERS]
+    state = await enc.state(stream)
+    # After everything owed at this head (its parts count from 0), so the endpoint's order holds.
+    row = OutboxRow(
+        f"{wid}.test.{secrets.token_hex(6)}",
+        wid,
+        state["seq"],
+        TEST_PART,
+        "test",
+        msgspec.json.encode({"by": _by(state, who)}).decode(),
+    )
+    await enc.store.add_delivery(stream, row, time.time())
+    request.app[DISPATCH_WAKE]()
+    return json_response({"delivery": row.id, "webhook": webhook_view(w)}, status=202)
+
+
+# Parts of the deliveries a command causes count up from 0; a test delivery comes after them.
+TEST_PART = 1_000_000
+
+
+def _by(state: dict[str, Any], who: Principal) -> str:
+    if who.role == "gm":
+        return "the GM"
+    return state["seats"].get(who.seat or "", {}).get("name", "a player")

@@ -515,6 +515,37 @@ class StoreContract:
         assert await one.claim_endpoints(1000.0, 30.0, 10) == [] and await one.outbox_depth() == 0
         assert await one.delete_stream("leased") and await one.webhooks("leased") == []
 
+    async def test_redelivery_makes_the_undelivered_due_again_and_a_test_delivery_appends_nothing(
+        self, store: Store
+    ):
+        await created(store, "again")
+        await store.append(command("again", 1, "subscribe", webhooks=[hook("again", "w1")]))
+        await store.append(command("again", 2, "c1", n=2, outbox=[owed("w1", 3), owed("w1", 4)]))
+        await store.record_attempts(
+            [
+                Attempt(
+                    "w1.3.0", "w1", 10.0, ok=False, status=500, error="HTTP 500", retry_at=900.0, disable=True
+                )
+            ]
+        )
+        await store.append(
+            command("again", 4, "disable", webhook_changes=[WebhookChange("w1", status=DISABLED)])
+        )
+        assert {d.status for d in await store.deliveries("w1")} == {CANCELLED}
+        await store.append(
+            command("again", 5, "enable", webhook_changes=[WebhookChange("w1", status=ACTIVE)])
+        )
+        assert await store.redeliver("w1", 20.0) == 2
+        assert [(d.id, d.next_at) for d in await store.pending("w1", 10)] == [
+            ("w1.3.0", 20.0),
+            ("w1.4.0", 20.0),
+        ]
+        w = await store.webhook("w1")
+        assert (w.status, w.failing_since, w.next_at) == (ACTIVE, None, 0.0)
+        await store.add_delivery("again", OutboxRow("w1.test.x", "w1", 6, 1_000_000, "test", "{}"), 21.0)
+        assert [d.id for d in await store.pending("w1", 10)] == ["w1.3.0", "w1.4.0", "w1.test.x"]
+        assert len(await store.read("again")) == 6  # the test delivery appended nothing
+
     async def test_deadlines_are_written_and_cleared_with_their_commands(self, backend: Backend):
         store, other = await backend.handle(), await backend.handle()
         await created(store, "d1")

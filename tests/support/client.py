@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,3 +214,14 @@ class PgServer(RunningServer):
         app = make_app(store, Registry.discover(), **self.settings)
         pg_listener.attach(app, store)
         return app
+
+
+@contextlib.asynccontextmanager
+async def serving(db_path: str, **settings: Any) -> AsyncIterator[TussleClient]:
+    """A running server with these `make_app` settings and a client of it, for a test's own fixture."""
+    srv = await RunningServer(db_path, **settings).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield TussleClient(srv.base_url, session, srv.db_path)
+    finally:
+        await srv.stop()
