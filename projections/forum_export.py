@@ -17,20 +17,35 @@ from projections.log import group_by_turn
 Entry = dict[str, Any]
 POST_SEPARATOR = "\n\n-----8<-----\n\n"
 
+# Every line break a renderer or a reader might honour: CommonMark's (LF, CR), and what Python's
+# str.splitlines and Unicode call one (VT, FF, the information separators, NEL, LINE/PARAGRAPH SEPARATOR).
+_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+# What stands for a folded line break: visible, so the text's own breaks are not silently lost.
+LINE_BREAK_MARK = " ↵ "
+
+
+def one_line(text: str) -> str:
+    """Text a user wrote, on one line: each line break becomes LINE_BREAK_MARK, so a note or a name can
+    never start a line of its own in a post (a forged log entry, a heading, a `-----8<-----` separator)."""
+    return _LINE_BREAK.sub(LINE_BREAK_MARK, text)
+
+
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
 
 
 def escape_markdown(text: str) -> str:
-    """Backslash-escape what Markdown would read as markup."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Text from users inside Markdown (forum posts, Discord notices): on one line (`one_line`), with what
+    Markdown would read as markup backslash-escaped. The one Markdown escaping: use it, never a twin."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(text))
 
 
 _BBCODE_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
 
 
 def escape_bbcode(text: str) -> str:
-    """Break every `[` that could open a tag (`[url`, `[/b`, `[*`), so text from the table stays text."""
-    return _BBCODE_TAG.sub("[[b][/b]", text)
+    """Text from users inside BBCode: on one line (`one_line`), every `[` that could open a tag (`[url`,
+    `[/b`, `[*`) broken, so text from the table stays text."""
+    return _BBCODE_TAG.sub("[[b][/b]", one_line(text))
 
 
 class Flavour:
