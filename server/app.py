@@ -14,11 +14,12 @@ from projections.view import offers_view
 from rules.offers import GM
 from rules.registry import Registry
 from server import webhooks
+from server.encounters.access import require, sees_private_encounters
 from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
-from server.encounters.service_errors import NotFound, NotPermitted, Unauthenticated
-from server.encounters.snapshots import SNAPSHOT_EVERY, read_range
+from server.encounters.service_errors import NotFound
+from server.encounters.snapshots import SNAPSHOT_EVERY
 from server.guides.describing import describe_rulesets
 from server.http import web as pages
 from server.http.context import (
@@ -94,10 +95,8 @@ async def create_encounter(request: web.Request) -> web.Response:
     body = await read_json(request)
     admin = request.app[SETTINGS].get("admin_token")
     who = await principal(request, None)
-    if admin and (who is None or who.role != "admin"):
-        if who is None:
-            raise Unauthenticated("this server lets only its admin create encounters")
-        raise NotPermitted("this server lets only its admin create encounters")
+    if admin:
+        require(who, "create_encounter")
     enc = request.app[ENCOUNTERS]
     info, gm_token, out = await enc.create(body, "gm")
     created = out.events[0].data
@@ -123,7 +122,7 @@ async def create_encounter(request: web.Request) -> web.Response:
 @routes.get("/encounters")
 async def list_encounters(request: web.Request) -> web.Response:
     who = await principal(request, None)
-    streams = await request.app[ENCOUNTERS].store.list_streams(public_only=not (who and who.role == "admin"))
+    streams = await request.app[ENCOUNTERS].list_encounters(public_only=not sees_private_encounters(who))
     return json_response(
         {
             "encounters": [
@@ -147,14 +146,8 @@ async def list_encounters(request: web.Request) -> web.Response:
 async def delete_encounter(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     enc = request.app[ENCOUNTERS]
-    await enc.info(stream)
-    who = await principal(request, None)
-    if who is None:
-        raise Unauthenticated("only the admin may delete encounters: send the admin token")
-    if who.role != "admin":
-        raise NotPermitted("only the admin may delete encounters")
-    await enc.store.delete_stream(stream)
-    enc.forget(stream)
+    await enc.info(stream)  # 404 before 401
+    await enc.delete(stream, await principal(request, None))
     return web.Response(status=204)
 
 
@@ -180,7 +173,7 @@ async def get_encounter(request: web.Request) -> web.Response:
             "head": {"seq": state["seq"], "hash": state["hash"]},
             "commitment": state["commitment"],
             "commitments": commitments,
-            "revealed_seeds": await enc.store.revealed_seeds(stream),
+            "revealed_seeds": await enc.revealed_seeds(stream),
             "closed": state["closed"],
         }
     )
@@ -189,12 +182,7 @@ async def get_encounter(request: web.Request) -> web.Response:
 @routes.get("/encounters/{id}/hidden-rolls")
 async def get_hidden_rolls(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
-    who = await reader(request, stream)
-    if who.role not in ("gm", "admin"):
-        raise NotPermitted(
-            "only the GM reads the hidden rolls: they stay behind the GM screen until reveal_roll "
-            "or close shows them to everyone"
-        )
+    require(await reader(request, stream), "read_hidden_rolls")
     return json_response({"hidden_rolls": await request.app[ENCOUNTERS].hidden_rolls(stream)})
 
 
@@ -229,8 +217,8 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
             if before is not None:
                 earlier = (before.commitments, before.state["seq"], before.state["hash"])
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
-        return await streamed(request, resp, ndjson_lines(enc.store, stream, start, earlier))
-    events = await read_range(enc.store, stream, start, start + limit - 1)  # in pages, yielding between them
+        return await streamed(request, resp, ndjson_lines(enc.events, stream, start, earlier))
+    events = await enc.read_range(stream, start, start + limit - 1)
     next_from = events[-1].seq + 1 if events else start
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
     page = {"events": events, "next_from": next_from, "head": {"seq": info.seq, "hash": info.hash}}
@@ -258,9 +246,7 @@ async def get_me(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     enc = request.app[ENCOUNTERS]
     await enc.info(stream)
-    who = await principal(request, stream)
-    if who is None:
-        raise Unauthenticated("send a token to learn who you are here")
+    who = require(await principal(request, stream), "ask_who_i_am")
     state = await enc.state(stream)
     ruleset = enc.ruleset_of(state)
     if who.role == "gm":
@@ -356,8 +342,6 @@ async def revoke_read_token(request: web.Request) -> web.Response:
 async def rotate_gm_token(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await actor(request, stream)
-    if who.role not in ("gm", "admin"):
-        raise NotPermitted("only the GM, or the server's admin, may rotate the GM token")
     token = await request.app[ENCOUNTERS].rotate_gm_token(stream, who)
     return json_response({"gm_token": token}, status=201)
 

@@ -31,12 +31,14 @@ from events.common import (
 from events.dice import BadDice, Dice, DiceNeeded, commitment_of, is_commitment, valid_entropy
 from events.envelope import Event, NewEvent
 from events.hidden_rolls import hidden_faces, total_of
+from events.store.outbox import Delivery, OutboxRow, WebhookRow
 from events.store.port import (
     Append,
     AppendResult,
     CommandIdReused,
     Creation,
     CreationExists,
+    EventStore,
     SeedRow,
     SeqConflict,
     Store,
@@ -52,6 +54,7 @@ from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, p
 from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
+from server.encounters.access import require
 from server.encounters.dice_wanted import dice_wanted, rolls_wanted
 from server.encounters.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.encounters.feed import LiveFeed
@@ -70,7 +73,7 @@ from server.encounters.service_errors import (
     Unauthenticated,
     bad_request,
 )
-from server.encounters.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots
+from server.encounters.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots, read_range
 from server.encounters.tokens import Principal, new_token, token_hash
 
 DICE_MODES = ("server", "manual", "mixed")
@@ -291,6 +294,50 @@ class Encounters:
     def forget(self, stream: str) -> None:
         self.cache.drop_state(stream)
 
+    @property
+    def events(self) -> EventStore:
+        """The event port alone, for readers that page through a stream past the cache (exports)."""
+        return self.store
+
+    async def list_encounters(self, public_only: bool) -> list[StreamInfo]:
+        return await self.store.list_streams(public_only)
+
+    async def read_range(self, stream: str, first: int, last: int | None) -> list[Event]:
+        """Events `first`..`last` of a stream, read in pages that yield to the loop between them."""
+        return await read_range(self.store, stream, first, last)
+
+    async def revealed_seeds(self, stream: str) -> dict[str, str]:
+        """commitment -> revealed seed hex, for every seed the encounter has revealed."""
+        return await self.store.revealed_seeds(stream)
+
+    async def token_holder(self, hash_: str) -> tuple[str, TokenRow] | None:
+        """(encounter, row) of a live bearer token, by its hash."""
+        return await self.store.token(hash_)
+
+    async def webhook(self, wid: str) -> WebhookRow | None:
+        return await self.store.webhook(wid)
+
+    async def webhooks(self, stream: str) -> list[WebhookRow]:
+        return await self.store.webhooks(stream)
+
+    async def deliveries(self, wid: str, limit: int) -> list[Delivery]:
+        return await self.store.deliveries(wid, limit)
+
+    async def redeliver(self, wid: str, now: float) -> int:
+        """Make a webhook's undelivered deliveries due now; how many."""
+        return await self.store.redeliver(wid, now)
+
+    async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
+        """A delivery outside any append (a test message): it appends nothing to the stream."""
+        await self.store.add_delivery(stream, row, now)
+
+    async def delete(self, stream: str, who: Principal | None) -> None:
+        """Delete an encounter and all it stored (the admin only)."""
+        await self.info(stream)
+        require(who, "delete_encounter")
+        await self.store.delete_stream(stream)
+        self.forget(stream)
+
     # ---- creating --------------------------------------------------------------------------
 
     async def create(self, body: dict[str, Any], actor: str) -> tuple[StreamInfo, str | None, Outcome]:
@@ -392,8 +439,7 @@ class Encounters:
 
     async def execute(self, stream: str, who: Principal, body: dict[str, Any]) -> Outcome:
         """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
-        if who.role not in ("gm", "player", "system"):
-            raise NotPermitted("observers may read this encounter but not send commands")
+        require(who, "send_command")
         command_id = client_command_id(body)
         keyed_by = "client"
         if command_id is None:
@@ -779,12 +825,11 @@ class Encounters:
         revoke: list[TokenRevocation] | None = None,
         check: Any = None,
         side: dict[str, Any] | None = None,
-        roles: tuple[str, ...] = ("gm",),
+        action: str = "manage_seats",
     ) -> Outcome:
-        """Append a bookkeeping event (seats, tokens, webhooks; the GM's unless `roles` says otherwise) with
-        its side rows, in one transaction."""
-        if who.role not in roles:
-            raise NotPermitted("only the GM may manage seats and tokens")
+        """Append a bookkeeping event (seats, tokens, webhooks: who may is `action`'s rule in
+        server/encounters/access.py) with its side rows, in one transaction."""
+        require(who, action)
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
         with self.cache.using(stream):
@@ -907,7 +952,7 @@ class Encounters:
             GmTokenRotated(),
             tokens=[TokenRow(token_hash(token), "gm")],
             revoke=[TokenRevocation("gm")],
-            roles=("gm", "admin"),
+            action="rotate_gm_token",
         )
         return token
 

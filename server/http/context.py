@@ -12,8 +12,9 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
+from server.encounters.access import may_read, require
 from server.encounters.service import Encounters
-from server.encounters.service_errors import NotPermitted, Unauthenticated, bad_request
+from server.encounters.service_errors import Unauthenticated, bad_request
 from server.encounters.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
@@ -53,7 +54,7 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
     if admin and same_secret(token, admin):
         request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
         return request[PRINCIPAL]
-    found = await request.app[ENCOUNTERS].store.token(token_hash(token))
+    found = await request.app[ENCOUNTERS].token_holder(token_hash(token))
     if found is None or (stream is not None and found[0] != stream):
         raise Unauthenticated("this token is not valid for this encounter")
     stream_of, row = found
@@ -66,27 +67,19 @@ async def reader(request: web.Request, stream: str, token: str | None = None) ->
     info = await request.app[ENCOUNTERS].info(stream)
     who = await principal(request, stream, token)
     if who is None:
-        if info.public:
-            request[PRINCIPAL] = Principal("observer", stream)
-            return request[PRINCIPAL]
-        raise Unauthenticated("this encounter is not public: send a token (Authorization: Bearer)")
+        request[PRINCIPAL] = may_read(None, stream, info.public)
+        return request[PRINCIPAL]
     return who
 
 
 async def actor(request: web.Request, stream: str) -> Principal:
     """A principal that may send commands: the GM or a player (observers get 403)."""
     await request.app[ENCOUNTERS].info(stream)
-    who = await principal(request, stream)
-    if who is None:
-        raise Unauthenticated("send your GM or seat token (Authorization: Bearer)")
-    return who
+    return require(await principal(request, stream), "act")
 
 
 async def gm(request: web.Request, stream: str) -> Principal:
-    who = await actor(request, stream)
-    if who.role != "gm":
-        raise NotPermitted("only the GM may do this")
-    return who
+    return require(await actor(request, stream), "gm")
 
 
 _INTEGER = re.compile(r"-?[0-9]{1,15}")

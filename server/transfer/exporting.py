@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import timestamp
-from events.store.port import Store
+from events.store.port import EventStore
 
 _enc = msgspec.json.Encoder()
 # Events read, encoded and written between yields to the event loop (a few milliseconds of work).
@@ -20,7 +20,7 @@ LOG_PAGE = 2000
 
 
 async def ndjson_lines(
-    store: Store, stream: str, start: int = 1, earlier: tuple[list[str], int, str] | None = None
+    store: EventStore, stream: str, start: int = 1, earlier: tuple[list[str], int, str] | None = None
 ) -> AsyncIterator[bytes]:
     """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
     published before `start` and the seq and hash of event `start - 1` (else the events before `start`

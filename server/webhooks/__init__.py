@@ -64,7 +64,7 @@ def setup(app: web.Application) -> None:
                 {},
                 WebhookDisabled(w.id, reason),
                 side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]},
-                roles=("system",),
+                action="disable_webhook",
             )
         except ServiceError:
             pass  # a closed encounter takes no more events; the webhook's state says it all

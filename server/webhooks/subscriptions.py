@@ -30,7 +30,8 @@ from events.store.outbox import (
     WebhookRow,
 )
 from rules.pipeline import ID_PATTERN
-from server.encounters.service_errors import Closed, Conflict, NotFound, NotPermitted, bad_request
+from server.encounters.access import require, sees_webhook, webhook_fields
+from server.encounters.service_errors import Closed, Conflict, NotFound, bad_request
 from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
@@ -105,31 +106,20 @@ def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tupl
         raise bad_request("seat must be a seat id", "seat")
     if seat is not None and (seat not in state["seats"] or state["seats"][seat].get("revoked")):
         raise bad_request(f"there is no seat {seat!r} in this encounter", "seat")
-    if who.role == "player" and (seat != who.seat or deliver != ["notices"]):
-        raise NotPermitted(
-            "a player's webhook delivers its own seat's notices only (deliver: [\"notices\"], no other seat)"
-        )
+    webhook_fields(who, seat, deliver)
     return seat, deliver, fmt
 
 
 async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> WebhookRow:
     """The webhook named in the path, if this principal may manage it (404 for anyone else's)."""
-    w = await request.app[ENCOUNTERS].store.webhook(wid)
-    if (
-        w is None
-        or w.stream != stream
-        or w.status == DELETED
-        or (who.role == "player" and w.seat != who.seat)
-    ):
+    w = await request.app[ENCOUNTERS].webhook(wid)
+    if w is None or w.stream != stream or w.status == DELETED or not sees_webhook(who, w):
         raise NotFound(f"there is no webhook {wid!r} in this encounter")
     return w
 
 
 async def _manager(request: web.Request, stream: str) -> Principal:
-    who = await actor(request, stream)
-    if who.role not in ROLES:
-        raise NotPermitted("only the GM and players may manage webhooks")
-    return who
+    return require(await actor(request, stream), "manage_webhooks")
 
 
 @routes.post("/encounters/{id}/webhooks")
@@ -146,7 +136,7 @@ async def create_webhook(request: web.Request) -> web.Response:
         )
     except UnsafeUrl as exc:
         raise bad_request(str(exc), "url") from None
-    if len(await enc.store.webhooks(stream)) >= MAX_PER_ENCOUNTER:
+    if len(await enc.webhooks(stream)) >= MAX_PER_ENCOUNTER:
         raise bad_request(f"an encounter has at most {MAX_PER_ENCOUNTER} webhooks: delete one first", "url")
     wid, secret = f"wh_{secrets.token_hex(8)}", signing.new_secret()
     base_url = request.app[SETTINGS].get("public_url") or str(request.url.origin())
@@ -157,13 +147,13 @@ async def create_webhook(request: web.Request) -> web.Response:
         body,
         WebhookCreated(wid, seat, deliver, fmt, host),
         side={"webhooks": [row]},
-        roles=ROLES,
+        action="manage_webhooks",
     )
     if out.duplicate:  # a resent command_id: the webhook it made, without its secret (shown once)
-        made = await enc.store.webhook(out.events[0].data["webhook"])
+        made = await enc.webhook(out.events[0].data["webhook"])
         assert made is not None
         return json_response({**webhook_view(made), "secret": None}, status=200)
-    made = await enc.store.webhook(wid)
+    made = await enc.webhook(wid)
     assert made is not None
     return json_response({**webhook_view(made), "secret": secret}, status=201)
 
@@ -172,10 +162,8 @@ async def create_webhook(request: web.Request) -> web.Response:
 async def list_webhooks(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await _manager(request, stream)
-    hooks = await request.app[ENCOUNTERS].store.webhooks(stream)
-    return json_response(
-        {"webhooks": [webhook_view(w) for w in hooks if who.role == "gm" or w.seat == who.seat]}
-    )
+    hooks = await request.app[ENCOUNTERS].webhooks(stream)
+    return json_response({"webhooks": [webhook_view(w) for w in hooks if sees_webhook(who, w)]})
 
 
 @routes.delete("/encounters/{id}/webhooks/{wid}")
@@ -188,7 +176,7 @@ async def delete_webhook(request: web.Request) -> web.Response:
         who,
         {},
         WebhookDeleted(wid),
-        roles=ROLES,
+        action="manage_webhooks",
         side={"webhook_changes": [WebhookChange(wid, status=DELETED)]},
     )
     return web.Response(status=204)
@@ -205,7 +193,7 @@ async def rotate_secret(request: web.Request) -> web.Response:
         who,
         {},
         WebhookSecretRotated(wid),
-        roles=ROLES,
+        action="manage_webhooks",
         side={"webhook_changes": [WebhookChange(wid, secret=secret)]},
     )
     return json_response({"id": wid, "secret": secret}, status=201)
@@ -217,7 +205,7 @@ async def list_deliveries(request: web.Request) -> web.Response:
     limit = int_query(request, "limit", 100, 1, 1000)
     who = await _manager(request, stream)
     w = await _mine(request, stream, who, wid)
-    found = await request.app[ENCOUNTERS].store.deliveries(wid, limit or 100)
+    found = await request.app[ENCOUNTERS].deliveries(wid, limit or 100)
     return json_response({"webhook": webhook_view(w), "deliveries": [delivery_view(d) for d in found]})
 
 
@@ -226,9 +214,7 @@ async def redeliver(request: web.Request) -> web.Response:
     """Send the webhook's undelivered deliveries again, in order, now; a disabled webhook is re-enabled
     first, which the stream records (`WebhookEnabled`), as it recorded the disabling."""
     stream, wid = request.match_info["id"], request.match_info["wid"]
-    who = await _manager(request, stream)
-    if who.role != "gm":
-        raise NotPermitted("only the GM retries deliveries and re-enables webhooks")
+    who = require(await _manager(request, stream), "redeliver_webhook")
     w = await _mine(request, stream, who, wid)
     enc = request.app[ENCOUNTERS]
     if w.status == REVOKED:
@@ -248,13 +234,13 @@ async def redeliver(request: web.Request) -> web.Response:
             who,
             {},
             WebhookEnabled(wid, w.seat, w.deliver, w.format, host),
-            roles=("gm",),
+            action="redeliver_webhook",
             side={"webhook_changes": [WebhookChange(wid, status=ACTIVE)]},
         )
         enabled = True
-    owed = await enc.store.redeliver(wid, time.time())
+    owed = await enc.redeliver(wid, time.time())
     request.app[DISPATCH_WAKE]()
-    made = await enc.store.webhook(wid)
+    made = await enc.webhook(wid)
     assert made is not None
     return json_response({"webhook": webhook_view(made), "redelivering": owed, "enabled": enabled})
 
@@ -282,7 +268,7 @@ async def test_delivery(request: web.Request) -> web.Response:
         "test",
         msgspec.json.encode({"by": _by(state, who)}).decode(),
     )
-    await enc.store.add_delivery(stream, row, time.time())
+    await enc.add_delivery(stream, row, time.time())
     request.app[DISPATCH_WAKE]()
     return json_response({"delivery": row.id, "webhook": webhook_view(w)}, status=202)
 
