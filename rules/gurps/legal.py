@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from rules.gurps.attacks import attack_problems, grapple_problems, strike_problems
-from rules.gurps.combatant_stats import weapons, worn_shield
+from rules.gurps.combatant_stats import is_lying, weapons, worn_shield
 from rules.gurps.commands import StepOutAttack
 from rules.gurps.hex_sharing import in_close_combat, shared_hex
 from rules.gurps.leaving import exits_for, leaving_problems
 from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.options import option
-from rules.gurps.situational_modifiers import fighter, grapplers_of, is_grappled, pins_on
+from rules.gurps.situational_modifiers import fighter, grapplers_of, pins_on
 from rules.gurps.stepping_out import step_out_problems
 from rules.gurps.tables import MANEUVERS
 
@@ -72,9 +72,10 @@ def actions_open(state: dict[str, Any], cid: str) -> list[str]:
     if pins_on(state, cid):
         return ["gurps.break_free"] if maneuver == "attack" and f["attacks_this_maneuver"] == 0 else []
     out = []
-    if f["movement_left"] > 0:
+    # §Leaving a Foe's Hex: a grappled figure cannot leave the hex until he breaks free (issue 29 item 5).
+    if f["movement_left"] > 0 and not held:
         out.append("gurps.move")
-        if MANEUVERS[maneuver]["movement"] not in ("step", "none") and not is_grappled(state, cid):
+        if MANEUVERS[maneuver]["movement"] not in ("step", "none"):
             out.append("gurps.evade")
     foes = _foes_beside(state, cid)
     if any(not strike_problems(state, cid, t, w["name"], maneuver) for t in foes for w in weapons(c)):
@@ -84,7 +85,18 @@ def actions_open(state: dict[str, Any], cid: str) -> list[str]:
     if any(not grapple_problems(state, cid, t, maneuver) for t in foes):
         out.append("gurps.grapple")
     if any(not attack_problems(state, cid, t, maneuver, frozenset({"attack"})) for t in foes):
-        out += ["gurps.takedown", "gurps.pin"]
+        # §Grappling: a takedown throws a standing foe, a pin holds one lying down, grappled by him or
+        # a helper of his side (issue 29 item 5: not before any grapple).
+        side = c["side"]
+        held_foes = [
+            state["combatants"][t]
+            for t in foes
+            if any(state["combatants"].get(g, {}).get("side") == side for g in grapplers_of(state, t))
+        ]
+        if any(t.get("posture") == "standing" for t in held_foes):
+            out.append("gurps.takedown")
+        if any(is_lying(t) for t in held_foes):
+            out.append("gurps.pin")
         if held:
             out.append("gurps.break_free")
     if maneuver == "ready" and not f["readied"]:

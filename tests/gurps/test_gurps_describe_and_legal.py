@@ -84,10 +84,6 @@ def test_legal_actions_follow_the_turn():
     assert ruleset.legal_actions(w.state, "cai") == []
     w.turn(2)
     w.run(ChooseManeuver(combatant="cai", maneuver="attack"))
-    # Cai lists no weapon (not even a hand), so no strike; the shield leaves a hand free to grapple.
-    assert ruleset.legal_actions(w.state, "cai") == [
-        "gurps.move",
-        "gurps.grapple",
-        "gurps.takedown",
-        "gurps.pin",
-    ]
+    # Cai lists no weapon (not even a hand), so no strike; the shield leaves a hand free to grapple; and
+    # nobody grapples Dun yet, so no takedown or pin (issue 29 item 5: "a grapple first").
+    assert ruleset.legal_actions(w.state, "cai") == ["gurps.move", "gurps.grapple"]

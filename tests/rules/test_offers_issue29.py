@@ -39,9 +39,8 @@ def test_leaving_a_foes_hex_a_grappled_figure_who_chose_move_is_offered_no_move(
     state, gurps = _at("gurps-manual-grapple")
     state = _send(state, gurps, {"type": "start_turn"})
     state = _send(state, gurps, {"type": "gurps.choose_maneuver", "combatant": "dorn", "maneuver": "move"})
-    assert "gurps.move" in gurps.legal_actions(
-        state, "dorn"
-    )  # the maneuver allows it; the grapple forbids it
+    # The maneuver would allow a move; the grapple forbids it, and legal_actions agrees.
+    assert "gurps.move" not in gurps.legal_actions(state, "dorn")
     assert [o["type"] for o in gurps.offers(state, "dorn")] == []
     step = {"type": "gurps.move", "combatant": "dorn", "path": [[1, 0]]}
     assert "break free" in (refusal(state, gurps, step, "gm") or "")
