@@ -409,6 +409,7 @@ def make_app(
     live.setup(app)
     operations.setup(app)
     app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
+    app[METRICS].sections.append(app[ENCOUNTERS].metric_lines)
     if os.environ.get("TUSSLE_LOOP_PROBE"):
         loop_probe.install(app, app[METRICS].sections)
     webhooks.setup(app)

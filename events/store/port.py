@@ -8,6 +8,7 @@ listing row. The store seals the events into the hash chain at append.
 from __future__ import annotations
 
 import abc
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -166,6 +167,17 @@ class EventStore(abc.ABC):
     # The envelope `ts` of each command's events, read once per append. The encounter service sets
     # it from its one source of made-up values (server/encounters/ids.py), so golden tests get the same bytes.
     clock: Callable[[], str] = staticmethod(timestamp)
+
+    def deciding(self, stream: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Held while one command on `stream` is decided and appended, so that no other process decides
+        on it meanwhile: the command is decided on the head it appends after, and never loses a race.
+        A sole writer needs nothing: the service's own per-encounter lock already serialises deciding."""
+        return contextlib.nullcontext()
+
+    @property
+    def serialises_deciding(self) -> bool:
+        """True when `deciding` keeps other processes out (then a head read under it is the head)."""
+        return False
 
     def head_known(self, stream: str, seq: int) -> bool:
         """True when `seq` is known to be the stream's committed head without a read: always for a sole

@@ -19,8 +19,9 @@ connection's current schema: the first entry of `search_path`, which a DSN may s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import asyncpg
@@ -50,6 +51,9 @@ from events.store.seed_key import SeedKey, for_postgres
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
 # is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
 _SCHEMA_LOCK = 0x7475_7373_6C65  # "tussle"
+# The first key of the two-key advisory locks that serialise deciding on one encounter (the second is
+# hashtext of its id: two encounters sharing a hash only wait for each other).
+_DECIDING_LOCK = 0x7475_7373  # "tuss"
 
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
 _STREAM_COLUMNS = "id, name, ruleset, public, seq, hash, closed"
@@ -129,6 +133,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         self.migrations = migrations
         self.min_size = min_size
         self.max_size = max_size
+        self._lock_pool: asyncpg.Pool | None = None
         self.pool: asyncpg.Pool | None = None
         self.schema: str = ""
         self.channel: str = ""
@@ -157,6 +162,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                 await self._migrate(conn)
             self.schema = schema
             self.channel = channel_for(schema)
+            self._lock_pool = await asyncpg.create_pool(
+                self.dsn, min_size=0, max_size=self.max_size, reset=_keep_session
+            )
         except BaseException:
             await self.pool.close()
             self.pool = None
@@ -223,9 +231,26 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
 
     async def close(self) -> None:
         await self._group_commit.drained()
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        for pool in (self.pool, self._lock_pool):
+            if pool is not None:
+                await pool.close()
+        self.pool = self._lock_pool = None
+
+    @property
+    def serialises_deciding(self) -> bool:
+        return True
+
+    @contextlib.asynccontextmanager
+    async def deciding(self, stream: str) -> AsyncIterator[None]:
+        """A transaction-level advisory lock on the encounter, held while its command is decided and
+        appended: another process's command on it waits, then reads the head this one committed. (The
+        optimistic way, deciding again on a lost race, ran out of retries under two busy processes: issue
+        33 item 5.) The locks come from a pool of their own, so that commands holding locks never wait for
+        a connection the appends they wait for need."""
+        assert self._lock_pool is not None, "store is not open"
+        async with self._lock_pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", _DECIDING_LOCK, stream)
+            yield
 
     @property
     def _pool(self) -> asyncpg.Pool:

@@ -169,6 +169,17 @@ class Encounters:
         # When each pending reaction of a loaded encounter was asked (its ReactionRequested's ts), for the
         # deadlines the views show (server/encounters/acting.py). Answering on time goes by the store's deadline rows.
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
+        # Appends that found another process had moved the encounter first, decided again (GET /metrics).
+        self.conflicts = 0
+
+    def metric_lines(self) -> list[str]:
+        """Prometheus family of the service (GET /metrics)."""
+        return [
+            "# HELP tussle_append_conflicts_total Appends that found the encounter moved by another "
+            "process first, decided again (0 while deciding is serialised per encounter).",
+            "# TYPE tussle_append_conflicts_total counter",
+            f"tussle_append_conflicts_total {self.conflicts}",
+        ]
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -221,6 +232,14 @@ class Encounters:
         if self.store.head_known(stream, cached["seq"]):
             return cached  # every append went through _apply, or the store heard of none since
         return await self._caught_up(stream, cached, generation)
+
+    async def _head_state(self, stream: str, generation: int) -> dict[str, Any]:
+        """The state to decide on, under store.deciding: where that keeps other processes out, the
+        cached state caught up with what they committed before it (their notifications may lag)."""
+        state = await self.state(stream)
+        if self.store.serialises_deciding:
+            state = await self._caught_up(stream, state, generation)
+        return state
 
     async def _caught_up(self, stream: str, cached: dict[str, Any], generation: int) -> dict[str, Any]:
         """The cached state with the events other processes appended since, read from the store."""
@@ -465,12 +484,13 @@ class Encounters:
                 # Decided and appended under the encounter's lock: the next command is decided on the
                 # state this one committed. Other encounters' commands share its group commit.
                 with self.cache.using(stream):
-                    async with self.cache.lock(stream):
+                    async with self.cache.lock(stream), self.store.deciding(stream):
                         return await self._execute_once(
                             stream, who, body, command_id, keyed_by, identity, expected
                         )
             except SeqConflict as exc:
                 self.forget(stream)
+                self.conflicts += 1
                 if expected is not None:
                     raise SeqMoved(
                         f"the encounter moved on to seq {exc.actual}",
@@ -527,7 +547,7 @@ class Encounters:
     ) -> Outcome:
         """Decide the command on the committed state and append it."""
         generation = self.store.head_generation()
-        state = await self.state(stream)
+        state = await self._head_state(stream, generation)
         try:
             decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
         except ServiceError:
@@ -833,7 +853,7 @@ class Encounters:
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
         with self.cache.using(stream):
-            async with self.cache.lock(stream):
+            async with self.cache.lock(stream), self.store.deciding(stream):
                 for attempt in range(CONFLICT_RETRIES):
                     prior = await self.store.find_command(stream, command_id)
                     if prior is not None:
@@ -842,7 +862,7 @@ class Encounters:
                         raise CommandIdTaken(
                             f"command_id {command_id!r} was already used", {"command_id": command_id}
                         )
-                    state = await self.state(stream)
+                    state = await self._head_state(stream, self.store.head_generation())
                     if state["closed"]:
                         raise Closed("this encounter is closed; it can be read but not changed")
                     if check is not None:
@@ -861,6 +881,7 @@ class Encounters:
                         )
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)
+                        self.conflicts += 1
                         await conflict_pause(attempt)
                 raise SeqMoved("the encounter kept moving; send the request again")
 
