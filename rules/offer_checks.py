@@ -172,6 +172,16 @@ def field_candidates(
     return None
 
 
+CHOICE_TITLES = {
+    "target": "Whom",
+    "targets": "Whom",
+    "helpers": "Who helps",
+    "weapon": "With which weapon",
+    "item": "Which item",
+    "path": "Where to move",
+    "to": "Where to",
+    "combatant": "Which figure",
+}
 KINDS_BY_FIELD = {
     "target": "combatant",
     "targets": "combatant",
@@ -213,11 +223,20 @@ def schema_offers(
             if f.name in fields or f.name in COMMAND_FIELDS:
                 continue
             opts = field_candidates(state, cid, f.name, f.type, ruleset.geometry) if f.required else None
+            if not f.required and f.name in ("weapon", "item") and isinstance(f.default, str):
+                # An optional weapon (TFT's fist by default): the default first, then each of his items.
+                items = field_candidates(state, cid, f.name, f.type, ruleset.geometry) or []
+                opts = [
+                    option(f.default, words_of_choice(f.default)),
+                    *(o for o in items if o["value"] != f.default),
+                ]
             if opts is None:
                 complete = complete and not f.required
                 continue
             kind = KINDS_BY_FIELD.get(f.name, "item" if f.name in ("weapon", "item") else "enum")
-            choices.append(choice(f.name, words(f.name), kind, opts))
+            choices.append(
+                choice(f.name, CHOICE_TITLES.get(f.name) or words(f.name), kind, opts, required=f.required)
+            )
         if not complete:
             continue
         title = titles.get(ctype) or command_title(cls)
