@@ -39,6 +39,25 @@ class EncounterCreated(msgspec.Struct, frozen=True):
     stream_rules: int | None = None
 
 
+class RulesetUpgraded(msgspec.Struct, frozen=True):
+    """A server with a newer version of the ruleset first wrote to this encounter: from here on its
+    commands are decided, and declared, under `version` (docs/verifying.md "Versions")."""
+
+    ruleset: str
+    version: str
+    previous: str
+
+
+def newer_version(installed: str | None, announced: str | None) -> bool:
+    """Whether the installed ruleset version is past the one the encounter announced (numbers compare as
+    numbers; a version that is no number counts as newer when it differs)."""
+    if not isinstance(installed, str) or announced is None or installed == announced:
+        return False
+    if installed.isdigit() and announced.isdigit():
+        return int(installed) > int(announced)
+    return True
+
+
 class OptionsChanged(msgspec.Struct, frozen=True):
     """The GM changed options (set_options); the new values apply from here on."""
 
@@ -419,6 +438,7 @@ class NotePosted(msgspec.Struct, frozen=True):
 
 COMMON_EVENTS: tuple[type, ...] = (
     EncounterCreated,
+    RulesetUpgraded,
     OptionsChanged,
     EncounterClosed,
     DiceSeedRotated,
@@ -470,4 +490,4 @@ COMMON_EVENTS: tuple[type, ...] = (
     NotePosted,
 )
 
-__all__ = [c.__name__ for c in COMMON_EVENTS] + ["Modifier", "COMMON_EVENTS", "Position"]
+__all__ = [c.__name__ for c in COMMON_EVENTS] + ["Modifier", "COMMON_EVENTS", "Position", "newer_version"]

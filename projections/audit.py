@@ -88,6 +88,16 @@ def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     """Every `DieRolled` with its inputs, the commitment in force, and its mark."""
+    return _walk(events)[0]
+
+
+def key_problems(events: list[Event]) -> list[tuple[int, str]]:
+    """Each `ReactionRequested` whose `dice_key` is not its own resolution's key, or does not count the
+    draws already made under it: (seq, why)."""
+    return _walk(events)[1]
+
+
+def _walk(events: list[Event]) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
     timeline = {c["commitment"]: c for c in commitment_timeline(events)}
     voided = voided_seqs(events)
     refused = refused_faces(events)  # manual faces where the rules let nobody supply them: forged
@@ -104,6 +114,7 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     per_resolution = False
     began: dict[str, tuple[str | None, int]] = {}
     resolution: tuple[str | None, int] = (None, 0)  # the resolution this command's dice belong to
+    requests: list[tuple[int, str]] = []
     for e in events:
         if e.command_id != previous_command:
             command_commitment = in_force
@@ -114,6 +125,9 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
         if e.type == "ReactionRequested" and isinstance(e.data.get("id"), str):
             asked[e.data["id"]] = e.data.get("dice_key")
             began[e.data["id"]] = resolution
+            wrong = _wrong_request_key(e, key, next_draw)
+            if wrong:
+                requests.append((e.seq, wrong))
         if e.type == "EncounterCreated":
             in_force = e.data.get("commitment")
             command_commitment = in_force
@@ -134,7 +148,7 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
                 "the seed in force when its starting command was accepted (the seed was rotated mid-resolution)",
             }
         draws, first = e.data.get("draws"), next_draw.get(by, 0)
-        wrong_key = _wrongly_keyed(e, key)
+        wrong_key = _wrongly_keyed(e, key, per_resolution)
         if wrong_key and roll["mark"] != FAILED:
             roll = {**roll, "mark": FAILED, "problem": wrong_key}
         if (
@@ -153,7 +167,32 @@ def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
         if e.seq in refused:
             roll = {**roll, "mark": FAILED, "problem": refused[e.seq]}
         rolls.append(roll)
-    return rolls
+    return rolls, requests
+
+
+def _wrong_request_key(e: Event, continued: dict[str, Any] | None, next_draw: dict[str, int]) -> str | None:
+    """Why a question's `dice_key` is not the key its resolution's dice draw under now (streams with
+    dice_key only): the command it continues (an answer not sent by a seat), else its own command, with
+    that key's entropy, and its next draw after every draw already made under that key."""
+    got = e.data.get("dice_key")
+    if not isinstance(got, dict):
+        return None
+    want = continued.get("command_id") if continued else e.command_id
+    if got.get("command_id") != want:
+        return (
+            f"seq {e.seq}: the question {e.data.get('id')!r} records dice key {got.get('command_id')!r}, but "
+            f"its resolution's dice are keyed by {want!r}: its answer's dice would be drawn under a command "
+            "of someone else's choosing"
+        )
+    if continued and got.get("entropy") != continued.get("entropy"):
+        return f"seq {e.seq}: the question {e.data.get('id')!r} records entropy {got.get('entropy')!r}, but its key {want!r} sent {continued.get('entropy')!r}"
+    drawn = next_draw.get(want, 0)
+    if got.get("next_draw") != drawn:
+        return (
+            f"seq {e.seq}: the question {e.data.get('id')!r} says its key {want!r} draws next at "
+            f"{got.get('next_draw')}, but {drawn} draw(s) were made under it: a draw is missing or extra"
+        )
+    return None
 
 
 def _resolution_of(
@@ -175,11 +214,19 @@ def _continued_key(first: Event, asked: dict[str, dict[str, Any] | None]) -> dic
     return key if isinstance(key, dict) else None
 
 
-def _wrongly_keyed(e: Event, continued: dict[str, Any] | None) -> str | None:
-    """Why a die is keyed by the wrong command (streams with keyed_command_id only), or None."""
+def _wrongly_keyed(e: Event, continued: dict[str, Any] | None, rules_3: bool = False) -> str | None:
+    """Why a die is keyed by the wrong command (streams with keyed_command_id, or whose question recorded a
+    dice_key, or of stream rules 3), or None."""
     d = e.data
-    if "keyed_command_id" not in d or d.get("source") == "manual":
+    if d.get("source") == "manual":
         return None
+    if "keyed_command_id" not in d:
+        if continued:
+            return (
+                f"has no keyed_command_id, but it answers a question asked under {continued.get('command_id')!r}, "
+                "whose dice it must continue"
+            )
+        return "has no keyed_command_id: every server die names its keying command" if rules_3 else None
     want = continued.get("command_id") if continued else e.command_id
     if d["keyed_command_id"] != want:
         whose = "the command whose question this answers" if continued else "its own command"

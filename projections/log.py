@@ -176,6 +176,11 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
             f"The hidden seed behind commitment {d['commitment']} is revealed: {d['revealed_seed']}; every "
             "hidden roll can now be checked."
         )
+    if t == "RulesetUpgraded":
+        return (
+            f"The server now plays {d['ruleset']} version {d['version']} (this encounter began under version "
+            f"{d['previous']}): commands from here on are decided by it."
+        )
     if t == "SeatCreated":
         return f"The GM makes a seat for {d['name']} (controls {_names(state, d['combatants'])})."
     if t == "SeatChanged":

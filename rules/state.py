@@ -136,6 +136,8 @@ def _core(s: State, e: Event) -> State:
         )
         if d.get("hidden_commitment"):  # streams written before hidden rolls have none, and fold as they did
             s["hidden_commitment"] = d["hidden_commitment"]
+    elif t == "RulesetUpgraded":
+        s["ruleset_version"] = d["version"]
     elif t == "OptionsChanged":
         s["options"] = {**s["options"], **d["options"]}
     elif t == "EncounterClosed":

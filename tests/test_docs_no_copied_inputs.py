@@ -57,3 +57,11 @@ def test_the_worked_example_of_verifying_md_computes():
     body = re.search(r'\n(\{"actor":"seat:seat-1".*\})\n', text).group(1)
     want = hashlib.sha256(("9b1c" + "0" * 60 + body).encode()).hexdigest()
     assert f"`{want}`" in text
+
+
+def test_the_example_verifier_takes_as_given_what_the_replay_does():
+    from server.audit.replaying import GIVEN
+
+    text = (ROOT / "docs" / "verifying.md").read_text(encoding="utf-8")
+    listed = re.search(r"GIVEN = \((.*?)\)\n", text, re.S).group(1)
+    assert set(re.findall(r'"(\w+)"', listed)) == set(GIVEN)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.support.tampering import encode, parse, refaced, rewrite_chain, rotated_mid_resolution
+from tests.support.tampering import encode, parse, refaced, renumbered, rewrite_chain, rotated_mid_resolution
 from tests.test_verify_tamper import export, tussle_cli
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "verifying.md"
@@ -127,6 +127,62 @@ def substituted_entropy(events, trailer):
     return e["seq"]
 
 
+def stripped_key(events, trailer):
+    """The GM's answer's die loses keyed_command_id and is drawn under the GM's own command instead."""
+    e = rolls(events, "gm-answer")[0]
+    del e["data"]["keyed_command_id"]
+    e["data"].update(entropy="", draws=list(range(len(e["data"]["draws"]))))
+    refaced(e, seeds_of(events)[e["seq"]])
+    rewrite_chain(events, trailer)
+    return e["seq"]
+
+
+def repointed_dice_key(events, trailer):
+    """The question's dice_key points at a command of the GM's choosing, and the answer draws under it."""
+    asked = next(e for e in events if e["type"] == "ReactionRequested")
+    asked["data"]["dice_key"] = {
+        "command_id": "gm-picked",
+        "entropy": "gm",
+        "keyed_by": "client",
+        "next_draw": 0,
+    }
+    for e in rolls(events, "gm-answer"):
+        e["data"].update(keyed_command_id="gm-picked", entropy="gm")
+        refaced(e, seeds_of(events)[e["seq"]])
+    rewrite_chain(events, trailer)
+    return asked["seq"]
+
+
+def extra_draw(events, trailer):
+    """An extra die under the player's key before the question, so the GM's answer draws on from draw 1:
+    the question still says its key draws next at 0."""
+    asked = next(i for i, e in enumerate(events) if e["type"] == "ReactionRequested")
+    answer = rolls(events, "gm-answer")
+    extra = json.loads(json.dumps(answer[0]))
+    extra.update(command_id=events[asked]["command_id"], actor=events[asked]["actor"])
+    extra["data"].update(draws=[0], purpose="an extra draw")
+    seed = seeds_of(events)[answer[0]["seq"]]
+    refaced(extra, seed)
+    events.insert(asked, extra)
+    drawn = 1
+    for e in answer:
+        e["data"]["draws"] = list(range(drawn, drawn + len(e["data"]["draws"])))
+        drawn += len(e["data"]["draws"])
+        refaced(e, seed)
+    renumbered(events)
+    trailer["head_seq"] = events[-1]["seq"]
+    rewrite_chain(events, trailer)
+    return events[asked + 1]["seq"]
+
+
+def stripped_declaration(events, trailer):
+    """A command's declaration taken out, so the replay would take it as given."""
+    e = next(e for e in events if e["command_id"] == "the-note")
+    del e["data"]["declaration"]
+    rewrite_chain(events, trailer)
+    return e["seq"]
+
+
 def doc_verifier(tmp_path: Path) -> Path:
     """docs/verifying.md's complete example verifier, as a stranger would copy it."""
     text = DOC.read_text()
@@ -192,6 +248,10 @@ async def test_every_tamper_is_named_at_its_seq_offline_and_by_the_documented_ve
         (cut_tail, ["--receipts", str(tmp_path / "receipts.jsonl")], False),
         (substituted_entropy, ["--sent", str(sent)], False),
         (rotated_mid_resolution, [], True),
+        (stripped_key, [], True),
+        (repointed_dice_key, [], True),
+        (extra_draw, [], True),
+        (stripped_declaration, [], True),
     ]
     for tamper, args, alone in cases:
         events, trailer = parse(honest.read_bytes())

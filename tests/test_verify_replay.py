@@ -175,13 +175,17 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
     enc = await play(tussle, load("tft-manual-troll"))
 
     def older(events: list[dict[str, Any]]) -> int:
-        first = next(
-            e
+        """The stream as an installation of tft version 0 would have written it: announced at creation, and
+        every declaration naming it."""
+        events[0]["data"]["ruleset_version"] = "0"
+        for e in events:
+            if "declaration" in e["data"]:
+                e["data"]["declaration"]["version"] = "0"
+        return next(
+            e["seq"]
             for e in events
             if e["data"].get("declaration", {}).get("command", {}).get("type") == "tft.hth_attack"
         )
-        first["data"]["declaration"]["version"] = "0"
-        return first["seq"]
 
     raw, seq, events = _forged(Path(await export(tussle, enc, tmp_path)).read_bytes(), older)
     path = tmp_path / "older.jsonl"
@@ -189,21 +193,20 @@ async def test_a_ruleset_version_this_installation_lacks_is_not_replayable_not_t
     report = await replayed(path)
     assert report["ok"], report["problems"]
     replay = report["replay"]
-    assert replay["not_replayable"] == 1 and replay["agreed"] == replay["declared"] - 1
-    [skipped] = replay["skipped"]
-    assert (
-        skipped["seq"] == seq
-        and "version 0" in skipped["reason"]
-        and "this installation has" in skipped["reason"]
+    old = replay["not_replayable"]
+    assert old == replay["declared"] > 1 and replay["agreed"] == 0  # every command, none of them tampered
+    skipped = replay["skipped"]
+    assert seq in [s["seq"] for s in skipped] and all(
+        "version 0" in s["reason"] and "this installation has" in s["reason"] for s in skipped
     )
     code, out = await tussle_cli("verify", str(path), "--replay")
-    assert code == 0 and "not replayable" in out and f"at seq {seq}" in out, out
+    assert code == 0 and "not replayable" in out and "decided by tft version 0" in out, out
     # The same stream in the store: GET /verify?replay=1 says the same.
     await server.stop()
     _rewrite_db(server.db_path, enc.id, events, events[-1])
     await server.start()
     report = (await enc.get("/verify?replay=1")).body
-    assert report["ok"] and report["replay"]["not_replayable"] == 1, report
+    assert report["ok"] and report["replay"]["not_replayable"] == old, report
     assert report["replay"]["skipped"] == replay["skipped"]
 
 

@@ -34,6 +34,7 @@ HIDDEN = frozenset({"HiddenRollMade", "HiddenRollRevealed", "HiddenSeedRevealed"
 GIVEN = frozenset(
     {
         "EncounterCreated",
+        "RulesetUpgraded",
         "SeatCreated",
         "SeatChanged",
         "SeatRevoked",

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from events.common import newer_version
 from events.dice import is_commitment
 from events.envelope import ZERO_HASH, Event, event_hash
 from projections.audit import (
@@ -22,11 +23,12 @@ from projections.audit import (
     VERIFIED,
     audit_rolls,
     commitment_timeline,
+    key_problems,
     keying_command,
 )
 from rules.registry import Registry
 from rules.supplied_dice import refused_faces
-from server.audit.replaying import replay_stream
+from server.audit.replaying import GIVEN, replay_stream
 from server.audit.verifying_hidden import hidden_roll_report
 
 
@@ -286,6 +288,72 @@ def sent_problems(
     return problems
 
 
+def declaration_problems(events: list[Event]) -> list[Problem]:
+    """In a stream of stream rules 3, every command the pipeline decided (anything but the facts a replay
+    takes as given: the creation, seats, tokens, webhooks) declares itself in its first event, so that no
+    command escapes the replay by leaving its declaration out."""
+    first = events[0] if events else None
+    if first is None or first.type != "EncounterCreated" or (first.data.get("stream_rules") or 0) < 3:
+        return []
+    problems, previous = [], None
+    for e in events:
+        if e.command_id == previous:
+            continue
+        previous = e.command_id
+        if e.type not in GIVEN and not isinstance(e.data.get("declaration"), dict):
+            problems.append(
+                Problem(
+                    "declaration",
+                    f"seq {e.seq}: command {e.command_id!r} ({e.type}) records no declaration, but every "
+                    "command of this stream declares itself (stream rules 3)",
+                    e.seq,
+                )
+            )
+    return problems
+
+
+def version_problems(events: list[Event]) -> list[Problem]:
+    """In a stream of stream rules 3, each declaration names the ruleset and the version the stream
+    announced last (at creation, or in a `RulesetUpgraded`), and versions only go up: a declaration set to
+    a version nobody announced would otherwise make a forged command "not replayable here"."""
+    first = events[0] if events else None
+    if first is None or first.type != "EncounterCreated" or (first.data.get("stream_rules") or 0) < 3:
+        return []
+    ruleset, version, at = first.data.get("ruleset"), first.data.get("ruleset_version"), first.seq
+    problems, previous = [], None
+    for e in events:
+        if e.type == "RulesetUpgraded":
+            if e.data.get("ruleset") != ruleset or not newer_version(e.data.get("version"), version):
+                problems.append(
+                    Problem(
+                        "version",
+                        f"seq {e.seq} announces {e.data.get('ruleset')} version {e.data.get('version')} after "
+                        f"{ruleset} version {version}: an encounter's ruleset stays and its version only goes up",
+                        e.seq,
+                    )
+                )
+            else:
+                version, at = e.data["version"], e.seq
+        if e.command_id == previous:
+            continue
+        previous = e.command_id
+        declared = e.data.get("declaration")
+        if isinstance(declared, dict) and (declared.get("ruleset"), declared.get("version")) != (
+            ruleset,
+            version,
+        ):
+            problems.append(
+                Problem(
+                    "version",
+                    f"seq {e.seq} declares {declared.get('ruleset')} version {declared.get('version')}, but "
+                    f"the stream announced {ruleset} version {version} (at seq {at}): a declaration names only "
+                    "the version the stream announced",
+                    e.seq,
+                )
+            )
+    return problems
+
+
 def verify_events(
     events: list[Event],
     *,
@@ -317,6 +385,9 @@ def verify_events(
     hidden, hidden_counts = hidden_roll_report(events)
     problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
     refused = refused_faces(events)
+    problems += [Problem("dice", message, seq) for seq, message in key_problems(events)]
+    problems += declaration_problems(events)
+    problems += version_problems(events)
     rolls = audit_rolls(events)
     for r in rolls:
         if r["seq"] in refused:

@@ -23,10 +23,12 @@ from events.common import (
     GmTokenRotated,
     ReadTokenCreated,
     ReadTokenRevoked,
+    RulesetUpgraded,
     SeatChanged,
     SeatCreated,
     SeatRevoked,
     SeatTokenRotated,
+    newer_version,
 )
 from events.dice import BadDice, Dice, DiceNeeded, commitment_of, is_commitment, valid_entropy
 from events.envelope import Event, NewEvent
@@ -548,6 +550,7 @@ class Encounters:
         """Decide the command on the committed state and append it."""
         generation = self.store.head_generation()
         state = await self._head_state(stream, generation)
+        state, expected = await self._announce_version(stream, state, expected)
         try:
             decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
         except ServiceError:
@@ -571,6 +574,32 @@ class Encounters:
             fresh_seed=fresh_seed,
             voided_reactions=voided_reactions,
         )
+
+    async def _announce_version(
+        self, stream: str, state: dict[str, Any], expected: int | None
+    ) -> tuple[dict[str, Any], int | None]:
+        """The first write of a newer ruleset version to an older encounter announces it in the stream
+        (`RulesetUpgraded`, its own command, by the system), so that every declaration after it names a
+        version the stream announced (docs/verifying.md "Versions"). A client's expected_seq, pinned on
+        the head before the announcement, still holds."""
+        ruleset = self.ruleset_of(state)
+        if state["closed"] or not newer_version(ruleset.version, state["ruleset_version"]):
+            return state, expected
+        upgrade = RulesetUpgraded(ruleset.id, ruleset.version, state["ruleset_version"])
+        command_id = f"upgrade-{ruleset.id}-{ruleset.version}"
+        try:
+            await self._append(
+                stream,
+                state,
+                [to_new_event(upgrade)],
+                Principal("system", stream),
+                command_id,
+                identity_of(msgspec.to_builtins(upgrade)),
+            )
+        except CommandIdTaken:  # another process announced it first
+            pass
+        fresher = await self.state(stream)
+        return fresher, fresher["seq"] if expected == state["seq"] else expected
 
     async def _decide(
         self,

@@ -105,6 +105,8 @@ def rotated_mid_resolution(events: list[dict[str, Any]], trailer: dict[str, Any]
         "data": {
             "revealed_seed": real["data"]["revealed_seed"],
             "commitment": hashlib.sha256(chosen).hexdigest(),
+            # declared as the real rotate_seed was, or the missing declaration would give it away
+            **({"declaration": real["data"]["declaration"]} if "declaration" in real["data"] else {}),
         },
         "actor": "gm",
         "command_id": "gm-rotates-mid-resolution",
