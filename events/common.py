@@ -376,11 +376,15 @@ class PinReleased(msgspec.Struct, frozen=True):
 
 
 class Wounded(msgspec.Struct, frozen=True):
-    """A combatant took damage: how much, and what is left."""
+    """A combatant took damage: how much, and what is left. A ruleset whose armor stops part of a hit says
+    what the hit did (`damage`) and what stopped how much of it (`stopped`: [{by, amount}], in order);
+    `amount` is what is left. Unset (absent from the event) where the ruleset does not say."""
 
     combatant: str
     amount: int
     source: str = ""
+    damage: int | msgspec.UnsetType = msgspec.UNSET
+    stopped: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ConditionChanged(msgspec.Struct, frozen=True):

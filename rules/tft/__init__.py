@@ -72,8 +72,9 @@ class Tft(Ruleset, guide=playing):
     id = "tft"
     title = "The Fantasy Trip: revised hand-to-hand"
     # 2: issue 17 (weapon refusals are rules, phase sequence, pinned condition, prone entrant); 3: attack_fallen,
-    # refusals 422; 4: issue 29 (a new turn starts in no phase: actions before the action phase are refused)
-    version = "4"
+    # refusals 422; 4: issue 29 (a new turn starts in no phase: actions before the action phase are refused);
+    # 5: issue 29 (Judo 2's defence against every unarmed attack, the cestus in HTH, Wounded says what armor stopped)
+    version = "5"
     Options = TftOptions
     commands = c.TFT_COMMANDS
     events = TFT_EVENTS

@@ -35,7 +35,12 @@ def _unusable_item(state: dict[str, Any], c: dict[str, Any], item: dict[str, Any
         return f"{rule}; the {name} was dropped {where}"
     if not F.hth_usable(item):
         return f"{HTH_WEAPON_RULE}; the {name} is neither"
-    if item.get("state") != "ready":
+    if F.is_cestus(item) and not F.on_hand(item):
+        return (
+            f"a cestus strikes from the hand it is worn on; the {name} is {item.get('state')}, and putting "
+            "it on is not an HTH action (state worn: the GM's ruling)"
+        )
+    if not F.on_hand(item):
         later = F.entry_turn(state, c["id"]) and not option(state, "first_turn_draw")
         return (
             f"a weapon must be ready to attack with it; the {name} is {item.get('state')} (draw_dagger readies "
@@ -114,7 +119,7 @@ def attack_roll(
 def fumble_events(c: dict[str, Any], weapon: dict[str, Any], fumble: str | None) -> list[Any]:
     """17: the ready weapon is dropped; 18: it breaks (dropped, broken); never a fist or natural attack."""
     item = weapon.get("item")
-    if not fumble or item is None:
+    if not fumble or item is None or F.is_cestus(item):  # a cestus is worn on the hand: it is not let go
         return []
     return [ItemDropped(c["id"], item["id"], c.get("position"))]
 

@@ -11,7 +11,7 @@ from rules.hexes import adjacent
 from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
-from rules.tft.attacking import attack_roll, fumble_events
+from rules.tft.attacking import attack_dice, attack_roll, fumble_events
 from rules.tft.commands import AttackFallen
 from rules.tft.damage import armor_stops, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx
@@ -62,7 +62,9 @@ def attack_fallen(state: dict[str, Any], cmd: AttackFallen, dice: Dice) -> list[
     mods = [Modifier(m.value, m.reason) for m in cmd.modifiers]
     target = adj_dx(c) + sum(m.value for m in mods)
     events: list[Any] = [ActionDeclared(c["id"], "attack_fallen", [t["id"]], {"weapon": cmd.weapon})]
-    ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "attack_fallen")
+    # §Judo-2: a prone Judo 2 figure who defends does so against every unarmed attack, from outside HTH too.
+    count = attack_dice(state, t["id"], cmd.weapon == "fist")
+    ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "attack_fallen", count)
     events.append(ev)
     if hit:
         dmg_ev, dmg = roll_damage(dice, weapon[1], "damage", c["id"], weapon[0], multiplier=mult)

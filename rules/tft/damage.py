@@ -76,11 +76,16 @@ def roll_damage(
 def wound_events(
     state: dict[str, Any], cid: str, damage: int, stops: list[tuple[int, str]], source: str
 ) -> list[Any]:
-    """`Wounded` (damage less what armor and shields stop) and `ConditionChanged` for a crossed threshold."""
+    """`Wounded` (damage less what armor and shields stop, each stop named with what it took off: the log
+    says it) and `ConditionChanged` for a crossed threshold."""
     fig = state["combatants"][cid]
-    stopped = sum(v for v, _ in stops)
-    amount = max(0, damage - stopped)
-    out: list[Any] = [Wounded(cid, amount, source)]
+    left, stopped = damage, []
+    for value, by in stops:
+        took = min(value, left)
+        left -= took
+        stopped.append({"by": by, "amount": took})
+    amount = left
+    out: list[Any] = [Wounded(cid, amount, source, damage=damage, stopped=stopped)]
     before, after = F.remaining_st(fig), F.remaining_st(fig) - amount
     for limit, cond in WOUND_THRESHOLDS:
         if after <= limit:

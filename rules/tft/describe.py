@@ -253,8 +253,14 @@ def _wounded(state: dict[str, Any], d: dict[str, Any]) -> str | None:
     c = state["combatants"].get(d["combatant"])
     if c is None:
         return None
+    left = F.remaining_st(c) - d["amount"]
+    stopped = [s for s in d.get("stopped") or [] if s["amount"]]
+    if stopped:  # tft 5: what the hit did and what armor or a shield stopped of it (4.6)
+        hit = f"{d['source']} does {d['damage']}" if d.get("source") else f"the hit does {d['damage']}"
+        stops = " and ".join(f"{c['name']}'s {s['by']} stops {s['amount']}" for s in stopped)
+        return f"{hit[0].upper()}{hit[1:]}; {stops}; {c['name']} takes {d['amount']}, {left} ST left."
     source = f" ({d['source']})" if d.get("source") else ""
-    return f"{c['name']} takes {d['amount']} damage{source}; {F.remaining_st(c) - d['amount']} ST left."
+    return f"{c['name']} takes {d['amount']} damage{source}; {left} ST left."
 
 
 def _action_spent(state: dict[str, Any], d: dict[str, Any]) -> str:

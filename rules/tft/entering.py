@@ -241,12 +241,12 @@ def _attempt(
 
 def dropped_on_entry(state: dict[str, Any], cid: str, at: Any) -> list[Any]:
     """Ready weapons dropped on getting into HTH: all of them (§Entering, A5), or only those unusable in
-    HTH with `keep_hth_weapons_on_entry`."""
+    HTH with `keep_hth_weapons_on_entry`. Never a cestus: it is worn on the hand, not held (§Overview)."""
     keep = option(state, "keep_hth_weapons_on_entry")
     return [
         ItemDropped(cid, w["id"], list(at))
         for w in F.ready_weapons(state["combatants"][cid])
-        if not (keep and F.hth_usable(w))
+        if not (keep and F.hth_usable(w)) and not F.is_cestus(w)
     ]
 
 

@@ -74,8 +74,18 @@ def items_of(
     ]
 
 
+def is_cestus(item: dict[str, Any]) -> bool:
+    """The cestus: the one HTH-usable weapon not on the dagger list (section 2's table, §Overview)."""
+    return item.get("kind") == "weapon" and bool(item.get("hth_usable")) and not item.get("dagger_list")
+
+
+def on_hand(item: dict[str, Any]) -> bool:
+    """Ready to strike with: a ready weapon, or a cestus worn on the hand (it needs no drawing)."""
+    return item.get("state") == "ready" or (item.get("state") == "worn" and is_cestus(item))
+
+
 def ready_weapons(c: Fig) -> list[dict[str, Any]]:
-    return items_of(c, kind="weapon", states=("ready",))
+    return [i for i in items_of(c, kind="weapon") if on_hand(i)]
 
 
 def unarmed(c: Fig) -> bool:

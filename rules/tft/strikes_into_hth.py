@@ -11,7 +11,7 @@ from rules.interface import BadCommand
 from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.aftermath import consequences
-from rules.tft.attacking import attack_roll, fumble_events, out_of_hth_attack
+from rules.tft.attacking import attack_dice, attack_roll, fumble_events, out_of_hth_attack
 from rules.tft.commands import MissileIntoHthFar, StrikeIntoHth
 from rules.tft.damage import armor_stops, fist_damage, roll_damage, wound_events
 from rules.tft.dx_in_hth import adj_dx
@@ -26,7 +26,7 @@ def outside_weapon(state: dict[str, Any], c: dict[str, Any], weapon: str) -> tup
         return "fist", fist_damage(state, c)
     for item in c.get("items", []):
         if item.get("id") == weapon:
-            if item.get("state") != "ready":
+            if not F.on_hand(item):
                 refuse(
                     [
                         f"a weapon must be ready to strike with it; the {item.get('name', weapon)} is "
@@ -123,7 +123,9 @@ def strike_into_hth(state: dict[str, Any], cmd: StrikeIntoHth, dice: Dice) -> li
             )
         else:
             # A roll to hit is an attack: the criticals of A3 apply (OPTION attack_criticals).
-            ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "strike_into_hth")
+            # §Judo-2: a prone defending Judo 2 victim rolls 4 dice against a fist, whoever it was aimed at.
+            count = attack_dice(state, victim, cmd.weapon == "fist")
+            ev, hit, mult, fumble = attack_roll(state, dice, c["id"], target, mods, "strike_into_hth", count)
             events.append(ev)
         if hit:
             hit_victim = victim

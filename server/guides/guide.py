@@ -71,7 +71,7 @@ def fields(cls: type[msgspec.Struct], skip: set[str] = _ENVELOPE_FIELDS) -> list
                 "name": f.encode_name,
                 "type": _type_name(base),
                 "required": required,
-                "default": msgspec.to_builtins(default),
+                "default": None if default is msgspec.UNSET else msgspec.to_builtins(default),
                 "description": about,
             }
         )

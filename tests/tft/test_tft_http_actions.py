@@ -201,7 +201,13 @@ async def test_far_missile_hits_a_random_member(tussle):
     )
     pick = of_type(b, "DieRolled")[1]
     assert (pick["purpose"], pick["notation"], pick["outcome"]) == ("random_victim", "1d2", "A1")
-    assert of_type(b, "Wounded")[0] == {"combatant": "a1", "amount": 4, "source": "Archer's Bow"}
+    assert of_type(b, "Wounded")[0] == {
+        "combatant": "a1",
+        "amount": 4,
+        "source": "Archer's Bow",
+        "damage": 4,
+        "stopped": [],
+    }
 
 
 async def test_standing_case_1_majority_falls_at_formation(tussle):

@@ -80,7 +80,13 @@ async def test_tv1_simeth_vs_troll(tussle):
     assert (hit["total"], hit["target"], hit["outcome"]) == (10, 11, "hit")
     assert hit["modifiers"] == [{"value": -4, "reason": "entered HTH this turn"}]
     assert (dmg["notation"], dmg["total"]) == ("1d6-4", 2)
-    assert of_type(b, "Wounded")[0] == {"combatant": "troll", "amount": 2, "source": "Simeth's fist"}
+    assert of_type(b, "Wounded")[0] == {
+        "combatant": "troll",
+        "amount": 2,
+        "source": "Simeth's fist",
+        "damage": 2,
+        "stopped": [],
+    }
 
     st = await enc.state()
     assert st["groups"]["g1"]["combatants"] == ["simeth", "troll"]

@@ -107,7 +107,13 @@ async def test_row_6_free_hit_does_not_use_the_defenders_action(tussle):
         "2d6",
         7,
     )
-    assert of_type(b, "Wounded")[0] == {"combatant": "ent", "amount": 6, "source": "Dfn's free hit"}
+    assert of_type(b, "Wounded")[0] == {
+        "combatant": "ent",
+        "amount": 6,
+        "source": "Dfn's free hit",
+        "damage": 7,
+        "stopped": [{"by": "armor", "amount": 1}],
+    }
     assert [a["combatant"] for a in of_type(b, "ActionSpent")] == ["ent"]
     st = await enc.state()
     assert "dfn" not in st["actions_spent"] and "tft.pass" in st["legal_actions"]["dfn"]

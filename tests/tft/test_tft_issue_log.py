@@ -108,7 +108,7 @@ async def test_entry_rolls_dive_throw_and_dagger_sentences(tussle):
         "Rolf is knocked back, loses the action, and Gorm gets a free hit",
         "Gorm knocks Rolf back and gets a free hit; Rolf's action is lost (HTH defense total 6).",
         "Gorm rolls 2d6 for the free hit's damage: [3,5] (no modifiers) = 8",
-        "Rolf takes 6 damage (Gorm's free hit); 6 ST left.",
+        "Gorm's free hit does 8; Rolf's armor stops 2; Rolf takes 6, 6 ST left.",
     ]:
         assert sentence in text, sentence
 

@@ -54,7 +54,15 @@ async def test_a_friend_and_a_foe_outside_strike_into_a_three_figure_brawl(tussl
         ("strike_into_hth", 9, 12, "hit"),
         ("damage", 6, None, "6 damage"),
     ]
-    assert of_type(b, "Wounded") == [{"combatant": "bea", "amount": 5, "source": "Cal's Spear"}]  # armor 1
+    assert of_type(b, "Wounded") == [
+        {
+            "combatant": "bea",
+            "amount": 5,
+            "source": "Cal's Spear",
+            "damage": 6,
+            "stopped": [{"by": "armor", "amount": 1}],
+        }
+    ]  # armor 1
     assert types(b)[-1] == "ActionSpent"
 
     # Dov aims at Ash, his only enemy there, and misses: he rolls "to miss" each friend in join order.
@@ -73,7 +81,15 @@ async def test_a_friend_and_a_foe_outside_strike_into_a_three_figure_brawl(tussl
         ("strike_into_hth_to_miss", 15, "hit"),
         ("damage", 6, "6 damage"),
     ]
-    assert of_type(b, "Wounded") == [{"combatant": "bea", "amount": 5, "source": "Dov's Axe"}]
+    assert of_type(b, "Wounded") == [
+        {
+            "combatant": "bea",
+            "amount": 5,
+            "source": "Dov's Axe",
+            "damage": 6,
+            "stopped": [{"by": "armor", "amount": 1}],
+        }
+    ]
     st = await enc.state()
     assert st["combatants"]["bea"]["wounds"] == 10 and "unconscious" in st["combatants"]["bea"]["conditions"]
     assert st["groups"]["g1"]["combatants"] == ["ash", "bo", "bea"]  # Ash and Bo are still enemies
@@ -154,7 +170,13 @@ async def test_far_missile_picks_among_all_members(tussle):
         [3],
         "Bea",
     )
-    assert of_type(b, "Wounded")[0] == {"combatant": "bea", "amount": 3, "source": "Archer's Bow"}
+    assert of_type(b, "Wounded")[0] == {
+        "combatant": "bea",
+        "amount": 3,
+        "source": "Archer's Bow",
+        "damage": 4,
+        "stopped": [{"by": "armor", "amount": 1}],
+    }
     await enc.replay_matches_live()
 
 
