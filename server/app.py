@@ -20,6 +20,7 @@ from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
 from server.encounters.service_errors import NotFound
 from server.encounters.snapshots import SNAPSHOT_EVERY
+from server.encounters.survived import REACTION_SWEEP, stopped
 from server.guides.describing import describe_rulesets
 from server.http import web as pages
 from server.http.context import (
@@ -357,12 +358,12 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
             await asyncio.sleep(app[SETTINGS].get("timeout_poll_s", 1.0))
             try:
                 await app[ENCOUNTERS].answer_overdue(app[ENCOUNTERS].ids.now())
-            except Exception:  # noqa: BLE001 - a failed sweep must not stop later ones
-                pass
+            except Exception as exc:  # noqa: BLE001 - a failed sweep must not stop later ones
+                app[ENCOUNTERS].survived.record(REACTION_SWEEP, exc)
 
-    task = asyncio.create_task(loop())
+    task = asyncio.create_task(loop(), name="tussle-reaction-timeouts")
     yield
-    task.cancel()
+    await stopped(task)
 
 
 def make_app(
@@ -410,6 +411,7 @@ def make_app(
     operations.setup(app)
     app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
     app[METRICS].sections.append(app[ENCOUNTERS].metric_lines)
+    app[METRICS].sections.append(app[ENCOUNTERS].survived.metric_lines)
     if os.environ.get("TUSSLE_LOOP_PROBE"):
         loop_probe.install(app, app[METRICS].sections)
     webhooks.setup(app)

@@ -76,6 +76,7 @@ from server.encounters.service_errors import (
     bad_request,
 )
 from server.encounters.snapshots import SNAPSHOT_EVERY, Loaded, Snapshots, read_range
+from server.encounters.survived import Survived
 from server.encounters.tokens import Principal, new_token, token_hash
 
 DICE_MODES = ("server", "manual", "mixed")
@@ -159,8 +160,9 @@ class Encounters:
         # States, commitments, locks and seeds of the encounters in use, at most `cache_encounters` of
         # them (server/encounters/encounter_cache.py); never one a command is at work on.
         self.cache = EncounterCache(cache_encounters, on_evict=self._evicted)
+        self.survived = Survived()  # errors its background parts log and go on after (/metrics counts them)
         self.snapshots = Snapshots(
-            store, registry, snapshot_every
+            store, registry, snapshot_every, survived=self.survived
         )  # cold loads and ?at= (server/encounters/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.

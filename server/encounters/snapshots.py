@@ -25,6 +25,7 @@ import msgspec
 from events.envelope import Event
 from events.store.snapshots import SnapshotRow
 from rules.state import FOLD_VERSION, fold_onto, initial_state, voided_seqs
+from server.encounters.survived import SNAPSHOT_SAVE, Survived
 
 # A snapshot every this many events: a cold load reads at most this many (and one row).
 SNAPSHOT_EVERY = 1000
@@ -76,8 +77,16 @@ async def read_range(store: Any, stream: str, first: int, last: int | None) -> l
 class Snapshots:
     """Saves and uses an encounter's snapshots for the encounter service."""
 
-    def __init__(self, store: Any, registry: Any, every: int = SNAPSHOT_EVERY, writes: bool = True):
+    def __init__(
+        self,
+        store: Any,
+        registry: Any,
+        every: int = SNAPSHOT_EVERY,
+        writes: bool = True,
+        survived: Survived | None = None,
+    ):
         self.store = store
+        self.survived = survived or Survived()
         self.writes = writes  # False for a reader beside the server (tussle export): it only reads them
         self.registry = registry
         self.every = every
@@ -124,8 +133,8 @@ class Snapshots:
     async def _save(self, rows: list[SnapshotRow]) -> None:
         try:
             await self.store.save_snapshots(rows)
-        except Exception:  # noqa: BLE001 - a snapshot not saved is made again by a later replay
-            pass
+        except Exception as exc:  # noqa: BLE001 - a snapshot not saved is made again by a later replay
+            self.survived.record(SNAPSHOT_SAVE, exc, rows[0].stream if rows else None)
 
     async def settled(self) -> None:
         """Wait for the background saves (tests, shutdown)."""

@@ -18,6 +18,8 @@ import time
 
 from aiohttp import web
 
+from server.encounters.survived import stopped
+
 # With TUSSLE_LOOP_PROBE=trace, steps longer than this are logged by asyncio's debug mode.
 TRACED_SLICE_S = 0.005
 
@@ -62,6 +64,6 @@ def install(app: web.Application, sections: list) -> None:
             loop.slow_callback_duration = TRACED_SLICE_S
         task = asyncio.create_task(probe.run())
         yield
-        task.cancel()
+        await stopped(task)
 
     app.cleanup_ctx.append(running)

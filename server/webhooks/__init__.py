@@ -9,6 +9,7 @@ its figures on /metrics. Settings: `webhooks=Settings(...)` and `webhook_allow_p
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,6 +20,7 @@ from events.common import WebhookDisabled
 from events.envelope import NewEvent
 from events.store.outbox import DISABLED, REVOKED, WebhookChange, WebhookRow
 from server.encounters.service_errors import ServiceError
+from server.encounters.survived import ACTING_NOTICES, WEBHOOK_DISABLE, Survived, stopped
 from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
@@ -30,15 +32,25 @@ DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
 
 
 def side_rows(
-    state: dict[str, Any], new: list[NewEvent], actor: str, command_id: str, ruleset: Any
+    state: dict[str, Any],
+    new: list[NewEvent],
+    actor: str,
+    command_id: str,
+    ruleset: Any,
+    survived: Survived | None = None,
 ) -> dict[str, list[Any]]:
     """The deliveries an append's events cause, and the webhooks of seats it revokes."""
     hooks = state["webhooks"]
     if not hooks:
         return {}
     revoked = {ne.data["seat"] for ne in new if ne.type == "SeatRevoked"}
+
+    def acting_failed(exc: BaseException) -> None:
+        if survived is not None:
+            survived.record(ACTING_NOTICES, exc, state["stream"])
+
     return {
-        "outbox": outbox_rows(state, new, actor, command_id, ruleset),
+        "outbox": outbox_rows(state, new, actor, command_id, ruleset, on_error=acting_failed),
         "webhook_changes": [
             WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked
         ],
@@ -66,21 +78,20 @@ def setup(app: web.Application) -> None:
                 side={"webhook_changes": [WebhookChange(w.id, status=DISABLED)]},
                 action="disable_webhook",
             )
-        except ServiceError:
-            pass  # a closed encounter takes no more events; the webhook's state says it all
+        except ServiceError as exc:  # a closed encounter takes no more events; the webhook's row says it all
+            enc.survived.record(WEBHOOK_DISABLE, exc, w.stream)
 
     dispatcher = Dispatcher(enc.store, config, disabled)
     app[DISPATCHER] = dispatcher
     app[DISPATCH_WAKE] = dispatcher.wake
-    enc.side_rows = side_rows
+    enc.side_rows = functools.partial(side_rows, survived=enc.survived)
     enc.after_side_rows = dispatcher.wake
     app[METRICS].sections.append(dispatcher.stats.lines)
     app.add_routes(routes)
 
     async def dispatching(app: web.Application) -> AsyncIterator[None]:
-        task = asyncio.create_task(dispatcher.run())
+        task = asyncio.create_task(dispatcher.run(), name="tussle-webhook-dispatcher")
         yield
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await stopped(task)
 
     app.cleanup_ctx.append(dispatching)

@@ -11,6 +11,7 @@ players as they wait for the GM (docs/notifications.md "When you are told").
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from events.envelope import Event
@@ -83,7 +84,11 @@ def _turn_text(state: dict[str, Any], a: dict[str, Any]) -> str:
 
 
 def acting_notices(
-    before: dict[str, Any], after: dict[str, Any], ruleset: Any, now: dt.datetime
+    before: dict[str, Any],
+    after: dict[str, Any],
+    ruleset: Any,
+    now: dt.datetime,
+    on_error: Callable[[BaseException], None] | None = None,
 ) -> list[dict[str, str]]:
     """ "It is your turn" (or "you are asked", for a reaction) for each (combatant, slot) that
     `ruleset.acting_now` opens to a seat or the GM with this command, to whoever sends its commands."""
@@ -91,7 +96,9 @@ def acting_notices(
         return []
     try:
         new = gained(ruleset.acting_now(before), ruleset.acting_now(after))
-    except Exception:  # noqa: BLE001 - a ruleset bug must not refuse the command it is telling of
+    except Exception as exc:  # noqa: BLE001 - a ruleset bug must not refuse the command it is telling of
+        if on_error is not None:
+            on_error(exc)  # logged and counted (server/encounters/survived.py)
         return []
     pending = {p["id"]: p for p in after["pending"]}
     out = []

@@ -12,6 +12,7 @@ delivery: the events, then the log entries, then the notices of the command.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -33,6 +34,7 @@ def outbox_rows(
     command_id: str,
     ruleset: Any,
     now: dt.datetime | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
 ) -> list[OutboxRow]:
     hooks = state["webhooks"]
     if not hooks:
@@ -57,7 +59,7 @@ def outbox_rows(
         # Over the whole command: a question asked and answered within it (a standing order) asks nobody.
         notices += [
             {**n, "seq": last, "to_name": _addressee(s, n["to"])}
-            for n in acting_notices(state, s, ruleset, now)
+            for n in acting_notices(state, s, ruleset, now, on_error)
         ]
     rows: list[OutboxRow] = []
     for wid, w in hooks.items():

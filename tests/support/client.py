@@ -167,8 +167,9 @@ class TussleClient:
 class RunningServer:
     """The real aiohttp app on a real TCP port over a real SQLite file."""
 
-    def __init__(self, db_path: str, **settings: Any):
+    def __init__(self, db_path: str, registry: Registry | None = None, **settings: Any):
         self.db_path = db_path
+        self.registry = registry  # the installed rulesets unless a test brings its own
         self.settings = settings
         self.port = 0  # picked on the first start; a restart keeps it
         self.runner: web.AppRunner | None = None
@@ -179,7 +180,7 @@ class RunningServer:
         return f"http://127.0.0.1:{self.port}"
 
     def make_app(self) -> web.Application:
-        return make_app(SqliteStore(self.db_path), Registry.discover(), **self.settings)
+        return make_app(SqliteStore(self.db_path), self.registry or Registry.discover(), **self.settings)
 
     async def start(self) -> RunningServer:
         self.app = self.make_app()
