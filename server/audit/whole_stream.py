@@ -19,6 +19,8 @@ import functools
 import multiprocessing
 import os
 import sqlite3
+import threading
+import time
 from typing import Any
 
 import msgspec
@@ -157,11 +159,25 @@ _pool: concurrent.futures.ProcessPoolExecutor | None = None
 WORKER_NICENESS = 10
 
 
+# How often the worker looks whether the server that started it is still there (seconds).
+PARENT_CHECK_S = 0.5
+
+
 def _behind_the_server() -> None:
     """The worker's reports wait for a core behind the server's commands: on a machine with few cores
-    a 100,000-event audit would otherwise take one from the event loop for seconds."""
+    a 100,000-event audit would otherwise take one from the event loop for seconds. And the worker ends
+    with the server, however the server ends (kill -9 runs no atexit): an orphan kept ~50 MB and, holding
+    its pipe, multiprocessing's resource tracker too (issue 33 item 6)."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:  # a dead parent's children are handed to init (or a subreaper)
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tussle-parent-watch", daemon=True).start()
 
 
 def _worker() -> concurrent.futures.ProcessPoolExecutor:
