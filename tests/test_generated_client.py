@@ -182,7 +182,7 @@ async def test_datamodel_code_generator_models_play_the_readme_turn(
                     gm,
                 )
             )
-            assert entered.events[0].type == "ActionDeclared"
+            assert entered.events[0].root.type == "ActionDeclared"  # Envelope: the union of event types
             state = m.EncounterState.model_validate(
                 await call("GET", f"/encounters/{created.id}/state", None, gm)
             )

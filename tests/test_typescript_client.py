@@ -77,3 +77,22 @@ async def test_typescript_types_generated_with_defaults_compile_strict_and_play_
     assert played["combatants"] == ["simeth", "troll"]
     assert "Simeth" in played["log"] and "Troll" in played["log"]
     assert played["refused"] in ("rule_violation", "bad_request")
+
+
+async def test_asyncapi_parser_reads_the_live_document_with_no_error_and_no_anonymous_model(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """Issue 30 item 3: @asyncapi/parser (what AsyncAPI's generators read a document with) finds no error
+    in the live /asyncapi.json, and no object, enum or union it would have to name AnonymousSchema_N."""
+    node = _node()
+    modules = _installed()
+    async with aiohttp.ClientSession() as session, session.get(server.base_url + "/asyncapi.json") as r:
+        assert r.status == 200
+        (tmp_path / "asyncapi.json").write_bytes(await r.read())
+    shutil.copy(HERE / "asyncapi_check.mjs", tmp_path / "asyncapi_check.mjs")
+    (tmp_path / "node_modules").symlink_to(modules)
+    said = await _run(tmp_path, node, "asyncapi_check.mjs", "asyncapi.json")
+    read = json.loads(said.strip().splitlines()[-1])
+    assert read["parsed"] and read["errors"] == [], read["errors"]
+    assert read["anonymous"] == [], read["anonymous"][:5]
+    assert read["messages"] >= 12 and read["schemas"] > 100, read

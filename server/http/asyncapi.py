@@ -1,8 +1,17 @@
-"""The websocket contract as an AsyncAPI 3.0 document (served at GET /asyncapi.json)."""
+"""The websocket contract as an AsyncAPI 3.0 document (served at GET /asyncapi.json).
+
+Every payload and every object in it is a titled schema in components (generators name their models by
+title: no AnonymousSchema); an `event` frame's envelope is /openapi.json's typed `Envelope`, the same
+schemas (issue 30 item 3), in AsyncAPI's own schema dialect."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
+
+from rules.registry import Registry
+from server.http.openapi import build_openapi
+from server.http.openapi_generators import reachable
 
 _HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 _SEQ = {"type": "integer", "minimum": 0}
@@ -16,18 +25,7 @@ def _const(value: str) -> dict[str, Any]:
     return {"type": "string", "const": value}
 
 
-_ENVELOPE = _obj(
-    ["stream", "seq", "type", "data", "actor", "command_id", "ts", "prev_hash", "hash"],
-    stream={"type": "string"},
-    seq={"type": "integer", "minimum": 1},
-    type={"type": "string"},
-    data={"type": "object"},
-    actor={"type": "string", "description": "gm, seat:<id> or system"},
-    command_id={"type": "string"},
-    ts={"type": "string", "description": "YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)"},
-    prev_hash=_HASH,
-    hash=_HASH,
-)
+_ENVELOPE = {"$ref": "#/components/schemas/Envelope"}
 
 _LOG_ENTRY = _obj(
     ["seq", "turn", "type", "actor", "ts", "hash", "text"],
@@ -38,7 +36,14 @@ _LOG_ENTRY = _obj(
     ts={"type": "string"},
     hash=_HASH,
     text={"type": "string", "description": "one human sentence"},
+    aside={
+        "type": "boolean",
+        "description": "true: bookkeeping another sentence already says (the Markdown and BBCode exports "
+        "leave it out); absent: false",
+    },
 )
+_LOG_ENTRY["title"] = "LogEntry"
+_LOG_REF = {"$ref": "#/components/schemas/LogEntry"}
 
 _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
     # client -> server
@@ -71,12 +76,22 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
             ["type", "seq", "data"],
             type=_const("snapshot"),
             seq=_SEQ,
-            data={"oneOf": [{"type": "object"}, {"type": "array", "items": _LOG_ENTRY}]},
+            data={
+                "oneOf": [
+                    {"type": "object", "title": "StateSnapshot", "description": "GET /state's state"},
+                    {"type": "array", "title": "LogSnapshot", "items": _LOG_REF},
+                ]
+            },
         ),
     ),
     "state": (
         "The whole state after event `seq`.",
-        _obj(["type", "seq", "data"], type=_const("state"), seq=_SEQ, data={"type": "object"}),
+        _obj(
+            ["type", "seq", "data"],
+            type=_const("state"),
+            seq=_SEQ,
+            data={"type": "object", "title": "State", "description": "GET /state's state"},
+        ),
     ),
     "log": (
         "New log entries; `seq` is the last event they cover.",
@@ -84,7 +99,7 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
             ["type", "seq", "entries"],
             type=_const("log"),
             seq=_SEQ,
-            entries={"type": "array", "items": _LOG_ENTRY},
+            entries={"type": "array", "items": _LOG_REF},
         ),
     ),
     "logReset": (
@@ -93,7 +108,7 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
             ["type", "seq", "data"],
             type=_const("log_reset"),
             seq=_SEQ,
-            data={"type": "array", "items": _LOG_ENTRY},
+            data={"type": "array", "items": _LOG_REF},
         ),
     ),
     "ping": ("Sent every 25 s; no reply needed.", _obj(["type"], type=_const("ping"))),
@@ -115,7 +130,7 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
                 ],
             },
             message={"type": "string"},
-            details={"type": "object"},
+            details={"type": "object", "title": "ErrorFrameDetails"},
         ),
     ),
 }
@@ -123,11 +138,86 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
 _CLIENT = ("auth", "subscribe", "clientPing")
 
 
-def asyncapi_document() -> dict[str, Any]:
-    """The AsyncAPI 3.0 description of /encounters/{id}/ws."""
+_DOCS: weakref.WeakKeyDictionary[Registry, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _frame_name(message: str) -> str:
+    return message[0].upper() + message[1:] + "Frame"
+
+
+def _dialect(value: Any) -> Any:
+    """An OpenAPI 3.1 schema in AsyncAPI's (JSON Schema draft 7 based): its discriminator is the property's
+    name, and a tuple is `items` as a list."""
+    if isinstance(value, dict):
+        out = {k: _dialect(v) for k, v in value.items()}
+        if isinstance(out.get("discriminator"), dict):
+            out["discriminator"] = out["discriminator"]["propertyName"]
+        if "prefixItems" in out:
+            out["items"] = out.pop("prefixItems")
+        return out
+    if isinstance(value, list):
+        return [_dialect(v) for v in value]
+    return value
+
+
+def _titled(value: Any, name: str) -> None:
+    """Every object, enum or union schema without a title gets one from where it is (EncounterCreatedOptions,
+    CombatantJoinedItemsItem), and that as its parser id: generators name a model by it, else
+    AnonymousSchema_N."""
+    if isinstance(value, dict):
+        if "title" not in value and (
+            value.get("type") == "object" or {"enum", "anyOf", "oneOf"} & value.keys()
+        ):
+            value["title"] = name
+        if "title" in value:
+            # The parser's id for it (which generators name models by), else <anonymous-schema-N>.
+            value.setdefault("x-parser-schema-id", value["title"])
+        name = value.get("title", name)
+        for key, sub in (value.get("properties") or {}).items():
+            _titled(sub, name + "".join(w.capitalize() for w in key.split("_")))
+        for key in ("items", "additionalProperties"):
+            _titled(value.get(key), name + ("Item" if key == "items" else "Value"))
+        for key in ("oneOf", "anyOf", "allOf", "items"):
+            if isinstance(value.get(key), list):
+                for i, sub in enumerate(value[key]):
+                    _titled(sub, f"{name}{i}")
+
+
+def _event_schemas(registry: Registry) -> dict[str, Any]:
+    """/openapi.json's event schemas (the envelope unions and all they refer to)."""
+    schemas = build_openapi(registry)["components"]["schemas"]
+    roots = ["Envelope", *(n for n in schemas if n.endswith("Envelope"))]
+    return {
+        n: _dialect(schemas[n])
+        for n in sorted(reachable(schemas, [{"$ref": f"#/components/schemas/{r}"} for r in roots]))
+    }
+
+
+def asyncapi_document(registry: Registry) -> dict[str, Any]:
+    """The AsyncAPI 3.0 description of /encounters/{id}/ws for these rulesets (built once per registry)."""
+    if registry not in _DOCS:
+        _DOCS[registry] = _document(registry)
+    return _DOCS[registry]
+
+
+def _document(registry: Registry) -> dict[str, Any]:
+    payloads = {name: {**payload, "title": _frame_name(name)} for name, (_, payload) in _MESSAGES.items()}
+    schemas = {
+        **{_frame_name(n): p for n, p in payloads.items()},
+        "LogEntry": _LOG_ENTRY,
+        **_event_schemas(registry),
+    }
+    for name, schema in schemas.items():
+        _titled(schema, name)
     messages = {
-        name: {"name": name, "summary": summary, "contentType": "application/json", "payload": payload}
-        for name, (summary, payload) in _MESSAGES.items()
+        name: {
+            "name": name,
+            "title": name,
+            "summary": summary,
+            "contentType": "application/json",
+            "payload": {"$ref": f"#/components/schemas/{_frame_name(name)}"},
+        }
+        for name, (summary, _) in _MESSAGES.items()
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in _MESSAGES}
     return {
@@ -148,7 +238,12 @@ def asyncapi_document() -> dict[str, Any]:
                 "address": "/encounters/{id}/ws",
                 "parameters": {"id": {"description": "the encounter id"}},
                 "messages": channel_messages,
-                "bindings": {"ws": {"query": _obj([], token={"type": "string"}), "bindingVersion": "0.1.0"}},
+                "bindings": {
+                    "ws": {
+                        "query": {**_obj([], token={"type": "string"}), "title": "WebsocketQuery"},
+                        "bindingVersion": "0.1.0",
+                    }
+                },
             }
         },
         "operations": {
@@ -167,5 +262,8 @@ def asyncapi_document() -> dict[str, Any]:
                 ],
             },
         },
-        "components": {"messages": messages, "schemas": {"envelope": _ENVELOPE, "logEntry": _LOG_ENTRY}},
+        "components": {
+            "messages": messages,
+            "schemas": schemas,
+        },
     }

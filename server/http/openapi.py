@@ -11,6 +11,7 @@ from typing import Any, Union
 
 import msgspec
 
+from events.common import COMMON_EVENTS
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
 from rules.pipeline import NewCombatant
@@ -19,6 +20,7 @@ from server.encounters.service_errors import RuleRefusal, ServiceError
 from server.http import api_types as t
 from server.http import openapi_generators as g
 from server.http.errors import STATUS_OF
+from server.http.event_schemas import typed_events
 
 REF = "#/components/schemas/{name}"
 
@@ -525,9 +527,13 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
     all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(
         COMMON_COMMANDS
     )
+    # Every event type an installed ruleset's encounters carry: the common ones and each ruleset's own.
+    events_of: dict[str, type] = {cls.__name__: cls for cls in COMMON_EVENTS}
+    for rid in by_ruleset:
+        events_of.update({cls.__name__: cls for cls in registry.rulesets[rid].events})
     structs = sorted(
         {v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)}
-        | {t.EventsPage, t.Error, *DETAILS.values(), EngineOptions, NewCombatant},
+        | {t.EventsPage, t.Error, *DETAILS.values(), EngineOptions, NewCombatant, *events_of.values()},
         key=lambda c: c.__name__,
     )
     rulesets = list(by_ruleset)
@@ -604,6 +610,18 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
         if "title" in schemas[old]:  # generators name a class by its schema's title
             schemas[old]["title"] = new
     doc["components"]["schemas"] = {renames.get(k, k): v for k, v in schemas.items()}
+    common_types = [cls.__name__ for cls in COMMON_EVENTS]
+    typed_events(
+        doc["components"]["schemas"],
+        {t: renames.get(n, n) for t, n in ((t, ref_of[c].rsplit("/", 1)[1]) for t, c in events_of.items())},
+        {
+            rid: (
+                g.camel(rid),
+                common_types + [c.__name__ for c in registry.rulesets[rid].events if c not in COMMON_EVENTS],
+            )
+            for rid in rulesets
+        },
+    )
     g.defaults_in_words(doc)
     return doc
 

@@ -67,7 +67,7 @@ def ruleset_names(components: dict[str, Any], rulesets: list[Ruleset]) -> dict[s
     renames: dict[str, str] = {}
     for rs in rulesets:
         prefix, package = camel(rs.id), type(rs).__module__
-        for cls in _classes([*rs.commands, rs.Options]):
+        for cls in _classes([*rs.commands, rs.Options, *rs.events]):
             if not (cls.__module__ == package or cls.__module__.startswith(package + ".")):
                 continue
             short = _normalize(cls.__name__)
@@ -164,7 +164,7 @@ def _refs(value: Any, into: set[str]) -> None:
             _refs(v, into)
 
 
-def _reachable(components: dict[str, Any], roots: Any) -> set[str]:
+def reachable(components: dict[str, Any], roots: Any) -> set[str]:
     """The schemas `roots` refer to, directly or through other schemas."""
     seen: set[str] = set()
     todo: set[str] = set()
@@ -192,7 +192,7 @@ def defaults_in_words(doc: dict[str, Any]) -> None:
         for op in ops.values():
             bodies.append(op.get("requestBody"))
             answers.append([op.get("responses"), op.get("parameters")])
-    requests = _reachable(components, bodies) - _reachable(components, answers)
+    requests = reachable(components, bodies) - reachable(components, answers)
     for name in sorted(requests):
         for prop in (components[name].get("properties") or {}).values():
             if isinstance(prop, dict) and "default" in prop:

@@ -136,7 +136,7 @@ async def get_verify(request: web.Request) -> web.StreamResponse:
 
 async def get_asyncapi(request: web.Request) -> web.Response:
     """GET /asyncapi.json"""
-    return json_response(asyncapi_document())
+    return json_response(asyncapi_document(request.app[ENCOUNTERS].registry))
 
 
 def setup(app: web.Application) -> None:
