@@ -327,7 +327,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
                             await self.before_commit(requests)
         except (asyncpg.DeadlockDetectedError, asyncpg.UniqueViolationError):
             return None  # nothing of it was kept: the full path's checks see what won
-        return plan.results if written else None  # type: ignore[return-value] - a one-trip plan has no Resend
+        return plan.results if written else None  # type: ignore[return-value]  # a one-trip plan has no Resend
 
     async def _append_retrying(self, requests: list[Append]) -> list[AppendResult | Exception]:
         one_trip = await self._one_trip(requests)
