@@ -93,7 +93,10 @@ export class Chain {
   push(e) {
     const expected = this.events.length + 1;
     if (this.stream === null) this.stream = e.stream;
-    if (e.seq !== expected) this.problem("chain", e.seq, `expected seq ${expected} here, found seq ${e.seq}`);
+    // Named where the stream goes wrong, as `tussle verify` names it: a missing event at its own seq, an
+    // out-of-order one at the first position holding the wrong seq.
+    if (e.seq > expected) this.problem("chain", expected, `${e.seq - expected > 1 ? `seqs ${expected}-${e.seq - 1}` : `seq ${expected}`} missing: the stream goes from seq ${expected - 1} to seq ${e.seq}`);
+    else if (e.seq !== expected) this.problem("chain", expected, `event ${expected} of the stream is seq ${e.seq} where seq ${expected} belongs: the events are out of order from seq ${expected}`);
     if (e.stream !== this.stream) this.problem("chain", e.seq, `seq ${e.seq} belongs to another stream`);
     if (e.prev_hash !== this.head.hash) {
       this.problem("chain", e.seq, `seq ${e.seq}: prev_hash is not the hash of the event before it`);
@@ -140,34 +143,148 @@ export function commitmentTimeline(events) {
 }
 
 export const VERIFIED = "verified", FAILED = "failed", NOT_YET_REVEALED = "not_yet_revealed", MANUAL = "manual";
+export const SEED_FAILED = "seed_failed"; // its seed was revealed but fails its commitment: not recomputed
 
 // Every DieRolled with its mark; a roll uses the commitment in force when its command began (section 4).
 export function auditRolls(events, cache = new Map()) {
   const timeline = new Map(commitmentTimeline(events).map((c) => [c.commitment, c]));
-  const rolls = [];
+  const refused = refusedFaces(events);
+  return walk(events, timeline, cache).rolls.map((r) => (refused.has(r.seq) ? { ...r, mark: FAILED, problem: refused.get(r.seq), message: refused.get(r.seq) } : r));
+}
+
+// The problems of questions whose dice_key is not their resolution's key, or miscounts its draws (section 5).
+export function keyProblems(events, cache = new Map()) {
+  return walk(events, new Map(commitmentTimeline(events).map((c) => [c.commitment, c])), cache).requests;
+}
+
+// One walk over the stream, as projections/audit.py's: each roll's mark (commitment, keying, draws) and
+// each question's key problem.
+function walk(events, timeline, cache) {
+  const rolls = [], requests = [];
   let inForce = null, commandCommitment = null, previousCommand = null;
   // Stream rules 3 (section 4): a resolution's dice keep the commitment in force when it began.
   let perResolution = false, resolution = [null, 0];
   const began = new Map(); // reaction id -> [its resolution's commitment, the seq that began it]
+  const asked = new Map(); // reaction id -> the dice_key it was asked under
+  const nextDraw = new Map(); // keying command -> the draw its next die must have
+  let key = null; // the key this command's dice continue, when it answers a question not as a seat
   for (const e of events) {
     const d = e.data || {};
     if (e.command_id !== previousCommand) {
       commandCommitment = inForce; previousCommand = e.command_id;
       resolution = (e.type === "ReactionAnswered" && began.get(d.id)) || [inForce, e.seq];
+      const k = e.type === "ReactionAnswered" && !String(e.actor).startsWith("seat:") ? asked.get(d.id) : null;
+      key = k && typeof k === "object" ? k : null;
     }
-    if (e.type === "ReactionRequested" && typeof d.id === "string") began.set(d.id, resolution);
+    if (e.type === "ReactionRequested" && typeof d.id === "string") {
+      began.set(d.id, resolution);
+      asked.set(d.id, d.dice_key ?? null);
+      const wrong = wrongRequestKey(e, key, nextDraw);
+      if (wrong) requests.push({ kind: "dice", seq: e.seq, message: wrong });
+    }
     if (e.type === "EncounterCreated") {
       inForce = d.commitment ?? null; commandCommitment = inForce; resolution = [inForce, e.seq];
       perResolution = (d.stream_rules ?? 0) >= 3;
     } else if (e.type === "DiceSeedRotated") inForce = d.commitment ?? null;
     if (e.type !== "DieRolled") continue;
-    const roll = markRoll(e, commandCommitment, timeline, cache);
+    let roll = markRoll(e, commandCommitment, timeline, cache);
+    const by = d.keyed_command_id || e.command_id;
+    const fail = (problem) => { if (roll.mark !== FAILED) roll = { ...roll, mark: FAILED, problem }; };
     if (perResolution && d.source !== "manual" && resolution[0] !== commandCommitment) {
-      rolls.push({ ...roll, mark: FAILED, problem: `drawn from commitment ${commandCommitment}, but its resolution began at seq ${resolution[1]} under commitment ${resolution[0]}: every die of a resolution is drawn from the seed in force when its starting command was accepted (the seed was rotated mid-resolution)` });
-    } else rolls.push(roll);
+      roll = { ...roll, mark: FAILED, problem: `drawn from commitment ${commandCommitment}, but its resolution began at seq ${resolution[1]} under commitment ${resolution[0]}: every die of a resolution is drawn from the seed in force when its starting command was accepted (the seed was rotated mid-resolution)` };
+    }
+    const wrongKey = wronglyKeyed(e, key, perResolution);
+    if (wrongKey) fail(wrongKey);
+    const first = nextDraw.get(by) ?? 0;
+    if (Array.isArray(d.draws)) {
+      if (canonical(d.draws) !== canonical(d.draws.map((_, i) => first + i))) {
+        fail(`draws ${JSON.stringify(d.draws)} do not run on from draw ${first} of command ${JSON.stringify(by)}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice`);
+      }
+      if (d.draws.length && d.draws.every(Number.isInteger)) nextDraw.set(by, Math.max(first, Math.max(...d.draws) + 1));
+    }
+    rolls.push(roll);
   }
-  const refused = refusedFaces(events);
-  return rolls.map((r) => (refused.has(r.seq) ? { ...r, mark: FAILED, problem: refused.get(r.seq), message: refused.get(r.seq) } : r));
+  return { rolls, requests };
+}
+
+// Why a die is keyed by the wrong command (projections/audit.py `_wrongly_keyed`), or null.
+function wronglyKeyed(e, continued, rules3) {
+  const d = e.data || {};
+  if (d.source === "manual") return null;
+  if (!("keyed_command_id" in d)) {
+    if (continued) return `has no keyed_command_id, but it answers a question asked under ${JSON.stringify(continued.command_id)}, whose dice it must continue`;
+    return rules3 ? "has no keyed_command_id: every server die names its keying command" : null;
+  }
+  const want = continued ? continued.command_id : e.command_id;
+  if (d.keyed_command_id !== want) {
+    return `keyed by ${JSON.stringify(d.keyed_command_id)}, but its dice must be keyed by ${continued ? "the command whose question this answers" : "its own command"}, ${JSON.stringify(want)}`;
+  }
+  if (continued && d.entropy !== continued.entropy) return `uses entropy ${JSON.stringify(d.entropy)}, but the command it continues sent ${JSON.stringify(continued.entropy)}`;
+  return null;
+}
+
+// Why a question's dice_key is not the key its resolution's dice draw under now (`_wrong_request_key`).
+function wrongRequestKey(e, continued, nextDraw) {
+  const got = e.data.dice_key;
+  if (!got || typeof got !== "object") return null;
+  const want = continued ? continued.command_id : e.command_id;
+  const id = JSON.stringify(e.data.id);
+  if (got.command_id !== want) return `seq ${e.seq}: the question ${id} records dice key ${JSON.stringify(got.command_id)}, but its resolution's dice are keyed by ${JSON.stringify(want)}: its answer's dice would be drawn under a command of someone else's choosing`;
+  if (continued && got.entropy !== continued.entropy) return `seq ${e.seq}: the question ${id} records entropy ${JSON.stringify(got.entropy)}, but its key ${JSON.stringify(want)} sent ${JSON.stringify(continued.entropy)}`;
+  const drawn = nextDraw.get(want) ?? 0;
+  if (got.next_draw !== drawn) return `seq ${e.seq}: the question ${id} says its key ${JSON.stringify(want)} draws next at ${got.next_draw}, but ${drawn} draw(s) were made under it: a draw is missing or extra`;
+  return null;
+}
+
+// The facts a replay takes as given (server/audit/replaying.py GIVEN): every other command declares itself.
+const GIVEN = new Set(["EncounterCreated", "RulesetUpgraded", "SeatCreated", "SeatChanged", "SeatRevoked", "SeatTokenRotated",
+  "ReadTokenCreated", "ReadTokenRevoked", "GmTokenRotated", "WebhookCreated", "WebhookDeleted", "WebhookSecretRotated",
+  "WebhookDisabled", "WebhookEnabled"]);
+
+// Stream rules 3: a command without its declaration, a declaration naming a version the stream did not
+// announce, an announcement going down (section 5, "Every command declares itself", "Versions").
+export function declarationProblems(events) {
+  const first = events[0];
+  if (!first || first.type !== "EncounterCreated" || (first.data.stream_rules ?? 0) < 3) return [];
+  let ruleset = first.data.ruleset, version = first.data.ruleset_version, at = first.seq, previous = null;
+  const out = [];
+  const newer = (a, b) => typeof a === "string" && a !== b && (/^[0-9]+$/.test(a) && /^[0-9]+$/.test(b) ? Number(a) > Number(b) : true);
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "RulesetUpgraded") {
+      if (d.ruleset !== ruleset || !newer(d.version, version)) out.push({ kind: "version", seq: e.seq, message: `seq ${e.seq} announces ${d.ruleset} version ${d.version} after ${ruleset} version ${version}: an encounter's ruleset stays and its version only goes up` });
+      else { version = d.version; at = e.seq; }
+    }
+    if (e.command_id === previous) continue;
+    previous = e.command_id;
+    const decl = d.declaration;
+    if (!GIVEN.has(e.type) && (!decl || typeof decl !== "object")) {
+      out.push({ kind: "declaration", seq: e.seq, message: `seq ${e.seq}: command ${JSON.stringify(e.command_id)} (${e.type}) records no declaration, but every command of this stream declares itself (stream rules 3)` });
+    } else if (decl && typeof decl === "object" && (decl.ruleset !== ruleset || decl.version !== version)) {
+      out.push({ kind: "version", seq: e.seq, message: `seq ${e.seq} declares ${decl.ruleset} version ${decl.version}, but the stream announced ${ruleset} version ${version} (at seq ${at}): a declaration names only the version the stream announced` });
+    }
+  }
+  return out;
+}
+
+// Kept (seq, hash) receipts against the stream (server/audit/verifying.py receipt_problems): receipts past
+// the end mean a cut tail, named once, at the first missing seq. `complete`: the stream is all there
+// (a file, or a live page caught up), so a receipt past its end is not merely still on its way.
+export function receiptProblems(events, receipts, complete = true) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const last = events.length ? Math.max(...events.map((e) => e.seq)) : 0;
+  const out = [], beyond = [];
+  for (const r of receipts) {
+    const e = bySeq.get(r.seq);
+    if (Number.isInteger(r.seq) && r.seq > last) beyond.push(r.seq);
+    else if (!e) out.push({ kind: "receipt", seq: Number.isInteger(r.seq) ? r.seq : null, message: `a receipt names seq ${r.seq}, which the stream does not hold` });
+    else if (e.hash !== r.hash) out.push({ kind: "receipt", seq: r.seq, message: `seq ${r.seq}: the receipt says hash ${r.hash}, the stream says ${e.hash}: the stream was rewritten after the receipt was given` });
+  }
+  if (beyond.length && complete) {
+    const top = Math.max(...beyond);
+    out.push({ kind: "receipt", seq: last + 1, message: `receipts name seqs up to ${top}, but the stream ends at seq ${last}: ${last + 1 === top ? `seq ${top}` : `seqs ${last + 1}-${top}`} ${last + 1 === top ? "was" : "were"} cut off` });
+  }
+  return out;
 }
 
 // Manual faces the encounter's rules let nobody supply (rules/supplied_dice.py, section 5): with server
@@ -198,7 +315,8 @@ function markRoll(e, commitment, timeline, cache) {
   const c = timeline.get(commitment || "");
   if (!c) return { ...roll, mark: FAILED, problem: "no dice commitment was in force for this roll" };
   if (c.revealed_seed === null) return { ...roll, mark: NOT_YET_REVEALED };
-  if (!c.seed_matches) return { ...roll, mark: FAILED, problem: `the seed revealed at seq ${c.revealed_at_seq} does not hash to its commitment` };
+  // Never recompute from a seed that fails its commitment: the fault is the reveal, named at its seq.
+  if (!c.seed_matches) return { ...roll, mark: SEED_FAILED, failed_at: c.revealed_at_seq, problem: `the seed revealed at seq ${c.revealed_at_seq} does not hash to its commitment` };
   const key = `${e.hash}|${c.revealed_seed}`;
   if (!cache.has(key)) {
     let want = null;
@@ -230,6 +348,7 @@ export function report(chain, trailer = null, cache = new Map()) {
   }
   const rolls = auditRolls(events, cache);
   for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: r.message ?? `seq ${r.seq} (${r.purpose}): ${r.problem}` });
+  problems.push(...keyProblems(events, cache), ...declarationProblems(events));
   const hidden = auditHidden(events, cache);
   problems.push(...hidden.problems);
   if (trailer) {
@@ -246,7 +365,7 @@ export function report(chain, trailer = null, cache = new Map()) {
   return {
     ok: problems.length === 0, chain_ok: chain.problems.length === 0,
     first_bad_seq: seqs.length ? Math.min(...seqs) : null, events_checked: events.length,
-    rolls, rolls_checked: rolls.length, rolls_verified: count(VERIFIED), rolls_failed: count(FAILED),
+    rolls, rolls_checked: rolls.length, rolls_verified: count(VERIFIED), rolls_failed: count(FAILED) + count(SEED_FAILED),
     rolls_not_yet_revealed: count(NOT_YET_REVEALED), rolls_manual: count(MANUAL),
     head: chain.head, problems, commitments: timeline, hidden: hidden.rolls,
     // Only where there are hidden rolls, as GET /verify counts them.
