@@ -467,9 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument(
         "--sent",
+        action="append",
         default=None,
         metavar="FILE",
-        help="JSONL of the {command_id, entropy} you sent: your dice must be keyed by them",
+        help="JSONL of the {command_id, entropy} you sent (the page's sent record, refusals included): your "
+        "dice must be keyed by them; give it once per file (a player on several devices)",
     )
     verify.add_argument(
         "--replay",
@@ -496,7 +498,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _verify(args: argparse.Namespace) -> int:
     import json
 
-    from server.audit.verifying import parse_head, report_text, verify_export
+    import msgspec
+
+    from server.audit.verifying import parse_head, parse_receipts, report_text, verify_export
 
     try:
         head = parse_head(args.head) if args.head else None
@@ -511,8 +515,11 @@ def _verify(args: argparse.Namespace) -> int:
             with open(args.receipts, "rb") as f:
                 receipts = f.read()
         if args.sent:
-            with open(args.sent, "rb") as f:
-                sent = f.read()
+            kept: list[Any] = []
+            for name in args.sent:
+                with open(name, "rb") as f:
+                    kept += parse_receipts(f.read())
+            sent = msgspec.json.encode(kept)
     except OSError as exc:
         print(f"tussle verify: {exc}", file=sys.stderr)
         return 2

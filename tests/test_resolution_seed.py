@@ -16,6 +16,7 @@ import msgspec
 from events.envelope import Event
 from tests.support.seed_reading import stored_seed
 from tests.test_dice_keying import asked_of_the_gm, offline_answers
+from tests.test_verify_tamper import export, tussle_cli
 
 ROTATIONS = 48  # the audit's count
 
@@ -80,3 +81,29 @@ async def test_a_command_bound_to_a_rotated_commitment_is_refused_and_appends_no
     assert again.status == 200 and again.body["events"] == first.body["events"]
     bad = await enc.command("note", text="x", expected_commitment="not-a-commitment")
     assert bad.status == 400 and bad.body["error"]["details"]["field"] == "expected_commitment"
+
+
+async def test_tussle_verify_sent_names_the_rotation_that_refused_a_players_command(tussle, tmp_path):
+    enc = await tussle.create()
+    await enc.add({"id": "ann", "name": "Ann", "side": "heroes"})
+    token = await enc.seat("Ann's player", ["ann"])
+    seen = (await enc.state(token=token))["commitment"]
+    rotation = (await enc.ok("rotate_seed"))["seq"]
+    held = {"command_id": "ann-held", "entropy": "h" * 24, "expected_commitment": seen}
+    r = await enc.command("roll", token=token, expression="1d100", combatant="ann", **held)
+    assert r.status == 409
+    later = {"command_id": "ann-later", "entropy": "l" * 24}
+    assert (await enc.command("roll", token=token, expression="1d6", combatant="ann", **later)).status == 201
+    await enc.ok("close")
+    # The player's record on two devices: the refused send (with the server's answer) on one, the other roll
+    # on the other, as the page keeps them.
+    phone, laptop = tmp_path / "phone.jsonl", tmp_path / "laptop.jsonl"
+    phone.write_text(json.dumps({**held, "refused": {"status": 409, **r.body["error"]}}) + "\n")
+    laptop.write_text(json.dumps(later) + "\n")
+    path = await export(tussle, enc, tmp_path)
+    code, out = await tussle_cli("verify", path, "--sent", str(phone), "--sent", str(laptop), "--json")
+    report = json.loads(out)
+    assert code == 1 and report["first_bad_seq"] == rotation
+    assert [(p["kind"], p["seq"]) for p in report["problems"]] == [("commitment_moved", rotation)]
+    code, _ = await tussle_cli("verify", path, "--sent", str(laptop))
+    assert code == 0

@@ -257,8 +257,14 @@ def sent_problems(
     keyed by them, with its entropy. A roll that merely claims to be manual where no faces may be supplied
     (`refused`) is checked like a server roll."""
     refused = refused_faces(events) if refused is None else refused
-    mine = {s["command_id"]: s.get("entropy", "") or "" for s in sent if isinstance(s.get("command_id"), str)}
-    problems, seen = [], set()
+    sent = list(sent)
+    # A send the server refused appended nothing: the record of it is the player's (the page keeps the 409).
+    mine = {
+        s["command_id"]: s.get("entropy", "") or ""
+        for s in sent
+        if isinstance(s.get("command_id"), str) and not s.get("refused")
+    }
+    problems, seen = moved_problems(events, sent), set()
     for e in events:
         seen.add(e.command_id)
         if e.type != "DieRolled" or (e.data.get("source") == "manual" and e.seq not in refused):
@@ -351,6 +357,32 @@ def version_problems(events: list[Event]) -> list[Problem]:
                     e.seq,
                 )
             )
+    return problems
+
+
+def moved_problems(events: list[Event], sent: list[dict[str, Any]]) -> list[Problem]:
+    """Each rotation that came after one of the player's commands was sent bound to the commitment it
+    replaced, and refused for it (409 commitment_moved, in the player's sent record): an operator can
+    refuse a command by rotating first, which the chain alone does not show."""
+    replaced = {c["commitment"]: c["replaced_at_seq"] for c in commitment_timeline(events)}
+    problems = []
+    for s in sent:
+        refusal = s.get("refused")
+        if not isinstance(refusal, dict) or refusal.get("code") != "commitment_moved":
+            continue
+        pinned = s.get("expected_commitment") or (refusal.get("details") or {}).get("expected")
+        at = replaced.get(pinned)
+        problems.append(
+            Problem(
+                "commitment_moved",
+                f"seq {at}: the dice seed was rotated after your command {s.get('command_id')!r} was sent bound "
+                f"to commitment {pinned}; it was refused and nothing was rolled"
+                if at is not None
+                else f"your command {s.get('command_id')!r} was refused for commitment {pinned}, which this "
+                "stream never replaced",
+                at,
+            )
+        )
     return problems
 
 
