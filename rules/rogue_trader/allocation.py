@@ -28,6 +28,15 @@ from rules.rogue_trader.tables import ATTACK_ARCS, SPECIAL_DAMAGE
 ANGLE_EPSILON = 1e-6  # the 45° and 135° boundaries belong to the narrower arc (A1)
 
 
+def pushed_back_an_opponent(state: State, cid: str, round_: int) -> bool:
+    """§To Hit Modifiers "+1 Following up: if the model pushed back its combat opponent in the previous turn":
+    the pusher's, whether its unit then followed up or held (a pushed-back model records who pushed it)."""
+    return any(
+        m.get("pushed_back_round") == round_ and cid in (m.get("pushed_back_by") or [])
+        for m in state.get("rules", {}).get("models", {}).values()
+    )
+
+
 def arc_of(attacker: Point, facing: int, defender: Point) -> str:
     """Which arc of the attacker the defender stands in: front, left, right or rear (spec §1, A1)."""
     delta = relative_bearing(attacker, facing, defender)
@@ -279,7 +288,7 @@ def to_hit_modifiers(
         mods.append(Modifier(1, "charging"))
     if target["id"] in rm.get("uphill_over", []):
         mods.append(Modifier(1, "uphill"))
-    if rm.get("followed_up_round") is not None and rm.get("followed_up_round") == turn(state) - 1:
+    if pushed_back_an_opponent(state, attacker["id"], turn(state) - 1):
         mods.append(Modifier(1, "following up"))
     against = tm.get("obstacle_against") or []
     if tm.get("behind_obstacle") and (not against or attacker["id"] in against):

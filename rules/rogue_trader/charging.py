@@ -154,6 +154,7 @@ def resume_charged(
     if not isinstance(turn_to_face, bool):
         raise BadCommand("turn_to_face must be true or false", "turn_to_face")
     decl_params: dict[str, Any] = {"turn_to_face": turn_to_face}
+    refuse(_not_both(state, target, choice), details={"combatant": target_id, "choice": choice})
     if choice == "stand_and_fire":
         weapon = _fire_weapon(state, target, params.get("weapon"))
         decl_params["weapon"] = weapon["id"]
@@ -172,6 +173,19 @@ def resume_charged(
             return t.events  # the charger may name another target (4.3)
     finish_charge(t)
     return t.events
+
+
+NOT_BOTH = "§Being Charged: a model may not 'stand and fire' and 'run away'"
+
+
+def _not_both(state: State, c: dict[str, Any], choice: str) -> list[str]:
+    """A second charge in one turn: whichever of stand and fire / run away the model did, not the other."""
+    rm = rules_model(state, c["id"])
+    if choice == "run_away" and rm.get("fired_turn") == turn(state):
+        return [f"{NOT_BOTH}; {c['name']} stood and fired this turn, so it may hold (and turn to face)"]
+    if choice == "stand_and_fire" and rm.get("ran_away_turn") == turn(state):
+        return [f"{NOT_BOTH}; {c['name']} ran away this turn, so it may hold or run away again"]
+    return []
 
 
 def _gm_modifiers(raw: Any) -> list[Modifier]:

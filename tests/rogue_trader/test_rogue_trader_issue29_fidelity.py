@@ -1,0 +1,48 @@
+"""Issue 29 (rules fidelity, round 3), rogue-trader: each test is named after the seed clause it plays, over HTTP."""
+
+from __future__ import annotations
+
+from rt_support import cultist, encounter, marine, mods, of_type, red_charges_blue, rolls
+
+
+async def test_following_up_if_the_model_pushed_back_its_combat_opponent_in_the_previous_turn(tussle):
+    # §To Hit Modifiers: "+1 | Following up | If the model pushed back its combat opponent in the previous turn".
+    # E7: R's m2 pushes back B's c2 in turn 3, and R holds its ground instead of following up; in turn 4 c2
+    # charges m2 back. The +1 belongs to the pusher m2, though it never followed up.
+    enc = await red_charges_blue(tussle, m1={"Ld": 8}, m2={"Ld": 8})
+    await enc.ok("start_phase", phase="close_combat")
+    await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
+    await enc.ok("rogue-trader.push_back", unit="B")
+    await enc.ok("rogue-trader.follow_up", unit="R", choice="hold", dice=[[3, 4]])
+    await enc.ok("start_phase", phase="end")
+    await enc.ok("start_turn", turn=4)
+    await enc.ok("start_phase", phase="movement")
+    await enc.ok("rogue-trader.charge", combatant="c2", target="m2")
+    st = await enc.state()
+    for p in st["pending"]:
+        await enc.ok("respond", reaction=p["id"], choice="hold")
+    await enc.ok("start_phase", phase="close_combat")
+    body = await enc.ok("rogue-trader.resolve_round", group="c2", dice=[[1], [1]])
+    hit = [r for r in rolls(body["events"], "to_hit") if r["combatant"] == "m2"][0]
+    assert mods(hit) == [(1, "following up")]
+    c2hit = [r for r in rolls(body["events"], "to_hit") if r["combatant"] == "c2"][0]
+    assert (1, "following up") not in mods(c2hit)
+    await enc.replay_matches_live()
+
+
+async def test_a_model_may_not_stand_and_fire_and_run_away(tussle):
+    # §Being Charged: "A model may not 'stand and fire' and 'run away'": c1 stood and fired at m1's charge, so
+    # at m2's charge in the same turn running is refused, saying what it may do; holding is accepted.
+    enc = await encounter(tussle, [marine("m1", 0, 0), marine("m2", 0, 3), cultist("c1", 5, 0, reactions={})])
+    body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    # The shot slays m1 before it moves (6 hits, 6 wounds, save 2 fails), so c1 is still out of contact.
+    await enc.ok("respond", reaction=rid, choice="stand_and_fire", weapon="laspistol", dice=[[6], [6], [2]])
+    body = await enc.ok("rogue-trader.charge", combatant="m2", target="c1")
+    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    r = await enc.command("respond", reaction=rid, choice="run_away")
+    assert r.status == 422, r.body
+    msg = r.body["error"]["message"]
+    assert "may not 'stand and fire' and 'run away'" in msg and "C1 stood and fired this turn" in msg, msg
+    await enc.ok("respond", reaction=rid, choice="hold")
+    await enc.replay_matches_live()
