@@ -15,6 +15,7 @@ from typing import Any
 
 from events.envelope import Event
 from events.hidden_rolls import shown
+from rules.interface import Ruleset
 from rules.state import EventNotFoldable, evolve, initial_state, voided_seqs
 from rules.wording import names_and
 
@@ -307,7 +308,7 @@ def void_sentence(data: dict[str, Any], voided_texts: dict[int, str]) -> str:
 # ---- the projection ------------------------------------------------------------------------------
 
 
-def sentence(ruleset: Any, state: State, e: Event, voided_texts: dict[int, str]) -> str:
+def sentence(ruleset: Ruleset | None, state: State, e: Event, voided_texts: dict[int, str]) -> str:
     """The ruleset's sentence when it has one, else the engine's; manual rolls always say so."""
     text = None
     if ruleset is not None and e.type != "EventVoided":

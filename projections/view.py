@@ -7,12 +7,13 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules.interface import Ruleset
 from rules.offers import GM
 
 
 def state_view(
     state: dict[str, Any],
-    ruleset: Any,
+    ruleset: Ruleset,
     deadlines: Mapping[str, str] | None = None,
     with_offers: bool = True,
 ) -> dict[str, Any]:
@@ -40,7 +41,9 @@ def state_view(
     return view
 
 
-def offers_view(state: dict[str, Any], ruleset: Any, keys: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+def offers_view(
+    state: dict[str, Any], ruleset: Ruleset, keys: Iterable[str]
+) -> dict[str, list[dict[str, Any]]]:
     """Each key's offers (a combatant id, or "gm" for the GM's steps); none once closed."""
     if ruleset is None or state["closed"]:
         return {}
@@ -51,7 +54,7 @@ _OFFERS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
 _OFFERS_KEPT = 512
 
 
-def _offers(state: dict[str, Any], ruleset: Any, key: str) -> list[dict[str, Any]]:
+def _offers(state: dict[str, Any], ruleset: Ruleset, key: str) -> list[dict[str, Any]]:
     """`ruleset.offers`, remembered by the stream, seq, head hash and voids that fix the state: every offer is
     held to the rules by deciding it (rules/offer_checks.py), and the websocket frame, GET /state and each
     seat's GET /me ask for the same seq in turn."""
@@ -70,7 +73,7 @@ def _offers(state: dict[str, Any], ruleset: Any, key: str) -> list[dict[str, Any
 
 
 def acting_now_view(
-    state: dict[str, Any], ruleset: Any, deadlines: Mapping[str, str]
+    state: dict[str, Any], ruleset: Ruleset, deadlines: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     """The ruleset's `acting_now`, each pending reaction's `until` with its `deadline` (None: no timeout)."""
     if ruleset is None or state["closed"]:

@@ -16,7 +16,7 @@ import msgspec.inspect
 from events.dice import BadDice, Dice, DiceNeeded
 from rules.acting import asked_of
 from rules.hexes import label
-from rules.interface import BadCommand, Forbidden, RuleError, common_commands
+from rules.interface import BadCommand, Forbidden, RuleError, Ruleset, common_commands
 from rules.offers import (
     GM,
     Choice,
@@ -51,7 +51,7 @@ def actor_for(state: dict[str, Any], key: str, reaction: str | None = None) -> s
     return "gm" if seat == GM else f"seat:{seat}"
 
 
-def refusal(ruleset: Any, state: dict[str, Any], body: dict[str, Any], actor: str) -> str | None:
+def refusal(ruleset: Ruleset, state: dict[str, Any], body: dict[str, Any], actor: str) -> str | None:
     """Why the rules refuse `body` sent by `actor` now (None: accepted), with whatever faces it asks."""
     from rules.registry import command_decoder  # the registry reads entry points; only decoding here
 
@@ -86,7 +86,7 @@ def refusal(ruleset: Any, state: dict[str, Any], body: dict[str, Any], actor: st
 _decoders: dict[str, msgspec.json.Decoder] = {}
 
 
-def kept(ruleset: Any, state: dict[str, Any], key: str, offers: list[Offer]) -> list[Offer]:
+def kept(ruleset: Ruleset, state: dict[str, Any], key: str, offers: list[Offer]) -> list[Offer]:
     """The offers with every variant the rules refuse taken out: finite choices are nested (each option
     carries the choices after it in `then`) and pruned leaf by leaf; an offer left with nothing to send
     is dropped. Region choices are kept as given (their ruleset draws them from its own limits)."""
@@ -101,7 +101,7 @@ def kept(ruleset: Any, state: dict[str, Any], key: str, offers: list[Offer]) -> 
 
 
 def _prune(
-    ruleset: Any, state: dict[str, Any], actor: str, command: dict[str, Any], choices: list[Choice]
+    ruleset: Ruleset, state: dict[str, Any], actor: str, command: dict[str, Any], choices: list[Choice]
 ) -> list[Choice] | None:
     if not choices:
         return [] if refusal(ruleset, state, command, actor) is None else None
@@ -192,7 +192,7 @@ KINDS_BY_FIELD = {
 
 
 def schema_offers(
-    ruleset: Any,
+    ruleset: Ruleset,
     state: dict[str, Any],
     cid: str,
     types: list[str],
@@ -262,7 +262,7 @@ COMMAND_FIELDS = frozenset({"command_id", "entropy", "expected_seq", "dice", "ac
 
 
 def offers_of(
-    ruleset: Any,
+    ruleset: Ruleset,
     state: dict[str, Any],
     key: str,
     built: list[Offer],
@@ -291,7 +291,7 @@ def offers_of(
     )
 
 
-def answers(ruleset: Any, state: dict[str, Any], key: str) -> list[Offer]:
+def answers(ruleset: Ruleset, state: dict[str, Any], key: str) -> list[Offer]:
     """Each answer of the questions waiting for `key`; one the rules refuse bare is offered with the
     weapon or item it needs as a choice (a charge answered by standing to fire names the weapon)."""
     out = []
@@ -311,7 +311,7 @@ def answers(ruleset: Any, state: dict[str, Any], key: str) -> list[Offer]:
 def titled(titles: dict[str, str]) -> Callable[[Any, dict[str, Any], str], list[Offer]]:
     """A ruleset's `offers` built wholly by `offers_of`, with its commands' titles in words."""
 
-    def offers(ruleset: Any, state: dict[str, Any], key: str) -> list[Offer]:
+    def offers(ruleset: Ruleset, state: dict[str, Any], key: str) -> list[Offer]:
         return offers_of(ruleset, state, key, [], titles=titles)
 
     return offers

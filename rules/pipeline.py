@@ -48,6 +48,7 @@ from rules.interface import (
     Command,
     Forbidden,
     RuleError,
+    Ruleset,
     combatant_or_error,
     command_type,
 )
@@ -186,7 +187,7 @@ class NewCombatant(msgspec.Struct, forbid_unknown_fields=True):
     ] = {}
 
 
-def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Any) -> list[Any]:
+def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Ruleset) -> list[Any]:
     try:
         nc = msgspec.convert(cmd.combatant, NewCombatant)
     except msgspec.ValidationError as exc:
@@ -209,13 +210,13 @@ def add_combatant(state: dict[str, Any], cmd: c.AddCombatant, ruleset: Any) -> l
     return [msgspec.convert(data, CombatantJoined)]
 
 
-def _set_options(state: dict[str, Any], cmd: c.SetOptions, ruleset: Any) -> list[Any]:
+def _set_options(state: dict[str, Any], cmd: c.SetOptions, ruleset: Ruleset) -> list[Any]:
     merged = resolve_options(ruleset, {**state["options"], **cmd.options})
     changed = {k: merged[k] for k in cmd.options}
     return [OptionsChanged(changed)]
 
 
-def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], ruleset: Any) -> None:
+def _check_overridden(state: dict[str, Any], cid: str, cpatch: dict[str, Any], ruleset: Ruleset) -> None:
     """A ruling may overrule the rules but not break the shapes the rules read: the patched combatant must
     still be one add_combatant would take (a BadCommand names the field; the ruleset's RuleErrors, its
     judgements, are the GM's to overrule)."""
@@ -259,7 +260,7 @@ def _nested(dotted: str, value: Any) -> str:
     return out
 
 
-def _accepted_shape(ruleset: Any) -> str:
+def _accepted_shape(ruleset: Ruleset) -> str:
     """The overrides a ruling takes, as the JSON it is written in (nested objects, never dotted keys)."""
     allowed = sorted(p.split(".", 1)[1] if p.startswith("rules.") else p for p in ruleset.overridable)
     combatants = (
@@ -276,7 +277,7 @@ def _accepted_shape(ruleset: Any) -> str:
     )
 
 
-def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Any) -> list[Any]:
+def _ruling(state: dict[str, Any], cmd: c.Ruling, ruleset: Ruleset) -> list[Any]:
     for key, patch in cmd.overrides.items():
         if key == "combatants":
             if not isinstance(patch, dict):
@@ -326,7 +327,7 @@ def _void(state: dict[str, Any], cmd: c.Void, ctx: Context) -> list[Any]:
     return [EventVoided(seqs, cmd.reason)]
 
 
-def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Any, dice: Dice) -> list[Any]:
+def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Ruleset, dice: Dice) -> list[Any]:
     pending = next((p for p in state["pending"] if p["id"] == cmd.reaction), None)
     if pending is None:
         ids = ", ".join(p["id"] for p in state["pending"]) or "none"
@@ -346,7 +347,9 @@ def _respond(state: dict[str, Any], cmd: c.Respond, ctx: Context, ruleset: Any, 
     return [answered, ("resume", pending, Answer(choice, dict(cmd.params), ctx.actor))]
 
 
-def decide_common(state: dict[str, Any], cmd: Command, ctx: Context, ruleset: Any, dice: Dice) -> list[Any]:
+def decide_common(
+    state: dict[str, Any], cmd: Command, ctx: Context, ruleset: Ruleset, dice: Dice
+) -> list[Any]:
     """The events of a common command (a ("resume", pending, answer) marker asks the caller to resume)."""
     if isinstance(cmd, c.AddCombatant):
         _gm_only(ctx, "add combatants")
@@ -474,7 +477,7 @@ def to_new_event(struct: msgspec.Struct) -> NewEvent:
 UNDECLARED = ("command_id", "dice", "expected_seq", "expected_commitment")
 
 
-def declaration(cmd: Command, ruleset: Any, keyed_by: str) -> dict[str, Any]:
+def declaration(cmd: Command, ruleset: Ruleset, keyed_by: str) -> dict[str, Any]:
     """The command as decided, for its first event's `data.declaration` (DESIGN.md "Declarations"):
     with the envelope's command_id, the recorded manual faces and the revealed seeds, enough for anyone
     with this ruleset's code of `version` to decide it again (`tussle verify --replay`)."""
@@ -482,7 +485,7 @@ def declaration(cmd: Command, ruleset: Any, keyed_by: str) -> dict[str, Any]:
     return {"command": command, "keyed_by": keyed_by, "ruleset": ruleset.id, "version": ruleset.version}
 
 
-def _fold(state: dict[str, Any], new: NewEvent, ruleset: Any, ctx: Context) -> dict[str, Any]:
+def _fold(state: dict[str, Any], new: NewEvent, ruleset: Ruleset, ctx: Context) -> dict[str, Any]:
     seq = state["seq"] + 1
     return evolve(
         state, Event(ctx.stream, seq, new.type, new.data, ctx.actor, ctx.command_id, "", "", ""), ruleset
@@ -505,7 +508,7 @@ def check_pending(state: dict[str, Any], ctype: str) -> None:
     )
 
 
-def check_seat(state: dict[str, Any], ruleset: Any, cmd: Command, ctype: str, ctx: Context) -> None:
+def check_seat(state: dict[str, Any], ruleset: Ruleset, cmd: Command, ctype: str, ctx: Context) -> None:
     """A player acts only as the combatants his seat controls, in every command (common ones included),
     before any rule is judged: otherwise the log would say another seat's figure did it."""
     if ctype in ruleset.gm_commands and ctx.actor not in ("gm", "system"):
@@ -535,7 +538,7 @@ def _naming_figure(i: int, combatant: Any) -> Iterator[None]:
 
 
 def decide_command(
-    state: dict[str, Any], ruleset: Any, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
+    state: dict[str, Any], ruleset: Ruleset, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
 ) -> list[NewEvent]:
     """The events one command appends, or an exception saying why it appends nothing."""
     ctype = command_type(cmd)

@@ -22,14 +22,14 @@ and never re-judges an event; an event whose subject is gone is skipped and list
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from events.envelope import Event
 from events.gc_pause import gc_paused
 from rules.dice_keys import fold_draws
-from rules.interface import SubjectGone
+from rules.interface import Ruleset, SubjectGone
 from rules.merge_patch import merge_patch
 
 State = dict[str, Any]
@@ -387,7 +387,13 @@ def _mirrored(s: State, stat: str, values: dict[str, Any]) -> State:
     return {**s, "combatants": combatants}
 
 
-def evolve(state: State, event: Event, ruleset: Any) -> State:
+class Folds(Protocol):
+    """What `evolve` asks of a ruleset: its own fold (a `Ruleset`, or rules/working.py's fold of one)."""
+
+    def evolve(self, rules_state: dict[str, Any], event: Event) -> dict[str, Any]: ...
+
+
+def evolve(state: State, event: Event, ruleset: Folds | None) -> State:
     """The state after one event: the common core, then the ruleset's own part.
 
     An event whose subject a void removed is recorded in `inconsistencies` (the ruleset says so by
@@ -433,7 +439,7 @@ def replay(events: list[Event], ruleset_for: Callable[[Event], Any], at: int | N
 
 def fold_onto(
     state: State,
-    ruleset: Any,
+    ruleset: Ruleset | None,
     events: Iterable[Event],
     ruleset_for: Callable[[Event], Any],
     voided: set[int],

@@ -8,6 +8,7 @@ from typing import Any
 
 from events.envelope import timestamp
 from projections.view import acting_now_view
+from rules.interface import Ruleset
 from server.encounters.tokens import Principal
 
 TS_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -31,7 +32,7 @@ def reaction_deadlines(
 
 
 def asked_now(
-    state: dict[str, Any], ruleset: Any, who: Principal, mine: list[str], deadlines: dict[str, str]
+    state: dict[str, Any], ruleset: Ruleset, who: Principal, mine: list[str], deadlines: dict[str, str]
 ) -> dict[str, Any]:
     """The fields /me adds: `your_turn`, the `acting_now` entries of this token, `next_slot` per combatant.
     A player's are its seat's and its combatants'; the GM's are all of them (the GM may act for anyone),
