@@ -194,7 +194,7 @@ class RevealRoll(Command, tag="reveal_roll"):
 
 
 class RotateSeed(Command, tag="rotate_seed"):
-    """Reveal the dice seed and commit to a new one (GM)."""
+    """Reveal the dice seed and commit to a new one (GM or player: anyone may ask for a fresh seed)."""
 
 
 class Close(Command, tag="close"):
