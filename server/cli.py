@@ -92,6 +92,17 @@ def _listen_or_say_why(host: str, port: int) -> socket.socket | None:
         return None
 
 
+def _say_once_started(app: web.Application, line: str) -> None:
+    """Print the startup line once the app has started (its store open, the schema migrated, the seed
+    key checked), never before: whoever waits for the line (README, a supervisor) then knows the server
+    serves, not merely that its socket is bound (issue 33 item 7)."""
+
+    async def say(_: web.Application) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    app.on_startup.append(say)  # after every startup step make_app registered (the store's first)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from events.store.migrations import SchemaMismatch
     from events.store.seed_key import SeedKeyError
@@ -122,7 +133,7 @@ def _serve(args: argparse.Namespace) -> int:
     store = SqliteStore(args.db)
     app = make_app(store, admin_token=admin, **limit_settings(args))
     _freeze_startup_objects()
-    print(f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
+    _say_once_started(app, f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}")
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
     except (DatabaseLocked, SchemaMismatch, SeedKeyError) as exc:
@@ -169,7 +180,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     pg_listener.attach(app, store)
     _freeze_startup_objects()
     # The DSN may hold a password: name only where the data lives.
-    print(f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
+    _say_once_started(app, f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}")
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
     except SeedKeyError as exc:

@@ -166,6 +166,9 @@ def test_a_server_with_another_key_refuses_to_start(tmp_path, no_env_key):
     os.chmod(key_file, 0o600)
     malformed = serve(db, {**env, ENV: "not-a-key"})
     assert malformed.returncode == 2 and "not hex" in malformed.stderr, malformed.stderr
+    # Issue 33 item 7: no refused start said it was serving (a waiter for that line was misled).
+    for refused in (wrong, lost, loose, malformed):
+        assert "tussle: serving" not in refused.stderr, refused.stderr
 
 
 async def _open_and_close(store: SqliteStore) -> None:
@@ -219,6 +222,7 @@ def test_postgres_without_the_key_refuses_to_start(pg_schema_dsn: str):
     )
     assert run.returncode == 2, run.stderr
     assert f"{ENV} is not set" in run.stderr
+    assert "tussle: serving" not in run.stderr, run.stderr  # issue 33 item 7
 
 
 async def test_postgres_seals_seeds_and_refuses_another_key(pg_schema_dsn: str):
