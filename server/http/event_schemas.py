@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
+from server.http.openapi_generators import FIELD_MEANINGS
 
 REF = "#/components/schemas/{name}"
 
@@ -48,8 +49,18 @@ def typed_events(
     schemas["Declaration"] = DECLARATION
     for etype, name in data_names.items():
         data = schemas[name]
-        data.setdefault("properties", {})["declaration"] = {"$ref": REF.format(name="Declaration")}
         data["description"] = data.get("description") or f"The data of a {etype} event."
+        for field, prop in data.setdefault("properties", {}).items():
+            if isinstance(prop, dict) and not prop.get("description"):
+                # The events' fields have no words of their own yet: the command field's meaning where
+                # the name has one, else where the event's own words are.
+                prop["description"] = FIELD_MEANINGS.get(field) or (
+                    f"The event's {field.replace('_', ' ')}: see {etype} in GET /rulesets/{{id}} (events)."
+                )
+        data["properties"]["declaration"] = {
+            "$ref": REF.format(name="Declaration"),
+            "description": "Only on a command's first event: the command as decided.",
+        }
         props = dict(plain["properties"])
         props["type"] = {"const": etype, "description": props["type"].get("description", "")}
         props["data"] = {"$ref": REF.format(name=name), "description": props["data"].get("description", "")}

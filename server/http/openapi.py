@@ -181,6 +181,14 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "get",
+        "/rulesets/{id}/openapi.json",
+        "This document for one ruleset's encounters: its commands, stats, options and events alone, "
+        "no union (the document a bot of that ruleset generates its client from).",
+        {200: {"application/json": {"schema": {"type": "object"}}}},
+        (404,),
+    ),
+    Endpoint(
+        "get",
         "/rulesets/{id}/guide",
         "The same as a readable HTML page (docs/playing/<ruleset>.md too).",
         {200: {"text/html": {"schema": {"type": "string"}}}},
@@ -636,8 +644,9 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
         stats.append({"$ref": REF.format(name=name)})
     combatant = components[combatant_ref.rsplit("/", 1)[1]]
     combatant["description"] = "A combatant to add; its ruleset checks and completes its stats."
+    # One ruleset (GET /rulesets/{id}/openapi.json): its stats, no union.
     combatant["properties"]["stats"] = {
-        "anyOf": stats,
+        **({"anyOf": stats} if len(stats) > 1 else stats[0]),
         "description": g.FIELD_MEANINGS["stats"],
     }  # default {}
     add = components["AddCombatant"]["properties"]

@@ -22,6 +22,8 @@ from aiohttp import web
 
 from events.dice_expressions import MAX_DICE, MAX_SIDES, RollLimits, roll_limits
 from events.envelope import Event
+from rules.registry import Registry
+from server.encounters.service_errors import NotFound
 from server.http.context import ENCOUNTERS, SETTINGS, json_response
 from server.http.errors import errors_middleware
 from server.http.openapi import build_openapi
@@ -72,6 +74,24 @@ async def openapi_handler(request: web.Request) -> web.Response:
     return json_response(cache["doc"])
 
 
+async def ruleset_openapi_handler(request: web.Request) -> web.Response:
+    """GET /rulesets/{id}/openapi.json: the same document for one ruleset's encounters, in which
+    commands, stats, options and events are that ruleset's alone (the one a bot of that game generates
+    from: no union to tell rulesets apart)."""
+    rid = request.match_info["id"]
+    rs = request.app[ENCOUNTERS].registry.get(rid)
+    if rs is None:
+        raise NotFound(
+            f"there is no ruleset {rid!r} on this server (GET /rulesets lists them)", {"ruleset": rid}
+        )
+    cache = request.app[OPENAPI]
+    if rid not in cache:
+        doc = build_openapi(Registry([rs]))
+        doc["info"]["title"] = f"Tussle: {rs.title}"
+        cache[rid] = doc
+    return json_response(cache[rid])
+
+
 def _count_appended_events(app: web.Application) -> None:
     """Count every committed event: the live feed hears each commit exactly once."""
 
@@ -108,3 +128,4 @@ def setup(app: web.Application) -> None:
 
     app.router.add_get("/metrics", metrics_handler)
     app.router.add_get("/openapi.json", openapi_handler)
+    app.router.add_get("/rulesets/{id}/openapi.json", ruleset_openapi_handler)
