@@ -78,7 +78,25 @@ async function showOptions() {
 }
 
 function showDiceHelp() {
-  document.getElementById("c-dice-help").textContent = DICE_HELP[document.getElementById("c-dice").value] || "";
+  const dice = document.getElementById("c-dice").value;
+  document.getElementById("c-dice-help").textContent = DICE_HELP[dice] || "";
+  // Manual dice have no seed to rotate.
+  const rotate = document.getElementById("c-rotate-each-turn");
+  if (rotate) rotate.closest(".field").hidden = dice === "manual";
+}
+
+// Rotating the seed each turn (engine option rotate_seed_each_turn) lets a play-by-post group check every
+// roll of a turn as soon as the next one starts: ticked by default here, for the GM to untick (the API's
+// default is unchanged).
+function rotateEachTurnField() {
+  const box = el("input", { type: "checkbox", id: "c-rotate-each-turn", name: "rotate_seed_each_turn", checked: true });
+  return el("div", { class: "field" }, box, " ", el("label", { for: "c-rotate-each-turn" }, "Rotate the dice seed each turn (recommended)"),
+    el("small", { class: "help" }, "every roll of a turn can be checked as soon as the next turn starts (docs/verifying.md)"));
+}
+
+function rotatesEachTurn() {
+  const box = document.getElementById("c-rotate-each-turn");
+  return !!box && box.checked && document.getElementById("c-dice").value !== "manual";
 }
 
 function showCreated(created) {
@@ -149,6 +167,7 @@ async function create(ev) {
   let options;
   try {
     options = changedOptions();
+    if (rotatesEachTurn()) options.rotate_seed_each_turn = true;
   } catch (err) {
     status.textContent = err.message;
     return;
@@ -205,6 +224,7 @@ async function main() {
   for (const d of (create_ && create_.properties.dice.enum) || ["server", "manual", "mixed"]) dice.append(el("option", { value: d }, d));
   dice.value = "server";
   dice.addEventListener("change", showDiceHelp);
+  dice.closest(".field").after(rotateEachTurnField());
   showOptions();
   showDiceHelp();
   loadPublic();
