@@ -240,6 +240,28 @@ CASES: list[Case] = [
         400,
         "to[0]",
     ),
+    # fields of the wrong type that a falsy default used to swallow (issue 33 item 8)
+    *(
+        (
+            f"options {raw}",
+            "POST",
+            "/encounters",
+            f'{{"name": "x", "ruleset": "freeform", "options": {raw}}}',
+            {},
+            400,
+            "options",
+        )
+        for raw in ("false", "0", "[]", '""', "true")
+    ),
+    (
+        "seat combatants null",
+        "POST",
+        "{enc}/seats",
+        '{"name": "s", "combatants": null}',
+        {},
+        400,
+        "combatants",
+    ),
     # a Content-Encoding the body does not have
     (
         "gzip header, plain create",

@@ -385,7 +385,7 @@ class Encounters:
             raise bad_request("dice must be server, manual or mixed", "dice")
         integers_only(body)  # the options are stored in EncounterCreated
         try:
-            options = resolve_options(ruleset, body.get("options") or {})
+            options = resolve_options(ruleset, _options_of(body))
         except BadCommand as exc:
             raise bad_request(exc.message, exc.field) from None
         command_id = client_command_id(body)
@@ -1037,6 +1037,17 @@ class Encounters:
         return answered
 
 
+def _options_of(body: dict[str, Any]) -> dict[str, Any]:
+    """A creation's `options`: an object, or absent (or null) for the defaults. `false`, `0` or `[]`
+    are the wrong type (a 400), never read as "no options" (issue 33 item 8)."""
+    options = body.get("options")
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise bad_request("options must be an object of the ruleset's options", "options")
+    return options
+
+
 def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[str] | None]:
     unknown = set(body) - {"name", "combatants", "command_id", "seat"}
     if unknown:
@@ -1045,6 +1056,8 @@ def _seat_fields(body: dict[str, Any], require: bool) -> tuple[str | None, list[
     combatants = body.get("combatants")
     if (require or name is not None) and (not isinstance(name, str) or not name.strip()):
         raise bad_request("name must be a non-empty string", "name")
+    if require and "combatants" in body and combatants is None:
+        raise bad_request("combatants must be a list of combatant ids (leave it out for none)", "combatants")
     if require and combatants is None:
         combatants = []
     if combatants is not None and (
