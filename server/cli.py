@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from rules.registry import RegistryError
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
 
@@ -556,6 +557,14 @@ def _demo(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `tussle` console script."""
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except RegistryError as exc:  # two rulesets claim one name: nothing may start on that (issue 26 item 4)
+        print(f"tussle: the installed rulesets clash: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "export":
