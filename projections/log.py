@@ -16,6 +16,7 @@ from typing import Any
 from events.envelope import Event
 from events.hidden_rolls import shown
 from rules.interface import Ruleset
+from rules.plane import inches
 from rules.state import EventNotFoldable, evolve, initial_state, voided_seqs
 from rules.wording import names_and
 
@@ -51,6 +52,19 @@ def actor_name(state: State, actor: str) -> str:
 
 def _names(state: State, ids: Iterable[str]) -> str:
     return names_and([name_of(state, i) for i in ids])
+
+
+# Postures whose state name reads badly in a sentence ("is now on back").
+POSTURE_WORDS = {"on_back": "lying on their back", "on_stomach": "lying on their stomach"}
+
+
+def distance(state: State, value: Any) -> str:
+    """A distance in the encounter's units: table-top hundredths as inches, hexes counted."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return str(value)
+    if state["geometry"].get("kind") == "plane":
+        return inches(value)
+    return f"{value} hex{'es' if value != 1 else ''}"
 
 
 def place(state: State, position: Any) -> str:
@@ -252,7 +266,9 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         start = f" from {place(state, d['from'])}" if d.get("from") is not None else ""
         return f"{n(d['combatant'])} moves{start} to {place(state, d['to'])}{why}{facing}."
     if t == "PostureChanged":
-        return f"{n(d['combatant'])} is now {d['posture'].replace('_', ' ')}."
+        return (
+            f"{n(d['combatant'])} is now {POSTURE_WORDS.get(d['posture'], d['posture'].replace('_', ' '))}."
+        )
     if t == "FacingChanged":
         return f"{n(d['combatant'])} turns to face {d['facing']}."
     if t == "ItemDropped":
@@ -263,7 +279,8 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return f"{n(d['combatant'])} picks up {d['item']}."
     if t == "CloseCombatJoined":
         how = "" if d.get("standing") else " on the ground"
-        return f"{_names(state, d['combatants'])} are in close combat{how} at {place(state, d.get('at'))}."
+        verb = "is" if len(d["combatants"]) == 1 else "are"
+        return f"{_names(state, d['combatants'])} {verb} in close combat{how} at {place(state, d.get('at'))}."
     if t == "CloseCombatLeft":
         return f"{n(d['combatant'])} leaves the close combat ({d['how'].replace('_', ' ')})."
     if t == "PinApplied":
@@ -281,7 +298,9 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         cond = d["condition"].replace("_", " ")
         return f"{n(d['combatant'])} is {'now' if d['on'] else 'no longer'} {cond}."
     if t == "PushedBack":
-        return f"{n(d['combatant'])} is pushed back {d['distance']} to {place(state, d['to'])}."
+        return (
+            f"{n(d['combatant'])} is pushed back {distance(state, d['distance'])} to {place(state, d['to'])}."
+        )
     if t == "FollowedUp":
         return f"{n(d['combatant'])} follows up to {place(state, d['to'])}."
     if t == "ActionSpent":

@@ -114,7 +114,7 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
             {
                 "combatant": who,
                 "asked_of": p.get("asked_of", "gm"),
-                "why": f"{subject} is asked ({question}); nothing else goes on until it is answered",
+                "why": f"{subject} is asked ({question}); nothing else goes on meanwhile",
                 "until": until(
                     "reaction", "until it is answered" + (f" (default: {default})" if default else "")
                 ),

@@ -48,7 +48,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
                 state,
                 cur,
                 f"{name(state, cur)}'s own turn is running: {name(state, cur)} chose {m}"
-                + (f", {left} hexes of movement left" if left else ""),
+                + (f", {left} hex{'es' if left != 1 else ''} of movement left" if left else ""),
                 until(
                     "action",
                     f"until {name(state, cur)}'s turn ends: the next figure chooses a "

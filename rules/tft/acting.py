@@ -40,7 +40,7 @@ def _mover_why(state: dict[str, Any], cid: str) -> str:
     left = max(0, move_limit(state, c) - F.tft_record(state, cid)["hexes_moved"])
     return (
         f"{F.name(state, cid)} may move: it is the movement phase and {left} of {move_limit(state, c)} hexes "
-        "are left (the seed sets no side order for movement)"
+        "are left (the rules text sets no side order for movement)"
     )
 
 
