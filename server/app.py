@@ -81,13 +81,15 @@ async def get_ruleset(request: web.Request) -> web.Response:
 @routes.get("/rulesets/{id}/guide")
 async def ruleset_guide(request: web.Request) -> web.Response:
     from server.guides.guide import CSP, guide_html
+    from server.http.web import SECURITY_HEADERS
 
     page = guide_html(_ruleset_or_404(request))
     return web.Response(
         text=page,
         content_type="text/html",
         charset="utf-8",
-        headers={"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff"},
+        # The pages' own headers, but for the guide's stricter CSP (a page link may carry a token).
+        headers={**SECURITY_HEADERS, "Content-Security-Policy": CSP},
     )
 
 
