@@ -303,7 +303,16 @@ async def test_discord_format_splits_a_long_note_between_words_keeping_spans_lin
     enc = await hooked.create()
     await enc.add({"id": "bo", "name": "Bo *the* _Bold_", "side": "a", "stats": {}})
     await enc.seat("Ann **discord** Clyde", ["bo"])
-    made = await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord")
+    avatar = "https://example.org/avatars/bo.png"
+    r = await hooked.request(
+        "POST",
+        f"{enc.path}/webhooks",
+        {"url": rx.url, "avatar_url": "http://example.org/a.png"},
+        token=enc.gm_token,
+    )
+    assert r.status == 400 and r.body["error"]["details"] == {"field": "avatar_url"}, r.body
+    made = await subscribe(enc, rx.url, deliver=["log", "notices"], format="discord", avatar_url=avatar)
+    assert made["avatar_url"] == avatar
     chunk = "a `code span here` and [the rules](https://example.org/rules) then https://example.com/x_y ok; "
     long = (chunk * 60)[:5000].rsplit(" ", 1)[0]
     note = (await enc.ok("note", text=long))["seq"]
@@ -329,6 +338,7 @@ async def test_discord_format_splits_a_long_note_between_words_keeping_spans_lin
             assert c.count("`") % 2 == 0, c[-80:]  # no code span split across parts
             assert c.count("\\[the rules\\]") == c.count("](https://example.org/rules)"), c[-80:]
     assert {p["username"] for p in by_seq[(note, "log")]} == {"the GM"}
+    assert {m["avatar_url"] for ms in by_seq.values() for m in ms} == {avatar}
     assert notices[-1]["content"].endswith("\n" + link) and all(
         link not in p["content"] for p in notices[:-1]
     )

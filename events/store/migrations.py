@@ -202,6 +202,12 @@ CREATE TABLE snapshots (
         " fingerprint TEXT NOT NULL)",
         seal_seeds=True,
     ),
+    # 7: a webhook's optional avatar for Discord messages (https), shown beside each message it posts.
+    Migration(
+        "webhook_avatar",
+        sqlite="ALTER TABLE webhooks ADD COLUMN avatar_url TEXT",
+        postgres="ALTER TABLE webhooks ADD COLUMN avatar_url TEXT",
+    ),
 ]
 
 

@@ -27,7 +27,7 @@ CANCELLED = "cancelled"  # its webhook stopped before it was delivered
 # The stored columns, in the field order of WebhookRow and Delivery (both backends select these).
 WEBHOOK_COLUMNS = (
     "id, stream, url, secret, seat, deliver, format, base_url, created_at, status, next_at, "
-    "failing_since, last_error"
+    "failing_since, last_error, avatar_url"
 )
 DELIVERY_COLUMNS = (
     "id, webhook, stream, seq, part, kind, body, status, attempts, created_at, next_at, "
@@ -51,6 +51,7 @@ class WebhookRow(msgspec.Struct, frozen=True):
     next_at: float = 0.0  # the endpoint is not tried before this (backoff, Retry-After)
     failing_since: float | None = None
     last_error: str | None = None
+    avatar_url: str | None = None  # Discord shows it beside each message (https only)
 
 
 class WebhookChange(msgspec.Struct, frozen=True):

@@ -47,7 +47,7 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
     now = time.time()
     for w in req.webhooks:
         await conn.execute(
-            f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
             w.id,
             w.stream,
             w.url,
@@ -61,6 +61,7 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
             w.next_at,
             w.failing_since,
             w.last_error,
+            w.avatar_url,
         )
     if req.outbox:
         await conn.execute(

@@ -46,7 +46,7 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
     now = time.time()
     for w in req.webhooks:
         db.execute(
-            f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 w.id,
                 w.stream,
@@ -61,6 +61,7 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
                 w.next_at,
                 w.failing_since,
                 w.last_error,
+                w.avatar_url,
             ),
         )
     if req.outbox:

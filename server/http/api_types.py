@@ -394,6 +394,12 @@ class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True):
         str | None,
         about("Only this seat's notices (a player's webhook is always its own seat's); null: everyone's."),
     ] = None
+    avatar_url: Annotated[
+        str | None,
+        about(
+            "An https image URL Discord shows beside each message of a discord-format webhook; null: none."
+        ),
+    ] = None
     command_id: RequestId = None
 
 
@@ -413,6 +419,7 @@ class WebhookView(msgspec.Struct):
     failing_since: WhenFailing
     next_try: NextTry
     last_error: LastError
+    avatar_url: Annotated[str | None, about("The avatar its Discord messages post with; null: none.")]
 
 
 class WebhookCreatedResponse(WebhookView):

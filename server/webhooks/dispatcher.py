@@ -122,6 +122,8 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
         text = f"Test message from Tussle, sent by {data['by']}: this webhook is set up and its signature checks out."
         if w.format == "discord":
             body = {"content": f"{text}\n{link}", "username": "Tussle", "allowed_mentions": {"parse": []}}
+            if w.avatar_url:
+                body["avatar_url"] = w.avatar_url
             return msgspec.json.encode(body)
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.created_at))
         return msgspec.json.encode(
@@ -141,6 +143,8 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
         body = {"content": content, "allowed_mentions": {"parse": []}}
         if data.get("username"):
             body["username"] = data["username"]
+        if w.avatar_url:
+            body["avatar_url"] = w.avatar_url
         return msgspec.json.encode(body)
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.created_at))
     if d.kind == "event":

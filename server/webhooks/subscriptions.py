@@ -67,6 +67,7 @@ def webhook_view(w: WebhookRow) -> dict[str, Any]:
         "failing_since": _iso(w.failing_since),
         "next_try": _iso(w.next_at),
         "last_error": w.last_error,
+        "avatar_url": w.avatar_url,
     }
 
 
@@ -87,7 +88,7 @@ def delivery_view(d: Delivery) -> dict[str, Any]:
 
 
 def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tuple[str | None, list[str], str]:
-    unknown = set(body) - {"url", "deliver", "format", "seat", "command_id"}
+    unknown = set(body) - {"url", "deliver", "format", "seat", "avatar_url", "command_id"}
     if unknown:
         raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
     deliver = body.get("deliver", ["notices"])
@@ -108,6 +109,16 @@ def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tupl
         raise bad_request(f"there is no seat {seat!r} in this encounter", "seat")
     webhook_fields(who, seat, deliver)
     return seat, deliver, fmt
+
+
+def _avatar(url: Any) -> str | None:
+    """An avatar for Discord messages: an https URL (Discord fetches it; nothing else is accepted)."""
+    if url is None or url == "":
+        return None
+    parts = urlsplit(url) if isinstance(url, str) else None
+    if parts is None or parts.scheme != "https" or not parts.hostname or len(url) > 2048:
+        raise bad_request("avatar_url must be an https URL (at most 2,048 characters)", "avatar_url")
+    return url
 
 
 async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> WebhookRow:
@@ -140,7 +151,18 @@ async def create_webhook(request: web.Request) -> web.Response:
         raise bad_request(f"an encounter has at most {MAX_PER_ENCOUNTER} webhooks: delete one first", "url")
     wid, secret = f"wh_{secrets.token_hex(8)}", signing.new_secret()
     base_url = request.app[SETTINGS].get("public_url") or str(request.url.origin())
-    row = WebhookRow(wid, stream, body["url"], secret, seat, deliver, fmt, base_url.rstrip("/"), time.time())
+    row = WebhookRow(
+        wid,
+        stream,
+        body["url"],
+        secret,
+        seat,
+        deliver,
+        fmt,
+        base_url.rstrip("/"),
+        time.time(),
+        avatar_url=_avatar(body.get("avatar_url")),
+    )
     out = await enc.admin_event(
         stream,
         who,

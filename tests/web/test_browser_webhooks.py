@@ -109,6 +109,7 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     assert "docs/notifications.md" in g.locator("#webhooks").inner_text()
     g.fill("#webhook-url", discord.url)
     g.select_option("#webhook-format", "discord")
+    g.fill("#webhook-avatar", "https://example.org/gm.png")
     g.click("#webhook-add button[type=submit]")
     g.locator("#webhooks .status", has_text="added").wait_for()
     secret = g.locator("#webhooks .secret output").inner_text()
@@ -124,6 +125,7 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
         lambda: any("Test message" in m.get("content", "") for m in discord.verified(secret)), "the test"
     )
     test = next(m for m in discord.verified(secret) if "Test message" in m.get("content", ""))
+    assert test["avatar_url"] == "https://example.org/gm.png"
     assert test["username"] == "Tussle" and test["content"].endswith(f"/encounters/{enc['id']}/view")
     assert api.ok("GET", f"/encounters/{enc['id']}/state", token=enc["gm_token"])["seq"] == head
 

@@ -88,8 +88,10 @@ function addForm() {
   const url = el("input", { id: "webhook-url", type: "url", required: true, placeholder: "https://discord.com/api/webhooks/…", size: 50 });
   const format = el("select", { id: "webhook-format" },
     el("option", { value: "discord" }, "Discord (Markdown messages)"), el("option", { value: "json" }, "JSON (signed, for bots)"));
+  const avatar = el("input", { id: "webhook-avatar", type: "url", placeholder: "https://… (optional)", size: 40 });
   const parts = [el("p", {}, el("label", { for: "webhook-url" }, "Webhook URL "), url),
-    el("p", {}, el("label", { for: "webhook-format" }, "Format "), format)];
+    el("p", {}, el("label", { for: "webhook-format" }, "Format "), format),
+    el("p", {}, el("label", { for: "webhook-avatar" }, "Avatar on Discord (an https image) "), avatar)];
   const boxes = [];
   let seat = null;
   if (me.role === "gm") {
@@ -110,6 +112,7 @@ function addForm() {
     ev.preventDefault();
     act("Add", async () => {
       const body = { url: url.value.trim(), format: format.value };
+      if (avatar.value.trim()) body.avatar_url = avatar.value.trim();
       if (me.role === "gm") {
         body.deliver = boxes.filter((b) => b.checked).map((b) => b.value);
         if (seat.value) body.seat = seat.value;
