@@ -291,6 +291,29 @@ def sent_problems(
     for command_id in mine:
         if command_id not in seen:
             problems.append(Problem("sent", f"your command {command_id!r} is not in the stream"))
+    return problems + seat_problems(events, sent)
+
+
+def seat_problems(events: list[Event], sent: list[dict[str, Any]]) -> list[Problem]:
+    """With the seat named in the sent records (the page writes it), they are the seat's complete record:
+    every command in that seat's name must be one of them (refusals included), or it was sent by someone
+    else in the player's name."""
+    seats = {s["seat"] for s in sent if isinstance(s.get("seat"), str)}
+    held = {s.get("command_id") for s in sent}
+    problems, previous = [], None
+    for e in events:
+        if e.command_id == previous:
+            continue
+        previous = e.command_id
+        if e.actor.startswith("seat:") and e.actor[5:] in seats and e.command_id not in held:
+            problems.append(
+                Problem(
+                    "sent",
+                    f"seq {e.seq}: command {e.command_id!r} ({e.type}) is in the name of your seat "
+                    f"{e.actor[5:]!r}, but none of your sent records holds it",
+                    e.seq,
+                )
+            )
     return problems
 
 

@@ -5,6 +5,8 @@ rolled, never sends it again on its own, and keeps the refusal in its sent recor
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -15,7 +17,9 @@ pytestmark = pytest.mark.browser
 MOVED = "the dice seed was rotated after you sent this; nothing was rolled"
 
 
-def test_a_held_and_rotated_command_is_refused_and_the_page_says_nothing_was_rolled(served, api, open_page):
+def test_a_held_and_rotated_command_is_refused_and_the_page_says_nothing_was_rolled(
+    served, api, open_page, tmp_path
+):
     enc = api.ok("POST", "/encounters", {"name": "Held", "ruleset": "freeform"})
     watched = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}")
     p = watched.page
@@ -55,4 +59,27 @@ def test_a_held_and_rotated_command_is_refused_and_the_page_says_nothing_was_rol
     assert [r.get("refused", {}).get("code") for r in record] == [None, "commitment_moved"], record
     assert record[1]["command_id"] == refused[1]["command_id"] and record[0]["seq"] and "hash" in record[0]
     assert MOVED in said
+    # The record, saved from the page, is the player's file for tussle verify --sent: the rotation that
+    # refused the held command is named at its seq.
+    with p.expect_download() as saved:
+        p.locator("#save-sent").click()
+    sent_file = tmp_path / "sent.jsonl"
+    saved.value.save_as(sent_file)
+    assert [json.loads(line)["command_id"] for line in sent_file.read_text().splitlines()] == [
+        r["command_id"] for r in record
+    ]
+    api.command(enc, "close")
+    _, raw = api.call(
+        "GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"], accept="application/x-ndjson"
+    )
+    export = tmp_path / "export.jsonl"
+    export.write_bytes(raw)
+    out = subprocess.run(
+        [sys.executable, "-m", "server.cli", "verify", str(export), "--sent", str(sent_file), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    report = json.loads(out.stdout)
+    assert [(x["kind"], x["seq"]) for x in report["problems"]] == [("commitment_moved", head + 1)], report
     assert watched.script_errors(allow_status=(409,)) == []

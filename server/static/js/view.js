@@ -6,7 +6,7 @@ import { api, el, newCommandId, sendCommand, tokenFromFragment, viewLink, copyTe
 import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, receiptProblems as checkReceipts, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
 import { drawMap } from "./map.js";
-import { receipts, keepReceipt, keepSent } from "./receipts.js";
+import { receipts, keepReceipt, keepSent, sentRecord } from "./receipts.js";
 import { postUntilAnswered } from "./sending.js";
 import { forgetToken, onceLink, rememberToken, rememberedToken } from "./device.js";
 
@@ -235,15 +235,24 @@ function renderChain() {
     rep.hidden_rolls ? el("p", { "data-fact": "hidden-rolls" }, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
     el("p", { class: "commitment" }, `Dice commitment in force: ${inForce.length ? inForce[inForce.length - 1] : "none (every seed revealed)"}`),
     el("p", {}, `Receipts kept in this browser: ${kept}${kept ? (receiptProblems().length ? " — one does not match!" : ", all match the stream") : ""}.`),
-    el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"));
+    el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"),
+    sentRecord(stream).length ? el("button", { type: "button", id: "save-sent", onclick: saveSent }, "Save what I sent (for tussle verify --sent)") : "");
 }
 
-async function saveExport() {
-  const text = await api("GET", `/encounters/${encodeURIComponent(stream)}/events`, { token, accept: "application/x-ndjson" });
-  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: `${stream}.jsonl` });
+function download(text, name) {
+  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: name });
   document.body.append(a);
   a.click();
   a.remove();
+}
+
+async function saveExport() {
+  download(await api("GET", `/encounters/${encodeURIComponent(stream)}/events`, { token, accept: "application/x-ndjson" }), `${stream}.jsonl`);
+}
+
+// What this browser sent, refusals included: the file for `tussle verify --sent` (docs/verifying.md §5).
+function saveSent() {
+  download(sentRecord(stream).map((entry) => JSON.stringify(entry)).join("\n") + "\n", `${stream}.sent.jsonl`);
 }
 
 function renderTime() {
