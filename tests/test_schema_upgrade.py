@@ -11,6 +11,8 @@ The log's sentences are today's rulesets' (the tft encounter's re-read after iss
 sentences on purpose: no guessed pronouns, hexes as [q, r]); the stored events never change. Issue 18's
 new-user play-through: the gurps close combat says only Bors is on the ground, and while the GM's question to Bors
 waits, `legal_actions` lists only Bors's `respond` (Ana's move and evade would be refused).
+Issue 29 item 1: the tft encounter ends at turn 2's TurnStarted, so it is in no phase (`phase` null) and
+b1's action commands, refused before the action phase (tft version 4), are no longer in `legal_actions`.
 """
 
 from __future__ import annotations
