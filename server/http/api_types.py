@@ -692,6 +692,14 @@ class Combatant(msgspec.Struct):
     ]
 
 
+class DroppedItem(msgspec.Struct):
+    """An item on the ground."""
+
+    item: Annotated[str, about("The item's id.")]
+    owner: Annotated[str, about("The id of the combatant who dropped it.")]
+    at: Annotated[Any, about("Where it lies, in the encounter's geometry ([q, r] or [x, y]).")]
+
+
 class EncounterState(msgspec.Struct):
     """The state projection (DESIGN.md "Projections"); `rules` is the ruleset's own part."""
 
@@ -730,6 +738,26 @@ class EncounterState(msgspec.Struct):
     legal_actions: LegalActions
     offers: Offers
     acting_now: ActingNowList
+    ruleset_version: Annotated[str, about("The version of the ruleset the encounter was created with.")]
+    options: Annotated[dict[str, Any], about("Every option's current value, the ruleset's and the engine's.")]
+    geometry: GeometryOf
+    dice: DiceMode
+    public: Public
+    commitment: Annotated[
+        str | None, about("SHA-256 (hex) of the dice seed in use; null without server dice.")
+    ]
+    push_backs: Annotated[
+        list[dict[str, Any]], about("The push-backs owed now (who pushes whom back, where to), in order.")
+    ]
+    actions_spent: Annotated[
+        dict[str, str], about("Per combatant that has acted this turn (or phase), the action it spent.")
+    ]
+    webhooks: Annotated[dict[str, Any], about("The encounter's webhooks by id (never their secrets).")]
+    dropped_items: Annotated[list[DroppedItem], about("The items lying on the ground.")]
+    hidden_commitment: Annotated[
+        str | None,
+        about("SHA-256 (hex) of the hidden seed behind the GM's hidden rolls; absent or null: none."),
+    ] = None
 
 
 class ReplaySkipped(msgspec.Struct):
