@@ -192,7 +192,12 @@ async def test_private_addresses_and_userinfo_are_refused_without_the_flag(tussl
     enc = await tussle.create()
     for url, why in (
         (rx.url, "loopback"),
-        (f"http://localhost:{rx.port}/hook", "resolves to a loopback"),
+        (f"http://localhost:{rx.port}/hook", "loopback"),
+        # Issue 33 item 11: refused by name and by form, not only where they happen to resolve.
+        (f"http://localhost.:{rx.port}/hook", "loopback"),
+        (f"http://ip6-localhost:{rx.port}/hook", "loopback"),
+        (f"http://a.b.localhost:{rx.port}/hook", "loopback"),
+        (f"http://%31%32%37.0.0.1:{rx.port}/hook", "percent-encoded"),
         ("http://10.1.2.3/hook", "private"),
         ("http://169.254.169.254/latest/meta-data", "metadata"),
         ("https://user:pass@example.com/hook", "user name or password"),
@@ -471,3 +476,27 @@ async def test_a_test_delivery_is_signed_recorded_in_deliveries_and_appends_noth
     (theirs,) = await own.until_processed(1)
     assert theirs.json["type"] == "tussle.test" and "sent by Ann" in theirs.json["data"]["text"]
     assert Webhook(mine["secret"]).verify(theirs.body, theirs.headers)
+
+
+async def test_a_delivery_refused_at_connection_keeps_the_reason():
+    """Issue 33 item 11: last_error said only `ClientConnectorDNSError … [None]`; the resolver's reason
+    (resolves to a loopback/private address) is what the GM needs to read."""
+    import socket as socket_module
+
+    import aiohttp
+
+    from server.webhooks.dispatcher import _reason
+    from server.webhooks.safety import CheckingResolver, forbidden_address
+
+    host = socket_module.gethostname()
+    try:
+        address = socket_module.gethostbyname(host)
+    except OSError:
+        pytest.skip("this machine's name does not resolve")
+    if forbidden_address(address) is None:
+        pytest.skip("this machine's name resolves to a public address")
+    connector = aiohttp.TCPConnector(resolver=CheckingResolver(False), use_dns_cache=False)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        with pytest.raises(aiohttp.ClientError) as caught:
+            await session.post(f"http://{host}:9/hook", data=b"{}")
+    assert f"{host} resolves to a" in _reason(caught.value), _reason(caught.value)

@@ -28,7 +28,7 @@ from events.store.port import Store
 from server.ops.metrics import Histogram
 from server.webhooks import signing
 from server.webhooks.discord import LIMIT
-from server.webhooks.safety import CheckingResolver, UnsafeUrl, check_literal, parse_url
+from server.webhooks.safety import CheckingResolver, ForbiddenAddress, UnsafeUrl, check_literal, parse_url
 
 log = structlog.get_logger("tussle.webhooks")
 
@@ -369,5 +369,16 @@ class Dispatcher:
                 return Outcome(False, r.status, f"HTTP {r.status}: {excerpt}".strip()[:EXCERPT], wait)
         except (aiohttp.ClientError, TimeoutError, OSError) as exc:
             # Messages name the host at most; the URL's path and query (a token, for Discord) never.
-            error = f"{type(exc).__name__}: {exc}".replace(w.url, host)
+            error = f"{type(exc).__name__}: {_reason(exc)}".replace(w.url, host)
             return Outcome(False, error=error[:EXCERPT])
+
+
+def _reason(exc: BaseException) -> str:
+    """A failed delivery's reason: our resolver's refusal when that is what failed (aiohttp wraps it in a
+    ClientConnectorDNSError whose text keeps only `[None]`), else the error's own text."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ForbiddenAddress):
+            return str(seen)
+        seen = getattr(seen, "os_error", None) or seen.__cause__ or seen.__context__
+    return str(exc)

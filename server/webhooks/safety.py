@@ -88,8 +88,22 @@ class CheckingResolver(AbstractResolver):
         await self._resolver.close()
 
 
+# Names that mean this machine whatever DNS says (RFC 6761 §6.3, and Debian's /etc/hosts names): refused
+# by name, not only once they resolve (where they do not resolve, they were accepted at registration).
+_LOCAL_NAMES = ("localhost", "ip6-localhost", "ip6-loopback", "localhost.localdomain")
+
+
 def check_literal(host: str, allow_private: bool) -> None:
-    """An address written in the URL itself (aiohttp connects to it without asking the resolver)."""
+    """An address written in the URL itself (aiohttp connects to it without asking the resolver), or a
+    host refused by its form: percent-encoded (`%31%32%37.0.0.1`), or a name for this machine."""
+    if "%" in host and ":" not in host:  # an IPv6 literal's zone id (fe80::1%25eth0) is not encoding
+        raise UnsafeUrl(f"url: the host {host!r} is percent-encoded; write the host plainly")
+    name = host.lower().rstrip(".")
+    if not allow_private and (name in _LOCAL_NAMES or name.endswith(".localhost")):
+        raise UnsafeUrl(
+            f"url: {host} names this machine (loopback); webhooks reach public addresses only "
+            "(tussle serve --webhook-allow-private lifts this)"
+        )
     try:
         ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
     except ValueError:
