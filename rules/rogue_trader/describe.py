@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.plane import distance, inches, where
-from rules.rogue_trader.models import name, unit_of
+from rules.rogue_trader.models import name, unit_members, unit_of
 from rules.rogue_trader.options import option
 from rules.wording import names_and
 
@@ -347,7 +347,10 @@ def _round_sentence(state: State, d: dict[str, Any]) -> str:
         for u in order
     )
     won = [unit_label(state, u) for u in order if results[u] == "won"]
-    lost = [unit_label(state, u) for u in order if results[u] == "lost"]
+    # A unit wiped out in the round has no model left to test or push back (it is gone: nothing follows).
+    gone = {u for u in state.get("rules", {}).get("units", {}) if not unit_members(state, u)}
+    wiped = [unit_label(state, u) for u in order if results[u] == "lost" and u in gone]
+    lost = [unit_label(state, u) for u in order if results[u] == "lost" and u not in gone]
     messy = [unit_label(state, u) for u in order if results[u] == "messy_draw"]
     follows = []
     if won:
@@ -355,6 +358,10 @@ def _round_sentence(state: State, d: dict[str, Any]) -> str:
     if lost:
         then = "must take a rout test" if option(state, "rout_test_on_loss") else "must be pushed back"
         follows.append(f"{names_and(lost)} {'loses' if len(lost) == 1 else 'lose'} it and {then}")
+    if wiped:
+        follows.append(
+            f"{names_and(wiped)} {'is' if len(wiped) == 1 else 'are'} wiped out: no rout test follows"
+        )
     if messy:
         follows.append(f"{names_and(messy)} both won and lost: a messy draw, staying in place")
     if not follows:

@@ -46,3 +46,22 @@ async def test_a_model_may_not_stand_and_fire_and_run_away(tussle):
     assert "may not 'stand and fire' and 'run away'" in msg and "C1 stood and fired this turn" in msg, msg
     await enc.ok("respond", reaction=rid, choice="hold")
     await enc.replay_matches_live()
+
+
+async def test_close_combat_results_a_wiped_out_unit_takes_no_rout_test(tussle):
+    # §Close Combat Results: the losers test for rout; a unit with no model left has none to test. E7, then in
+    # turn 4 m2 slays c2, the last of unit B: the round says B is wiped out, and no rout test follows.
+    enc = await red_charges_blue(tussle, m1={"Ld": 8}, m2={"Ld": 8})
+    await enc.ok("start_phase", phase="close_combat")
+    await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
+    await enc.ok("rogue-trader.push_back", unit="B")
+    await enc.ok("rogue-trader.follow_up", unit="R", choice="follow")
+    await enc.ok("start_phase", phase="end")
+    await enc.ok("start_turn", turn=4)
+    await enc.ok("start_phase", phase="close_combat")
+    body = await enc.ok("rogue-trader.resolve_round", group="c2", dice=[[4], [6]])
+    assert not rolls(body["events"], "rout_test")
+    log = [e["text"] for e in (await enc.get("/log?format=json")).body["entries"]]
+    (round_4,) = [t for t in log if t.startswith("Round 4:")]
+    assert "wiped out: no rout test follows" in round_4 and "must take a rout test" not in round_4, round_4
+    await enc.replay_matches_live()
