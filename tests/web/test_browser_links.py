@@ -13,6 +13,7 @@ import pytest
 from tests.support.tampering import parse
 from tests.web.conftest import Api, axe_violations
 from tests.web.dropping_proxy import DroppingProxy
+from tests.web.test_browser_play import open_action
 
 pytestmark = pytest.mark.browser
 
@@ -97,9 +98,7 @@ def test_a_roll_whose_answer_is_lost_is_resent_and_answers_with_the_stored_roll(
         gm = open_page(f"{proxy.url}/encounters/{enc['id']}/view#token={enc['gm_token']}")
         g = gm.page
         g.locator("#connection.live").wait_for()
-        details = g.locator('details[data-key="gm:roll"]')
-        details.locator("summary").click()
-        form = details.locator("form")
+        form = open_action(g, "gm:roll")
         form.locator("input[name=expression]").fill("3d6")
         form.locator("input[name=purpose]").fill("the troll's morale")
         form.locator("button[type=submit]").click()

@@ -17,6 +17,10 @@ pytestmark = pytest.mark.browser
 def open_action(page, key: str):
     """Open the <details> of one generated form (data-key `combatant:type`, `gm:type`, `p:type`)."""
     details = page.locator(f'details[data-key="{key}"]')
+    # The typed forms are folded under "advanced" (the offers come first): open that too.
+    details.evaluate(
+        "d => { for (let e = d.parentElement; e; e = e.parentElement) if (e.tagName === 'DETAILS') e.open = true; }"
+    )
     if details.get_attribute("open") is None:  # the page keeps a form open across its rebuilds
         details.locator("summary").click()
     return details.locator("form")

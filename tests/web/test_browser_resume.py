@@ -6,6 +6,7 @@ import pytest
 
 from tests.tft.helpers import simeth, troll
 from tests.web.conftest import axe_violations, screenshots_dir
+from tests.web.test_browser_play import open_action
 
 pytestmark = pytest.mark.browser
 
@@ -72,8 +73,7 @@ def test_the_token_never_appears_in_a_request_url_or_a_server_log_line(served, a
     for w in (gm, alice):
         w.page.on("websocket", lambda ws, w=w: w.urls.append(ws.url))
     alice.page.locator("#connection.live").wait_for()
-    form_details = alice.page.locator('details[data-key="simeth:tft.move"]')
-    form_details.locator("summary").click()
+    form_details = open_action(alice.page, "simeth:tft.move")  # the typed form, under "advanced"
     form_details.locator("textarea[name=path]").fill("[[1, 0]]")
     form_details.locator("button[type=submit]").click()
     gm.page.locator("ol.log li", has_text="Simeth moves").wait_for()

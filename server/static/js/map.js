@@ -1,7 +1,7 @@
 // The map as SVG, from the encounter's geometry: axial hexes (pointy top, direction 0 = +q) or a
 // table-top plane in hundredths of an inch (facing in degrees, counter-clockwise, 0 = +x).
 
-import { svg } from "./api.js";
+import { el, svg } from "./api.js";
 
 const HEX = 28; // px from a hex's centre to a corner
 const SQRT3 = Math.sqrt(3);
@@ -22,7 +22,30 @@ function hexCorners([x, y]) {
 
 const HEX_DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 
-export function drawMap(state) {
+// A hex choice's options as the hexes they end on (a path's last step, or the hex itself).
+function destinations(act) {
+  if (!act || act.kind !== "hex") return [];
+  return (act.options || []).map((o) => {
+    const path = o.path || o.value;
+    const end = Array.isArray(path) && Array.isArray(path[0]) ? path[path.length - 1] : path;
+    return { hex: end, option: o };
+  }).filter((d) => Array.isArray(d.hex) && d.hex.length === 2);
+}
+
+// Enter and Space work a focusable SVG element as a button.
+function asButton(node, label, onPick) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", (ev) => { ev.stopPropagation(); onPick(); });
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); onPick(); }
+  });
+}
+
+// `act`: the choice open now (offers.js activeChoice) — hexes to go to, figures to pick, a region;
+// `mine`: the figures this reader plays, and `onFigure(id)` what clicking one of them does.
+export function drawMap(state, act = null, mine = [], onFigure = null) {
   const geometry = state.geometry || { kind: "hex_axial" };
   const hex = geometry.kind !== "plane";
   const figures = Object.values(state.combatants || {}).filter((c) => Array.isArray(c.position));
@@ -31,24 +54,30 @@ export function drawMap(state) {
   const scale = hex ? 1 : 0.3; // a plane: 1" (100 units) = 30 px
   const place = (p) => (hex ? hexCentre(p) : [p[0] * scale, -p[1] * scale]);
 
-  // Figures sharing a spot (TFT's HTH shares one hex) are set a little apart around it.
+  // Figures sharing a spot (every HTH fight in TFT shares one hex) are a ring of small numbered tokens
+  // around it, named in the legend under the map, so no two names are printed over each other.
   const byspot = new Map();
   for (const c of figures) {
     const key = c.position.join(",");
     byspot.set(key, [...(byspot.get(key) || []), c]);
   }
   const at = new Map();
+  const stacked = new Map(); // combatant id -> its number in its stack
+  const stacks = [];
   for (const group of byspot.values()) {
     group.forEach((c, i) => {
       const [x, y] = place(c.position);
-      const off = group.length > 1 ? 10 : 0;
-      const a = (2 * Math.PI * i) / group.length;
+      const off = group.length > 1 ? 12 : 0;
+      const a = -Math.PI / 2 + (2 * Math.PI * i) / group.length;
       at.set(c.id, [x + off * Math.cos(a), y + off * Math.sin(a)]);
+      if (group.length > 1) stacked.set(c.id, i + 1);
     });
+    if (group.length > 1) stacks.push(group);
   }
-  const points = [...at.values()];
+  const dests = destinations(act);
+  const points = [...at.values(), ...dests.map((d) => hexCentre(d.hex))];
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-  const pad = hex ? HEX * 2.5 : 40;
+  const pad = hex ? HEX * 3.5 : 40;
   const minX = Math.min(0, ...xs) - pad, maxX = Math.max(0, ...xs) + pad;
   const minY = Math.min(0, ...ys) - pad, maxY = Math.max(0, ...ys) + pad;
   const root = svg("svg", { viewBox: `${minX.toFixed(0)} ${minY.toFixed(0)} ${(maxX - minX).toFixed(0)} ${(maxY - minY).toFixed(0)}`,
@@ -58,12 +87,13 @@ export function drawMap(state) {
 
   if (hex) {
     const grid = svg("g", { class: "grid" });
-    const qs = figures.map((c) => c.position[0]), rs = figures.map((c) => c.position[1]);
+    const qs = [...figures.map((c) => c.position[0]), ...dests.map((d) => d.hex[0])];
+    const rs = [...figures.map((c) => c.position[1]), ...dests.map((d) => d.hex[1])];
     const q0 = Math.min(0, ...qs) - 3, q1 = Math.max(0, ...qs) + 3, r0 = Math.min(0, ...rs) - 2, r1 = Math.max(0, ...rs) + 2;
     for (let r = r0; r <= r1; r++) {
       for (let q = q0; q <= q1; q++) {
         const [x, y] = hexCentre([q, r]);
-        if (x < minX - HEX || x > maxX + HEX || y < minY - HEX || y > maxY + HEX) continue;
+        if (x - HEX < minX || x + HEX > maxX || y - HEX < minY || y + HEX > maxY) continue; // whole hexes: no label clipped
         grid.append(svg("polygon", { points: hexCorners([x, y]) }),
           svg("text", { x: x.toFixed(1), y: (y + HEX * 0.75).toFixed(1), class: "coord" }, `${q},${r}`));
       }
@@ -95,6 +125,39 @@ export function drawMap(state) {
   }
   root.append(links);
 
+  // Where the open choice may go: each destination a focusable hex; on the plane, the region.
+  if (dests.length) {
+    const layer = svg("g", { class: "destinations" });
+    for (const d of dests) {
+      const poly = svg("polygon", { points: hexCorners(hexCentre(d.hex)), class: "dest", "data-hex": d.hex.join(",") }, svg("title", {}, d.option.title));
+      asButton(poly, `${act.title}: ${d.option.title}`, () => act.pick(d.option.value, d.option.title));
+      layer.append(poly);
+    }
+    root.append(layer);
+  }
+  if (act && act.kind === "point" && act.region && !hex) {
+    const { centre, radius, forbidden } = act.region;
+    const [cx, cy] = place(centre);
+    const area = svg("circle", { cx, cy, r: radius * scale, class: "region" }, svg("title", {}, act.title));
+    const layer = svg("g", { class: "destinations" }, area, (forbidden || []).map((f) => {
+      const [fx, fy] = place(f.centre);
+      return svg("circle", { cx: fx, cy: fy, r: f.radius * scale, class: "forbidden" });
+    }));
+    area.addEventListener("click", (ev) => {
+      const pt = root.createSVGPoint();
+      pt.x = ev.clientX;
+      pt.y = ev.clientY;
+      const at_ = pt.matrixTransform(root.getScreenCTM().inverse());
+      const value = [Math.round(at_.x / scale), Math.round(-at_.y / scale)];
+      const outside = (forbidden || []).some((f) => Math.hypot(value[0] - f.centre[0], value[1] - f.centre[1]) < f.radius);
+      if (Math.hypot(value[0] - centre[0], value[1] - centre[1]) <= radius && !outside) {
+        act.pick(value, `to (${(value[0] / 100).toFixed(1)}", ${(value[1] / 100).toFixed(1)}")`);
+      }
+    });
+    root.append(layer);
+  }
+  const targets = act && act.kind === "combatant" ? new Map((act.options || []).map((o) => [o.value, o])) : new Map();
+
   for (const c of figures) {
     const [x, y] = at.get(c.id);
     const g = svg("g", { class: `figure posture-${c.posture || "standing"}`, "data-combatant": c.id });
@@ -106,14 +169,90 @@ export function drawMap(state) {
         angle = Math.atan2(dy, dx);
       } else if (!hex) angle = (-c.facing * Math.PI) / 180;
     }
-    const r = 9;
+    const n = stacked.get(c.id);
+    const r = n ? 7 : 9;
     if (angle !== null) {
       g.append(svg("line", { x1: x, y1: y, x2: (x + 16 * Math.cos(angle)).toFixed(1), y2: (y + 16 * Math.sin(angle)).toFixed(1), class: "facing" }));
     }
     g.append(svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r, fill: colour(c.side),
       class: (c.conditions || []).length ? "marked" : null }));
-    g.append(svg("text", { x: x.toFixed(1), y: (y - r - 3).toFixed(1), class: "name" }, c.name));
+    if (n) g.append(svg("text", { x: x.toFixed(1), y: (y + 3.5).toFixed(1), class: "stack-number" }, String(n)));
+    else g.append(svg("text", { x: x.toFixed(1), y: (y - r - 3).toFixed(1), class: "name" }, c.name));
+    const shown = n ? `${n} ${c.name}` : c.name; // a button's name starts with what it shows
+    if (targets.has(c.id)) {
+      g.classList.add("target");
+      asButton(g, `${shown}: ${act.title} — ${targets.get(c.id).title}`, () => act.pick(c.id, targets.get(c.id).title));
+    } else if (!act && onFigure && mine.includes(c.id)) {
+      g.classList.add("mine");
+      asButton(g, `${shown}: show where it may go`, () => onFigure(c.id));
+    }
     root.append(g);
   }
-  return root;
+  // With buttons inside it the map is a group, not an image (an image holds nothing one can press).
+  if (root.querySelector("[role=button]") || root.querySelector(".region")) root.setAttribute("role", "group");
+  return { svg: root, stacks, box: [minX, minY, maxX - minX, maxY - minY] };
+}
+
+// The legend of the stacks: "At 1,0: 1 Simeth, 2 Troll".
+function legend(stacks) {
+  if (!stacks.length) return null;
+  return el("ul", { class: "map-legend", "aria-label": "Figures sharing a spot" }, stacks.map((group) => el("li", {},
+    `At ${group[0].position.join(",")}: `, group.map((c, i) => [i ? ", " : "", el("span", { class: "stack-number-key" }, String(i + 1)), ` ${c.name}`]))));
+}
+
+// Zoom and pan survive the map's redraws (every event redraws it).
+const view = { zoom: 1, dx: 0, dy: 0 };
+
+function applyView(root, box) {
+  const [x, y, w, h] = box;
+  const vw = w / view.zoom, vh = h / view.zoom;
+  const cx = x + w / 2 + view.dx * w, cy = y + h / 2 + view.dy * h;
+  root.setAttribute("viewBox", `${(cx - vw / 2).toFixed(1)} ${(cy - vh / 2).toFixed(1)} ${vw.toFixed(1)} ${vh.toFixed(1)}`);
+}
+
+// The map with its zoom and pan buttons (and the keys + - and the arrows on the map), and its legend.
+export function mapPanel(state, act = null, mine = [], onFigure = null) {
+  const { svg: root, stacks, box } = drawMap(state, act, mine, onFigure);
+  applyView(root, box);
+  const viewing = (f) => () => { f(); applyView(root, box); };
+  const step = () => 0.15 / view.zoom;
+  const controls = [
+    ["Zoom in", "+", () => { view.zoom = Math.min(view.zoom * 1.5, 8); }],
+    ["Zoom out", "−", () => { view.zoom = Math.max(view.zoom / 1.5, 0.5); }],
+    ["Pan left", "←", () => { view.dx -= step(); }], ["Pan right", "→", () => { view.dx += step(); }],
+    ["Pan up", "↑", () => { view.dy -= step(); }], ["Pan down", "↓", () => { view.dy += step(); }],
+    ["Reset the map view", "Reset", () => { Object.assign(view, { zoom: 1, dx: 0, dy: 0 }); }],
+  ];
+  const bar = el("div", { class: "map-controls", role: "toolbar", "aria-label": "Map zoom and pan" },
+    controls.map(([label, text, f]) => el("button", { type: "button", class: "small", "aria-label": label, title: label, onclick: viewing(f) }, text)));
+  const keys = { "+": 0, "=": 0, "-": 1, ArrowLeft: 2, ArrowRight: 3, ArrowUp: 4, ArrowDown: 5, "0": 6 };
+  const frame = el("div", { class: "map-frame" }, root);
+  frame.addEventListener("keydown", (ev) => {
+    if (ev.target !== frame || !(ev.key in keys)) return;
+    ev.preventDefault();
+    viewing(controls[keys[ev.key]][2])();
+  });
+  // Dragging pans; the wheel zooms (only with Ctrl, so a page scrolled over the map still scrolls).
+  let drag = null;
+  root.addEventListener("pointerdown", (ev) => { if (ev.target === root || ev.target.closest(".grid")) drag = [ev.clientX, ev.clientY]; });
+  root.addEventListener("pointerup", () => { drag = null; });
+  root.addEventListener("pointerleave", () => { drag = null; });
+  root.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    const rect = root.getBoundingClientRect();
+    view.dx -= (ev.clientX - drag[0]) / rect.width / view.zoom;
+    view.dy -= (ev.clientY - drag[1]) / rect.height / view.zoom;
+    drag = [ev.clientX, ev.clientY];
+    applyView(root, box);
+  });
+  root.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey) return;
+    ev.preventDefault();
+    view.zoom = Math.min(8, Math.max(0.5, view.zoom * (ev.deltaY < 0 ? 1.2 : 1 / 1.2)));
+    applyView(root, box);
+  }, { passive: false });
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "group");
+  frame.setAttribute("aria-label", "Map (keys: + and - zoom, arrows pan, 0 resets)");
+  return el("div", { class: "map-panel" }, bar, frame, legend(stacks));
 }

@@ -5,7 +5,10 @@
 import { api, el, newCommandId, sendCommand, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
 import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, receiptProblems as checkReceipts, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
-import { drawMap } from "./map.js";
+import { mapPanel } from "./map.js";
+import { activeChoice, offersList, openFirst } from "./offers.js";
+import { combatantForm } from "./combatant-form.js";
+import { confirmInline, deadlineEl, refreshDeadlines, turnSection, whenText } from "./layout.js";
 import { receipts, keepReceipt, keepSent, sentRecord } from "./receipts.js";
 import { postUntilAnswered } from "./sending.js";
 import { forgetToken, onceLink, rememberToken, rememberedToken } from "./device.js";
@@ -164,7 +167,7 @@ function render() {
   renderChain();
   renderTime();
   renderPending(s);
-  $("map").replaceChildren(drawMap(s));
+  renderMap(s);
   renderCombatants(s);
   renderLog();
   renderBanner(s);
@@ -181,7 +184,7 @@ function actingNow(s) {
 function untilText(u) {
   if (!u) return "";
   if (typeof u !== "object") return String(u);
-  return `${u.text || u.kind || ""}${u.deadline ? ` (deadline ${u.deadline})` : ""}`;
+  return `${u.text || u.kind || ""}${u.deadline ? ` (deadline ${whenText(u.deadline)})` : ""}`;
 }
 
 // When a reaction must be answered by: the server's deadline, where `reaction_timeout_s` sets one.
@@ -285,7 +288,8 @@ function renderPending(s) {
     const deadline = deadlineOf(s, p.id);
     const item = el("div", { class: "reaction card", "data-reaction": p.id },
       el("p", {}, el("strong", {}, p.kind.replace(/_/g, " ")), `: ${p.question || ""}`),
-      el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.join(", ")}; default ${p.default}${deadline ? `; deadline ${deadline}` : ""}.`));
+      el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.join(", ")}; default ${p.default}`,
+        deadline ? ["; the default answers ", deadlineEl(deadline)] : "", "."));
     if (mayAnswer(p)) {
       const status = el("span", { class: "status", role: "status" });
       const buttons = [...p.options, "default"].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
@@ -323,7 +327,8 @@ function renderCombatants(s) {
     const cells = [c.name, c.side, controllers[c.id] || "GM", `${(c.position || []).join(",")}${typeof c.facing === "number" ? ` facing ${c.facing}` : ""}`,
       c.posture || "", String(c.wounds ?? 0), (c.conditions || []).join(", "), itemsText(c, ["ready", "worn"]), itemsText(c, ["carried"]),
       itemsText(c, ["dropped"]), hth, statsText(c.stats)];
-    return el("tr", { "data-combatant": c.id }, cells.map((v, i) => (i === 0 ? el("th", { scope: "row" }, v) : el("td", { "data-col": head[i].toLowerCase() }, v))));
+    return el("tr", { "data-combatant": c.id }, cells.map((v, i) => (i === 0 ? el("th", { scope: "row" }, v)
+      : el("td", { "data-col": head[i].toLowerCase(), "data-label": head[i], class: v ? null : "empty" }, v))));
   });
   $("combatants").replaceChildren(el("table", { class: "combatants" },
     el("caption", {}, page.viewAt ? `as of seq ${page.viewAt}` : "now"),
@@ -373,9 +378,9 @@ function renderLog() {
   const byTurn = new Map();
   for (const e of entries) byTurn.set(e.turn ?? 0, [...(byTurn.get(e.turn ?? 0) || []), e]);
   const parts = [];
+  const turns = [...byTurn.keys()];
   for (const [turn, list] of byTurn) {
-    parts.push(el("h3", {}, turn ? `Turn ${turn}` : "Setting up"));
-    parts.push(el("ol", { class: "log" }, list.map((entry) => {
+    parts.push(turnSection(String(turn), `${turn ? `Turn ${turn}` : "Setting up"} (${list.length} entries)`, el("ol", { class: "log" }, list.map((entry) => {
       const env = page.chain.events[entry.seq - 1];
       const li = el("li", { "data-seq": entry.seq, class: `entry type-${entry.type}` });
       const seq = el("span", { class: "seq" }, `#${entry.seq}`);
@@ -389,7 +394,7 @@ function renderLog() {
         li.append(seq, " ", entry.text);
       }
       return li;
-    })));
+    })), turn === turns[turns.length - 1]));
   }
   $("log").replaceChildren(...(parts.length ? parts : [el("p", {}, "Nothing yet.")]));
 }
@@ -410,7 +415,9 @@ function renderBanner(s) {
     if (can.length) text = `Your turn: ${can.map(nameOf).join(", ")} may act`;
   }
   banner.hidden = !text;
-  banner.replaceChildren(el("p", { class: "banner" }, text || ""));
+  const target = asked.length ? "pending-box" : me.role === "gm" && !(me.combatants || []).some((c) => ((me.legal_actions || {})[c] || []).length) ? "gm" : "play";
+  banner.replaceChildren(el("p", { class: "banner" }, text || "", " ",
+    el("a", { href: `#${target}`, class: "to-panel" }, asked.length ? "Answer ↓" : "Go to your actions ↓")));
 }
 
 // ---- playing: forms from the schemas, sent with a fresh id and entropy ----
@@ -469,8 +476,18 @@ function actionDetails(key, summary, form, open) {
   return d;
 }
 
+// What cannot be undone asks first, in the page.
+const IRREVERSIBLE = {
+  close: "Close the encounter? No command is accepted after it, and the dice seed is revealed; this cannot be undone.",
+  void: "Void this event? The log keeps it, struck out, and the state is folded without it; this cannot be undone.",
+};
+
 function sender(key) {
-  return async (body) => {
+  return async (body, form) => {
+    if (IRREVERSIBLE[body.type] && form) {
+      const yes = await confirmInline(form.querySelector("button[type=submit]"), IRREVERSIBLE[body.type], `Yes, ${body.type}`);
+      if (!yes) return { ok: false, text: "Not sent." };
+    }
     const msg = await send(body);
     lastStatus.set(key, { textContent: msg.text, className: `status ${msg.ok ? "ok" : "error"}` });
 
@@ -478,6 +495,35 @@ function sender(key) {
     if (current) Object.assign(current, lastStatus.get(key));
     return msg;
   };
+}
+
+// The map, with what the open choice lets this reader click (destinations, foes, a region).
+function renderMap(s) {
+  const me = page.me;
+  const playing = me && me.role !== "observer" && !page.viewAt && !s.closed;
+  const offers = (me && me.offers) || {};
+  const onFigure = (cid) => openFirst(cid, offers[cid], ["hex", "point"]) || openFirst(cid, offers[cid], ["combatant"]);
+  $("map").replaceChildren(mapPanel(s, playing ? activeChoice() : null, playing ? me.combatants || [] : [], playing ? onFigure : null));
+}
+
+// An offer sent: its answer where every form's goes (#last-result).
+async function sendOffer(body, title) {
+  const msg = await send(body);
+  document.dispatchEvent(new CustomEvent("command-result", { detail: { type: title, ...msg } }));
+  return msg;
+}
+
+function offersChanged() {
+  page.formsKey = null;
+  renderPlay(page.state);
+  renderMap(page.state);
+}
+
+// The typed forms, for what no offer covers: folded under "advanced".
+function advanced(key, title, forms, open) {
+  const d = el("details", { class: "advanced", "data-key": key }, el("summary", {}, title), forms);
+  if (open.has(key)) d.open = true;
+  return d;
 }
 
 function renderPlay(s) {
@@ -488,16 +534,18 @@ function renderPlay(s) {
     page.formsKey = null;
     return;
   }
-  const key = JSON.stringify([me.role, me.combatants, me.legal_actions, (s.pending || []).map((p) => p.id), Object.keys(s.combatants), Object.keys(s.seats || {})]);
+  const key = JSON.stringify([me.role, me.combatants, me.legal_actions, me.offers || null, (s.pending || []).map((p) => p.id), Object.keys(s.combatants), Object.entries(s.seats || {}).map(([k, v]) => [k, !!v.revoked])]);
   if (key === page.formsKey) return; // keep what the player is typing
   page.formsKey = key;
   const open = openDetails();
   const groups = [];
   for (const cid of me.combatants || []) {
     const actions = (me.legal_actions || {})[cid] || [];
-    if (!actions.length) continue;
+    const offers = ((me.offers || {})[cid]) || [];
+    if (!actions.length && !offers.length) continue;
     groups.push(el("div", { class: "card actions-of", "data-combatant": cid }, el("h3", {}, nameOf(cid)),
-      actions.map((type) => actionDetails(`${cid}:${type}`, type, commandForm(type, page.registry, formContext({ fixed: { combatant: cid }, mine: [cid], title: `${nameOf(cid)}: ${type}` }), sender(`${cid}:${type}`)), open))));
+      offersList(cid, offers, sendOffer, offersChanged),
+      actions.length ? advanced(`adv:${cid}`, "Advanced: the commands as typed forms", actions.map((type) => actionDetails(`${cid}:${type}`, type, commandForm(type, page.registry, formContext({ fixed: { combatant: cid }, mine: [cid], title: `${nameOf(cid)}: ${type}` }), sender(`${cid}:${type}`)), open)), open) : ""));
   }
   if (me.role === "player") {
     groups.push(el("div", { class: "card" }, el("h3", {}, "Anyone at the table"),
@@ -505,6 +553,13 @@ function renderPlay(s) {
   }
   $("actions").replaceChildren(...groups);
   if (me.role === "gm") renderGm(s, open);
+}
+
+// One form for the whole session: what the GM is typing survives the page's redraws.
+function addForm(s) {
+  page.addForm ||= combatantForm({ openapi: page.openapi, ruleset: s.ruleset, plane: (s.geometry || {}).kind === "plane",
+    sides: [...new Set(Object.values(s.combatants).map((c) => c.side))], bulk: page.registry.byType.has("add_combatants"), send });
+  return page.addForm;
 }
 
 function renderGm(s, open) {
@@ -535,7 +590,8 @@ function renderGm(s, open) {
       } catch (err) { status.textContent = err.message; }
     } }, "New link"),
     el("small", { class: "help" }, " a new link signs this seat out on its other devices "),
-    el("button", { type: "button", onclick: async () => {
+    el("button", { type: "button", class: "danger", onclick: async (ev) => {
+      if (!(await confirmInline(ev.currentTarget, `Revoke ${seat.name}'s seat? Its link stops working at once; this cannot be undone.`, `Yes, revoke ${seat.name}`))) return;
       try { await api("DELETE", `${base}/seats/${encodeURIComponent(seat.seat)}`, { token }); scheduleRefresh(); } catch (err) { status.textContent = err.message; }
     } }, "Revoke")));
   const readButton = el("button", { type: "button", id: "make-read-link", onclick: async () => {
@@ -549,8 +605,12 @@ function renderGm(s, open) {
   if (previous) made.append(...previous.childNodes);
   const hooks = el("div", { class: "card", id: "webhooks" }, el("h3", {}, "Webhooks"), el("p", {}, "Loading…"));
   $("gm-tools").replaceChildren(
+    // Folded once the fight has figures, so the steps of the fight come first on a phone.
+    el("details", { class: "card add-figures", "data-key": "gm:add-figures", open: !Object.keys(s.combatants).length || open.has("gm:add-figures") },
+      el("summary", {}, el("h3", { class: "inline" }, "Add combatants")), addForm(s)),
     el("div", { class: "card" }, el("h3", {}, "Seats and links"), seatForm, el("ul", { class: "seats" }, seats), readButton, status, made),
-    el("div", { class: "card" }, el("h3", {}, "Run the fight"), commands),
+    el("div", { class: "card" }, el("h3", {}, "Run the fight"), offersList("gm", ((page.me.offers || {}).gm) || [], sendOffer, offersChanged),
+      advanced("adv:gm", "Advanced: every GM command as a typed form", commands, open)),
     hooks);
   renderWebhooks(hooks, base);
 }
@@ -646,6 +706,7 @@ async function main() {
     Object.assign($("last-result"), { textContent: `${ev.detail.type}: ${ev.detail.text}`, className: `status ${ev.detail.ok ? "ok" : "error"}` });
   });
   $("at").addEventListener("input", (ev) => setViewAt(Number(ev.target.value)));
+  setInterval(() => refreshDeadlines(), 30000);
   $("live").addEventListener("click", () => setViewAt(null));
   $("copy-md").addEventListener("click", () => copyTurn("markdown"));
   $("copy-bb").addEventListener("click", () => copyTurn("bbcode"));
@@ -673,7 +734,10 @@ async function main() {
   if (token) {
     try {
       page.me = await api("GET", `/encounters/${encodeURIComponent(stream)}/me`, { token });
-      if (page.me.role !== "observer") page.registry = commandSchemas(await api("GET", "/openapi.json"));
+      if (page.me.role !== "observer") {
+        page.openapi = await api("GET", "/openapi.json");
+        page.registry = commandSchemas(page.openapi);
+      }
     } catch (err) { fatal(err.message); }
   }
   connect();

@@ -1,0 +1,133 @@
+// The GM's "add combatants" form, structured: a box per field of a figure and a box per stat of the
+// encounter's ruleset (from its stats schema in /openapi.json, `{Ruleset}Stats`; the required ones
+// marked), items as rows, several figures at once (sent as one add_combatants where the server has it).
+
+import { el } from "./api.js";
+import { humanName, schemaInput } from "./schema-input.js";
+
+let uid = 0;
+
+const HEX_FACINGS = ["0 — east (+q)", "1 — north-east", "2 — north-west", "3 — west", "4 — south-west", "5 — south-east"];
+const POSTURES = ["standing", "kneeling", "prone", "on_back", "on_stomach"];
+const ITEM = {
+  type: "object",
+  required: ["id", "name", "kind", "state"],
+  properties: {
+    id: { type: "string", description: "its id" },
+    name: { type: "string", description: "its name" },
+    kind: { type: "string", default: "weapon", description: "weapon, shield, armor ..." },
+    state: { enum: ["ready", "carried", "worn", "dropped"], default: "ready" },
+    damage: { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: "e.g. 2d6" },
+  },
+};
+
+const camel = (id) => id.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+
+export function statsSchema(openapi, ruleset) {
+  const schemas = (openapi && openapi.components && openapi.components.schemas) || {};
+  return schemas[`${camel(ruleset)}Stats`] || { properties: {} };
+}
+
+// A stat's box reads what it holds as a number, true/false, or (advanced) a JSON list or object.
+function readStat(text) {
+  const t = text.trim();
+  if (t === "") return undefined;
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (t === "true" || t === "false") return t === "true";
+  if (/^[[{]/.test(t)) {
+    try { return JSON.parse(t); } catch { throw new Error(`${t.slice(0, 20)}…: not a JSON list or object`); }
+  }
+  return t;
+}
+
+const slug = (name) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+
+function figureFieldset(n, stats, plane, sides) {
+  const id = (s) => `cf${uid}-${n}-${s}`;
+  uid++;
+  const box = (name, label, attrs = {}) => {
+    const input = el("input", { id: id(name), type: "text", autocomplete: "off", ...attrs });
+    return [input, el("div", { class: "field" }, el("label", { for: id(name) }, label), input)];
+  };
+  const [name, nameF] = box("name", "Name (required)", { required: true });
+  const [cid, cidF] = box("id", "Id (blank: from the name)");
+  const [side, sideF] = box("side", "Side (required)", { list: `${id("sides")}`, required: true });
+  const sidesList = el("datalist", { id: id("sides") }, sides.map((s) => el("option", { value: s })));
+  const [px, pxF] = box("x", plane ? 'Position x (inches)' : "Position q", { type: "number", step: plane ? "0.01" : "1", value: "0" });
+  const [py, pyF] = box("y", plane ? 'Position y (inches)' : "Position r", { type: "number", step: plane ? "0.01" : "1", value: "0" });
+  const facing = plane ? el("input", { id: id("facing"), type: "number", min: 0, max: 359, value: 0 })
+    : el("select", { id: id("facing") }, HEX_FACINGS.map((t, i) => el("option", { value: i }, t)));
+  const posture = el("select", { id: id("posture") }, POSTURES.map((p) => el("option", { value: p }, humanName(p))));
+  const statBoxes = Object.entries(stats.properties || {}).map(([k, p]) => {
+    const required = /\(required/.test(p.description || "");
+    const input = el("input", { id: id(`stat-${k}`), type: "text", autocomplete: "off", "data-stat": k, required: required || null, "aria-describedby": id(`stat-${k}-help`) });
+    return { k, input, required, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
+      el("small", { class: "help", id: id(`stat-${k}-help`) }, (p.description || "").split("\n")[0])) };
+  });
+  const items = schemaInput({ type: "array", items: ITEM }, { name: "items", label: "items", value: [], describe: false });
+  const node = el("fieldset", { class: "figure-form", "data-figure": n }, el("legend", {}, `Figure ${n}`),
+    nameF, cidF, sideF, sidesList, el("div", { class: "row" }, pxF, pyF),
+    el("div", { class: "field" }, el("label", { for: id("facing") }, plane ? "Facing (degrees)" : "Facing"), facing),
+    el("div", { class: "field" }, el("label", { for: id("posture") }, "Posture"), posture),
+    el("fieldset", { class: "stats" }, el("legend", {}, "Stats"), statBoxes.map((s) => s.node)), items.node);
+  const read = () => {
+    if (!name.value.trim()) throw new Error(`Figure ${n}: give it a name`);
+    if (!side.value.trim()) throw new Error(`Figure ${n}: give it a side`);
+    const out = { id: cid.value.trim() || slug(name.value) || `figure-${n}`, name: name.value.trim(), side: side.value.trim(),
+      position: plane ? [Math.round(Number(px.value) * 100), Math.round(Number(py.value) * 100)] : [Number(px.value), Number(py.value)],
+      facing: Number(facing.value), posture: posture.value, stats: {}, items: items.read() };
+    for (const s of statBoxes) {
+      const v = readStat(s.input.value);
+      if (v === undefined && s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
+      if (v !== undefined) out.stats[s.k] = v;
+    }
+    out.items = out.items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== null)));
+    return out;
+  };
+  return { node, read };
+}
+
+/**
+ * The form; `send(body)` sends a command and resolves to {ok, text}. `bulk`: the server has
+ * add_combatants (one request for several figures).
+ */
+export function combatantForm({ openapi, ruleset, plane, sides, bulk, send }) {
+  const stats = statsSchema(openapi, ruleset);
+  const figures = [];
+  const list = el("div", { class: "figures" });
+  const add = () => {
+    const f = figureFieldset(figures.length + 1, stats, plane, sides);
+    figures.push(f);
+    list.append(f.node);
+    return f;
+  };
+  add();
+  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const form = el("form", { class: "combatant-form", id: "add-figures", "aria-label": "Add combatants", novalidate: true }, list,
+    el("button", { type: "button", class: "small", onclick: () => add().node.querySelector("input").focus() }, "Add another figure"),
+    el("button", { type: "submit" }, "Add to the fight"), status);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    let combatants;
+    try {
+      combatants = figures.map((f) => f.read());
+    } catch (err) {
+      Object.assign(status, { textContent: err.message, className: "status error" });
+      return;
+    }
+    const body = combatants.length > 1 && bulk ? { type: "add_combatants", combatants } : { type: "add_combatant", combatant: combatants[0] };
+    status.textContent = "sending…";
+    let msg = await send(body);
+    for (const c of body.type === "add_combatant" ? combatants.slice(1) : []) { // a server without the bulk command
+      if (!msg.ok) break;
+      msg = await send({ type: "add_combatant", combatant: c });
+    }
+    Object.assign(status, { textContent: msg.text, className: `status ${msg.ok ? "ok" : "error"}` });
+    if (msg.ok) {
+      figures.length = 0;
+      list.replaceChildren();
+      add();
+    }
+  });
+  return form;
+}

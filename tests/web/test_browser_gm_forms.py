@@ -1,0 +1,56 @@
+"""The GM adds figures through a structured form built from the ruleset's stats schema (issue 27 item 3):
+a box per stat with the required ones marked, items as rows, two figures in one send; no JSON typed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import axe_violations
+
+pytestmark = pytest.mark.browser
+
+
+def _fill_figure(
+    form, n: int, name: str, side: str, q: int, stats: dict[str, str], weapon: str | None = None
+):
+    fig = form.locator(f'fieldset.figure-form[data-figure="{n}"]')
+    fig.get_by_label("Name (required)").fill(name)
+    fig.get_by_label("Side (required)").fill(side)
+    fig.get_by_label("Position q").fill(str(q))
+    for stat, value in stats.items():
+        fig.locator(f'input[data-stat="{stat}"]').fill(value)
+    if weapon:
+        fig.get_by_role("button", name="Add to items").click()
+        fig.locator('[data-option="id"] input').fill(weapon.lower())
+        fig.locator('[data-option="name"] input').fill(weapon)
+        fig.locator('[data-option="damage"] input').fill("2d6")
+    return fig
+
+
+def test_the_gm_adds_two_figures_at_once_through_the_stats_form(served, api, open_page):
+    enc = api.ok("POST", "/encounters", {"name": "Stats by boxes", "ruleset": "tft"})
+    gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844)
+    g = gm.page
+    g.locator("#connection.live").wait_for()
+    form = g.locator("#add-figures")
+    st = form.locator('fieldset.figure-form[data-figure="1"] label[for$="stat-st"]')
+    assert "(required)" in st.inner_text()  # marked from the stats schema
+    assert form.locator("textarea").count() == 0
+
+    # A required stat left out: the form says which, and sends nothing.
+    _fill_figure(form, 1, "Simeth", "heroes", 2, {"adj_dx": "13", "ma": "10"}, weapon="Broadsword")
+    form.get_by_role("button", name="Add to the fight").click()
+    form.locator(".status", has_text="the stat st is required").wait_for()
+
+    form.locator('fieldset.figure-form[data-figure="1"] input[data-stat="st"]').fill("12")
+    form.get_by_role("button", name="Add another figure").click()
+    _fill_figure(form, 2, "Troll", "monsters", 0, {"st": "30", "adj_dx": "11", "ma": "10"})
+    assert not [v for v in axe_violations(g) if v["impact"] in ("serious", "critical")]
+    form.get_by_role("button", name="Add to the fight").click()
+    g.locator("ol.log li", has_text="Troll joins the fight").wait_for()
+    state = api.ok("GET", f"/encounters/{enc['id']}/state", token=enc["gm_token"])
+    simeth, troll = state["combatants"]["simeth"], state["combatants"]["troll"]
+    assert simeth["stats"]["st"] == 12 and simeth["stats"]["adj_dx"] == 13 and simeth["position"] == [2, 0]
+    assert [i["name"] for i in simeth["items"]] == ["Broadsword"] and simeth["items"][0]["state"] == "ready"
+    assert troll["side"] == "monsters" and troll["stats"]["st"] == 30
+    assert gm.script_errors() == []
