@@ -242,3 +242,26 @@ async def test_the_roll_command_reads_neutral_and_its_hidden_field_says_gm_only(
     roll = schemas[mapping["roll"].rsplit("/", 1)[1]]
     assert "hidden" not in roll["description"] and "GM" not in roll["description"], roll["description"]
     assert roll["properties"]["hidden"]["description"].startswith("GM only"), roll["properties"]["hidden"]
+
+
+async def test_the_admin_reads_behind_the_screen_as_the_openapi_text_says(tmp_path):
+    """Issue 33 item 11: the admin read /hidden-rolls while OpenAPI said "GM only". Decided: the admin
+    may (the operator holds the seed key and can read the hidden seed anyway); code and text agree."""
+    import aiohttp
+
+    from tests.support.client import RunningServer, TussleClient
+
+    srv = await RunningServer(str(tmp_path / "admin.db"), admin_token="admin-" + "x" * 40).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            client = TussleClient(srv.base_url, session, srv.db_path)
+            enc = await client.create("freeform", token="admin-" + "x" * 40)
+            await enc.ok("roll", expression="3d6", hidden=True)
+            r = await enc.get("/hidden-rolls", token="admin-" + "x" * 40)
+            assert r.status == 200 and len(r.body["hidden_rolls"]) == 1, r.body
+            doc = (await client.request("GET", "/openapi.json")).body
+            text = doc["paths"]["/encounters/{id}/hidden-rolls"]["get"]
+            said = " ".join(str(text.get(k, "")) for k in ("summary", "description"))
+            assert "admin" in said and "GM only" not in said, said
+    finally:
+        await srv.stop()

@@ -394,8 +394,9 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "get",
         _enc("/hidden-rolls"),
-        "The GM's hidden rolls with their faces and totals (GM only: players "
-        "and watchers get 403; everyone sees the faces once reveal_roll or close shows them).",
+        "The GM's hidden rolls with their faces and totals (the GM, and the server's admin, who can "
+        "read the sealed seed anyway; players and watchers get 403; everyone sees the faces once "
+        "reveal_roll or close shows them).",
         {200: t.HiddenRollList},
         (401, 403, 404),
         auth="token",
