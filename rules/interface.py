@@ -153,6 +153,7 @@ class Ruleset:
         if guide is not None:
             cls.phases = getattr(guide, "PHASES", cls.phases)
             cls.stats = getattr(guide, "STATS", cls.stats)
+            cls.item_fields = getattr(guide, "ITEM_FIELDS", cls.item_fields)
             cls.reactions = getattr(guide, "REACTIONS", cls.reactions)
             cls.first_turn = getattr(guide, "FIRST_TURN", cls.first_turn)
 
@@ -183,6 +184,8 @@ class Ruleset:
     # each reaction kind with what asks it and its choices {choice: meaning}.
     phases: ClassVar[tuple[str, ...]] = ()
     stats: ClassVar[dict[str, str]] = {}
+    # Each field of `combatant.items[]` the rules read, with its meaning (empty: the ruleset reads none but id).
+    item_fields: ClassVar[dict[str, str]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}
     first_turn: ClassVar[FirstTurn | None] = None
     # Each of the ruleset's command types with its decider `(state, command, dice) -> events`.

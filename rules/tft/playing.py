@@ -26,6 +26,22 @@ STATS: dict[str, str] = {
     "gm_override_prerequisites": "true lets a figure have talents whose prerequisites it lacks",
 }
 
+# Section 2's item fields: an item the rules should treat as a dagger must say dagger_list, not only its name.
+ITEM_FIELDS: dict[str, str] = {
+    "id": "the item's id, which commands name (weapon, item)",
+    "name": "what the log calls it (default its id)",
+    "kind": "weapon, shield or other (default other)",
+    "state": "ready, carried, worn or dropped (default carried; a shield worn); a cestus strikes when worn",
+    "at": "where a dropped item lies (the rules set it)",
+    "damage": "its damage, like 2d6-1 (out of HTH; in HTH too for what is not on the dagger list)",
+    "dagger_list": "true for the dagger list (dagger, main-gauche, dirk, poniard ...): usable in HTH, drawn "
+    "with draw_dagger, striking with hth_damage. A weapon named Dagger without it is no dagger",
+    "hth_damage": "a dagger-list weapon's HTH damage (the second damage column): required with dagger_list",
+    "hth_usable": "true for the cestus (a weapon usable in HTH that is not on the dagger list, worn on the hand)",
+    "hth_dx_mod": "the weapon's DX modifier in HTH (dirk -2, poniard -4; default 0)",
+    "stops": "a shield's hits stopped (it takes that much off HTH DX and stops nothing in HTH)",
+}
+
 REACTIONS: dict[str, dict[str, Any]] = {
     "judo_throw": {
         "asked": "a Judo defender whose defense roll allows a throw, of its entrant",

@@ -119,6 +119,7 @@ def ruleset_detail(rs: Ruleset) -> dict[str, Any]:
         "options": options,
         "engine_options": engine,
         "stats": [{"name": k, "description": v} for k, v in rs.stats.items()],
+        "item_fields": [{"name": k, "description": v} for k, v in rs.item_fields.items()],
         "phases": list(rs.phases),
         "commands": [_command(c, gm_only) for c in rs.commands],
         "common_commands": [_command(c, common_gm) for c in COMMON_COMMANDS],
@@ -199,6 +200,9 @@ def guide_markdown(rs: Ruleset) -> str:
     out += [f"- `{s['name']}` — {s['description']}" for s in d["stats"]] or [
         "- any: this ruleset reads none."
     ]
+    if d["item_fields"]:
+        out += ["", "## Item fields", "", "Each of `combatant.items` is an object with:", ""]
+        out += [f"- `{s['name']}` — {s['description']}" for s in d["item_fields"]]
     out += ["", "## Turns and phases", ""]
     if d["phases"]:
         out.append(

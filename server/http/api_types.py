@@ -307,6 +307,9 @@ class RulesetDetail(msgspec.Struct):
     options: Annotated[list[OptionDetail], about("The ruleset's options.")]
     engine_options: Annotated[list[OptionDetail], about("The options every ruleset has.")]
     stats: Annotated[list[StatDetail], about("What add_combatant's combatant.stats holds.")]
+    item_fields: Annotated[
+        list[StatDetail], about("Each field of combatant.items[] the rules read, with its meaning.")
+    ]
     phases: Annotated[list[str], about("The phases of a turn, in order (start_phase names them).")]
     commands: Annotated[list[CommandDetail], about("The ruleset's own commands.")]
     common_commands: Annotated[list[CommandDetail], about("The commands every ruleset accepts.")]
