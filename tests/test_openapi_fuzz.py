@@ -11,8 +11,10 @@ and that one everywhere else, is as schemathesis ships it.
 
 from __future__ import annotations
 
+import http.server
 import json
 import re
+import threading
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -39,7 +41,10 @@ DEPENDS_ON_THE_ENCOUNTER = [
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
     db = str(tmp_path_factory.mktemp("fuzz") / "tussle.db")
-    srv = ServeProcess("--db", db, "--rate-commands", "0", "--rate-reads", "0")
+    # The webhook routes are fuzzed too, their URLs pointed at a loopback receiver that takes anything.
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Accepting)
+    threading.Thread(target=receiver.serve_forever, name="fuzz-receiver", daemon=True).start()
+    srv = ServeProcess("--db", db, "--rate-commands", "0", "--rate-reads", "0", "--webhook-allow-private")
     assert srv.port is not None, srv.stderr
 
     def post(path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -60,11 +65,25 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         enc["gm_token"],
     )
     post(f"/encounters/{enc['id']}/seats", {"name": "Ana's player", "combatants": ["ana"]}, enc["gm_token"])
+    enc["receiver"] = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
     try:
         yield srv.url, enc
     finally:
         stderr = srv.stop()
+        receiver.shutdown()
         assert "unhandled error" not in stderr, stderr
+
+
+class _Accepting(http.server.BaseHTTPRequestHandler):
+    """A webhook receiver that answers 204 to every delivery."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
 
 
 def _config() -> Any:
@@ -108,6 +127,8 @@ def test_schemathesis_with_every_check_finds_nothing(live):
             ran += 1
             if "id" in (case.path_parameters or {}):
                 case.path_parameters["id"] = enc["id"]  # the encounter the GM token is for
+            if "webhooks" in case.path and isinstance(case.body, dict) and "url" in case.body:
+                case.body["url"] = enc["receiver"]  # a real receiver, so deliveries run too
             case.call_and_validate(headers=auth, checks=checks)
 
         try:
