@@ -57,6 +57,8 @@ from rules.working import Working
 
 State = dict[str, Any]
 CHARGE_RESPONSES = ["hold", "stand_and_fire", "run_away"]
+# What respond's params may carry with a charge answer (the guide describes each: playing.REACTIONS).
+CHARGE_PARAMS = frozenset({"turn_to_face", "weapon", "modifiers", "terrain_divisor"})
 EPS = 1e-6
 
 
@@ -134,7 +136,7 @@ def resume_charged(
     if choice not in pending.get("options", []):
         raise BadCommand(f"choice must be one of {', '.join(pending.get('options', []))}", "choice")
     params = answer.params or {}
-    unknown = set(params) - {"turn_to_face", "weapon", "modifiers", "terrain_divisor"}
+    unknown = set(params) - CHARGE_PARAMS
     if unknown:
         raise BadCommand(
             f"unknown field(s) for a charge response: {', '.join(sorted(unknown))}", sorted(unknown)[0]

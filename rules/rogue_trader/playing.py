@@ -38,8 +38,16 @@ REACTIONS: dict[str, dict[str, Any]] = {
         "asked": 'the model charged (a standing order such as {"charged": "hold"} answers at once)',
         "choices": {
             "hold": "stand and take the charge (the default)",
-            "stand_and_fire": "shoot at the charger first",
-            "run_away": "flee (turn_to_face: true to turn toward the charger instead)",
+            "stand_and_fire": "shoot at the charger first (not after running away this turn)",
+            "run_away": "flee a double move directly away from the charger (not after standing and firing this "
+            "turn); routed if the charger can still reach",
+        },
+        # The fields resume_charged reads from respond's params (charging.CHARGE_PARAMS).
+        "params": {
+            "turn_to_face": "true to turn toward the charger first, with any answer (default false)",
+            "weapon": "stand_and_fire: the id of the weapon fired (needed when it carries more than one)",
+            "modifiers": "stand_and_fire: the GM's [{value, reason}] on the shot's to-hit",
+            "terrain_divisor": "run_away: 2 or more when difficult ground slows the run (default 1)",
         },
     },
 }

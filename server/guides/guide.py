@@ -254,6 +254,7 @@ def guide_markdown(rs: Ruleset) -> str:
     for r in d["reactions"]:
         out.append(f"- `{r['kind']}` — asked of {r['asked']}:")
         out += [f"  - `{k}`: {v}" for k, v in r["choices"].items()]
+        out += [f"  - with `params.{k}`: {v}" for k, v in (r.get("params") or {}).items()]
     if not d["reactions"]:
         out.append("- none of its own (the common `ask` lets the GM ask anything).")
     out += ["", f"## Events of {d['id']}", ""]
@@ -339,6 +340,10 @@ def guide_html(rs: Ruleset) -> str:
         h.append(
             f"<li><code>{_e(r['kind'])}</code> — asked of {_e(r['asked'])}<ul>"
             + "".join(f"<li><code>{_e(k)}</code>: {_e(v)}</li>" for k, v in r["choices"].items())
+            + "".join(
+                f"<li>with <code>params.{_e(k)}</code>: {_e(v)}</li>"
+                for k, v in (r.get("params") or {}).items()
+            )
             + "</ul></li>"
         )
     h.append("</ul><h2>Events</h2><ul>")

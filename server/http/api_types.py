@@ -272,6 +272,9 @@ class ReactionDetail(msgspec.Struct):
     kind: Annotated[str, about("The reaction's kind, as ReactionRequested and standing orders name it.")]
     asked: Annotated[str, about("When it is asked, and of whom.")]
     choices: Annotated[dict[str, str], about("Each choice to what it does.")]
+    params: Annotated[
+        dict[str, str], about("Each field respond's params may carry with this answer, to what it means.")
+    ] = {}
 
 
 class EventDetail(msgspec.Struct):

@@ -65,3 +65,17 @@ async def test_close_combat_results_a_wiped_out_unit_takes_no_rout_test(tussle):
     (round_4,) = [t for t in log if t.startswith("Round 4:")]
     assert "wiped out: no rout test follows" in round_4 and "must take a rout test" not in round_4, round_4
     await enc.replay_matches_live()
+
+
+async def test_the_charged_reaction_lists_every_parameter_it_reads(tussle):
+    # Issue 29 item 11: every param resume_charged accepts is described in GET /rulesets/{id} and the guide.
+    from pathlib import Path
+
+    from rules.rogue_trader.charging import CHARGE_PARAMS
+
+    detail = (await tussle.request("GET", "/rulesets/rogue-trader")).body
+    (charged,) = [r for r in detail["reactions"] if r["kind"] == "charged"]
+    assert set(charged["params"]) == CHARGE_PARAMS
+    guide = (Path(__file__).parents[2] / "docs/playing/rogue-trader.md").read_text()
+    for p in CHARGE_PARAMS:
+        assert f"with `params.{p}`:" in guide, p
