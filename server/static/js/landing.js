@@ -71,7 +71,8 @@ async function showOptions() {
   help.replaceChildren(r ? `${r.title} (version ${r.version}; map: ${r.geometry.kind === "plane" ? "table-top inches" : "hexes"}) — ` : "",
     r ? el("a", { href: `/rulesets/${encodeURIComponent(r.id)}/guide` }, "the player's guide") : "");
   const schemas = optionSchemas(id);
-  optionFields = (r ? r.options : []).map((o) => optionInput({ description: about[o.name], ...o }, schemas[o.name], resolverOf(openapi)));
+  // rotate_seed_each_turn has its own "recommended" box under Dice (rotateEachTurnField): one control, not two.
+  optionFields = (r ? r.options : []).filter((o) => o.name !== "rotate_seed_each_turn").map((o) => optionInput({ description: about[o.name], ...o }, schemas[o.name], resolverOf(openapi)));
   if (!optionFields.length) box.append(el("p", {}, "This ruleset has no options."));
   for (const f of optionFields) box.append(f.wrap);
   box.dataset.ruleset = id;

@@ -603,37 +603,13 @@ function renderGm(s, open) {
   const commands = GM_COMMANDS.filter((t) => page.registry.byType.has(t)).map((type) => actionDetails(`gm:${type}`, type, commandForm(type, page.registry, formContext({}), sender(`gm:${type}`)), open));
   const previous = $("made-links");
   if (previous) made.append(...previous.childNodes);
-  const hooks = el("div", { class: "card", id: "webhooks" }, el("h3", {}, "Webhooks"), el("p", {}, "Loading…"));
   $("gm-tools").replaceChildren(
     // Folded once the fight has figures, so the steps of the fight come first on a phone.
     el("details", { class: "card add-figures", "data-key": "gm:add-figures", open: !Object.keys(s.combatants).length || open.has("gm:add-figures") },
       el("summary", {}, el("h3", { class: "inline" }, "Add combatants")), addForm(s)),
     el("div", { class: "card" }, el("h3", {}, "Seats and links"), seatForm, el("ul", { class: "seats" }, seats), readButton, status, made),
     el("div", { class: "card" }, el("h3", {}, "Run the fight"), offersList("gm", ((page.me.offers || {}).gm) || [], sendOffer, offersChanged),
-      advanced("adv:gm", "Advanced: every GM command as a typed form", commands, open)),
-    hooks);
-  renderWebhooks(hooks, base);
-}
-
-// Each webhook's health for the GM (GET …/webhooks shows the host, never the URL or the secret).
-async function renderWebhooks(card, base) {
-  let list;
-  try {
-    list = (await api("GET", `${base}/webhooks`, { token })).webhooks || [];
-  } catch (err) {
-    card.replaceChildren(el("h3", {}, "Webhooks"), el("p", {}, err.message));
-    return;
-  }
-  const health = (w) => {
-    if (w.status !== "active") return `${w.status}${w.last_error ? ` (last error: ${w.last_error})` : ""}`;
-    if (w.failing_since) return `failing since ${w.failing_since}; next try ${w.next_try || "soon"}; last error: ${w.last_error || "none"}`;
-    return "healthy";
-  };
-  const rows = list.map((w) => el("li", { class: "webhook", "data-webhook": w.id },
-    `${w.host} — ${w.deliver.join(", ")} as ${w.format}${w.seat ? ` for ${askedOfText(w.seat)}` : ""}: `,
-    el("strong", {}, health(w))));
-  card.replaceChildren(el("h3", {}, "Webhooks"),
-    rows.length ? el("ul", { class: "webhooks" }, rows) : el("p", {}, "No webhooks. A bot or a Discord channel can be told of this fight: see docs/notifications.md."));
+      advanced("adv:gm", "Advanced: every GM command as a typed form", commands, open)));
 }
 
 // ---- forum helpers and the export check ----
