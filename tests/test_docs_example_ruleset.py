@@ -4,8 +4,15 @@ installed ones and played through a live server — so the page a sixth ruleset 
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import re
+import shlex
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +22,8 @@ import pytest
 from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.ruleset_layout import REQUIRED_MODULES
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "rulesets.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "rulesets.md"
 FILES = re.compile(r"^```(?:python|markdown) (shove/[\w./]+)\n(.*?)^```$", re.S | re.M)
 
 
@@ -91,3 +99,38 @@ async def test_the_example_plays_through_a_live_server(shove: Path, tmp_path: Pa
             await enc.replay_matches_live()
     finally:
         await server.stop()
+
+
+def test_the_quick_try_command_serves_the_example_from_the_root_without_pythonpath(tmp_path: Path) -> None:
+    """The page's command line as a reader types it in the directory holding `shove/` (plus a free port)."""
+    for name, text in FILES.findall(DOC.read_text()):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (line,) = [ln for ln in DOC.read_text().splitlines() if ln.startswith("TUSSLE_EXTRA_RULESETS=")]
+    assignment, program, *args = shlex.split(line)
+    name, _, value = assignment.partition("=")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TUSSLE_EXTRA_RULESETS")}
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    served = subprocess.Popen(
+        [str(ROOT / program), *args, "--port", str(port), "--db", str(tmp_path / "try.db")],
+        cwd=tmp_path,
+        env={**env, name: value},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(600):
+            assert served.poll() is None, served.communicate()[0].decode()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/rulesets/shove") as answer:
+                    assert json.load(answer)["id"] == "shove"
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer")
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
