@@ -11,6 +11,7 @@ from events.common import Moved
 from rules.gurps.close_combat import arrival
 from rules.gurps.events import GrappleReleased
 from rules.gurps.hex_sharing import own_side_hexes, seat_of, shared_hex
+from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of
 from rules.gurps.state import evolve_rules
 from rules.gurps.tables import FULL_MOVE_MANEUVERS
@@ -26,7 +27,13 @@ def leaving_problems(state: dict[str, Any], cid: str) -> list[str]:
     holders = grapplers_of(state, cid)
     if holders:
         names = ", ".join(state["combatants"][h]["name"] for h in holders if h in state["combatants"])
-        problems.append(f"{c['name']} is grappled by {names}: break free first (gurps.break_free)")
+        # A refusal points only to a command that could be accepted, or says what must change first.
+        how = (
+            "break free first (gurps.break_free)"
+            if current_maneuver(state, cid) == "attack"
+            else "break free first, which takes an Attack maneuver (gurps.break_free, on a turn he chooses attack)"
+        )
+        problems.append(f"{c['name']} is grappled by {names}: {how}")
     h = shared_hex(state, cid)
     seat = seat_of(state, cid)
     if h is not None and seat is not None and not seat["declared_adjacent"]:
@@ -59,7 +66,11 @@ def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> l
         sides = ", ".join(str(list(x)) for x in exits_for(state, cid))
         problems.append(
             f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
-            f"to leave forward through the foe's side, {c['name']} must evade (gurps.evade)"
+            + (
+                f"to leave forward through the foe's side, {c['name']} must evade (gurps.evade)"
+                if not grapplers_of(state, cid)
+                else "a grappled figure may not evade"
+            )
         )
     refuse(problems, details={"combatant": cid})
     how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"
