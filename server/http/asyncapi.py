@@ -85,11 +85,16 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
         ),
     ),
     "state": (
-        "The whole state after event `seq`.",
+        "The whole state after event `seq`. Of a command's several events only the last frame carries"
+        " `data.offers`; the others have no `offers` and say in `offers_at` the seq whose frame has them.",
         _obj(
             ["type", "seq", "data"],
             type=_const("state"),
             seq=_SEQ,
+            offers_at={
+                **_SEQ,
+                "description": "present when `data` has no offers: the seq whose frame has them",
+            },
             data={"type": "object", "title": "State", "description": "GET /state's state"},
         ),
     ),

@@ -480,6 +480,7 @@ class Hub:
         f = self.follower
         assert f is not None
         batch: list[dict[str, Any]] = []
+        last = events[-1].seq if events else None  # the batch's final state: the one frame with offers
         for e in events:
             if e.seq <= f.state["seq"]:
                 continue
@@ -490,7 +491,7 @@ class Hub:
                 await self._load(e.seq)
                 f = self.follower
                 assert f is not None
-                self._send_state(e.seq, f, e.type == "EncounterClosed")
+                self._send_state(e.seq, f, e.type == "EncounterClosed", offers_at=last)
                 if self.subs["log"]:
                     reset = await payload({"type": "log_reset", "seq": e.seq, "data": f.entries})
                     self._send_all(self.subs["log"], e.seq, reset)
@@ -498,17 +499,28 @@ class Hub:
             entry = f.apply(e)
             if entry is not None:
                 batch.append(entry)
-            self._send_state(e.seq, f, e.type == "EncounterClosed")
+            self._send_state(e.seq, f, e.type == "EncounterClosed", offers_at=last)
         self._send_log(batch, closes=bool(f.state["closed"]))
 
-    def _state_view(self, f: NarrativeLog) -> dict[str, Any]:
+    def _state_view(self, f: NarrativeLog, with_offers: bool = True) -> dict[str, Any]:
         deadlines = reaction_deadlines(self.hubs.encounters.reaction_deadlines, self.stream, f.state)
-        return state_view(f.state, f.ruleset, deadlines)
+        return state_view(f.state, f.ruleset, deadlines, with_offers=with_offers)
 
-    def _send_state(self, seq: int, f: NarrativeLog, closes: bool) -> None:
+    def _send_state(self, seq: int, f: NarrativeLog, closes: bool, offers_at: int | None = None) -> None:
+        """The state frame after `seq`. Offers cost milliseconds each (every one is decided through the
+        rules), so within a published batch only its last frame carries them; the others say at which seq
+        they follow (`offers_at`), rather than holding the loop for offers of a state already gone."""
         if self.subs["state"]:
-            frame = _encode({"type": "state", "seq": seq, "data": self._state_view(f)})
-            self._send_all(self.subs["state"], seq, frame, closes)
+            if offers_at is None or offers_at == seq:
+                msg = {"type": "state", "seq": seq, "data": self._state_view(f)}
+            else:
+                msg = {
+                    "type": "state",
+                    "seq": seq,
+                    "offers_at": offers_at,
+                    "data": self._state_view(f, False),
+                }
+            self._send_all(self.subs["state"], seq, _encode(msg), closes)
 
     def _send_log(self, batch: list[dict[str, Any]], closes: bool) -> None:
         if batch and self.subs["log"]:
