@@ -26,7 +26,9 @@ from server.http import web as pages
 from server.http.context import (
     COMMAND_FACTS,
     ENCOUNTERS,
+    RECEIPTS,
     SETTINGS,
+    ReceiptSigner,
     actor,
     envelope,
     gm,
@@ -53,6 +55,12 @@ routes = web.RouteTableDef()
 @routes.get("/healthz")
 async def healthz(request: web.Request) -> web.Response:
     return json_response({"ok": True})
+
+
+@routes.get("/keys")
+async def receipt_keys(request: web.Request) -> web.Response:
+    """The public keys that sign receipts, current and retired (docs/verifying.md "Signed receipts")."""
+    return json_response({"keys": request.app[RECEIPTS].public()})
 
 
 @routes.get("/rulesets")
@@ -118,6 +126,7 @@ async def create_encounter(request: web.Request) -> web.Response:
         # options as well as its commitments) for `tussle verify --receipts`.
         "seq": out.events[-1].seq,
         "hash": out.events[-1].hash,
+        "receipt": request.app[RECEIPTS].sign(info.id, out.events[-1].seq, out.events[-1].hash),
     }
     return json_response(payload, status=200 if out.duplicate else 201)
 
@@ -199,7 +208,13 @@ async def post_command(request: web.Request) -> web.Response:
     request[COMMAND_FACTS] = (body.get("type"), last.seq)
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
     return json_response(
-        {"seq": last.seq, "hash": last.hash, "command_id": last.command_id, "events": out.events},
+        {
+            "seq": last.seq,
+            "hash": last.hash,
+            "command_id": last.command_id,
+            "receipt": request.app[RECEIPTS].sign(stream, last.seq, last.hash),
+            "events": out.events,
+        },
         status=200 if out.duplicate else 201,
     )
 
@@ -220,7 +235,9 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
             if before is not None:
                 earlier = (before.commitments, before.state["seq"], before.state["hash"])
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
-        return await streamed(request, resp, ndjson_lines(enc.events, stream, start, earlier))
+        return await streamed(
+            request, resp, ndjson_lines(enc.events, stream, start, earlier, request.app[RECEIPTS].public())
+        )
     events = await enc.read_range(stream, start, start + limit - 1)
     next_from = events[-1].seq + 1 if events else start
     # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
@@ -304,6 +321,7 @@ async def patch_seat(request: web.Request) -> web.Response:
             "seat": seat,
             "seq": out.events[-1].seq,
             "hash": out.events[-1].hash,
+            "receipt": request.app[RECEIPTS].sign(stream, out.events[-1].seq, out.events[-1].hash),
             "events": [envelope(e) for e in out.events],
         }
     )
@@ -399,8 +417,11 @@ def make_app(
         snapshot_every=snapshot_every,
     )
 
+    app[RECEIPTS] = ReceiptSigner()
+
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         await store.open()
+        app[RECEIPTS].load(store)  # the receipt keys live beside the seed key, never in the database
         yield
         await app[ENCOUNTERS].snapshots.settled()  # a snapshot being saved finishes before the store closes
         await store.close()

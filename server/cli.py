@@ -106,6 +106,7 @@ def _say_once_started(app: web.Application, line: str) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from events.store.migrations import SchemaMismatch
+    from events.store.receipt_key import ReceiptKeyError
     from events.store.seed_key import SeedKeyError
     from events.store.sqlite import DatabaseLocked, ExclusiveLock, SqliteStore
     from server.app import make_app
@@ -137,7 +138,7 @@ def _serve(args: argparse.Namespace) -> int:
     _say_once_started(app, f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}")
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except (DatabaseLocked, SchemaMismatch, SeedKeyError) as exc:
+    except (DatabaseLocked, SchemaMismatch, SeedKeyError, ReceiptKeyError) as exc:
         print(
             f"tussle: {exc}" if isinstance(exc, DatabaseLocked) else f"tussle: {args.db}: {exc}",
             file=sys.stderr,
@@ -169,6 +170,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
 
     from events.store.migrations import SchemaMismatch
     from events.store.postgres import NoSchema, PostgresStore
+    from events.store.receipt_key import ReceiptKeyError
     from events.store.seed_key import SeedKeyError
     from server.app import make_app
     from server.live import pg_listener
@@ -184,7 +186,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     _say_once_started(app, f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}")
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except SeedKeyError as exc:
+    except (SeedKeyError, ReceiptKeyError) as exc:
         print(f"tussle: cannot serve the PostgreSQL database: {exc}", file=sys.stderr)
         return 2
     except (OSError, asyncpg.PostgresError, NoSchema, SchemaMismatch) as exc:
@@ -227,7 +229,11 @@ async def _export(args: argparse.Namespace) -> int:
             return 1
         out = sys.stdout.buffer
         if args.format == "jsonl":
-            async for line in ndjson_lines(store, args.id):
+            from server.http.context import ReceiptSigner
+
+            signer = ReceiptSigner()
+            signer.load(store)
+            async for line in ndjson_lines(store, args.id, receipt_keys=signer.public()):
                 out.write(line)
             if args.with_secrets:
                 out.write(await secrets_line(store, args.id, await store.read(args.id)))
@@ -463,7 +469,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help="the exported JSONL file")
     verify.add_argument(
-        "--receipts", default=None, help="JSONL of {seq, hash} receipts to check against the stream"
+        "--receipts",
+        default=None,
+        help="JSONL of receipts to check against the stream: {seq, hash}, or the signed `receipt` of a "
+        "command answer (or the whole answer), whose signature must verify under the server's keys",
+    )
+    verify.add_argument(
+        "--keys",
+        default=None,
+        metavar="FILE",
+        help="the server's public receipt keys as GET /keys answered (else the export trailer's)",
     )
     verify.add_argument(
         "--head",
@@ -492,6 +507,23 @@ def build_parser() -> argparse.ArgumentParser:
         "every total, outcome and state change must be what the rules give",
     )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    keys = sub.add_parser(
+        "keys",
+        help="the server's receipt-signing keys",
+        description='Rotate the Ed25519 key that signs receipts (docs/verifying.md "Signed receipts"): the '
+        "old key is retired, still published at GET /keys and in exports, so old receipts keep verifying. "
+        "Restart the server to sign with the new key.",
+    )
+    keys.add_argument(
+        "action", choices=["rotate"], help="rotate: add a new signing key, retiring the current one"
+    )
+    keys.add_argument("--db", default="./tussle.db", help="SQLite database file whose key file to rotate")
+    keys.add_argument(
+        "--pg",
+        action="store_true",
+        help="PostgreSQL (or TUSSLE_RECEIPT_KEYS set): print the new TUSSLE_RECEIPT_KEYS value to give "
+        "every process, instead of writing a file",
+    )
     demo = sub.add_parser(
         "demo",
         help="play a short scripted freeform encounter",
@@ -522,7 +554,10 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         with open(args.file, "rb") as f:
             raw = f.read()
-        receipts = sent = None
+        receipts = sent = keys = None
+        if args.keys:
+            with open(args.keys, "rb") as f:
+                keys = f.read()
         if args.receipts:
             with open(args.receipts, "rb") as f:
                 receipts = f.read()
@@ -540,7 +575,9 @@ def _verify(args: argparse.Namespace) -> int:
         from rules.registry import Registry
 
         registry = Registry.discover()
-    report = verify_export(raw, receipts, head=head, commitment=args.commitment, sent=sent, replay=registry)
+    report = verify_export(
+        raw, receipts, head=head, commitment=args.commitment, sent=sent, replay=registry, receipt_keys=keys
+    )
     print(json.dumps(report, indent=2) if args.json else report_text(report, args.file))
     return 0 if report["ok"] else 1
 
@@ -575,7 +612,39 @@ def _run(args: argparse.Namespace) -> int:
         return _verify(args)
     if args.command == "demo":
         return _demo(args)
+    if args.command == "keys":
+        return _rotate_keys(args)
     return 2
+
+
+def _rotate_keys(args: argparse.Namespace) -> int:
+    """Append a new receipt key: to the key file beside the database, or to the value of the variable."""
+    from events.store import receipt_key as rk
+
+    env = os.environ.get(rk.ENV, "").strip()
+    if args.pg or env:
+        old = env or rk.derived_from_seed_key()
+        if old is None:
+            print(f"tussle keys: neither {rk.ENV} nor TUSSLE_SEED_KEY is set", file=sys.stderr)
+            return 2
+        value = ",".join([*old.replace(",", " ").split(), rk.new_key_line()])
+        new = rk.ReceiptKeys([bytes.fromhex(k) for k in value.split(",")], rk.ENV).current_id
+        print(f"# new receipt key {new}: give every process this value (keep it as secret as the seed key)")
+        print(f"{rk.ENV}={value}")
+        return 0
+    try:
+        before = rk.for_sqlite(args.db)  # made now if the server never started, so there is one to retire
+        with open(args.db + rk.KEY_FILE_SUFFIX, "a", encoding="ascii") as f:
+            f.write(rk.new_key_line() + "\n")
+        after = rk.for_sqlite(args.db)
+    except (OSError, rk.ReceiptKeyError) as exc:
+        print(f"tussle keys: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"tussle keys: {args.db}{rk.KEY_FILE_SUFFIX}: key {before.current_id} retired, {after.current_id} "
+        "signs from the next server start"
+    )
+    return 0
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import msgspec
 from events.common import newer_version
 from events.dice import is_commitment
 from events.envelope import ZERO_HASH, Event, event_hash
+from events.store.receipt_key import signature_problem
 from projections.audit import (
     FAILED,
     MANUAL,
@@ -194,13 +195,45 @@ def trailer_problems(events: list[Event], trailer: dict[str, Any]) -> list[Probl
     return problems
 
 
-def receipt_problems(events: list[Event], receipts: Iterable[dict[str, Any]]) -> list[Problem]:
+def signed_receipt_problems(
+    events: list[Event], r: dict[str, Any], keys: list[dict[str, Any]] | None
+) -> list[Problem]:
+    """A signed receipt must be this encounter's and verify under one of the server's published keys
+    (docs/verifying.md "Signed receipts"): else the server never said it."""
+    seq = r.get("seq")
+    at = seq if isinstance(seq, int) else None
+    stream = events[0].stream if events else None
+    problems = []
+    if stream is not None and r.get("encounter") != stream:
+        problems.append(
+            Problem(
+                "receipt",
+                f"seq {seq}: the receipt is of encounter {r.get('encounter')!r}, not {stream!r}",
+                at,
+            )
+        )
+    if not keys:
+        why: str | None = "no public receipt keys were given (the export's trailer lists none; pass --keys)"
+    else:
+        why = signature_problem(r, keys)
+    if why is not None:
+        problems.append(Problem("receipt", f"seq {seq}: the signed receipt does not verify: {why}", at))
+    return problems
+
+
+def receipt_problems(
+    events: list[Event], receipts: Iterable[dict[str, Any]], keys: list[dict[str, Any]] | None = None
+) -> list[Problem]:
     """Each saved (seq, hash) receipt must match the stream's event at that seq; receipts past the end
-    mean a cut tail, named once, at the first missing seq."""
+    mean a cut tail, named once, at the first missing seq. A signed receipt (a command answer's `receipt`,
+    or the whole answer holding one) must also verify under `keys`, the server's public receipt keys."""
     by_seq = {e.seq: e for e in events}
     last = max(by_seq, default=0)
     problems, beyond = [], []
-    for r in receipts:
+    for kept in receipts:
+        r = kept["receipt"] if isinstance(kept.get("receipt"), dict) else kept
+        if "signature" in r:
+            problems += signed_receipt_problems(events, r, keys)
         seq, h = r.get("seq"), r.get("hash")
         e = by_seq.get(seq) if isinstance(seq, int) else None
         if isinstance(seq, int) and seq > last:
@@ -419,11 +452,13 @@ def verify_events(
     commitment: str | None = None,
     sent: Iterable[dict[str, Any]] | None = None,
     replay: Registry | None = None,
+    receipt_keys: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
     whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
     `sent`: the client's own {command_id, entropy}; `replay`: the rulesets to decide every declared command
-    again with (server/audit/replaying.py), which adds the report's `replay` part."""
+    again with (server/audit/replaying.py), which adds the report's `replay` part; `receipt_keys`: the
+    public keys signed receipts are checked with (else the trailer's)."""
     problems: list[Problem] = list(format_problems or [])
     chain = chain_problems(events)
     problems += chain
@@ -452,7 +487,10 @@ def verify_events(
     if trailer is not None:
         problems += trailer_problems(events, trailer)
     if receipts is not None:
-        problems += receipt_problems(events, receipts)
+        keys = receipt_keys
+        if keys is None and trailer is not None and isinstance(trailer.get("receipt_keys"), list):
+            keys = trailer["receipt_keys"]
+        problems += receipt_problems(events, receipts, keys)
     for seq, h, whose in heads or []:
         problems += head_problems(events, seq, h, whose)
     if commitment is not None:
@@ -528,10 +566,12 @@ def verify_export(
     commitment: str | None = None,
     sent: bytes | None = None,
     replay: Registry | None = None,
+    receipt_keys: bytes | None = None,
 ) -> dict[str, Any]:
     """Verify an exported stream from bytes alone, and optionally what the client kept: a receipts file, a
     head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array);
-    with `replay`, decide every declared command again."""
+    with `replay`, decide every declared command again; `receipt_keys`: GET /keys's answer as saved, the
+    keys signed receipts must verify under (else the export trailer's)."""
     events, trailer, problems = parse_export(raw)
     if not events:
         problems.append(Problem("format", "the file holds no events"))
@@ -544,7 +584,15 @@ def verify_export(
         commitment=commitment,
         sent=parse_receipts(sent) if sent is not None else None,
         replay=replay,
+        receipt_keys=parse_keys(receipt_keys) if receipt_keys is not None else None,
     )
+
+
+def parse_keys(raw: bytes) -> list[dict[str, Any]]:
+    """GET /keys's answer ({"keys": [...]}), or a bare list of its keys."""
+    obj = msgspec.json.decode(raw)
+    keys = obj.get("keys") if isinstance(obj, dict) else obj
+    return [k for k in keys if isinstance(k, dict)] if isinstance(keys, list) else []
 
 
 def report_text(report: dict[str, Any], name: str) -> str:

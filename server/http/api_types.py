@@ -63,6 +63,39 @@ class Head(msgspec.Struct):
     hash: Annotated[str, about("That event's chain hash (SHA-256, hex).")]
 
 
+class SignedReceipt(msgspec.Struct):
+    """The answer's chain head signed by the server (docs/verifying.md "Signed receipts")."""
+
+    encounter: Annotated[str, about("The encounter's id.")]
+    seq: Annotated[int, about("The head's seq.")]
+    hash: Annotated[str, about("The head's chain hash (SHA-256, hex).")]
+    time: Annotated[str, about("When the server signed it (RFC 3339, UTC).")]
+    key_id: Annotated[str, about("The signing key's id (GET /keys).")]
+    signature: Annotated[
+        str,
+        about(
+            "Ed25519 over b'tussle receipt v1\\n' + canonical JSON of {encounter, hash, seq, time}, "
+            "base64url without padding; check it with tussle verify --receipts."
+        ),
+    ]
+
+
+Receipt = Annotated[SignedReceipt, about("The head, signed: keep it to prove what the server said.")]
+
+
+class ReceiptKey(msgspec.Struct):
+    key_id: Annotated[str, about("First 16 hex digits of SHA-256 over the raw public key.")]
+    algorithm: Annotated[Literal["Ed25519"], about("Always Ed25519.")]
+    public_key: Annotated[str, about("The 32 raw public-key bytes, base64url without padding.")]
+    current: Annotated[bool, about("Whether it signs new receipts (else retired, still valid for old ones).")]
+
+
+class ReceiptKeys(msgspec.Struct):
+    keys: Annotated[
+        list[ReceiptKey], about("Every receipt key of this server, current and retired, oldest first.")
+    ]
+
+
 # The store's own Event, under the name the API gives it: one list of envelope fields, not two.
 class Envelope(Event):
     """One stored event (DESIGN.md "The event envelope")."""
@@ -129,6 +162,7 @@ class EncounterCreatedResponse(msgspec.Struct):
             "options and commitments."
         ),
     ] = ""
+    receipt: Annotated[SignedReceipt | None, about("The head after creation, signed.")] = None
 
 
 class HiddenRoll(msgspec.Struct):
@@ -505,6 +539,7 @@ class SeatChangedResponse(msgspec.Struct):
     seat: SeatId
     seq: Annotated[int, about("The seq of the last event appended.")]
     hash: Annotated[str, about("Its chain hash: the new head.")]
+    receipt: Receipt
     events: Annotated[list[Envelope], about("The events appended, as envelopes.")]
 
 
@@ -668,6 +703,7 @@ class CommandAppended(msgspec.Struct):
     seq: Annotated[int, about("The seq of the command's last event: the new head.")]
     hash: Annotated[str, about("Its chain hash (SHA-256, hex).")]
     command_id: Annotated[str, about("The command's id: yours, or the one the server made.")]
+    receipt: Receipt
     events: Annotated[list[Envelope], about("The events the command appended, in order.")]
 
 

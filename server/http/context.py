@@ -12,6 +12,9 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
+from events.envelope import timestamp
+from events.store import receipt_key
+from events.store.receipt_key import ReceiptKeys
 from server.encounters.access import may_read, require
 from server.encounters.service import Encounters
 from server.encounters.service_errors import Unauthenticated, bad_request
@@ -19,6 +22,38 @@ from server.encounters.tokens import Principal, same_secret, token_hash
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
 SETTINGS = web.AppKey("settings", dict)
+
+
+class ReceiptSigner:
+    """The server's receipt keys (events/store/receipt_key.py), found when the store opens: beside a
+    SQLite file, from the environment for PostgreSQL, made for this process for an in-memory database."""
+
+    def __init__(self) -> None:
+        self.keys: ReceiptKeys | None = None
+
+    def load(self, store: Any) -> None:
+        path = getattr(store, "path", None)
+        if getattr(store, "dsn", None) is not None:
+            self.keys = receipt_key.for_postgres()
+        elif isinstance(path, str) and path and path != ":memory:" and not path.startswith("file:"):
+            self.keys = receipt_key.for_sqlite(path)
+        else:
+            self.keys = receipt_key.ephemeral()
+
+    def _keys(self) -> ReceiptKeys:
+        if self.keys is None:
+            self.keys = receipt_key.ephemeral()
+        return self.keys
+
+    def sign(self, encounter: str, seq: int, hash_: str) -> dict[str, Any]:
+        """The signed receipt of an answer's head, timed now (docs/verifying.md "Signed receipts")."""
+        return self._keys().sign(encounter, seq, hash_, timestamp())
+
+    def public(self) -> list[dict[str, Any]]:
+        return self._keys().public()
+
+
+RECEIPTS = web.AppKey("receipts", ReceiptSigner)
 # Who the request acted as, set by the auth helpers below (the request log keeps the role only).
 PRINCIPAL = web.RequestKey("principal", Principal)
 # What the handler knew of a command or an error, for the request log and metrics (which would otherwise

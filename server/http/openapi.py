@@ -166,6 +166,13 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "get",
+        "/keys",
+        "The public Ed25519 keys that sign receipts, current and retired, so old receipts keep verifying after "
+        'a rotation (docs/verifying.md "Signed receipts"; every export\'s trailer lists them too).',
+        {200: t.ReceiptKeys},
+    ),
+    Endpoint(
+        "get",
         "/rulesets",
         "Installed rulesets: options, geometry, command types and fields (one in full: /rulesets/{id}).",
         {200: t.RulesetList},

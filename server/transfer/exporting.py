@@ -20,11 +20,15 @@ LOG_PAGE = 2000
 
 
 async def ndjson_lines(
-    store: EventStore, stream: str, start: int = 1, earlier: tuple[list[str], int, str] | None = None
+    store: EventStore,
+    stream: str,
+    start: int = 1,
+    earlier: tuple[list[str], int, str] | None = None,
+    receipt_keys: list[dict[str, Any]] | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
     published before `start` and the seq and hash of event `start - 1` (else the events before `start`
-    are read for them)."""
+    are read for them); `receipt_keys`: the server's public receipt keys, current and retired (GET /keys)."""
     head_seq, head_hash, commitments = 0, "0" * 64, []
     seq = 1
     if earlier is not None:
@@ -59,6 +63,8 @@ async def ndjson_lines(
         "commitments": commitments,
         "exported_at": timestamp(),
     }
+    if receipt_keys is not None:
+        trailer["receipt_keys"] = receipt_keys
     yield _enc.encode({"trailer": trailer}) + b"\n"
 
 
