@@ -126,7 +126,7 @@ async def create_encounter(request: web.Request) -> web.Response:
         # options as well as its commitments) for `tussle verify --receipts`.
         "seq": out.events[-1].seq,
         "hash": out.events[-1].hash,
-        "receipt": request.app[RECEIPTS].sign(info.id, out.events[-1].seq, out.events[-1].hash),
+        "receipt": request.app[RECEIPTS].sign(out.events[-1]),
     }
     return json_response(payload, status=200 if out.duplicate else 201)
 
@@ -212,7 +212,7 @@ async def post_command(request: web.Request) -> web.Response:
             "seq": last.seq,
             "hash": last.hash,
             "command_id": last.command_id,
-            "receipt": request.app[RECEIPTS].sign(stream, last.seq, last.hash),
+            "receipt": request.app[RECEIPTS].sign(last),
             "events": out.events,
         },
         status=200 if out.duplicate else 201,
@@ -321,7 +321,7 @@ async def patch_seat(request: web.Request) -> web.Response:
             "seat": seat,
             "seq": out.events[-1].seq,
             "hash": out.events[-1].hash,
-            "receipt": request.app[RECEIPTS].sign(stream, out.events[-1].seq, out.events[-1].hash),
+            "receipt": request.app[RECEIPTS].sign(out.events[-1]),
             "events": [envelope(e) for e in out.events],
         }
     )

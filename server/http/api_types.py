@@ -69,7 +69,7 @@ class SignedReceipt(msgspec.Struct):
     encounter: Annotated[str, about("The encounter's id.")]
     seq: Annotated[int, about("The head's seq.")]
     hash: Annotated[str, about("The head's chain hash (SHA-256, hex).")]
-    time: Annotated[str, about("When the server signed it (RFC 3339, UTC).")]
+    time: Annotated[str, about("The head event's ts (UTC), which the signature covers.")]
     key_id: Annotated[str, about("The signing key's id (GET /keys).")]
     signature: Annotated[
         str,

@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from events.envelope import timestamp
 from events.store import receipt_key
 from events.store.receipt_key import ReceiptKeys
 from server.encounters.access import may_read, require
@@ -45,9 +44,10 @@ class ReceiptSigner:
             self.keys = receipt_key.ephemeral()
         return self.keys
 
-    def sign(self, encounter: str, seq: int, hash_: str) -> dict[str, Any]:
-        """The signed receipt of an answer's head, timed now (docs/verifying.md "Signed receipts")."""
-        return self._keys().sign(encounter, seq, hash_, timestamp())
+    def sign(self, head: Any) -> dict[str, Any]:
+        """The signed receipt of an answer's head event, timed by its `ts`: a resent command's answer
+        carries the same receipt, byte for byte (docs/verifying.md "Signed receipts")."""
+        return self._keys().sign(head.stream, head.seq, head.hash, head.ts)
 
     def public(self) -> list[dict[str, Any]]:
         return self._keys().public()
