@@ -19,6 +19,7 @@ import pytest
 import projections.log
 import server.audit.verifying
 import server.audit.whole_stream
+from events.envelope import NewEvent
 from events.store.port import Append
 from events.store.sqlite import SqliteStore
 from rules.registry import Registry
@@ -40,8 +41,15 @@ async def fill(store: Any) -> str:
         enc = Encounters(store, Registry.discover())
         info, _, _ = await enc.create({"name": "Long campaign", "ruleset": "freeform", "public": True}, "gm")
         seq = 1
+        version = Registry.discover().get("freeform").version  # type: ignore[union-attr]
         while seq < EVENTS:
             batch: Append = command(info.id, seq, f"batch-{seq}", n=min(2000, EVENTS - seq))
+            # Each command declares itself in its first event, as the pipeline writes it: a stream of
+            # stream rules 3 that leaves a declaration out fails verification (docs/verifying.md).
+            first = batch.events[0]
+            declared = {"command": {"type": "note", "text": first.data["text"]}, "keyed_by": "client"}
+            declared |= {"ruleset": "freeform", "version": version}
+            batch.events[0] = NewEvent(first.type, {**first.data, "declaration": declared})
             seq = (await store.append(batch)).events[-1].seq
         return info.id
     finally:
