@@ -144,7 +144,8 @@ class WebhookStore(abc.ABC):
 
     @abc.abstractmethod
     async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
-        """A delivery written outside any append (a test delivery): it appends nothing to the stream."""
+        """A delivery written outside any append (a test delivery, a reminder): it appends nothing to the
+        stream. One whose id is stored already is left as it is (a reminder written again is one delivery)."""
 
     @abc.abstractmethod
     async def outbox_depth(self) -> int:

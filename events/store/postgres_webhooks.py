@@ -208,7 +208,7 @@ class PostgresWebhooks:
     async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
         await self._pool.execute(
             "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (id) DO NOTHING",
             row.id,
             row.webhook,
             stream,

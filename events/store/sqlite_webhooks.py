@@ -184,7 +184,7 @@ class SqliteWebhooks:
         await self._write_transaction(
             lambda db: db.execute(
                 "INSERT INTO deliveries (id, webhook, stream, seq, part, kind, body, created_at, next_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 (row.id, row.webhook, stream, row.seq, row.part, row.kind, row.body, now, now),
             )
         )

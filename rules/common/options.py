@@ -16,6 +16,15 @@ class EngineOptions(msgspec.Struct, forbid_unknown_fields=True):
             description="Seconds a reaction waits before its default answers (null: it waits for its answer)."
         ),
     ] = None
+    reminder_before_s: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Seconds before a reaction's deadline (reaction_timeout_s) that its seat is reminded by its "
+                "notice webhooks (null: no reminder)."
+            )
+        ),
+    ] = None
     rotate_seed_each_turn: Annotated[
         bool, msgspec.Meta(description="Reveal the dice seed and commit to a new one at every start_turn.")
     ] = False
@@ -43,4 +52,10 @@ def resolve_options(ruleset: Any, given: dict[str, Any]) -> dict[str, Any]:
         raise BadCommand(f"options: {exc}", "options") from None
     if engine.reaction_timeout_s is not None and engine.reaction_timeout_s < 1:
         raise BadCommand("options.reaction_timeout_s must be at least 1 second", "options.reaction_timeout_s")
-    return {**msgspec.to_builtins(rules), **msgspec.to_builtins(engine)}
+    if engine.reminder_before_s is not None and engine.reminder_before_s < 1:
+        raise BadCommand("options.reminder_before_s must be at least 1 second", "options.reminder_before_s")
+    resolved = {**msgspec.to_builtins(rules), **msgspec.to_builtins(engine)}
+    if resolved["reminder_before_s"] is None:
+        # Kept out unless set, so every encounter created without it stores the options it always did.
+        del resolved["reminder_before_s"]
+    return resolved

@@ -6,6 +6,11 @@ cancellation, a void of the request, or the close), so it survives restarts and 
 Every server process polls the due ones (`Encounters.answer_overdue`); the default answer's
 command_id is made from the reaction alone, so when several processes answer the same reaction the
 store's (stream, command_id) uniqueness lets exactly one append.
+
+With `reminder_before_s` a second row, keyed `remind:<reaction>`, falls due that long before the
+deadline; it is set and cleared with the deadline's, and the sweep turns it into a `reminder` notice
+(`Encounters.remind`) whose delivery ids are made from the reaction and its deadline, so a reminder
+written twice (a restart, two processes) is stored, and delivered, once.
 """
 
 from __future__ import annotations
@@ -18,6 +23,17 @@ from events.envelope import NewEvent, timestamp
 from events.store.port import DeadlineRow
 
 _ENDS = ("ReactionAnswered", "ReactionCancelled")
+REMIND = "remind:"
+
+
+def reminder_of(reaction: str) -> str:
+    """The deadline row that reminds the seat of `reaction` before its deadline."""
+    return REMIND + reaction
+
+
+def reminded(row: str) -> str | None:
+    """The reaction a deadline row reminds of; None for a reaction's own deadline."""
+    return row[len(REMIND) :] if row.startswith(REMIND) else None
 
 
 def deadline_changes(
@@ -30,9 +46,17 @@ def deadline_changes(
     if any(ne.type == "EncounterClosed" for ne in new):
         ended |= {p["id"] for p in state["pending"]} | set(requested)
     timeout = state["options"].get("reaction_timeout_s")
-    due = timestamp((now or dt.datetime.now(dt.UTC)) + dt.timedelta(seconds=timeout)) if timeout else ""
-    set_now = [DeadlineRow(rid, due) for rid in requested if rid not in ended] if timeout else []
-    return set_now, sorted(ended)
+    if not timeout:
+        return [], sorted(ended | {reminder_of(r) for r in ended})
+    now = now or dt.datetime.now(dt.UTC)
+    due = timestamp(now + dt.timedelta(seconds=timeout))
+    waiting = [rid for rid in requested if rid not in ended]
+    set_now = [DeadlineRow(rid, due) for rid in waiting]
+    lead = state["options"].get("reminder_before_s")
+    if lead and lead < timeout:  # a lead as long as the wait would remind with the question itself
+        remind_at = timestamp(now + dt.timedelta(seconds=timeout - lead))
+        set_now += [DeadlineRow(reminder_of(rid), remind_at) for rid in waiting]
+    return set_now, sorted(ended | {reminder_of(r) for r in ended})
 
 
 def timeout_command_id(reaction: str) -> str:

@@ -9,8 +9,10 @@ command).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import hashlib
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -57,11 +59,12 @@ from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
 from server.encounters.access import require
+from server.encounters.acting import TS_FORMAT, reaction_deadlines
 from server.encounters.dice_wanted import dice_wanted, rolls_wanted
 from server.encounters.encounter_cache import DEFAULT_CAPACITY, EncounterCache
 from server.encounters.feed import LiveFeed
 from server.encounters.ids import RandomIds
-from server.encounters.reaction_deadlines import deadline_changes, timeout_command_id
+from server.encounters.reaction_deadlines import deadline_changes, reminded, timeout_command_id
 from server.encounters.service_errors import (
     Closed,
     CommandIdTaken,
@@ -170,6 +173,11 @@ class Encounters:
             None
         )
         self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
+        # The deliveries of a reminder (`reminder_before_s`) of a pending reaction and its deadline
+        # (server/webhooks/): (state, pending reaction, deadline) -> rows, written outside any append.
+        self.reminder_rows: (
+            Callable[[dict[str, Any], dict[str, Any], dt.datetime], list[OutboxRow]] | None
+        ) = None
         # When each pending reaction of a loaded encounter was asked (its ReactionRequested's ts), for the
         # deadlines the views show (server/encounters/acting.py). Answering on time goes by the store's deadline rows.
         self.reaction_deadlines: dict[tuple[str, str], str] = {}
@@ -1015,6 +1023,10 @@ class Encounters:
         (server/encounters/reaction_deadlines.py); how many this process answered."""
         answered = 0
         for due in await self.store.due_deadlines(now_ts):
+            reaction = reminded(due.reaction)
+            if reaction is not None:
+                await self._remind(due.stream, due.reaction, reaction)
+                continue
             try:
                 out = await self.execute(
                     due.stream,
@@ -1035,6 +1047,25 @@ class Encounters:
             else:
                 answered += 1
         return answered
+
+    async def _remind(self, stream: str, row: str, reaction: str) -> None:
+        """Write the reminder of `reaction`, still waiting, to its seat's webhooks, then forget its row.
+        Written again after a crash between the two, its deliveries' ids make it one."""
+        try:
+            state = await self.state(stream)
+        except NotFound:
+            state = None
+        if state is not None and not state["closed"] and self.reminder_rows is not None:
+            p = next((p for p in state["pending"] if p["id"] == reaction), None)
+            deadline = reaction_deadlines(self.reaction_deadlines, stream, state).get(reaction)
+            if p is not None and deadline is not None:
+                at = dt.datetime.strptime(deadline, TS_FORMAT).replace(tzinfo=dt.UTC)
+                rows = self.reminder_rows(state, p, at)
+                for r in rows:
+                    await self.store.add_delivery(stream, r, time.time())
+                if rows and self.after_side_rows is not None:
+                    self.after_side_rows()
+        await self.store.clear_deadline(stream, row)
 
 
 def _options_of(body: dict[str, Any]) -> dict[str, Any]:

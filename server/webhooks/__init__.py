@@ -25,7 +25,8 @@ from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
 from server.webhooks.dispatcher import Dispatcher, Settings
-from server.webhooks.outbox import outbox_rows
+from server.webhooks.notices import reminder_notice
+from server.webhooks.outbox import outbox_rows, reminder_rows
 from server.webhooks.subscriptions import DISPATCH_WAKE, routes
 
 DISPATCHER = web.AppKey("webhook_dispatcher", Dispatcher)
@@ -86,6 +87,7 @@ def setup(app: web.Application) -> None:
     app[DISPATCH_WAKE] = dispatcher.wake
     enc.side_rows = functools.partial(side_rows, survived=enc.survived)
     enc.after_side_rows = dispatcher.wake
+    enc.reminder_rows = lambda state, p, deadline: reminder_rows(state, reminder_notice(state, p, deadline))
     app[METRICS].sections.append(dispatcher.stats.lines)
     app.add_routes(routes)
 

@@ -174,6 +174,7 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
                 # your_turn and asked: the acting_now entry the notice tells of (rules/acting.py)
                 "combatant": data.get("combatant"),
                 "slot": data.get("slot"),
+                "deadline": data.get("deadline"),  # a reminder's: when the default answers (UTC)
                 "link": link,
             },
         }

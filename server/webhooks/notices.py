@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from events.envelope import Event
+from events.envelope import Event, timestamp
 from projections.log import name_of
 from rules.acting import gained
 
@@ -62,13 +62,26 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     return []
 
 
-def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> str:
+def _question(state: dict[str, Any], p: dict[str, Any]) -> str:
     about = f" for {name_of(state, p['combatant'])}" if p.get("combatant") else ""
     question = p.get("question") or str(p["kind"]).replace("_", " ")
-    return (
-        f"you are asked: {question}{about} — choose {' or '.join(map(str, p['options']))}"
-        f"{_deadline(state, now)} (default: {p['default']})"
-    )
+    return f"you are asked: {question}{about} — choose {' or '.join(map(str, p['options']))}"
+
+
+def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> str:
+    return f"{_question(state, p)}{_deadline(state, now)} (default: {p['default']})"
+
+
+def reminder_notice(state: dict[str, Any], p: dict[str, Any], deadline: dt.datetime) -> dict[str, Any]:
+    """The reminder (`reminder_before_s`) to the seat a pending reaction waits on, before its deadline."""
+    when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
+    text = f"reminder: {_question(state, p)} by {when}, or the default ({p['default']}) is applied"
+    return {
+        **notice(p["asked_of"], "reminder", text),
+        "reaction": p["id"],
+        "combatant": p.get("combatant"),
+        "deadline": timestamp(deadline),
+    }
 
 
 def _turn_text(state: dict[str, Any], a: dict[str, Any]) -> str:

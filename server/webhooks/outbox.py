@@ -12,6 +12,7 @@ delivery: the events, then the log entries, then the notices of the command.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -86,6 +87,27 @@ def outbox_rows(
         rows += [
             OutboxRow(f"{wid}.{seq}.{part}", wid, seq, part, kind, _encode(body).decode())
             for part, (seq, kind, body) in enumerate(owed)
+        ]
+    return rows
+
+
+# A reminder's parts, after those of every command at its seq (and before a test delivery's).
+REMINDER_PART = 500_000
+
+
+def reminder_rows(state: dict[str, Any], n: dict[str, Any]) -> list[OutboxRow]:
+    """A reminder notice's deliveries, to the notice webhooks of its seat (and the GM's unseated ones).
+    Their ids are made from the reaction and its deadline: the same reminder written again is one delivery."""
+    n = {**n, "seq": state["seq"], "to_name": _addressee(state, n["to"])}
+    key = hashlib.sha256(f"{n['reaction']}|{n['deadline']}".encode()).hexdigest()[:16]
+    rows = []
+    for wid, w in state["webhooks"].items():
+        if "notices" not in w["deliver"] or (w["seat"] is not None and w["seat"] != n["to"]):
+            continue
+        parts = _discord_notice(state, n) if w["format"] == "discord" else [(n["seq"], "notice", n)]
+        rows += [
+            OutboxRow(f"{wid}.remind.{key}.{i}", wid, seq, REMINDER_PART + i, kind, _encode(body).decode())
+            for i, (seq, kind, body) in enumerate(parts)
         ]
     return rows
 
