@@ -50,7 +50,8 @@ def test_every_ruleset_is_created_from_the_page_with_defaults_and_structured_opt
         defaults = {o["name"]: o["default"] for o in rulesets[ruleset]["options"]}
         defaults["rotate_seed_each_turn"] = True  # the landing page's own default (server dice), its own box
         got = _options(api, enc_id, gm)
-        assert {k: got[k] for k in defaults} == defaults, ruleset
+        # An option left at a null default may be left out of the stored options (reminder_before_s).
+        assert {k: got.get(k) for k in defaults} == defaults, ruleset
 
     # GURPS: a map of integers (retreat_bonus), a value changed and a key removed.
     _pick(p, "gurps")

@@ -189,7 +189,7 @@ def test_the_gm_sees_each_webhooks_health_on_the_page(tmp_path, open_page):
             assert time.monotonic() < deadline, "the dispatcher never tried the webhook"
             time.sleep(0.1)
         gm = open_page(f"{srv.url}{base}/view#token={enc['gm_token']}")
-        card = gm.page.locator("#webhooks li.webhook")
+        card = gm.page.locator("#webhooks-list tr[data-webhook]")  # the webhooks panel (webhooks.js)
         card.wait_for()
         text = card.inner_text()
         assert "127.0.0.1" in text and "failing since" in text and "secret-path" not in text
