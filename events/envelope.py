@@ -85,17 +85,27 @@ def event_hash(
 
 def seal(stream: str, seq: int, new: NewEvent, actor: str, command_id: str, ts: str, prev_hash: str) -> Event:
     """Give a decided event its place in the chain."""
-    h = event_hash(
-        stream=stream,
-        seq=seq,
-        type=new.type,
-        data=new.data,
-        actor=actor,
-        command_id=command_id,
-        ts=ts,
-        prev_hash=prev_hash,
-    )
-    return Event(stream, seq, new.type, new.data, actor, command_id, ts, prev_hash, h)
+    return sealed_with_data(stream, seq, new, actor, command_id, ts, prev_hash)[0]
+
+
+def sealed_with_data(
+    stream: str, seq: int, new: NewEvent, actor: str, command_id: str, ts: str, prev_hash: str
+) -> tuple[Event, bytes]:
+    """`seal`, with the canonical bytes of the event's data: encoded once, hashed inside the body (as
+    raw JSON, the same bytes `canonical` writes there) and stored as they are."""
+    data = canonical(new.data)
+    body = {
+        "stream": stream,
+        "seq": seq,
+        "type": new.type,
+        "data": msgspec.Raw(data),
+        "actor": actor,
+        "command_id": command_id,
+        "ts": ts,
+        "prev_hash": prev_hash,
+    }
+    h = hashlib.sha256(prev_hash.encode("ascii") + canonical(body)).hexdigest()
+    return Event(stream, seq, new.type, new.data, actor, command_id, ts, prev_hash, h), data
 
 
 class Link(NamedTuple):

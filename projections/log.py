@@ -354,8 +354,9 @@ class NarrativeLog:
         self.entries: list[Entry] = []
         self.voided_texts: dict[int, str] = {}
 
-    def apply(self, e: Event) -> Entry | None:
-        """Fold one event; its log entry, or None when it is voided."""
+    def apply(self, e: Event, after: State | None = None) -> Entry | None:
+        """Fold one event (or take `after`, the state after it that whoever appended it folded already);
+        its log entry, or None when it is voided."""
         if e.type == "EncounterCreated":
             self.ruleset = self.ruleset_for(e)
             self.state = {
@@ -371,7 +372,7 @@ class NarrativeLog:
             self.voided_texts[e.seq] = text
             self.state = {**before, "seq": e.seq, "hash": e.hash}
             return None
-        self.state = evolve(before, e, self.ruleset)
+        self.state = after if after is not None else evolve(before, e, self.ruleset)
         entry = {
             "seq": e.seq,
             "turn": self.state["turn"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 
@@ -537,10 +537,25 @@ def _naming_figure(i: int, combatant: Any) -> Iterator[None]:
         raise RuleError(f"{who}: {exc.message}", exc.details, exc.code) from None
 
 
+class Decided(NamedTuple):
+    """A command's events and the state after each (folded as the store will seal them, but with the
+    hash not yet known: `hash` is "" until the caller sets it), so nobody folds them again."""
+
+    events: list[NewEvent]
+    states: list[dict[str, Any]]
+
+
 def decide_command(
     state: dict[str, Any], ruleset: Ruleset, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
 ) -> list[NewEvent]:
     """The events one command appends, or an exception saying why it appends nothing."""
+    return decide_folded(state, ruleset, cmd, ctx, dice, max_events).events
+
+
+def decide_folded(
+    state: dict[str, Any], ruleset: Ruleset, cmd: Command, ctx: Context, dice: Dice, max_events: int = 1000
+) -> Decided:
+    """`decide_command`, with the state after each of its events (issue 26 item 3: fold once)."""
     ctype = command_type(cmd)
     cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
     declared = declaration(cmd, ruleset, dice.keyed_by)  # before any rekey: the keys this command brought
@@ -548,6 +563,7 @@ def decide_command(
     check_pending(state, ctype)
     folded = state
     out: list[NewEvent] = []
+    states: list[dict[str, Any]] = []  # states[i]: after out[i]
     reactions = 0
 
     def push(struct: msgspec.Struct) -> None:
@@ -562,6 +578,7 @@ def decide_command(
         if len(out) > max_events:
             raise TooManyEvents(f"the command would append more than {max_events} events")
         folded = _fold(folded, ne, ruleset, ctx)
+        states.append(folded)
 
     if isinstance(cmd, c.AddCombatants):
         # Each figure as its own add_combatant, on the state its predecessors made (ids checked against
@@ -612,14 +629,14 @@ def decide_command(
             continue
         # A standing answer the rules refuse now leaves the question open for a person to answer,
         # rather than failing the command that asked it.
-        saved_out, saved_folded, saved_dice = list(out), folded, dice.mark()
+        saved_out, saved_states, saved_folded, saved_dice = list(out), list(states), folded, dice.mark()
         try:
             push(ReactionAnswered(req["id"], choice, {}, "standing_order"))
             if req.get("resume", {}).get("engine") != "ask":
                 for s in ruleset.resume(folded, req, Answer(choice, {}, "standing_order"), dice):
                     push(s)
         except (RuleError, BadCommand):
-            out[:], folded = saved_out, saved_folded
+            out[:], states[:], folded = saved_out, saved_states, saved_folded
             dice.rewind(saved_dice)
     # Option rotate_seed_each_turn: every new turn reveals the seed, whichever command started it
     # (start_turn, or a ruleset that starts the next round itself) -- unless the command leaves a question
@@ -635,4 +652,4 @@ def decide_command(
     dice.check_all_used()
     if out:
         out[0] = NewEvent(out[0].type, {**out[0].data, "declaration": declared})
-    return out
+    return Decided(out, states)

@@ -109,7 +109,7 @@ async def eventually(check: Callable[[], bool], what: str) -> None:
 
 def collect(feed: LiveFeed, stream: str) -> list[Event]:
     got: list[Event] = []
-    feed.subscribe(stream, got.extend)
+    feed.subscribe(stream, lambda events, _states: got.extend(events))
     return got
 
 

@@ -27,7 +27,6 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
@@ -561,7 +560,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
             [e.stream for e in events],
             [e.seq for e in events],
             [e.type for e in events],
-            [canonical(e.data).decode() for e in events],
+            plan.data_texts,
             [e.actor for e in events],
             [e.command_id for e in events],
             [e.ts for e in events],

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from events.envelope import ZERO_HASH, Event, seal
+from events.envelope import ZERO_HASH, Event, sealed_with_data
 from events.store.port import (
     Append,
     AppendResult,
@@ -80,6 +80,7 @@ class Plan:
         self.accepted: list[Append] = []  # in request order: their side rows are written in this order
         self.created: list[StreamInfo] = []  # new streams, in request order
         self.events: list[Event] = []
+        self.data_texts: list[str] = []  # events[i]'s data as canonical JSON: what was hashed, as stored
         self.commands: list[CommandRow] = []
         self.heads: dict[str, HeadRow] = {}
 
@@ -142,9 +143,10 @@ def plan_batch(
         sealed: list[Event] = []
         for new in req.events:
             seq += 1
-            ev = seal(req.stream, seq, new, req.actor, req.command_id, ts, prev)
+            ev, data = sealed_with_data(req.stream, seq, new, req.actor, req.command_id, ts, prev)
             prev = ev.hash
             sealed.append(ev)
+            out.data_texts.append(data.decode())
         if sealed:
             out.commands.append(
                 CommandRow(req.stream, req.command_id, req.identity, req.actor, sealed[0].seq, sealed[-1].seq)

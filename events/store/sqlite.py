@@ -18,7 +18,6 @@ from typing import Any
 import aiosqlite
 import msgspec
 
-from events.canonical import canonical
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.gc_pause import gc_paused
 from events.store.group_commit import GroupCommit
@@ -525,18 +524,8 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
         db.executemany(
             _INSERT_EVENTS,
             [
-                (
-                    e.stream,
-                    e.seq,
-                    e.type,
-                    canonical(e.data).decode(),
-                    e.actor,
-                    e.command_id,
-                    e.ts,
-                    e.prev_hash,
-                    e.hash,
-                )
-                for e in plan.events
+                (e.stream, e.seq, e.type, data, e.actor, e.command_id, e.ts, e.prev_hash, e.hash)
+                for e, data in zip(plan.events, plan.data_texts, strict=True)
             ],
         )
         db.executemany(_INSERT_COMMANDS, plan.commands)

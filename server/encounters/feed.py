@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from events.envelope import Event
 
-Listener = Callable[[list[Event]], None]
+# (events, the state after each or None): the states where the appending process folded them already.
+Listener = Callable[[list[Event], list[dict[str, Any]] | None], None]
 
 
 class LiveFeed:
@@ -29,9 +31,9 @@ class LiveFeed:
 
         return unsubscribe
 
-    def publish(self, stream: str, events: list[Event]) -> None:
+    def publish(self, stream: str, events: list[Event], states: list[dict[str, Any]] | None = None) -> None:
         for listener in list(self._listeners.get(stream, ())):
-            listener(events)
+            listener(events, states)
 
     def idle(self) -> bool:
         """No listener on any stream: nothing published now would reach anyone."""

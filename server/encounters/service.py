@@ -54,7 +54,7 @@ from events.store.port import (
 from rules.common import commands as common
 from rules.common.options import resolve_options
 from rules.interface import BadCommand, Forbidden, RuleError, command_type
-from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_command, pending_waits, to_new_event
+from rules.pipeline import ID_PATTERN, Context, TooManyEvents, decide_folded, pending_waits, to_new_event
 from rules.registry import Registry
 from rules.state import evolve, initial_state
 from rules.supplied_dice import check_supplied_dice
@@ -88,6 +88,11 @@ DICE_MODES = ("server", "manual", "mixed")
 # A conflict between server processes is decided again from fresh state this many times (when the
 # client did not pin expected_seq) before the client is told to resend.
 CONFLICT_RETRIES = 12
+
+
+SideRows = Callable[
+    [dict[str, Any], list[NewEvent], str, str, Any, list[dict[str, Any]] | None], dict[str, Any]
+]
 
 
 async def conflict_pause(attempt: int) -> None:
@@ -168,10 +173,9 @@ class Encounters:
             store, registry, snapshot_every, survived=self.survived
         )  # cold loads and ?at= (server/encounters/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
-        # (server/webhooks/): (state, events, actor, command_id, ruleset) -> Append fields to add.
-        self.side_rows: Callable[[dict[str, Any], list[NewEvent], str, str, Any], dict[str, Any]] | None = (
-            None
-        )
+        # (server/webhooks/): (state, events, actor, command_id, ruleset, the state after each event or
+        # None) -> Append fields to add.
+        self.side_rows: SideRows | None = None
         self.after_side_rows: Callable[[], None] | None = None  # called once such an append has committed
         # The deliveries of a reminder (`reminder_before_s`) of a pending reaction and its deadline
         # (server/webhooks/): (state, pending reaction, deadline) -> rows, written outside any append.
@@ -261,13 +265,20 @@ class Encounters:
         self.store.saw_head(stream, cached["seq"], generation)
         return cached
 
-    def _apply(self, stream: str, state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
+    def _apply(
+        self,
+        stream: str,
+        state: dict[str, Any],
+        events: list[Event],
+        after: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """`state` with `events` applied; `after[i]`, where given, is already the state after events[i]."""
         ruleset = self.ruleset_of(state)
         needs_replay = False
         held = self.cache.state(stream) is not None  # else it is read again on next use: keep nothing
         before = state["seq"]
         commitments = list(self.cache.commitments(stream))
-        for e in events:
+        for i, e in enumerate(events):
             if e.seq != state["seq"] + 1:
                 continue
             if e.type == "EventVoided":
@@ -275,7 +286,7 @@ class Encounters:
             elif e.type == "DiceSeedRotated" and e.data.get("commitment"):
                 commitments.append(e.data["commitment"])
             self._note_asked(stream, (e,))
-            state = evolve(state, e, ruleset)
+            state = after[i] if after is not None else evolve(state, e, ruleset)
         if needs_replay or not held:
             self.cache.drop_state(stream)
             return state  # the caller re-reads through state(), which replays without the voided events
@@ -573,7 +584,7 @@ class Encounters:
                 raise
             state = fresher
             decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
-        new, fresh_seed, voided_reactions = decided
+        new, states, fresh_seed, voided_reactions = decided
         return await self._append(
             stream,
             state,
@@ -583,6 +594,7 @@ class Encounters:
             identity,
             fresh_seed=fresh_seed,
             voided_reactions=voided_reactions,
+            states=states,
         )
 
     async def _announce_version(
@@ -620,9 +632,9 @@ class Encounters:
         keyed_by: str,
         expected: int | None,
         state: dict[str, Any],
-    ) -> tuple[list[NewEvent], bytes | None, list[str]]:
-        """The events the command appends on `state` (with the fresh seed they commit to and the reactions
-        a void takes back), or a ServiceError."""
+    ) -> tuple[list[NewEvent], list[dict[str, Any]], bytes | None, list[str]]:
+        """The events the command appends on `state` and the state after each (with the fresh seed they
+        commit to and the reactions a void takes back), or a ServiceError."""
         actor = who.actor
         if state["closed"]:
             raise Closed("this encounter is closed; it can be read but not changed")
@@ -656,7 +668,7 @@ class Encounters:
         ctype = command_type(cmd)
         ctx, fresh_seed, voided_reactions = await self._context(stream, state, cmd, actor, command_id)
         try:
-            new = decide_command(state, ruleset, cmd, ctx, dice, self.max_events)
+            new, states = decide_folded(state, ruleset, cmd, ctx, dice, self.max_events)
         except RuleError as exc:
             details = dict(exc.details)
             raise RuleRefusal(exc.message, details, code=exc.code) from None
@@ -677,7 +689,7 @@ class Encounters:
             ) from None
         if not new:
             raise RuleRefusal(f"{ctype} changes nothing now")
-        return new, fresh_seed, voided_reactions
+        return new, states, fresh_seed, voided_reactions
 
     def _side_rows_committed(self, req: Append) -> None:
         if self.after_side_rows is not None and (req.outbox or req.webhooks or req.webhook_changes):
@@ -696,8 +708,10 @@ class Encounters:
         fresh_seed: bytes | None = None,
         side: dict[str, Any] | None = None,
         voided_reactions: list[str] | None = None,
+        states: list[dict[str, Any]] | None = None,
     ) -> Outcome:
         """Append events decided on `state`; once committed, apply them to the cached state and the feed.
+        `states`, when the decider folded them, are the state after each event: nobody folds again.
         The commit is shielded: a request that goes away does not stop its events reaching the cache
         and the feed."""
         req = self._append_request(
@@ -713,10 +727,13 @@ class Encounters:
             side,
             voided_reactions,
             token=who.token_hash,
+            states=states,
         )
-        return await asyncio.shield(self._commit(stream, state, req))
+        return await asyncio.shield(self._commit(stream, state, req, states))
 
-    async def _commit(self, stream: str, state: dict[str, Any], req: Append) -> Outcome:
+    async def _commit(
+        self, stream: str, state: dict[str, Any], req: Append, states: list[dict[str, Any]] | None = None
+    ) -> Outcome:
         try:
             result: AppendResult = await self.store.append(req)
         except CommandIdReused:  # the same command_id reached another server process first
@@ -728,9 +745,10 @@ class Encounters:
             raise _revoked() from None
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
-        self._apply(stream, state, result.events)
+        after = _sealed_states(result.events, states)
+        self._apply(stream, state, result.events, after)
         if self.publish_appends:
-            self.feed.publish(stream, result.events)
+            self.feed.publish(stream, result.events, after)
         self._side_rows_committed(req)
         return Outcome(result.events)
 
@@ -748,6 +766,7 @@ class Encounters:
         side: dict[str, Any] | None = None,
         voided_reactions: list[str] | None = None,
         token: str | None = None,
+        states: list[dict[str, Any]] | None = None,
     ) -> Append:
         seeds, reveal = [], []
         for ne in new:
@@ -760,7 +779,8 @@ class Encounters:
                     seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
         extra = dict(side or {})
         if self.side_rows is not None:
-            for name, rows in self.side_rows(state, new, actor, command_id, self.ruleset_of(state)).items():
+            rows_of = self.side_rows(state, new, actor, command_id, self.ruleset_of(state), states)
+            for name, rows in rows_of.items():
                 extra[name] = [*extra.get(name, []), *rows]
         extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
         return Append(
@@ -1066,6 +1086,13 @@ class Encounters:
                 if rows and self.after_side_rows is not None:
                     self.after_side_rows()
         await self.store.clear_deadline(stream, row)
+
+
+def _sealed_states(events: list[Event], states: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """The decider's state after each event, with the hash the store sealed it with."""
+    if states is None or len(states) != len(events):
+        return None
+    return [{**st, "hash": e.hash} for st, e in zip(states, events, strict=True)]
 
 
 def _options_of(body: dict[str, Any]) -> dict[str, Any]:

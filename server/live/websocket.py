@@ -378,8 +378,8 @@ class Hub:
         self.unsubscribe = hubs.encounters.feed.subscribe(stream, self._published)
         self.worker = asyncio.create_task(self._run())
 
-    def _published(self, events: list[Event]) -> None:
-        self.inbox.put_nowait(("events", events))
+    def _published(self, events: list[Event], states: list[dict[str, Any]] | None) -> None:
+        self.inbox.put_nowait(("events", (events, states)))
 
     def join_events(self, sub: Subscriber) -> None:
         """From now on `sub` is offered every published event (it holds them while catching up)."""
@@ -409,7 +409,7 @@ class Hub:
             kind, item = await self.inbox.get()
             try:
                 if kind == "events":
-                    await self._deliver(item)
+                    await self._deliver(*item)
                 else:
                     await self._join(item)
             except asyncio.CancelledError:
@@ -423,7 +423,7 @@ class Hub:
                         1011, error_frame("internal", "the server failed to follow this encounter; reconnect")
                     )
 
-    async def _deliver(self, events: list[Event]) -> None:
+    async def _deliver(self, events: list[Event], states: list[dict[str, Any]] | None = None) -> None:
         self.log_snapshot = None  # a join from now on snapshots a later seq
         subs = self.subs["events"]
         if subs:
@@ -434,7 +434,7 @@ class Hub:
                     s.offer(e.seq, frame, closes)
         if self.subs["state"] or self.subs["log"]:
             if self.follower is not None:
-                await self._follow(events)
+                await self._follow(events, states)
         else:
             self.follower = None  # nobody needs it; a later join reloads it
         if any(e.type in REVOKING_EVENTS for e in events):
@@ -476,12 +476,14 @@ class Hub:
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
         sub.live = True
 
-    async def _follow(self, events: list[Event]) -> None:
+    async def _follow(self, events: list[Event], states: list[dict[str, Any]] | None = None) -> None:
+        """Follow the published events; `states[i]`, from the process that appended them, is the state
+        after events[i], which the follower takes rather than folding again (issue 26 item 3)."""
         f = self.follower
         assert f is not None
         batch: list[dict[str, Any]] = []
         last = events[-1].seq if events else None  # the batch's final state: the one frame with offers
-        for e in events:
+        for i, e in enumerate(events):
             if e.seq <= f.state["seq"]:
                 continue
             if e.seq != f.state["seq"] + 1 or e.type == "EventVoided":
@@ -496,7 +498,7 @@ class Hub:
                     reset = await payload({"type": "log_reset", "seq": e.seq, "data": f.entries})
                     self._send_all(self.subs["log"], e.seq, reset)
                 continue
-            entry = f.apply(e)
+            entry = f.apply(e, states[i] if states is not None else None)
             if entry is not None:
                 batch.append(entry)
             self._send_state(e.seq, f, e.type == "EncounterClosed", offers_at=last)

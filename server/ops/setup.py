@@ -99,9 +99,11 @@ def _count_appended_events(app: web.Application) -> None:
     publish = feed.publish
     metrics = app[METRICS]
 
-    def counting_publish(stream: str, events: list[Event]) -> None:
+    def counting_publish(
+        stream: str, events: list[Event], states: list[dict[str, Any]] | None = None
+    ) -> None:
         metrics.events_appended += len(events)
-        publish(stream, events)
+        publish(stream, events, states)
 
     feed.publish = counting_publish  # type: ignore[method-assign]
 

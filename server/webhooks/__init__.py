@@ -38,6 +38,7 @@ def side_rows(
     actor: str,
     command_id: str,
     ruleset: Any,
+    states: list[dict[str, Any]] | None = None,
     survived: Survived | None = None,
 ) -> dict[str, list[Any]]:
     """The deliveries an append's events cause, and the webhooks of seats it revokes."""
@@ -51,7 +52,7 @@ def side_rows(
             survived.record(ACTING_NOTICES, exc, state["stream"])
 
     return {
-        "outbox": outbox_rows(state, new, actor, command_id, ruleset, on_error=acting_failed),
+        "outbox": outbox_rows(state, new, actor, command_id, ruleset, on_error=acting_failed, states=states),
         "webhook_changes": [
             WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked
         ],

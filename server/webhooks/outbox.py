@@ -36,7 +36,10 @@ def outbox_rows(
     ruleset: Any,
     now: dt.datetime | None = None,
     on_error: Callable[[BaseException], None] | None = None,
+    states: list[dict[str, Any]] | None = None,
 ) -> list[OutboxRow]:
+    """The rows of the command's events; `states[i]`, where the decider gave them, is the state after
+    `new[i]` (folded once, by the decider)."""
     hooks = state["webhooks"]
     if not hooks:
         return []
@@ -53,7 +56,7 @@ def outbox_rows(
             notices += [
                 {**n, "seq": e.seq, "to_name": _addressee(s, n["to"])} for n in event_notices(s, e, now)
             ]
-        s = evolve(s, e, ruleset)
+        s = states[i] if states is not None else evolve(s, e, ruleset)
         entries.append({"seq": e.seq, "turn": s["turn"], "type": e.type, "actor": actor, "text": text})
     last = state["seq"] + len(new)
     if "notices" in wants:
