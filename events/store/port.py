@@ -15,7 +15,9 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event, NewEvent, timestamp
+from events.store import receipt_key
 from events.store.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
+from events.store.receipt_key import ReceiptKeys
 from events.store.snapshots import SnapshotStore
 
 
@@ -267,7 +269,18 @@ class DeadlineStore(abc.ABC):
         """Forget a deadline whose reaction no longer waits (answered or voided without clearing it)."""
 
 
-class Store(EventStore, SeedStore, TokenStore, DeadlineStore, WebhookStore, SnapshotStore):
+class WholeStreamReads(EventStore):
+    """The events port, and whole streams read outside the event loop (GET /verify and /audit:
+    server/audit/whole_stream.py)."""
+
+    def whole_stream_reader(self) -> Callable[[str], list[Event]] | None:
+        """A picklable callable that a worker process calls with a stream id to read that whole stream
+        itself, in seq order, through a connection of its own; None when no other process can open this
+        store (its reports are then made from pages read on the loop)."""
+        return None
+
+
+class Store(WholeStreamReads, SeedStore, TokenStore, DeadlineStore, WebhookStore, SnapshotStore):
     """One backend's database, every port at once. Every method is safe to call concurrently."""
 
     @abc.abstractmethod
@@ -275,6 +288,11 @@ class Store(EventStore, SeedStore, TokenStore, DeadlineStore, WebhookStore, Snap
 
     @abc.abstractmethod
     async def close(self) -> None: ...
+
+    def receipt_keys(self) -> ReceiptKeys:
+        """The keys that sign receipts, kept beside the seed key and never in the database: made for this
+        process alone unless the backend keeps them (events/store/receipt_key.py)."""
+        return receipt_key.ephemeral()
 
     def unavailable(self, exc: BaseException) -> str | None:
         """Why the storage cannot be used for now, when `exc` says so (a full disk, a database gone);

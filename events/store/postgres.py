@@ -19,6 +19,7 @@ connection's current schema: the first entry of `search_path`, which a DSN may s
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,6 +29,7 @@ import asyncpg
 import msgspec
 
 from events.envelope import ZERO_HASH, Event, timestamp
+from events.store import receipt_key
 from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
 from events.store.notified_caches import NotifiedCaches
@@ -44,6 +46,7 @@ from events.store.port import (
 from events.store.postgres_one_trip import ONE_TRIP_CHECKS, one_trip_arguments, one_trip_plan
 from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
+from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_postgres
 
@@ -103,6 +106,29 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     unlocks, CLOSE ALL, UNLISTEN, RESET ALL) on every release, a round trip per use; this store's pooled
     connections take no session-level locks, cursors, listeners or settings (the feed listener has a
     connection of its own, `connect`), and an open transaction is still rolled back by asyncpg."""
+
+
+class PostgresStreamReader(msgspec.Struct, frozen=True):
+    """Reads a whole stream through a connection of its own to the store's schema (`whole_stream_reader`)."""
+
+    dsn: str
+    schema: str
+
+    def __call__(self, stream: str) -> list[Event]:
+        return asyncio.run(self._read(stream))
+
+    async def _read(self, stream: str) -> list[Event]:
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            await conn.execute(
+                "SELECT set_config('search_path', $1, false)", '"' + self.schema.replace('"', '""') + '"'
+            )
+            rows = await conn.fetch(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY seq", stream
+            )
+        finally:
+            await conn.close()
+        return [_event(r) for r in rows]
 
 
 def channel_for(schema: str) -> str:
@@ -264,6 +290,12 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         """Call `listener()` after each append this handle commits; returns the function that stops it."""
         self._commit_listeners.append(listener)
         return lambda: self._commit_listeners.remove(listener)
+
+    def receipt_keys(self) -> ReceiptKeys:
+        return receipt_key.for_postgres()
+
+    def whole_stream_reader(self) -> PostgresStreamReader | None:
+        return PostgresStreamReader(self.dsn, self.schema) if self.schema else None
 
     def unavailable(self, exc: BaseException) -> str | None:
         # A connection the server dropped mid-command can be left "in another operation" when asyncpg

@@ -20,6 +20,7 @@ import msgspec
 
 from events.envelope import ZERO_HASH, Event, timestamp
 from events.gc_pause import gc_paused
+from events.store import receipt_key
 from events.store.group_commit import GroupCommit
 from events.store.migrations import MIGRATIONS, VERSION_TABLE, Migration, pending, seals_seeds, stream_tables
 from events.store.port import (
@@ -33,6 +34,7 @@ from events.store.port import (
     StreamInfo,
     TokenRow,
 )
+from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_sqlite
 from events.store.sqlite_snapshots import SqliteSnapshots
@@ -122,6 +124,23 @@ def _event(row: Any) -> Event:
 
 
 _EVENT_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
+
+
+class SqliteStreamReader(msgspec.Struct, frozen=True):
+    """Reads a whole stream from the file through a read-only connection (`whole_stream_reader`)."""
+
+    path: str
+
+    def __call__(self, stream: str) -> list[Event]:
+        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        try:
+            rows = db.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY seq", (stream,)
+            ).fetchall()
+        finally:
+            db.close()
+        return [_event(r) for r in rows]
+
 
 _HEADS = "SELECT id, seq, hash FROM streams WHERE id IN (SELECT value FROM json_each(?))"
 _PRIORS = (
@@ -356,6 +375,14 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     async def _on_writer(self, fn: Any, *args: Any) -> Any:
         assert self._writer_thread is not None, "store is not open"
         return await self._writer_thread.run(fn, *args)
+
+    def receipt_keys(self) -> ReceiptKeys:
+        if self.path and self.path != ":memory:" and not self.path.startswith("file:"):
+            return receipt_key.for_sqlite(self.path)
+        return receipt_key.ephemeral()
+
+    def whole_stream_reader(self) -> SqliteStreamReader:
+        return SqliteStreamReader(self.path)
 
     def unavailable(self, exc: BaseException) -> str | None:
         code = getattr(exc, "sqlite_errorcode", None)

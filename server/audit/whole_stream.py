@@ -18,72 +18,23 @@ import contextlib
 import functools
 import multiprocessing
 import os
-import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 from aiohttp import web
 
 from events.envelope import Event
-from events.store.sqlite import SqliteStore
-from events.store.sqlite import _event as event_of_row
+from events.store.port import WholeStreamReads
 from projections.audit import audit
 from rules.registry import Registry
 from server.audit.verifying import Problem, verify_events
 from server.encounters.snapshots import read_range
 
-_COLUMNS = "stream, seq, type, data, actor, command_id, ts, prev_hash, hash"
-
-
 # Bytes of a report written to the client between awaits.
 WRITTEN_BETWEEN_YIELDS = 256 * 1024
-
-
-def _read_sqlite(path: str, stream: str) -> list[Event]:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        rows = db.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE stream = ? ORDER BY seq", (stream,)
-        ).fetchall()
-    finally:
-        db.close()
-    return [event_of_row(r) for r in rows]
-
-
-async def _read_postgres(dsn: str, schema: str, stream: str) -> list[Event]:
-    import asyncpg
-
-    from events.store.postgres import _EVENT_COLUMNS, _event
-
-    conn = await asyncpg.connect(dsn)
-    try:
-        await conn.execute(
-            "SELECT set_config('search_path', $1, false)", '"' + schema.replace('"', '""') + '"'
-        )
-        rows = await conn.fetch(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY seq", stream)
-    finally:
-        await conn.close()
-    return [_event(r) for r in rows]
-
-
-def _read(source: tuple[str, ...], stream: str) -> list[Event]:
-    """The whole stream, read by the worker from `source`: ("sqlite", path) or ("postgres", dsn, schema)."""
-    if source[0] == "sqlite":
-        return _read_sqlite(source[1], stream)
-    return asyncio.run(_read_postgres(source[1], source[2], stream))
-
-
-def _source(store: Any) -> tuple[str, ...] | None:
-    """Where a worker process reads the store's streams itself; None for a store it cannot open."""
-    if isinstance(store, SqliteStore):
-        return ("sqlite", store.path)
-    from events.store.postgres import PostgresStore
-
-    if isinstance(store, PostgresStore) and store.schema:
-        return ("postgres", store.dsn, store.schema)
-    return None
 
 
 def verify_report(
@@ -138,7 +89,7 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
 
 def _in_worker(
     kind: str,
-    source: tuple[str, ...],
+    read: Callable[[str], list[Event]],
     stream: str,
     head: tuple[int, str],
     kept: Any = None,
@@ -147,7 +98,7 @@ def _in_worker(
 ) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
-    events = _read(source, stream)
+    events = read(stream)
     return msgspec.json.encode(
         verify_report(events, head, kept, commitment, replay) if kind == "verify" else audit_report(events)
     )
@@ -193,7 +144,7 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
 
 
 async def report(
-    store: Any,
+    store: WholeStreamReads,
     kind: str,
     stream: str,
     head: tuple[int, str],
@@ -202,7 +153,7 @@ async def report(
     replay: bool = False,
 ) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
-    source = _source(store)
+    source = store.whole_stream_reader()
     if source is not None:
         loop = asyncio.get_running_loop()
         try:

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import Event
+from events.store.port import EventStore
 from events.store.snapshots import SnapshotRow
 from rules.state import FOLD_VERSION, fold_onto, initial_state, voided_seqs
 from server.encounters.survived import SNAPSHOT_SAVE, Survived
@@ -59,7 +60,7 @@ def note(loaded: Loaded, e: Event) -> None:
         loaded.skipped = sorted({*loaded.skipped, *e.data["seqs"]})
 
 
-async def read_range(store: Any, stream: str, first: int, last: int | None) -> list[Event]:
+async def read_range(store: EventStore, stream: str, first: int, last: int | None) -> list[Event]:
     """Events first..last (to the head when None), page by page, yielding to the loop between pages."""
     out: list[Event] = []
     seq = first

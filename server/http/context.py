@@ -13,6 +13,7 @@ import msgspec
 from aiohttp import web
 
 from events.store import receipt_key
+from events.store.port import Store
 from events.store.receipt_key import ReceiptKeys
 from server.encounters.access import may_read, require
 from server.encounters.service import Encounters
@@ -30,14 +31,8 @@ class ReceiptSigner:
     def __init__(self) -> None:
         self.keys: ReceiptKeys | None = None
 
-    def load(self, store: Any) -> None:
-        path = getattr(store, "path", None)
-        if getattr(store, "dsn", None) is not None:
-            self.keys = receipt_key.for_postgres()
-        elif isinstance(path, str) and path and path != ":memory:" and not path.startswith("file:"):
-            self.keys = receipt_key.for_sqlite(path)
-        else:
-            self.keys = receipt_key.ephemeral()
+    def load(self, store: Store) -> None:
+        self.keys = store.receipt_keys()
 
     def _keys(self) -> ReceiptKeys:
         if self.keys is None:
