@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from contextvars import ContextVar
 
 import msgspec
 
@@ -21,9 +20,8 @@ class RollLimits(msgspec.Struct, frozen=True):
     max_sides: int = MAX_SIDES
 
 
-# The server sets this per request from `tussle serve --max-dice/--max-sides`; a context variable
-# (not a module constant) so that two servers in one process (the tests) keep their own caps.
-roll_limits: ContextVar[RollLimits] = ContextVar("roll_limits", default=RollLimits())  # noqa: B039 - frozen
+# API.md's caps: a server passes its own (`tussle serve --max-dice/--max-sides`) in each command's context.
+DEFAULT_LIMITS = RollLimits()
 
 # ASCII digits only (`\d` would read "１d６"); a number longer than MAX_DIGITS is refused before int()
 # (which refuses thousands of digits with a ValueError): every limit is far below it.
@@ -55,9 +53,9 @@ class Expression(msgspec.Struct, frozen=True):
     constant: int
 
 
-def parse(text: str) -> Expression:
-    """Parse a roll expression, enforcing API.md's limits (as `roll_limits` sets them)."""
-    return _parse(text, roll_limits.get())
+def parse(text: str, limits: RollLimits = DEFAULT_LIMITS) -> Expression:
+    """Parse a roll expression, enforcing the caps given (API.md's unless the server set its own)."""
+    return _parse(text, limits)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -35,7 +35,7 @@ from events.common import (
     TurnStarted,
 )
 from events.dice import Dice
-from events.dice_expressions import BadExpression, parse, roll_expression
+from events.dice_expressions import DEFAULT_LIMITS, BadExpression, RollLimits, parse, roll_expression
 from events.envelope import Event, NewEvent
 from rules.acting import asked_of
 from rules.common import commands as c
@@ -82,6 +82,8 @@ class Context(msgspec.Struct, frozen=True):
     void_targets: list[tuple[int, str]] = []  # (seq, type) of what a void names, looked up by the server
     # The secret hidden seed (rules/hidden_rolls.py), given only to a hidden roll, reveal_roll and close.
     hidden_seed: bytes | None = None
+    # The server's caps on a `roll` (tussle serve --max-dice/--max-sides).
+    roll_limits: RollLimits = DEFAULT_LIMITS
 
 
 def _is_gm(ctx: Context) -> bool:
@@ -383,7 +385,7 @@ def decide_common(
         return [Moved(cmd.combatant, to, "move", _facing(state, cmd.facing, "facing"), who.get("position"))]
     if isinstance(cmd, c.RollDice):
         try:
-            expr = parse(cmd.expression)
+            expr = parse(cmd.expression, ctx.roll_limits)
         except BadExpression as exc:
             raise BadCommand(str(exc), "expression") from None
         if cmd.combatant is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,10 +15,8 @@ from rules.registry import Registry
 from server import webhooks
 from server.encounters.access import require, sees_private_encounters
 from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
-from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.encounters.service import Encounters
 from server.encounters.service_errors import NotFound
-from server.encounters.snapshots import SNAPSHOT_EVERY
 from server.encounters.survived import REACTION_SWEEP, stopped
 from server.guides.describing import describe_rulesets
 from server.http import web as pages
@@ -45,6 +42,7 @@ from server.ops import loop_probe
 from server.ops import setup as operations
 from server.ops.forwarded import forwarded_middleware, trusted_networks
 from server.ops.metrics import METRICS
+from server.settings import Settings
 from server.transfer.exporting import ndjson_lines
 
 # ---- handlers ---------------------------------------------------------------------------------
@@ -104,7 +102,7 @@ async def ruleset_guide(request: web.Request) -> web.Response:
 @routes.post("/encounters")
 async def create_encounter(request: web.Request) -> web.Response:
     body = await read_json(request)
-    admin = request.app[SETTINGS].get("admin_token")
+    admin = request.app[SETTINGS].admin_token
     who = await principal(request, None)
     if admin:
         require(who, "create_encounter")
@@ -149,7 +147,7 @@ async def list_encounters(request: web.Request) -> web.Response:
                 for s in streams
             ],
             # The landing page asks for the admin token only where creating needs it.
-            "admin_creates": bool(request.app[SETTINGS].get("admin_token")),
+            "admin_creates": bool(request.app[SETTINGS].admin_token),
         }
     )
 
@@ -375,7 +373,7 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
 
     async def loop() -> None:
         while True:
-            await asyncio.sleep(app[SETTINGS].get("timeout_poll_s", 1.0))
+            await asyncio.sleep(app[SETTINGS].timeout_poll_s)
             try:
                 await app[ENCOUNTERS].answer_overdue(app[ENCOUNTERS].ids.now())
             except Exception as exc:  # noqa: BLE001 - a failed sweep must not stop later ones
@@ -389,32 +387,31 @@ async def _reaction_timeouts(app: web.Application) -> AsyncIterator[None]:
 def make_app(
     store: Store,
     registry: Registry | None = None,
+    settings: Settings | None = None,
     *,
-    admin_token: str | None = None,
-    max_body: int = 256 * 1024,
-    max_events: int = 1000,
     ids: Any = None,
-    cache_encounters: int = DEFAULT_CAPACITY,
-    snapshot_every: int = SNAPSHOT_EVERY,
-    **settings: Any,
+    **changes: Any,
 ) -> web.Application:
-    """Build the server around an open-able store (`ids`: where its ids come from, server/encounters/ids.py)."""
-    proxies = trusted_networks(settings.get("trusted_proxies") or ())
+    """Build the server around an open-able store with these settings (`changes`: some of them by name,
+    as `Settings.with_changes` reads them; `ids`: where its ids come from, server/encounters/ids.py)."""
+    settings = (settings or Settings()).with_changes(**changes)
+    proxies = trusted_networks(settings.trusted_proxies)
     first = [forwarded_middleware(proxies)] if proxies else []
     app = web.Application(
         middlewares=[*first, errors_middleware, nul_in_url_middleware],
-        client_max_size=max_body,
+        client_max_size=settings.max_body,
         handler_args={"auto_decompress": False},  # bodies are decoded by input_checks.read_json
     )
-    app[SETTINGS] = {"admin_token": admin_token, "max_body": max_body, **settings}
+    app[SETTINGS] = settings
     app.on_response_prepare.append(note_started)
     app[ENCOUNTERS] = Encounters(
         store,
         registry or Registry.discover(),
-        max_events=max_events,
+        max_events=settings.max_events,
         ids=ids,
-        cache_encounters=cache_encounters,
-        snapshot_every=snapshot_every,
+        cache_encounters=settings.cache_encounters,
+        snapshot_every=settings.snapshot_every,
+        roll_limits=settings.roll_limits,
     )
 
     app[RECEIPTS] = ReceiptSigner()
@@ -435,8 +432,8 @@ def make_app(
     app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
     app[METRICS].sections.append(app[ENCOUNTERS].metric_lines)
     app[METRICS].sections.append(app[ENCOUNTERS].survived.metric_lines)
-    if os.environ.get("TUSSLE_LOOP_PROBE"):
-        loop_probe.install(app, app[METRICS].sections)
+    if settings.loop_probe:
+        loop_probe.install(app, app[METRICS].sections, trace=settings.loop_probe == "trace")
     webhooks.setup(app)
     pages.setup(app)
     return app

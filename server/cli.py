@@ -8,6 +8,7 @@ import os
 import socket
 import sqlite3
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
@@ -15,28 +16,35 @@ from aiohttp import web
 from rules.registry import RegistryError
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
+from server.settings import Settings, WebhookSettings, WebsocketSettings
 
 
-def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The limits of API.md as make_app settings (0 turns a rate or the websocket cap off)."""
-    return {
-        "max_body": args.max_body,
-        "max_events": args.max_events,
-        "max_dice": args.max_dice,
-        "cache_encounters": args.cache_encounters,
-        "max_sides": args.max_sides,
-        "max_ws": args.max_ws,
-        "rate_commands": args.rate_commands,
-        "rate_reads": args.rate_reads,
-        "rate_burst": args.rate_burst,
-        "cors_origins": args.cors_origin or [],
-        "trusted_proxies": args.trusted_proxy or [],
-        "webhook_allow_private": args.webhook_allow_private,
-        "public_url": args.public_url,
-        "webhooks": webhook_settings(args),
-        "ws_queue_bytes": args.ws_queue_bytes,
-        "ws_send_timeout_s": args.ws_send_timeout,
-    }
+def settings_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> Settings:
+    """The server's one configuration, from `tussle serve`'s flags and the environment (TUSSLE_ADMIN_TOKEN,
+    TUSSLE_LOOP_PROBE); 0 turns a rate or the websocket cap off."""
+    return Settings(
+        admin_token=args.admin_token or environ.get("TUSSLE_ADMIN_TOKEN") or None,
+        max_body=args.max_body,
+        max_events=args.max_events,
+        max_dice=args.max_dice,
+        cache_encounters=args.cache_encounters,
+        max_sides=args.max_sides,
+        max_ws=args.max_ws,
+        rate_commands=args.rate_commands,
+        rate_reads=args.rate_reads,
+        rate_burst=args.rate_burst,
+        cors_origins=tuple(args.cors_origin or ()),
+        trusted_proxies=tuple(args.trusted_proxy or ()),
+        public_url=args.public_url,
+        loop_probe=environ.get("TUSSLE_LOOP_PROBE") or None,
+        webhooks=WebhookSettings(
+            allow_private=args.webhook_allow_private,
+            retry_base_s=args.webhook_retry_s,
+            retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s),
+            give_up_s=args.webhook_give_up_s,
+        ),
+        ws=WebsocketSettings(queue_bytes=args.ws_queue_bytes, send_timeout_s=args.ws_send_timeout),
+    )
 
 
 def _proxy_spec(spec: str) -> str:
@@ -46,18 +54,6 @@ def _proxy_spec(spec: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return spec
-
-
-def webhook_settings(args: argparse.Namespace) -> Any:
-    """The dispatcher's settings from the flags (its schedule shortened for tests and trials)."""
-    from server.webhooks.dispatcher import Settings
-
-    return Settings(
-        allow_private=args.webhook_allow_private,
-        retry_base_s=args.webhook_retry_s,
-        retry_cap_s=max(args.webhook_retry_s, args.webhook_retry_cap_s),
-        give_up_s=args.webhook_give_up_s,
-    )
 
 
 def _freeze_startup_objects() -> None:
@@ -113,11 +109,11 @@ def _serve(args: argparse.Namespace) -> int:
     from server.ops.logging import configure_logging
 
     configure_logging()
-    admin = args.admin_token or os.environ.get("TUSSLE_ADMIN_TOKEN") or None
-    host = args.host or ("0.0.0.0" if admin else "127.0.0.1")
+    settings = settings_from(args)
+    host = args.host or ("0.0.0.0" if settings.admin_token else "127.0.0.1")
     pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
     if pg_dsn:
-        return _serve_postgres(args, pg_dsn, admin, host)
+        return _serve_postgres(args, pg_dsn, settings, host)
     # Take the lock before anything else so a second server fails fast with a clear message.
     probe = ExclusiveLock(args.db)
     try:
@@ -133,7 +129,7 @@ def _serve(args: argparse.Namespace) -> int:
     if sock is None:
         return 2
     store = SqliteStore(args.db)
-    app = make_app(store, admin_token=admin, **limit_settings(args))
+    app = make_app(store, settings=settings)
     _freeze_startup_objects()
     _say_once_started(app, f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}")
     try:
@@ -164,7 +160,7 @@ def _unusable(db: str, exc: BaseException) -> str:
     return f"cannot use the database {db}: {why}"
 
 
-def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host: str) -> int:
+def _serve_postgres(args: argparse.Namespace, dsn: str, settings: Settings, host: str) -> int:
     """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
     import asyncpg
 
@@ -179,7 +175,7 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, admin: str | None, host:
     if sock is None:
         return 2
     store = PostgresStore(dsn)
-    app = make_app(store, admin_token=admin, **limit_settings(args))
+    app = make_app(store, settings=settings)
     pg_listener.attach(app, store)
     _freeze_startup_objects()
     # The DSN may hold a password: name only where the data lives.

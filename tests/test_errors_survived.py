@@ -18,7 +18,7 @@ from structlog.testing import capture_logs
 from rules.freeform import Freeform
 from rules.registry import Registry
 from server.encounters.survived import ACTING_NOTICES, REACTION_SWEEP, SNAPSHOT_SAVE, WEBHOOK_DISABLE
-from server.webhooks.dispatcher import Settings
+from server.settings import WebhookSettings
 from tests.support.client import RunningServer, TussleClient
 from tests.support.receivers import Answer, Receiver
 
@@ -106,7 +106,9 @@ class BrokenActing(Freeform):
         raise RuntimeError("acting_now is broken in this ruleset")
 
 
-FAST = Settings(allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05)
+FAST = WebhookSettings(
+    allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05
+)
 
 
 async def test_a_rulesets_failing_acting_now_is_logged_and_counted_and_the_command_lands(tmp_path, started):

@@ -11,8 +11,8 @@ import sys
 
 import aiohttp
 
-from server.cli import build_parser, limit_settings
-from server.webhooks.dispatcher import Settings
+from server.cli import build_parser, settings_from
+from server.settings import Settings, WebhookSettings, WebsocketSettings
 from tests.support.client import Encounter, TussleClient
 from tests.support.serving import ServeProcess
 
@@ -36,24 +36,27 @@ def reachable(host: str, port: int) -> bool:
 
 def test_the_serve_flags_default_to_api_md():
     args = build_parser().parse_args(["serve"])
-    assert limit_settings(args) == {
-        "max_body": 256 * 1024,
-        "max_events": 1000,
-        "cache_encounters": 1000,
-        "max_dice": 100,
-        "max_sides": 1000,
-        "max_ws": 100,
-        "rate_commands": 20.0,
-        "rate_reads": 100.0,
-        "rate_burst": 2.0,
-        "cors_origins": [],
-        "trusted_proxies": [],
-        "webhook_allow_private": False,
-        "public_url": None,
-        "webhooks": Settings(),
-        "ws_queue_bytes": 1024 * 1024,
-        "ws_send_timeout_s": 10.0,
-    }
+    assert settings_from(args, {}) == Settings(
+        max_body=256 * 1024,
+        max_events=1000,
+        cache_encounters=1000,
+        max_dice=100,
+        max_sides=1000,
+        max_ws=100,
+        rate_commands=20.0,
+        rate_reads=100.0,
+        rate_burst=2.0,
+        webhooks=WebhookSettings(),
+        ws=WebsocketSettings(queue_bytes=1024 * 1024, send_timeout_s=10.0),
+    )
+
+
+def test_the_settings_take_the_environment_once_and_flags_first():
+    args = build_parser().parse_args(["serve", "--admin-token", "from-the-flag", "--cors-origin", "*"])
+    env = {"TUSSLE_ADMIN_TOKEN": "from-the-env", "TUSSLE_LOOP_PROBE": "trace"}
+    got = settings_from(args, env)
+    assert (got.admin_token, got.loop_probe, got.cors_origins) == ("from-the-flag", "trace", ("*",))
+    assert settings_from(build_parser().parse_args(["serve"]), env).admin_token == "from-the-env"
 
 
 def test_without_an_admin_token_it_binds_loopback_only(tmp_path):

@@ -12,12 +12,14 @@ import pytest
 from standardwebhooks import Webhook
 
 from projections.forum_export import escape_markdown
-from server.webhooks.dispatcher import Settings
+from server.settings import WebhookSettings
 from tests.support.client import Encounter, RunningServer, TussleClient, serving
 from tests.support.receivers import Answer, Receiver
 
 # The schedule shortened: retries after 50-200 ms instead of seconds to an hour.
-FAST = Settings(allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05)
+FAST = WebhookSettings(
+    allow_private=True, retry_base_s=0.05, retry_cap_s=0.2, read_timeout_s=0.5, poll_s=0.05
+)
 
 
 @pytest.fixture

@@ -18,7 +18,13 @@ class LiveFeed:
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[Listener]] = defaultdict(set)
+        # Told of every publish, whether or not anyone listens to its stream (the metrics count events).
+        self._observers: list[Callable[[str, list[Event]], None]] = []
         self.lock = asyncio.Lock()
+
+    def observe(self, observer: Callable[[str, list[Event]], None]) -> None:
+        """Call `observer(stream, events)` on every publish: each committed event is published once."""
+        self._observers.append(observer)
 
     def subscribe(self, stream: str, listener: Listener) -> Callable[[], None]:
         """Start receiving a stream's new events; returns the unsubscribe function."""
@@ -32,6 +38,8 @@ class LiveFeed:
         return unsubscribe
 
     def publish(self, stream: str, events: list[Event], states: list[dict[str, Any]] | None = None) -> None:
+        for observer in self._observers:
+            observer(stream, events)
         for listener in list(self._listeners.get(stream, ())):
             listener(events, states)
 

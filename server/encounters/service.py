@@ -33,6 +33,7 @@ from events.common import (
     newer_version,
 )
 from events.dice import BadDice, Dice, DiceNeeded, commitment_of, is_commitment, valid_entropy
+from events.dice_expressions import DEFAULT_LIMITS, RollLimits
 from events.envelope import Event, NewEvent
 from events.hidden_rolls import hidden_faces, total_of
 from events.store.outbox import Delivery, OutboxRow, WebhookRow
@@ -153,8 +154,10 @@ class Encounters:
         ids: Any = None,
         cache_encounters: int = DEFAULT_CAPACITY,
         snapshot_every: int = SNAPSHOT_EVERY,
+        roll_limits: RollLimits = DEFAULT_LIMITS,
     ):
         self.store = store
+        self.roll_limits = roll_limits  # the caps on a `roll` command, put in each command's context
         self.ids = (
             ids or RandomIds()
         )  # every id, seed and time this service makes comes from here (server/encounters/ids.py)
@@ -831,7 +834,16 @@ class Encounters:
         )
         hidden_seed = await self._seed(stream, state.get("hidden_commitment")) if behind_screen else None
         return (
-            Context(stream, actor, command_id, current_seed, next_commitment, targets, hidden_seed),
+            Context(
+                stream,
+                actor,
+                command_id,
+                current_seed,
+                next_commitment,
+                targets,
+                hidden_seed,
+                roll_limits=self.roll_limits,
+            ),
             fresh,
             voided_reactions,
         )

@@ -19,9 +19,10 @@ from server.encounters.access import may_read, require
 from server.encounters.service import Encounters
 from server.encounters.service_errors import Unauthenticated, bad_request
 from server.encounters.tokens import Principal, same_secret, token_hash
+from server.settings import Settings
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
-SETTINGS = web.AppKey("settings", dict)
+SETTINGS = web.AppKey("settings", Settings)
 
 
 class ReceiptSigner:
@@ -80,7 +81,7 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
     token = token if token is not None else bearer(request)
     if token is None:
         return None
-    admin = request.app[SETTINGS].get("admin_token")
+    admin = request.app[SETTINGS].admin_token
     if admin and same_secret(token, admin):
         request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
         return request[PRINCIPAL]

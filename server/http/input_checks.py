@@ -72,7 +72,7 @@ def _decoded(request: web.Request, raw: bytes) -> bytes:
     encoding = request.headers.get("Content-Encoding", "").strip().lower()
     if encoding in ("", "identity"):
         return raw
-    limit = request.app[SETTINGS]["max_body"]
+    limit = request.app[SETTINGS].max_body
     for wbits in _WBITS.get(encoding, ()):
         d = zlib.decompressobj(wbits)
         try:

@@ -40,6 +40,7 @@ from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
 from server.http.streamed_json import encoded_pieces
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
+from server.settings import WebsocketSettings
 
 PROJECTIONS = ("events", "state", "log")
 # Events after which some tokens of the encounter may have stopped working.
@@ -115,25 +116,6 @@ async def payload(obj: dict[str, Any]) -> bytes | Pieces:
     return Pieces(pieces) if sum(len(p) for p in pieces) > FRAGMENT else b"".join(pieces)
 
 
-class WsSettings(msgspec.Struct, frozen=True):
-    """Limits and timers; `tussle serve` settings named `ws_*` override them."""
-
-    queue_frames: int = 4096
-    # Per connection: what waits for its socket (live frames, or held during catch-up); a catch-up
-    # page is a quarter of it. A lone frame larger than this (a big snapshot) still goes out.
-    queue_bytes: int = 1024 * 1024
-    send_timeout_s: float = 10.0  # a socket that takes none of a frame for this long is lagging
-    ping_s: float = 25.0
-    auth_timeout_s: float = 5.0
-    close_timeout_s: float = 10.0
-    max_message: int = 64 * 1024
-
-    @classmethod
-    def from_app(cls, app: web.Application) -> WsSettings:
-        s = app[SETTINGS]
-        return cls(**{f: s[f"ws_{f}"] for f in cls.__struct_fields__ if f"ws_{f}" in s})
-
-
 def error_frame(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
     return _encode({"type": "error", "code": code, "message": message, "details": details or {}})
 
@@ -154,7 +136,12 @@ class Subscriber:
     """One websocket connection: its bounded send queue, its position, and how it ends."""
 
     def __init__(
-        self, ws: web.WebSocketResponse, transport: Any, settings: WsSettings, hubs: Hubs, writer: Any = None
+        self,
+        ws: web.WebSocketResponse,
+        transport: Any,
+        settings: WebsocketSettings,
+        hubs: Hubs,
+        writer: Any = None,
     ):
         self.ws = ws
         self.transport = transport
@@ -608,7 +595,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     stream = request.match_info["id"]
     app = request.app
     hubs = app[WS_HUBS]
-    settings = WsSettings.from_app(app)
+    settings = app[SETTINGS].ws
     info = await app[ENCOUNTERS].info(stream)
     token = bearer(request) or request.query.get("token") or None
     who: Principal | None = None

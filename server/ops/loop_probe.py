@@ -13,7 +13,6 @@ callback or task step that ran longer than 5 ms, naming it: where a stall comes 
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 
 from aiohttp import web
@@ -52,13 +51,14 @@ class LoopProbe:
         ]
 
 
-def install(app: web.Application, sections: list) -> None:
-    """Run a probe while the app runs and add its lines to GET /metrics."""
+def install(app: web.Application, sections: list, *, trace: bool = False) -> None:
+    """Run a probe while the app runs and add its lines to GET /metrics; with `trace`, asyncio's debug
+    mode names every slow callback (TUSSLE_LOOP_PROBE=trace)."""
     probe = LoopProbe()
     sections.append(probe.metric_lines)
 
     async def running(app: web.Application):  # noqa: ANN202 - an aiohttp cleanup context
-        if os.environ.get("TUSSLE_LOOP_PROBE") == "trace":
+        if trace:
             loop = asyncio.get_running_loop()
             loop.set_debug(True)
             loop.slow_callback_duration = TRACED_SLICE_S

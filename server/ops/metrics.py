@@ -143,7 +143,7 @@ def ws_key(request: web.Request, token: str | None) -> str:
 def ws_allowed(app: web.Application, key: str) -> bool:
     """Whether `key` may open one more websocket (`--max-ws`, default 100 per token)."""
 
-    limit = app[SETTINGS].get("max_ws", 100)
+    limit = app[SETTINGS].max_ws
     return not limit or app[METRICS].websockets.get(key, 0) < limit
 
 

@@ -21,6 +21,7 @@ from server.encounters.service_errors import ServiceError
 from server.encounters.tokens import token_hash
 from server.http.context import PRINCIPAL
 from server.http.errors import error_response, status_of
+from server.settings import Settings
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UNLIMITED_PATHS = frozenset({"/healthz", "/metrics"})
@@ -100,12 +101,10 @@ class RateLimits:
 RATE_LIMITS = web.AppKey("rate_limits", RateLimits)
 
 
-def rate_limits_from(settings: dict[str, Any]) -> RateLimits:
-    """Rates from the app settings; absent or 0 means unlimited (make_app's default; the CLI
+def rate_limits_from(settings: Settings) -> RateLimits:
+    """Rates from the app settings; None or 0 means unlimited (make_app's default; the CLI
     passes API.md's 20 and 100 per second)."""
-    return RateLimits(
-        settings.get("rate_commands"), settings.get("rate_reads"), settings.get("rate_burst", 2.0)
-    )
+    return RateLimits(settings.rate_commands, settings.rate_reads, settings.rate_burst)
 
 
 @web.middleware

@@ -6,11 +6,11 @@ Middlewares, outermost first:
     cors         answers preflights from allowed origins
     errors       (server/http/errors.py) every error in the one shape
     rate limits  429 before any work is done
-    caps         the per-request roll caps (--max-dice, --max-sides)
 
-Settings read from `app[SETTINGS]` (the CLI passes them; absent ones take API.md's defaults, except
-the request rates, which make_app leaves unlimited unless given): rate_commands, rate_reads,
-rate_burst, max_dice, max_sides, max_ws, cors_origins.
+Settings read from `app[SETTINGS]` (server/settings.py: the CLI builds them; make_app's defaults are
+API.md's, except the request rates, which it leaves unlimited unless given): rate_commands,
+rate_reads, rate_burst, max_ws, cors_origins. The roll caps go to the encounter service, which puts
+them in each command's context.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import Any
 
 from aiohttp import web
 
-from events.dice_expressions import MAX_DICE, MAX_SIDES, RollLimits, roll_limits
 from events.envelope import Event
 from rules.registry import Registry
 from server.encounters.service_errors import NotFound
@@ -33,7 +32,6 @@ from server.ops.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limi
 from server.ops.request_log import COMMANDS_ROUTE, facts_of, log_request
 
 OPENAPI = web.AppKey("openapi", dict)
-ROLL_LIMITS = web.AppKey("roll_limits", RollLimits)
 
 
 @web.middleware
@@ -53,16 +51,6 @@ async def observe_middleware(request: web.Request, handler: Any) -> web.StreamRe
             m.append_seconds.observe(elapsed)
     log_request(facts)
     return response
-
-
-@web.middleware
-async def caps_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Make this server's roll caps the ones `events.dice_expressions.parse` enforces for this request."""
-    token = roll_limits.set(request.app[ROLL_LIMITS])
-    try:
-        return await handler(request)
-    finally:
-        roll_limits.reset(token)
 
 
 async def openapi_handler(request: web.Request) -> web.Response:
@@ -95,17 +83,12 @@ async def ruleset_openapi_handler(request: web.Request) -> web.Response:
 def _count_appended_events(app: web.Application) -> None:
     """Count every committed event: the live feed hears each commit exactly once."""
 
-    feed = app[ENCOUNTERS].feed
-    publish = feed.publish
     metrics = app[METRICS]
 
-    def counting_publish(
-        stream: str, events: list[Event], states: list[dict[str, Any]] | None = None
-    ) -> None:
+    def count(stream: str, events: list[Event]) -> None:
         metrics.events_appended += len(events)
-        publish(stream, events, states)
 
-    feed.publish = counting_publish  # type: ignore[method-assign]
+    app[ENCOUNTERS].feed.observe(count)
 
 
 def setup(app: web.Application) -> None:
@@ -115,17 +98,15 @@ def setup(app: web.Application) -> None:
     app[METRICS] = Metrics()
     app[OPENAPI] = {}
     app[RATE_LIMITS] = rate_limits_from(settings)
-    app[CORS] = CorsPolicy(list(settings.get("cors_origins") or []))
-    app[ROLL_LIMITS] = RollLimits(settings.get("max_dice", MAX_DICE), settings.get("max_sides", MAX_SIDES))
+    app[CORS] = CorsPolicy(list(settings.cors_origins))
     _count_appended_events(app)
 
     middlewares = app.middlewares
     at = middlewares.index(errors_middleware)
-    middlewares.insert(at + 1, caps_middleware)
     middlewares.insert(at + 1, rate_limit_middleware)
     middlewares.insert(at, cors_preflight_middleware)
     middlewares.insert(at, observe_middleware)
-    if settings.get("cors_origins"):
+    if settings.cors_origins:
         app.on_response_prepare.append(add_cors_headers)
 
     app.router.add_get("/metrics", metrics_handler)

@@ -2,7 +2,7 @@
 
 `setup(app)` plugs them into an app: the routes (subscriptions.py), the side rows every append adds
 (outbox.py, through `Encounters.side_rows`), the dispatcher as a background task (dispatcher.py), and
-its figures on /metrics. Settings: `webhooks=Settings(...)` and `webhook_allow_private=True` of
+its figures on /metrics. Settings: `webhooks=WebhookSettings(...)` and `webhook_allow_private=True` of
 `make_app` (`tussle serve --webhook-allow-private`), `public_url` for the links in notices.
 """
 
@@ -13,7 +13,6 @@ import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
-import msgspec
 from aiohttp import web
 
 from events.common import WebhookDisabled
@@ -24,7 +23,7 @@ from server.encounters.survived import ACTING_NOTICES, WEBHOOK_DISABLE, Survived
 from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS
 from server.ops.metrics import METRICS
-from server.webhooks.dispatcher import Dispatcher, Settings
+from server.webhooks.dispatcher import Dispatcher
 from server.webhooks.notices import reminder_notice
 from server.webhooks.outbox import outbox_rows, reminder_rows
 from server.webhooks.subscriptions import DISPATCH_WAKE, routes
@@ -61,11 +60,7 @@ def side_rows(
 
 def setup(app: web.Application) -> None:
 
-    settings = app[SETTINGS]
-    config: Settings = settings.get("webhooks") or Settings()
-    if settings.get("webhook_allow_private"):
-        config = msgspec.structs.replace(config, allow_private=True)
-    settings["webhook_allow_private"] = config.allow_private
+    config = app[SETTINGS].webhooks
     enc = app[ENCOUNTERS]
 
     async def disabled(w: WebhookRow, reason: str) -> None:

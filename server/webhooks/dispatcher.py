@@ -26,6 +26,7 @@ from events.envelope import Event
 from events.store.outbox import Attempt, Delivery, WebhookRow
 from events.store.port import Store
 from server.ops.metrics import Histogram
+from server.settings import WebhookSettings
 from server.webhooks import signing
 from server.webhooks.discord import LIMIT
 from server.webhooks.safety import CheckingResolver, ForbiddenAddress, UnsafeUrl, check_literal, parse_url
@@ -34,21 +35,6 @@ log = structlog.get_logger("tussle.webhooks")
 
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 60.0, 600.0, 3600.0)
 EXCERPT = 200  # characters of a failed response's body kept as its last error
-
-
-class Settings(msgspec.Struct, frozen=True):
-    """The dispatcher's knobs (`make_app(..., webhooks=Settings(...))`; tests shorten the schedule)."""
-
-    allow_private: bool = False
-    retry_base_s: float = 5.0  # the first retry comes after about this long, then twice as long each time
-    retry_cap_s: float = 3600.0  # never longer between tries
-    give_up_s: float = 86400.0  # an endpoint failing this long is disabled
-    connect_timeout_s: float = 5.0
-    read_timeout_s: float = 10.0
-    lease_s: float = 60.0  # longer than one try can take (the timeouts above)
-    poll_s: float = 1.0  # how often the outbox is looked at when nothing woke the dispatcher
-    concurrency: int = 50  # endpoints sent to at once
-    batch: int = 20  # deliveries read per endpoint at a time
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -99,7 +85,7 @@ class Stats:
         return out
 
 
-def backoff(attempts: int, settings: Settings, rng: random.Random = random._inst) -> float:  # type: ignore[attr-defined]
+def backoff(attempts: int, settings: WebhookSettings, rng: random.Random = random._inst) -> float:  # type: ignore[attr-defined]
     """Seconds until the next try after `attempts` failures: doubling from retry_base_s up to retry_cap_s,
     with jitter (a random half to whole of it) so endpoints that failed together do not retry together."""
     delay = min(settings.retry_cap_s, settings.retry_base_s * 2 ** max(0, attempts - 1))
@@ -187,7 +173,7 @@ class Dispatcher:
     def __init__(
         self,
         store: Store,
-        settings: Settings,
+        settings: WebhookSettings,
         disabled: Callable[[WebhookRow, str], Awaitable[None]] | None = None,
     ):
         self.store = store

@@ -142,15 +142,13 @@ async def create_webhook(request: web.Request) -> web.Response:
     state = await enc.state(stream)
     seat, deliver, fmt = _fields(body, who, state)
     try:
-        host = await check_reachable(
-            body.get("url"), request.app[SETTINGS].get("webhook_allow_private", False)
-        )
+        host = await check_reachable(body.get("url"), request.app[SETTINGS].webhooks.allow_private)
     except UnsafeUrl as exc:
         raise bad_request(str(exc), "url") from None
     if len(await enc.webhooks(stream)) >= MAX_PER_ENCOUNTER:
         raise bad_request(f"an encounter has at most {MAX_PER_ENCOUNTER} webhooks: delete one first", "url")
     wid, secret = f"wh_{secrets.token_hex(8)}", signing.new_secret()
-    base_url = request.app[SETTINGS].get("public_url") or str(request.url.origin())
+    base_url = request.app[SETTINGS].public_url or str(request.url.origin())
     row = WebhookRow(
         wid,
         stream,
