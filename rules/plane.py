@@ -117,6 +117,27 @@ def crosses(a: Point, b: Point, others: Sequence[Point], radius: float) -> bool:
     return any(distance_to_segment(o, a, b) < radius for o in others)
 
 
+def touch_along(frm: Point, to: Point, centre: Point, reach: float) -> float | None:
+    """How far a point moving straight from `frm` to `to` goes before it first comes within `reach` of
+    `centre` (0 when it starts within reach and moves closer); None when the segment stays out of reach,
+    or starts within it and moves off (a base leaving the one it touches is not running into it)."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return None
+    ux, uy = dx / length, dy / length
+    wx, wy = frm[0] - centre[0], frm[1] - centre[1]
+    b = wx * ux + wy * uy  # negative while closing in
+    c = wx * wx + wy * wy - reach * reach
+    if c <= 0:
+        return 0.0 if b < 0 else None
+    disc = b * b - c
+    if disc <= 0:
+        return None
+    s = -b - math.sqrt(disc)
+    return s if 0 <= s < length else None
+
+
 def inches(hundredths: float) -> str:
     """A distance for a sentence: 6.0" (one decimal, two when needed)."""
     text = f"{hundredths / 100.0:.2f}"

@@ -16,7 +16,7 @@ import msgspec
 from events.dice import Dice
 from rules.interface import Answer, Command, Ruleset, geometry_plane
 from rules.rogue_trader import acting, legal, offers, playing, roster
-from rules.rogue_trader.aftermath import decide_follow_up, decide_push_back
+from rules.rogue_trader.aftermath import STOP_KIND, decide_follow_up, decide_push_back, resume_push_back
 from rules.rogue_trader.authority import command_actors
 from rules.rogue_trader.breaking_off import decide_break_off
 from rules.rogue_trader.charging import decide_charge, decide_retarget, resume_charged
@@ -52,13 +52,15 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice, Any], list[ms
 }
 
 # What a `resume` continues, by the pending reaction's kind.
-RESUMERS = {"charged": resume_charged}
+RESUMERS = {"charged": resume_charged, STOP_KIND: resume_push_back}
 
 
 class RogueTrader(Ruleset, guide=playing):
     id = "rogue-trader"
     title = "Rogue Trader (1987) hand-to-hand combat"
-    version = "3"  # 3: issue 29 (the follow-up +1 is the pusher's; stand and fire, or run away, not both)
+    # 3: issue 29 (the follow-up +1 is the pusher's; stand and fire, or run away, not both); 4: a push-back
+    # into another model's base is the GM's question (issue 29 item 9)
+    version = "4"
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS

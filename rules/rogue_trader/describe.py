@@ -229,6 +229,21 @@ def _common(state: State, t: str, d: dict[str, Any]) -> str | None:
         if by.startswith("seat:"):
             return f"{who}'s player answers the charge: {choice}."
         return f"{who}'s standing order answers the charge: {choice}."
+    if t == "ReactionRequested" and d.get("kind") == "push_back_stop":
+        r = d.get("resume") or {}
+        return (
+            f"{n(r.get('model'))}'s push-back would run into {n(r.get('blocker'))} after "
+            f"{inches(r.get('meets_after', 0))}: the GM says where {n(r.get('model'))} stops."
+        )
+    if (
+        t == "ReactionAnswered"
+        and (pending := _pending(state, d["id"]))
+        and pending.get("kind") == "push_back_stop"
+    ):
+        who = n((pending.get("resume") or {}).get("model"))
+        if d["choice"] == "place":
+            return f"The GM sets {who} down at {where((d.get('params') or {}).get('to') or [0, 0])}."
+        return f"The GM rules that {who} stops where its base meets the model in its way."
     if t == "PushedBack":
         return f"{n(d['combatant'])} is pushed back {inches(d['distance'])} to {where(d['to'])}, still facing the same way."
     if t == "FollowedUp":

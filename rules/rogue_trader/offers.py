@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.offer_checks import offers_of
-from rules.offers import offer, plane_move, region
+from rules.offers import GM, choice, offer, plane_move, region
+from rules.rogue_trader.aftermath import STOP_KIND, push_line
 from rules.rogue_trader.allocation import attack_slots, legal_targets
 from rules.rogue_trader.models import effective_move, group_of, is_enemy, radius, rules_model, turn, unit_of
 from rules.rogue_trader.movement import move_problems
@@ -34,8 +35,42 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
         built.append(_move(state, c))
     if "rogue-trader.allocate_attacks" in legal:
         built += _allocations(state, c)
+    if cid == GM:
+        built += [_placed(state, p) for p in state.get("pending", []) if p.get("kind") == STOP_KIND]
     fixed = {"unit": unit_of(state, cid), "group": group_of(state, cid)} if c is not None else {}
     return offers_of(ruleset, state, cid, [b for b in built if b], titles=TITLES, fixed=fixed)
+
+
+def _placed(state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any] | None:
+    """The GM's `place` answer to where a push-back stops: any spot within the push-back's length, on no
+    other base and out of contact with every enemy (aftermath._placed holds the same limits)."""
+    payload = pending.get("resume") or {}
+    m = payload.get("model")
+    c = state["combatants"].get(m)
+    if c is None or c.get("position") is None:
+        return None
+    length, _ = push_line(state, m, (payload.get("per_model") or {}).get(m, {}))
+    others = [
+        (o["position"], radius(c) + radius(o) + (CONTACT_TOLERANCE + 1 if is_enemy(c, o) else 0))
+        for o in state["combatants"].values()
+        if o["id"] != m and o.get("position") is not None
+    ]
+    pid = pending["id"]
+    return offer(
+        f"respond:{pid}:place",
+        "respond",
+        f"Set {c['name']} down elsewhere",
+        {"reaction": pid, "choice": "place"},
+        [
+            choice(
+                "params.to",
+                f"Where {c['name']} stops",
+                "point",
+                region=region(c["position"], int(length), others),
+            )
+        ],
+        reaction=pid,
+    )
 
 
 def _allocations(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:

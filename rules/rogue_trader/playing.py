@@ -50,6 +50,19 @@ REACTIONS: dict[str, dict[str, Any]] = {
             "terrain_divisor": "run_away: 2 or more when difficult ground slows the run (default 1)",
         },
     },
+    "push_back_stop": {
+        "asked": "the GM, when a pushed-back model's 2\" would end on (or run into) another model's base "
+        "(§Push-backs names only buildings; the rest of the unit's push-back waits for the answer)",
+        "choices": {
+            "short": "it stops where its base meets the model in its way, still pushed back (the default)",
+            "place": "the GM sets it down elsewhere within its push-back, with `params.to`",
+        },
+        # The fields resume_push_back reads from respond's params (aftermath.STOP_PARAMS).
+        "params": {
+            "to": "place: [x, y] in hundredths of an inch, within the push-back's length of where the model "
+            "stands, on no other model's base and out of base contact with every enemy",
+        },
+    },
 }
 
 __all__ = ["FIRST_TURN", "PHASES", "REACTIONS", "STATS"]

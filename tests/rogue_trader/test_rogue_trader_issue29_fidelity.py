@@ -79,3 +79,55 @@ async def test_the_charged_reaction_lists_every_parameter_it_reads(tussle):
     guide = (Path(__file__).parents[2] / "docs/playing/rogue-trader.md").read_text()
     for p in CHARGE_PARAMS:
         assert f"with `params.{p}`:" in guide, p
+
+
+async def _pushed_into_a_comrade(tussle):
+    """E7 with c3 of unit B standing 2" behind c2: m2 wins against c2 (m1 slays c1), and c2's push-back would end
+    on c3's base (they touch after 1")."""
+    enc = await red_charges_blue(tussle, cultist("c3", 13, 12, unit="B"), m1={"Ld": 8}, m2={"Ld": 8})
+    await enc.ok("start_phase", phase="close_combat")
+    await enc.ok("rogue-trader.resolve_round", group="c1", dice=[[4], [3], [1], [1], [2, 3]])
+    body = await enc.ok("rogue-trader.push_back", unit="B")
+    return enc, body
+
+
+async def test_push_backs_directly_away_onto_a_comrade_is_the_gms_question(tussle):
+    # §Push-backs: "The losing models must retreat 2", moving away from their opponents" and a building halts
+    # them "still counted as being pushed back"; of a model in the way the seed says nothing, so the GM is asked
+    # where it stops (NOTES.md), before anyone moves, instead of c2 being set down on c3.
+    enc, body = await _pushed_into_a_comrade(tussle)
+    assert not of_type(body["events"], "PushedBack"), "nobody moves before the GM says where c2 stops"
+    (ask,) = of_type(body["events"], "ReactionRequested", kind="push_back_stop")
+    assert ask["data"]["asked_of"] == "gm" and ask["data"]["options"] == ["short", "place"]
+    assert ask["data"]["default"] == "short"
+    st = await enc.state()
+    assert [a["asked_of"] for a in st["acting_now"]] == ["gm"]
+    gm = {o["id"]: o for o in st["offers"]["gm"]}
+    rid = ask["data"]["id"]
+    assert f"respond:{rid}:short" in gm, list(gm)
+    (where,) = gm[f"respond:{rid}:place"]["choices"]
+    assert where["field"] == "params.to" and where["region"]["radius"] == 200
+    log = [e["text"] for e in (await enc.get("/log?format=json")).body["entries"]]
+    assert "C2's push-back would run into C3 after 1.0\": the GM says where C2 stops." in log, log[-3:]
+    body = await enc.ok("respond", reaction=rid, choice="short")
+    pushed = {e["data"]["combatant"]: e["data"] for e in of_type(body["events"], "PushedBack")}
+    assert pushed == {"c2": {"combatant": "c2", "to": [1200, 1200], "distance": 100, "from": [1100, 1200]}}
+    assert of_type(body["events"], "RtFollowUpOwed", unit="R")
+    await enc.replay_matches_live()
+
+
+async def test_push_backs_the_gm_sets_the_pushed_back_model_down(tussle):
+    enc, body = await _pushed_into_a_comrade(tussle)
+    rid = of_type(body["events"], "ReactionRequested", kind="push_back_stop")[0]["data"]["id"]
+    r = await enc.command("respond", reaction=rid, choice="place", params={"to": [1250, 1200]})
+    assert r.status == 422 and "on C3's base" in r.body["error"]["message"], r.body
+    r = await enc.command("respond", reaction=rid, choice="place", params={"to": [1100, 1500]})
+    assert r.status == 422 and "farther than its push-back" in r.body["error"]["message"], r.body
+    r = await enc.command("respond", reaction=rid, choice="place")
+    assert r.status == 400, r.body
+    body = await enc.ok("respond", reaction=rid, choice="place", params={"to": [1200, 1330]})
+    pushed = {e["data"]["combatant"]: e["data"] for e in of_type(body["events"], "PushedBack")}
+    assert pushed["c2"]["to"] == [1200, 1330] and set(pushed) == {"c2"}
+    log = [e["text"] for e in (await enc.get("/log?format=json")).body["entries"]]
+    assert 'The GM sets C2 down at (12", 13.3").' in log, log[-6:]
+    await enc.replay_matches_live()

@@ -80,3 +80,12 @@ def test_plane_segments_and_sentences() -> None:
     assert plane.is_point([1, 2]) and not plane.is_point([1.5, 2]) and not plane.is_point((1, 2))
     assert plane.inches(600) == '6.0"' and plane.inches(625) == '6.25"'
     assert plane.where([1300, 1200]) == '(13", 12")' and plane.where([1220, 1200]) == '(12.2", 12")'
+
+
+def test_plane_touch_along_finds_where_a_straight_move_meets_a_base() -> None:
+    # Moving +x from 0 toward 200, a base 300 away with reach 100 is met after 200 - not on this segment.
+    assert plane.touch_along([0, 0], [200, 0], [300, 0], 100) is None
+    assert plane.touch_along([0, 0], [200, 0], [250, 0], 100) == 150
+    assert plane.touch_along([0, 0], [200, 0], [100, 300], 100) is None  # passes it by
+    assert plane.touch_along([0, 0], [200, 0], [-100, 0], 100) is None  # touching at the start, moving off
+    assert plane.touch_along([0, 0], [200, 0], [50, 0], 100) == 0.0  # within reach and closing in
