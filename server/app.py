@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from events.store.port import Store
+from events.store.port import SharedFeed, Store
 from projections.view import offers_view
 from rules.offers import GM
 from rules.registry import Registry
@@ -37,6 +37,7 @@ from server.http.context import (
 from server.http.errors import errors_middleware, note_started
 from server.http.input_checks import nul_in_url_middleware, read_json
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
+from server.live import pg_listener
 from server.live import routes as live
 from server.ops import loop_probe
 from server.ops import setup as operations
@@ -428,6 +429,8 @@ def make_app(
     app.add_routes(routes)
 
     live.setup(app)
+    if isinstance(store, SharedFeed):  # other processes append too: the feed reads what they commit
+        pg_listener.attach(app, store)
     operations.setup(app)
     app[METRICS].sections.append(app[ENCOUNTERS].cache.metric_lines)
     app[METRICS].sections.append(app[ENCOUNTERS].metric_lines)

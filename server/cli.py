@@ -169,14 +169,12 @@ def _serve_postgres(args: argparse.Namespace, dsn: str, settings: Settings, host
     from events.store.receipt_key import ReceiptKeyError
     from events.store.seed_key import SeedKeyError
     from server.app import make_app
-    from server.live import pg_listener
 
     sock = _listen_or_say_why(host, args.port)
     if sock is None:
         return 2
     store = PostgresStore(dsn)
-    app = make_app(store, settings=settings)
-    pg_listener.attach(app, store)
+    app = make_app(store, settings=settings)  # with the feed listener: other processes append too
     _freeze_startup_objects()
     # The DSN may hold a password: name only where the data lives.
     _say_once_started(app, f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}")

@@ -28,7 +28,6 @@ from events.store.postgres import PostgresStore
 from rules.registry import Registry
 from server.app import ENCOUNTERS, make_app
 from server.encounters.feed import LiveFeed
-from server.live import pg_listener
 from server.live.pg_listener import PgFeedListener
 from tests.support import serving
 from tests.support.appends import command, creation
@@ -58,7 +57,6 @@ class InProcessServer:
     def __init__(self, dsn: str):
         self.store = PostgresStore(dsn)
         self.app = make_app(self.store, Registry.discover())
-        pg_listener.attach(self.app, self.store)
         self.port = 0  # known once started
         self.runner = web.AppRunner(self.app, access_log=None)
 

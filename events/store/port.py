@@ -280,6 +280,55 @@ class WholeStreamReads(EventStore):
         return None
 
 
+class Listening(abc.ABC):
+    """An open subscription to a shared database's commit notices (`SharedFeed.listen`)."""
+
+    # The database's own id of the connection that listens (operators and tests name it), if it has one.
+    server_pid: int | None = None
+
+    @abc.abstractmethod
+    async def last_committed(self, timeout: float) -> int:
+        """The last position committed by any process, read over the listening connection: the feed's
+        backstop poll, which also proves that connection is still alive."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Stop listening; never raises, however the connection ended."""
+
+
+class SharedFeed(WholeStreamReads):
+    """A database several processes append to (PostgreSQL): every commit, whichever process made it,
+    is announced by a notice that is only a wake-up; the events themselves are read by position
+    (`read_all`). A process's feed listener (server/live/pg_listener.py) listens, catches up and tells
+    the store what it heard, so that the store's caches stay current while notices keep coming."""
+
+    @abc.abstractmethod
+    async def last_position(self) -> int:
+        """The last position committed: a feed that starts now starts after it."""
+
+    @abc.abstractmethod
+    def on_commit(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call `listener()` after each append this handle commits; returns the function that stops it."""
+
+    @abc.abstractmethod
+    async def listen(self, heard: Callable[[str], None], lost: Callable[[], None]) -> Listening:
+        """Open a connection of its own that calls `heard(payload)` with each notice's text, and `lost()`
+        once should the connection end."""
+
+    @abc.abstractmethod
+    def notified(self, payload: dict[str, Any]) -> None:
+        """What a notice said (stream, seq, position; tokens or deleted): the caches forget what it changed."""
+
+    @abc.abstractmethod
+    def notices_trusted(self, trusted: bool) -> None:
+        """True from the moment a listen is in force, False once it may have missed a notice (the caches
+        are then dropped: a notice sent while nobody listened is lost for good)."""
+
+    @abc.abstractmethod
+    def notice_unreadable(self) -> None:
+        """A notice on the channel was not ours to read: trust nothing cached before it."""
+
+
 class Store(WholeStreamReads, SeedStore, TokenStore, DeadlineStore, WebhookStore, SnapshotStore):
     """One backend's database, every port at once. Every method is safe to call concurrently."""
 

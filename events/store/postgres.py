@@ -38,6 +38,8 @@ from events.store.port import (
     AppendResult,
     Creation,
     Deadline,
+    Listening,
+    SharedFeed,
     Store,
     StoredCommand,
     StreamInfo,
@@ -131,12 +133,31 @@ class PostgresStreamReader(msgspec.Struct, frozen=True):
         return [_event(r) for r in rows]
 
 
+class PostgresListening(Listening):
+    """A LISTEN connection of the store's (`PostgresStore.listen`)."""
+
+    def __init__(self, conn: asyncpg.Connection):
+        self.conn = conn
+        self.server_pid = conn.get_server_pid()
+
+    async def last_committed(self, timeout: float) -> int:
+        return await self.conn.fetchval("SELECT last FROM event_positions", timeout=timeout) or 0
+
+    async def close(self) -> None:
+        conn = self.conn
+        if not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), timeout=2)
+            if not conn.is_closed():
+                conn.terminate()
+
+
 def channel_for(schema: str) -> str:
     """The NOTIFY channel of the store living in `schema` (channels are database-wide, schemas are not)."""
     return "tussle_events_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
 
 
-class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
+class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store, SharedFeed):
     """The PostgreSQL backend, shared by any number of server processes."""
 
     # Awaited inside every append transaction just before its commit: None but in tests, which hold a
@@ -287,9 +308,27 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         return await asyncpg.connect(self.dsn)
 
     def on_commit(self, listener: CommitListener) -> Callable[[], None]:
-        """Call `listener()` after each append this handle commits; returns the function that stops it."""
         self._commit_listeners.append(listener)
         return lambda: self._commit_listeners.remove(listener)
+
+    async def listen(self, heard: Callable[[str], None], lost: Callable[[], None]) -> PostgresListening:
+        conn = await self.connect()
+        try:
+            conn.add_termination_listener(lambda _conn: lost())
+            await conn.add_listener(self.channel, lambda _conn, _pid, _channel, payload: heard(payload))
+        except BaseException:
+            await PostgresListening(conn).close()
+            raise
+        return PostgresListening(conn)
+
+    def notices_trusted(self, trusted: bool) -> None:
+        if trusted:
+            self.caches.went_live()
+        else:
+            self.caches.went_deaf()
+
+    def notice_unreadable(self) -> None:
+        self.caches.drop_all()
 
     def receipt_keys(self) -> ReceiptKeys:
         return receipt_key.for_postgres()
@@ -635,7 +674,6 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         return [(r["position"], _event(r)) for r in rows]
 
     async def last_position(self) -> int:
-        """The last position handed out (committed): a feed that starts now starts after it."""
         return await self._pool.fetchval("SELECT last FROM event_positions")
 
     async def stream_info(self, stream: str) -> StreamInfo | None:
@@ -714,7 +752,6 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store):
         self.caches.saw_head(stream, seq, generation)
 
     def notified(self, payload: dict[str, Any]) -> None:
-        """What a notification on `channel` says, from any process (server/live/pg_listener.py)."""
         stream, seq = payload.get("stream"), payload.get("seq")
         self.caches.heard(
             stream if isinstance(stream, str) else None,

@@ -1,4 +1,5 @@
-"""The cross-process feed on PostgreSQL: every committed event, whichever process appended it, reaches
+"""The cross-process feed of a shared database (PostgreSQL; the port: `SharedFeed` in
+events/store/port.py): every committed event, whichever process appended it, reaches
 this process's LiveFeed (and so its websocket subscribers) once, in commit order.
 
 - LISTEN/NOTIFY is only a wake-up ("stream X has new events up to seq N"): the events themselves are
@@ -9,7 +10,7 @@ this process's LiveFeed (and so its websocket subscribers) once, in commit order
   delays an event but never drops it; the poll also pings the LISTEN connection.
 - The notifications also keep the store's caches current (events/store/notified_caches.py): every one
   is handed to `store.notified`; the caches are trusted only from a LISTEN until the connection is
-  lost (`went_live`, `went_deaf`), since a notification sent while nobody listened is lost for good.
+  lost (`notices_trusted`), since a notification sent while nobody listened is lost for good.
 - While this process has no subscriber at all, the listener reads no events: it moves its bookmark to
   the last position it heard of (from a notification, or read by the poll) instead. A subscriber that
   comes later catches up from the store itself after joining its hub (server/live/websocket.py), so
@@ -33,13 +34,12 @@ import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
-import asyncpg
 import msgspec
 import structlog
 from aiohttp import web
 
 from events.envelope import Event
-from events.store.postgres import PostgresStore
+from events.store.port import Listening, SharedFeed
 from server.encounters.feed import LiveFeed
 from server.http.context import ENCOUNTERS
 
@@ -51,7 +51,7 @@ class PgFeedListener:
 
     def __init__(
         self,
-        store: PostgresStore,
+        store: SharedFeed,
         feed: LiveFeed,
         *,
         poll_s: float = 1.0,
@@ -69,7 +69,7 @@ class PgFeedListener:
         self.listen_pid: int | None = None  # the LISTEN connection's server process (for operators, tests)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._conn: asyncpg.Connection | None = None
+        self._listening: Listening | None = None
         self._stop_local: Any = None
 
     async def start(self) -> None:
@@ -92,11 +92,9 @@ class PgFeedListener:
         while True:
             lost = asyncio.Event()
             try:
-                self._conn = await self.store.connect()
-                self._conn.add_termination_listener(lambda _conn, lost=lost: self._lost(lost))
-                await self._conn.add_listener(self.store.channel, self._notified)
-                self.store.caches.went_live()
-                self.listen_pid = self._conn.get_server_pid()
+                self._listening = await self.store.listen(self._notified, lambda lost=lost: self._lost(lost))
+                self.store.notices_trusted(True)
+                self.listen_pid = self._listening.server_pid
                 self.connections += 1
                 # LISTEN is in force from here on: catch up on what was committed before it.
                 await self._catch_up()
@@ -104,10 +102,8 @@ class PgFeedListener:
                     woken = await self._wait(lost)
                     if not woken and not lost.is_set():
                         # The backstop poll: also proves the LISTEN connection is still alive.
-                        last = await self._conn.fetchval(
-                            "SELECT last FROM event_positions", timeout=max(self.poll_s, 5.0)
-                        )
-                        self.heard = max(self.heard, last or 0)
+                        last = await self._listening.last_committed(timeout=max(self.poll_s, 5.0))
+                        self.heard = max(self.heard, last)
                     await self._catch_up()
             except asyncio.CancelledError:
                 raise
@@ -116,23 +112,20 @@ class PgFeedListener:
                     "pg_listener_reconnect", error=f"{type(exc).__name__}: {exc}", position=self.position
                 )
             finally:
-                self.store.caches.went_deaf()
-                await self._close_conn()
+                self.store.notices_trusted(False)
+                await self._close_listening()
             await asyncio.sleep(self.retry_s)
 
-    async def _close_conn(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None and not conn.is_closed():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(), timeout=2)
-            if not conn.is_closed():
-                conn.terminate()
+    async def _close_listening(self) -> None:
+        listening, self._listening = self._listening, None
+        if listening is not None:
+            await listening.close()
 
     def _lost(self, lost: asyncio.Event) -> None:
-        self.store.caches.went_deaf()  # at once: notifications may already be missing
+        self.store.notices_trusted(False)  # at once: notifications may already be missing
         lost.set()
 
-    def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+    def _notified(self, payload: str) -> None:
         try:
             said = msgspec.json.decode(payload)
             position = said.get("position")
@@ -140,7 +133,7 @@ class PgFeedListener:
                 self.heard = position
             self.store.notified(said)
         except (msgspec.DecodeError, AttributeError):
-            self.store.caches.drop_all()  # not ours: whatever it said, trust nothing cached before it
+            self.store.notice_unreadable()  # not ours: whatever it said, trust nothing cached before it
             position = None  # not ours to judge: read the table
         if not isinstance(position, int) or position > self.position:
             self._wake.set()  # else this process delivered those events already (its own append)
@@ -181,7 +174,7 @@ class PgFeedListener:
 PG_LISTENER = web.AppKey("pg_listener", PgFeedListener)
 
 
-def attach(app: web.Application, store: PostgresStore, **options: Any) -> None:
+def attach(app: web.Application, store: SharedFeed, **options: Any) -> None:
     """Make the app's LiveFeed carry every process's events; the listener becomes its only publisher."""
 
     encounters = app[ENCOUNTERS]

@@ -209,11 +209,9 @@ class PgServer(RunningServer):
 
     def make_app(self) -> web.Application:
         from events.store.postgres import PostgresStore
-        from server.live import pg_listener
 
         store = PostgresStore(self.dsn)
         app = make_app(store, Registry.discover(), **self.settings)
-        pg_listener.attach(app, store)
         return app
 
 

@@ -19,7 +19,6 @@ from aiohttp import web
 from events.store.postgres import PostgresStore
 from rules.registry import Registry
 from server.app import make_app
-from server.live import pg_listener
 from tests.support import client
 from tests.support.postgres import base_dsn, with_search_path
 
@@ -37,7 +36,6 @@ async def _start(self: client.RunningServer) -> client.RunningServer:
     try:
         store = PostgresStore(with_search_path(dsn, self.pg_schema))
         self.app = make_app(store, Registry.discover(), **self.settings)
-        pg_listener.attach(self.app, store)
         self.runner = web.AppRunner(self.app, access_log=None)
         await self.runner.setup()
         self.port = await client.listen(self.runner, self.port)
