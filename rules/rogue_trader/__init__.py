@@ -19,7 +19,7 @@ from rules.rogue_trader import acting, legal, offers, playing, roster
 from rules.rogue_trader.aftermath import STOP_KIND, decide_follow_up, decide_push_back, resume_push_back
 from rules.rogue_trader.authority import command_actors
 from rules.rogue_trader.breaking_off import decide_break_off
-from rules.rogue_trader.charging import decide_charge, decide_retarget, resume_charged
+from rules.rogue_trader.charging import closed_answers, decide_charge, decide_retarget, resume_charged
 from rules.rogue_trader.combat_round import decide_allocate, decide_resolve
 from rules.rogue_trader.commands import (
     RT_COMMANDS,
@@ -59,8 +59,9 @@ class RogueTrader(Ruleset, guide=playing):
     id = "rogue-trader"
     title = "Rogue Trader (1987) hand-to-hand combat"
     # 3: issue 29 (the follow-up +1 is the pusher's; stand and fire, or run away, not both); 4: a push-back
-    # into another model's base is the GM's question (issue 29 item 9)
-    version = "4"
+    # into another model's base is the GM's question (issue 29 item 9); 5: a charge's question offers only the
+    # answers the rules allow now (issue 29 item 7)
+    version = "5"
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS
@@ -98,6 +99,12 @@ class RogueTrader(Ruleset, guide=playing):
     ) -> list[msgspec.Struct]:
         fn = RESUMERS.get(pending.get("kind"))
         return fn(state, pending, answer, dice, self) if fn else []
+
+    def refused_choice(self, state: dict[str, Any], pending: dict[str, Any], choice: str) -> str | None:
+        target = state["combatants"].get(pending.get("combatant") or "")
+        if pending.get("kind") != "charged" or target is None:
+            return None
+        return closed_answers(state, target).get(choice)
 
     evolve = staticmethod(evolve_rules)
     legal_actions = staticmethod(legal.legal_actions)

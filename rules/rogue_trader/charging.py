@@ -109,8 +109,17 @@ def decide_charge(state: State, cmd: Charge, dice: Dice, ruleset: Any) -> list[m
 
 
 def charged_request(state: State, charger: dict[str, Any], target: dict[str, Any]) -> ReactionRequested:
-    """The charged model's choice (4.2): hold, stand and fire, or run away."""
-    options = ["hold"] if contacts_of(state, target["id"]) else list(CHARGE_RESPONSES)
+    """The charged model's choice (4.2): hold, stand and fire, or run away, those the rules allow now
+    (issue 29 item 7: a question never offers what its answer would be refused for)."""
+    closed = closed_answers(state, target)
+    options = [o for o in CHARGE_RESPONSES if o not in closed]
+    words = [o.replace("_", " ") for o in options]
+    asked = (
+        words[0]
+        if len(words) == 1
+        else ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1]
+    )
+    notes = [*dict.fromkeys(closed.values()), "turn_to_face: true to turn toward the charger"]
     return ReactionRequested(
         id="",
         kind="charged",
@@ -120,9 +129,33 @@ def charged_request(state: State, charger: dict[str, Any], target: dict[str, Any
         default="hold",
         allows=[],
         resume={"charger": charger["id"], "target": target["id"]},
-        question=f"{charger['name']} charges {target['name']}: hold, stand and fire, or run away? "
-        "(turn_to_face: true to turn toward the charger)",
+        question=f"{charger['name']} charges {target['name']}: {asked}? ({'; '.join(notes)})",
     )
+
+
+def closed_answers(state: State, target: dict[str, Any]) -> dict[str, str]:
+    """The answers to a charge the rules close now, each with why (`Ruleset.refused_choice` says it to
+    one who sends it anyway): a model in base contact only holds; §Being Charged's "not both"; one stand
+    and fire a turn; no weapon that may fire (A17, A19)."""
+    name = target["name"]
+    if contacts_of(state, target["id"]):
+        why = f"{name} is already in base contact with an enemy, so it may only hold, turning to face or not"
+        return {"stand_and_fire": why, "run_away": why}
+    out = {}
+    for choice in ("stand_and_fire", "run_away"):
+        for why in _not_both(state, target, choice):
+            out[choice] = why
+    if "stand_and_fire" not in out:
+        carried = weapons(target)
+        if rules_model(state, target["id"]).get("fired_turn") == turn(state):
+            out["stand_and_fire"] = f"{name} has already stood and fired this turn"
+        elif not any(not has_flag(w, "S") for w in carried):
+            out["stand_and_fire"] = (
+                f"{name} carries no weapon that may stand and fire, a slow one not counting"
+            )
+        elif option(state, "slow_weapon_bars_model") and any(has_flag(w, "S") for w in carried):
+            out["stand_and_fire"] = f"{name} carries a slow weapon and so may not fire"
+    return out
 
 
 def resume_charged(
@@ -184,7 +217,7 @@ def _not_both(state: State, c: dict[str, Any], choice: str) -> list[str]:
     """A second charge in one turn: whichever of stand and fire / run away the model did, not the other."""
     rm = rules_model(state, c["id"])
     if choice == "run_away" and rm.get("fired_turn") == turn(state):
-        return [f"{NOT_BOTH}; {c['name']} stood and fired this turn, so it may hold (and turn to face)"]
+        return [f"{NOT_BOTH}; {c['name']} stood and fired this turn, so it may hold, turning to face or not"]
     if choice == "stand_and_fire" and rm.get("ran_away_turn") == turn(state):
         return [f"{NOT_BOTH}; {c['name']} ran away this turn, so it may hold or run away again"]
     return []

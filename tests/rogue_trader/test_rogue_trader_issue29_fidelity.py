@@ -39,12 +39,45 @@ async def test_a_model_may_not_stand_and_fire_and_run_away(tussle):
     # The shot slays m1 before it moves (6 hits, 6 wounds, save 2 fails), so c1 is still out of contact.
     await enc.ok("respond", reaction=rid, choice="stand_and_fire", weapon="laspistol", dice=[[6], [6], [2]])
     body = await enc.ok("rogue-trader.charge", combatant="m2", target="c1")
-    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    (ask,) = of_type(body["events"], "ReactionRequested")
+    rid = ask["data"]["id"]
+    # Offer only the answers the rules allow: the question and the GM's offers hold alone.
+    assert ask["data"]["options"] == ["hold"], ask["data"]
+    assert ask["data"]["question"].startswith("M2 charges C1: hold? (")
+    offered = [
+        o["fields"].get("choice") for o in (await enc.state())["offers"]["gm"] if o["type"] == "respond"
+    ]
+    assert offered == ["hold"], offered
     r = await enc.command("respond", reaction=rid, choice="run_away")
     assert r.status == 422, r.body
     msg = r.body["error"]["message"]
     assert "may not 'stand and fire' and 'run away'" in msg and "C1 stood and fired this turn" in msg, msg
+    r = await enc.command("respond", reaction=rid, choice="stand_and_fire", weapon="laspistol")
+    assert r.status == 422 and "C1 has already stood and fired this turn" in r.body["error"]["message"], (
+        r.body
+    )
     await enc.ok("respond", reaction=rid, choice="hold")
+    await enc.replay_matches_live()
+
+
+async def test_a_model_that_ran_away_is_not_offered_to_stand_and_fire(tussle):
+    # §Being Charged, the other way round: c1 ran from m1's charge; charged by m2 in the same turn, the question
+    # and the offers hold and run away only, and stand and fire is refused saying why.
+    enc = await encounter(
+        tussle, [marine("m1", 0, 0), marine("m2", 10, 5), cultist("c1", 5, 0, reactions={})]
+    )
+    body = await enc.ok("rogue-trader.charge", combatant="m1", target="c1")
+    rid = of_type(body["events"], "ReactionRequested")[0]["data"]["id"]
+    await enc.ok("respond", reaction=rid, choice="run_away")
+    body = await enc.ok("rogue-trader.charge", combatant="m2", target="c1")
+    (ask,) = of_type(body["events"], "ReactionRequested")
+    assert ask["data"]["options"] == ["hold", "run_away"], ask["data"]
+    offered = [
+        o["fields"].get("choice") for o in (await enc.state())["offers"]["gm"] if o["type"] == "respond"
+    ]
+    assert offered == ["hold", "run_away"], offered
+    r = await enc.command("respond", reaction=ask["data"]["id"], choice="stand_and_fire", weapon="laspistol")
+    assert r.status == 422 and "C1 ran away this turn" in r.body["error"]["message"], r.body
     await enc.replay_matches_live()
 
 
