@@ -81,7 +81,7 @@ async def test_snapshot_and_tail_is_a_full_replay_for_every_prefix(store, path):
     stream = events[0].stream
     saved = 0
     for every in (1, 2, 3, 7):
-        snaps = Snapshots(store, REGISTRY, every=every)
+        snaps = Snapshots(store, store, REGISTRY, every=every)
         await store.drop_snapshots(stream)
         head = await snaps.load(stream)  # a replay from the start: it saves the snapshots
         assert same(head, replayed(events, len(events)))
@@ -100,7 +100,7 @@ async def test_snapshot_and_tail_is_a_full_replay_for_every_prefix(store, path):
 async def test_a_snapshot_of_another_version_or_chain_is_discarded(store):
     events = await stored_copy(store, GOLDEN[0])
     stream = events[0].stream
-    snaps = Snapshots(store, REGISTRY, every=1)
+    snaps = Snapshots(store, store, REGISTRY, every=1)
     await snaps.load(stream)
     row = await store.nearest_snapshot(stream)
     assert row is not None
@@ -119,6 +119,6 @@ async def test_a_snapshot_of_another_version_or_chain_is_discarded(store):
 async def test_deleting_an_encounter_deletes_its_snapshots(store):
     events = await stored_copy(store, GOLDEN[0])
     stream = events[0].stream
-    await Snapshots(store, REGISTRY, every=2).load(stream)
+    await Snapshots(store, store, REGISTRY, every=2).load(stream)
     assert await store.delete_stream(stream)
     assert await store.nearest_snapshot(stream) is None

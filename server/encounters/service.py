@@ -173,7 +173,7 @@ class Encounters:
         self.cache = EncounterCache(cache_encounters, on_evict=self._evicted)
         self.survived = Survived()  # errors its background parts log and go on after (/metrics counts them)
         self.snapshots = Snapshots(
-            store, registry, snapshot_every, survived=self.survived
+            store, store, registry, snapshot_every, survived=self.survived
         )  # cold loads and ?at= (server/encounters/snapshots.py)
         # What else an append writes because of its events, e.g. the webhook deliveries they cause
         # (server/webhooks/): (state, events, actor, command_id, ruleset, the state after each event or

@@ -24,7 +24,7 @@ import msgspec
 
 from events.envelope import Event
 from events.store.port import EventStore
-from events.store.snapshots import SnapshotRow
+from events.store.snapshots import SnapshotRow, SnapshotStore
 from rules.state import FOLD_VERSION, fold_onto, initial_state, voided_seqs
 from server.encounters.survived import SNAPSHOT_SAVE, Survived
 
@@ -80,13 +80,15 @@ class Snapshots:
 
     def __init__(
         self,
-        store: Any,
+        store: SnapshotStore,
+        events: EventStore,
         registry: Any,
         every: int = SNAPSHOT_EVERY,
         writes: bool = True,
         survived: Survived | None = None,
     ):
         self.store = store
+        self.events = events  # the stream read past a snapshot
         self.survived = survived or Survived()
         self.writes = writes  # False for a reader beside the server (tussle export): it only reads them
         self.registry = registry
@@ -152,7 +154,7 @@ class Snapshots:
             if row is not None and not self.current(row):
                 await self._drop(stream)
                 row = None
-            tail = await read_range(self.store, stream, row.seq if row is not None else 1, at)
+            tail = await read_range(self.events, stream, row.seq if row is not None else 1, at)
             if row is None:
                 if not tail:
                     return None

@@ -78,7 +78,7 @@ def setup(app: web.Application) -> None:
         except ServiceError as exc:  # a closed encounter takes no more events; the webhook's row says it all
             enc.survived.record(WEBHOOK_DISABLE, exc, w.stream)
 
-    dispatcher = Dispatcher(enc.store, config, disabled)
+    dispatcher = Dispatcher(enc.store, enc.store, config, disabled)
     app[DISPATCHER] = dispatcher
     app[DISPATCH_WAKE] = dispatcher.wake
     enc.side_rows = functools.partial(side_rows, survived=enc.survived)

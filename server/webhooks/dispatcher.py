@@ -23,8 +23,8 @@ import msgspec
 import structlog
 
 from events.envelope import Event
-from events.store.outbox import Attempt, Delivery, WebhookRow
-from events.store.port import Store
+from events.store.outbox import Attempt, Delivery, WebhookRow, WebhookStore
+from events.store.port import EventStore
 from server.ops.metrics import Histogram
 from server.settings import WebhookSettings
 from server.webhooks import signing
@@ -172,11 +172,13 @@ class Dispatcher:
 
     def __init__(
         self,
-        store: Store,
+        store: WebhookStore,
+        events: EventStore,
         settings: WebhookSettings,
         disabled: Callable[[WebhookRow, str], Awaitable[None]] | None = None,
     ):
         self.store = store
+        self.events = events  # an event delivery's envelope is read from the stream
         self.settings = settings
         self.disabled = disabled  # tells the GM (appends WebhookDisabled)
         self.stats = Stats()
@@ -291,7 +293,7 @@ class Dispatcher:
         s = self.settings
         event = None
         if d.kind == "event":
-            found = await self.store.read(w.stream, d.seq, 1)
+            found = await self.events.read(w.stream, d.seq, 1)
             event = found[0] if found else None
         outcome = await self.send(w, d.id, render(w, d, event))
         now = time.time()
