@@ -12,7 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.support.tampering import encode, parse, refaced, renumbered, rewrite_chain, rotated_mid_resolution
+from tests.support.tampering import (
+    as_seat,
+    encode,
+    parse,
+    refaced,
+    renumbered,
+    rewrite_chain,
+    rotated_mid_resolution,
+)
 from tests.test_verify_tamper import export, tussle_cli
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "verifying.md"
@@ -183,6 +191,104 @@ def stripped_declaration(events, trailer):
     return e["seq"]
 
 
+def swapped_draws(events, trailer):
+    """Two dice of Ann's roll swapped, draws and faces together, the chain rewritten: every face is still
+    the seed's for its draw, but the draws no longer run on (draw 1 shown before draw 0)."""
+    e = rolls(events, "ann-roll")[0]
+    d = e["data"]
+    d["draws"][:2], d["faces"][:2] = d["draws"][1::-1], d["faces"][1::-1]
+    rewrite_chain(events, trailer)
+    return e["seq"]
+
+
+def version_99(events, trailer):
+    """Ann's roll given a forged total and declared as ruleset version "99", which this installation does
+    not have, so that a replay would call it "not replayable here"."""
+    e = rolls(events, "ann-roll")[0]
+    e["data"]["total"] += 5
+    e["data"]["declaration"]["version"] = "99"
+    rewrite_chain(events, trailer)
+    return e["seq"]
+
+
+def stripped_declarations(events, trailer):
+    """Every declaration taken out, so a replay would check "faces and chain only"."""
+    declared = [e for e in events if "declaration" in e["data"]]
+    for e in declared:
+        del e["data"]["declaration"]
+    rewrite_chain(events, trailer)
+    return declared[0]["seq"]
+
+
+def player_seat(events) -> str:
+    return next(e["actor"] for e in events if e["command_id"] == SENT[0]["command_id"])
+
+
+def forged_seat_command(events, trailer):
+    """The GM's note rewritten as sent by Ann's player: a command in the seat's name the player never sent."""
+    seq = as_seat(events, "the-note", player_seat(events))
+    rewrite_chain(events, trailer)
+    return seq
+
+
+def forged_respond(events, trailer):
+    """The GM's answer to Ann's grab rewritten as the player's own respond."""
+    seq = as_seat(events, "gm-answer", player_seat(events))
+    rewrite_chain(events, trailer)
+    return seq
+
+
+def seat_changed_unseen(events, trailer):
+    """The operator held Ann's second roll, gave her seat the troll too (a SeatChanged) and then let the
+    roll through: the player's page sent it having seen nothing of the change."""
+    i = next(i for i, e in enumerate(events) if e["command_id"] == SENT[2]["command_id"])
+    seat = events[i]["actor"]
+    change = {
+        **{k: events[i][k] for k in ("stream", "ts")},
+        "seq": 0,
+        "type": "SeatChanged",
+        "data": {"seat": seat[5:], "name": "Ann's player", "combatants": ["ann", "troll"]},
+        "actor": "gm",
+        "command_id": "gm-changes-the-seat",
+        "prev_hash": "",
+        "hash": "",
+    }
+    events.insert(i, change)
+    renumbered(events)
+    trailer["head_seq"] = events[-1]["seq"]
+    rewrite_chain(events, trailer)
+    return change["seq"]
+
+
+def manual_faces(events, trailer):
+    """The first server roll rewritten as faces "typed in by the table" (every face its highest): in an
+    encounter of server dice no command may supply faces."""
+    roll = next(e for e in events if e["type"] == "DieRolled" and e["data"]["source"] == "server")
+    d = roll["data"]
+    d.update(faces=[d["sides"]] * len(d["faces"]), source="manual", keyed_by="manual", entropy="")
+    d["total"] = sum(d["faces"])
+    rewrite_chain(events, trailer)
+    return roll["seq"]
+
+
+def held_and_rotated(events, trailer):
+    """Nothing in the stream: the operator held the player's command and rotated the seed before letting
+    it through, so the server refused it (409 commitment_moved). Only the player's sent record shows it,
+    named at the rotation."""
+    return next(e["seq"] for e in events if e["type"] == "DiceSeedRotated")
+
+
+def receipt_of(events, command_id: str) -> int:
+    """The seq a command's 201 answer named: its last event's."""
+    return max(e["seq"] for e in events if e["command_id"] == command_id)
+
+
+def forged_receipt(events, trailer):
+    """Nothing in the stream: a receipt of Ann's roll with its time altered, as one forged to blame the
+    server would be. Its seq and hash match; only its signature shows it."""
+    return receipt_of(events, SENT[1]["command_id"])
+
+
 def doc_verifier(tmp_path: Path) -> Path:
     """docs/verifying.md's complete example verifier, as a stranger would copy it."""
     text = DOC.read_text()
@@ -252,6 +358,10 @@ async def test_every_tamper_is_named_at_its_seq_offline_and_by_the_documented_ve
         (repointed_dice_key, [], True),
         (extra_draw, [], True),
         (stripped_declaration, [], True),
+        (swapped_draws, [], True),
+        (version_99, [], True),
+        (stripped_declarations, [], True),
+        (manual_faces, [], True),
     ]
     for tamper, args, alone in cases:
         events, trailer = parse(honest.read_bytes())

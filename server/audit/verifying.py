@@ -347,6 +347,51 @@ def seat_problems(events: list[Event], sent: list[dict[str, Any]]) -> list[Probl
                     e.seq,
                 )
             )
+    return problems + unseen_seat_changes(events, sent, seats)
+
+
+def unseen_seat_changes(events: list[Event], sent: list[dict[str, Any]], seats: set[str]) -> list[Problem]:
+    """A `SeatChanged` of the player's seat that none of its devices had seen (a record's `seen_seq`: the
+    head its page had verified when it sent) before a command in the seat's name was accepted: the seat was
+    changed behind the player's back, then used. Judged only where the records say what they had seen."""
+    seen: dict[str, list[tuple[str, int]]] = {}
+    for s in sent:
+        if isinstance(s.get("seat"), str) and isinstance(s.get("seen_seq"), int):
+            seen.setdefault(s["seat"], []).append((str(s.get("command_id")), s["seen_seq"]))
+    at = {}
+    previous = None
+    for e in events:
+        if e.command_id != previous:
+            at.setdefault(e.command_id, e.seq)
+        previous = e.command_id
+    problems, changes, flagged = [], {}, set()
+    previous = None
+    for e in events:
+        if e.type == "SeatChanged" and e.data.get("seat") in seen:
+            changes.setdefault(e.data["seat"], []).append(e)
+        if e.command_id == previous:
+            continue
+        previous = e.command_id
+        seat = e.actor[5:] if e.actor.startswith("seat:") else None
+        if seat not in seen:
+            continue
+        # What the seat had seen by this command: its own record's view, and every earlier command's.
+        known = max(
+            (n for cid, n in seen[seat] if cid == e.command_id or at.get(cid, e.seq) < e.seq), default=0
+        )
+        for change in changes.get(seat, []):
+            if change.seq > known and change.seq not in flagged:
+                flagged.add(change.seq)
+                problems.append(
+                    Problem(
+                        "sent",
+                        f"seq {change.seq}: your seat {seat!r} was changed (now {change.data.get('name')!r}, "
+                        f"combatants {change.data.get('combatants')}) and command {e.command_id!r} at seq "
+                        f"{e.seq} was accepted in its name, but none of your devices had seen seq "
+                        f"{change.seq} when it sent: the seat was changed behind your back",
+                        change.seq,
+                    )
+                )
     return problems
 
 

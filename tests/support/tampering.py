@@ -127,3 +127,14 @@ def rotated_mid_resolution(events: list[dict[str, Any]], trailer: dict[str, Any]
     ]
     rewrite_chain(events, trailer)
     return next(e["seq"] for e in events[end + 2 :] if e["type"] == "DieRolled")
+
+
+def as_seat(events: list[dict[str, Any]], command_id: str, seat: str) -> int:
+    """The command sent, as the stream says, by the player's seat (`seat:<id>`), its declaration too (in
+    place); its first seq."""
+    run = [e for e in events if e["command_id"] == command_id]
+    for e in run:
+        e["actor"] = seat
+        if "declaration" in e["data"]:
+            e["data"]["declaration"]["command"]["actor"] = seat
+    return run[0]["seq"]

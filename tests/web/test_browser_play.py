@@ -87,7 +87,7 @@ def test_a_tft_fight_created_from_the_landing_page_is_played_from_a_seat_link(se
     a.locator('tr[data-combatant="simeth"] td[data-col="position"]', has_text="1,0").wait_for()
     receipts = json.loads(a.evaluate("JSON.stringify(Object.entries(localStorage))"))
     kept = json.loads(dict(receipts)[next(k for k, _ in receipts if k.startswith("tussle-receipts:"))])
-    assert len(kept) == 1 and set(kept[0]) == {"seq", "hash"}
+    assert len(kept) == 1 and set(kept[0]) == {"seq", "hash", "receipt"}
     assert "all match the stream" in a.locator("#chain").inner_text()
     if shots:
         a.screenshot(path=f"{shots}/page-fight.png", full_page=True)

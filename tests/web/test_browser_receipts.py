@@ -19,7 +19,7 @@ def test_the_landing_page_keeps_the_create_answers_receipt_and_the_gm_page_check
     gm_url = p.locator("#created .link-row output.link").first.inner_text()
     stream = gm_url.split("/encounters/")[1].split("/")[0]
     kept = json.loads(p.evaluate(f"localStorage.getItem('tussle-receipts:{stream}')") or "[]")
-    assert [r["seq"] for r in kept] == [1] and set(kept[0]) == {"seq", "hash"}
+    assert [r["seq"] for r in kept] == [1] and set(kept[0]) == {"seq", "hash", "receipt"}
 
     gm = open_page(gm_url, context=p.context)  # the link followed in the same browser
     g = gm.page

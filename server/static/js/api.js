@@ -63,11 +63,12 @@ export const COMMITMENT_MOVED = "the dice seed was rotated after you sent this; 
 // sender saw (`commitment`: the state's, null in a manual encounter), every answer kept in the sent
 // record (`keep(entry)`: receipts.js keepSent) and a 201's receipt by `keepReceipt`.
 // `post(path, body)` sends it (default: once; the page passes sending.js's resend-until-answered).
-export async function sendCommand(stream, token, body, { commitment = null, seat = null, keep = () => {}, keepReceipt = () => {},
+export async function sendCommand(stream, token, body, { commitment = null, seat = null, seen = null, keep = () => {}, keepReceipt = () => {},
   post = (path, full) => api("POST", path, { token, body: full }) } = {}) {
   const full = { ...body, command_id: newCommandId(), entropy: newEntropy() };
   if (typeof commitment === "string") full.expected_commitment = commitment;
-  const entry = { command_id: full.command_id, entropy: full.entropy, type: full.type, seat, expected_commitment: full.expected_commitment ?? null, sent_at: new Date().toISOString() };
+  // seen_seq: the head this page had verified, so a change of the seat it never saw shows (tussle verify --sent).
+  const entry = { command_id: full.command_id, entropy: full.entropy, type: full.type, seat, expected_commitment: full.expected_commitment ?? null, ...(Number.isInteger(seen) ? { seen_seq: seen } : {}), sent_at: new Date().toISOString() };
   try {
     const r = await post(`/encounters/${encodeURIComponent(stream)}/commands`, full);
     keep({ ...entry, seq: r.seq, hash: r.hash });

@@ -1,4 +1,4 @@
-// The receipts of one encounter's own commands, (seq, hash) per 201, kept in this browser: the view page
+// The receipts of one encounter's own commands, (seq, hash) and the signed receipt per 201, kept in this browser: the view page
 // checks them against the stream; the landing page keeps the create answer's as the first (seq 1).
 
 function key(stream) { return `tussle-receipts:${stream}`; }
@@ -11,7 +11,8 @@ export function keepReceipt(stream, r) {
   if (!r || typeof r.seq !== "number" || typeof r.hash !== "string") return;
   try {
     const all = receipts(stream);
-    if (!all.some((x) => x.seq === r.seq)) all.push({ seq: r.seq, hash: r.hash });
+    // The signed receipt too, where the server gave one: it proves what the server said (GET /keys).
+    if (!all.some((x) => x.seq === r.seq)) all.push({ seq: r.seq, hash: r.hash, ...(r.receipt && typeof r.receipt === "object" ? { receipt: r.receipt } : {}) });
     localStorage.setItem(key(stream), JSON.stringify(all));
   } catch { /* private mode: receipts are not kept */ }
 }

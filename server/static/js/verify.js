@@ -5,6 +5,7 @@
 
 import { sha256 } from "../vendor/noble-hashes/sha2.js";
 import { hmac } from "../vendor/noble-hashes/hmac.js";
+import { verifyEd25519 } from "./ed25519.js";
 
 export const ZERO_HASH = "0".repeat(64);
 const utf8 = new TextEncoder();
@@ -267,14 +268,52 @@ export function declarationProblems(events) {
   return out;
 }
 
-// Kept (seq, hash) receipts against the stream (server/audit/verifying.py receipt_problems): receipts past
-// the end mean a cut tail, named once, at the first missing seq. `complete`: the stream is all there
-// (a file, or a live page caught up), so a receipt past its end is not merely still on its way.
-export function receiptProblems(events, receipts, complete = true) {
+function fromBase64Url(text) {
+  try {
+    const bin = atob(String(text).replace(/-/g, "+").replace(/_/g, "/") + "=".repeat(-String(text).length & 3));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch { return null; }
+}
+
+// The bytes a receipt's signature covers (events/store/receipt_key.py signed_bytes).
+function signedBytes(r) {
+  return utf8.encode(`tussle receipt v1\n${canonical({ encounter: r.encounter, hash: r.hash, seq: r.seq, time: r.time })}`);
+}
+
+// Why a signed receipt does not verify under the server's published keys (GET /keys, or an export
+// trailer's receipt_keys), or null when it does (`signature_problem`).
+export function signatureProblem(r, keys) {
+  const known = new Map(keys.filter((k) => k && (k.algorithm ?? "Ed25519") === "Ed25519").map((k) => [k.key_id, k]));
+  if (!known.has(r.key_id)) return `it is signed with key ${JSON.stringify(r.key_id)}, which is not among the server's published keys [${[...known.keys()].map(String).sort().map((k) => JSON.stringify(k)).join(", ")}]`;
+  let ok = false;
+  try {
+    const pub = fromBase64Url(known.get(r.key_id).public_key), sig = fromBase64Url(r.signature);
+    ok = !!pub && !!sig && Number.isSafeInteger(r.seq) && verifyEd25519(pub, signedBytes(r), sig);
+  } catch { ok = false; }
+  return ok ? null : `its signature does not verify under key ${r.key_id}: the server never signed this encounter, seq, hash and time (the receipt was forged or altered)`;
+}
+
+function signedReceiptProblems(events, r, keys) {
+  const at = Number.isInteger(r.seq) ? r.seq : null;
+  const stream = events.length ? events[0].stream : null;
+  const out = [];
+  if (stream !== null && r.encounter !== stream) out.push({ kind: "receipt", seq: at, message: `seq ${r.seq}: the receipt is of encounter ${JSON.stringify(r.encounter)}, not ${JSON.stringify(stream)}` });
+  const why = keys && keys.length ? signatureProblem(r, keys) : "no public receipt keys were given (the export's trailer lists none; pass --keys)";
+  if (why) out.push({ kind: "receipt", seq: at, message: `seq ${r.seq}: the signed receipt does not verify: ${why}` });
+  return out;
+}
+
+// Kept receipts against the stream (server/audit/verifying.py receipt_problems): receipts past the end
+// mean a cut tail, named once, at the first missing seq; a signed receipt (a command answer's `receipt`,
+// or a kept entry holding one) must verify under `keys`. `complete`: the stream is all there (a file, or
+// a live page caught up), so a receipt past its end is not merely still on its way.
+export function receiptProblems(events, receipts, complete = true, keys = null) {
   const bySeq = new Map(events.map((e) => [e.seq, e]));
   const last = events.length ? Math.max(...events.map((e) => e.seq)) : 0;
   const out = [], beyond = [];
-  for (const r of receipts) {
+  for (const kept of receipts) {
+    const r = kept && typeof kept.receipt === "object" && kept.receipt ? kept.receipt : kept;
+    if (r && "signature" in r) out.push(...signedReceiptProblems(events, r, keys));
     const e = bySeq.get(r.seq);
     if (Number.isInteger(r.seq) && r.seq > last) beyond.push(r.seq);
     else if (!e) out.push({ kind: "receipt", seq: Number.isInteger(r.seq) ? r.seq : null, message: `a receipt names seq ${r.seq}, which the stream does not hold` });
@@ -283,6 +322,103 @@ export function receiptProblems(events, receipts, complete = true) {
   if (beyond.length && complete) {
     const top = Math.max(...beyond);
     out.push({ kind: "receipt", seq: last + 1, message: `receipts name seqs up to ${top}, but the stream ends at seq ${last}: ${last + 1 === top ? `seq ${top}` : `seqs ${last + 1}-${top}`} ${last + 1 === top ? "was" : "were"} cut off` });
+  }
+  return out;
+}
+
+// What this player's devices sent (their sent records, refusals included) against the stream, as
+// `tussle verify --sent` checks it (verifying.py sent_problems): the dice of each sent command keyed by
+// it with its entropy; every command in the records' seat's name held by one of them; no change of the
+// seat that none of its devices had seen before a command in its name; each rotation that refused a
+// bound command named (commitment_moved).
+export function sentProblems(events, sent) {
+  const refused = refusedFaces(events);
+  const mine = new Map(sent.filter((s) => s && typeof s.command_id === "string" && !s.refused).map((s) => [s.command_id, s.entropy || ""]));
+  const out = movedProblems(events, sent);
+  const seen = new Set();
+  for (const e of events) {
+    seen.add(e.command_id);
+    const d = e.data || {};
+    if (e.type !== "DieRolled" || (d.source === "manual" && !refused.has(e.seq))) continue;
+    const key = d.keyed_command_id || e.command_id;
+    if (mine.has(e.command_id) && key !== e.command_id) {
+      out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: the dice of your command ${JSON.stringify(e.command_id)} are keyed by ${JSON.stringify(key)}, not by your command` });
+    } else if (mine.has(key) && d.entropy !== mine.get(key)) {
+      out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: the dice keyed by your command ${JSON.stringify(key)} use entropy ${JSON.stringify(d.entropy)}, but you sent ${JSON.stringify(mine.get(key))}` });
+    }
+  }
+  for (const id of mine.keys()) if (!seen.has(id)) out.push({ kind: "sent", seq: null, message: `your command ${JSON.stringify(id)} is not in the stream` });
+  return [...out, ...seatProblems(events, sent)];
+}
+
+function movedProblems(events, sent) {
+  const replaced = new Map(commitmentTimeline(events).map((c) => [c.commitment, c.revealed_at_seq]));
+  const out = [];
+  for (const s of sent) {
+    const refusal = s && s.refused;
+    if (!refusal || typeof refusal !== "object" || refusal.code !== "commitment_moved") continue;
+    const pinned = s.expected_commitment || (refusal.details || {}).expected;
+    const at = replaced.get(pinned) ?? null;
+    out.push({ kind: "commitment_moved", seq: at, message: at !== null
+      ? `seq ${at}: the dice seed was rotated after your command ${JSON.stringify(s.command_id)} was sent bound to commitment ${pinned}; it was refused and nothing was rolled`
+      : `your command ${JSON.stringify(s.command_id)} was refused for commitment ${pinned}, which this stream never replaced` });
+  }
+  return out;
+}
+
+// Each command's first event: the commands in a seat's name are judged once each.
+function commandStarts(events) {
+  const out = [];
+  let previous;
+  for (const e of events) if (e.command_id !== previous) { previous = e.command_id; out.push(e); }
+  return out;
+}
+
+function seatProblems(events, sent) {
+  const seats = new Set(sent.filter((s) => s && typeof s.seat === "string").map((s) => s.seat));
+  const held = new Set(sent.map((s) => s && s.command_id));
+  const out = [];
+  for (const e of commandStarts(events)) {
+    const actor = String(e.actor);
+    if (actor.startsWith("seat:") && seats.has(actor.slice(5)) && !held.has(e.command_id)) {
+      out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: command ${JSON.stringify(e.command_id)} (${e.type}) is in the name of your seat ${JSON.stringify(actor.slice(5))}, but none of your sent records holds it` });
+    }
+  }
+  return [...out, ...unseenSeatChanges(events, sent)];
+}
+
+// A SeatChanged of the player's seat none of its devices had seen (a record's seen_seq) before a command
+// in the seat's name (verifying.py unseen_seat_changes).
+function unseenSeatChanges(events, sent) {
+  const seen = new Map();
+  for (const s of sent) {
+    if (s && typeof s.seat === "string" && Number.isInteger(s.seen_seq)) {
+      if (!seen.has(s.seat)) seen.set(s.seat, []);
+      seen.get(s.seat).push([String(s.command_id), s.seen_seq]);
+    }
+  }
+  const at = new Map();
+  for (const e of commandStarts(events)) if (!at.has(e.command_id)) at.set(e.command_id, e.seq);
+  const out = [], changes = new Map(), flagged = new Set();
+  let previous;
+  for (const e of events) {
+    const d = e.data || {};
+    if (e.type === "SeatChanged" && seen.has(d.seat)) {
+      if (!changes.has(d.seat)) changes.set(d.seat, []);
+      changes.get(d.seat).push(e);
+    }
+    if (e.command_id === previous) continue;
+    previous = e.command_id;
+    const actor = String(e.actor);
+    const seat = actor.startsWith("seat:") ? actor.slice(5) : null;
+    if (!seen.has(seat)) continue;
+    const known = Math.max(0, ...seen.get(seat).filter(([cid]) => cid === e.command_id || (at.get(cid) ?? e.seq) < e.seq).map(([, n]) => n));
+    for (const change of changes.get(seat) || []) {
+      if (change.seq > known && !flagged.has(change.seq)) {
+        flagged.add(change.seq);
+        out.push({ kind: "sent", seq: change.seq, message: `seq ${change.seq}: your seat ${JSON.stringify(seat)} was changed (now ${JSON.stringify(change.data.name)}, combatants ${JSON.stringify(change.data.combatants)}) and command ${JSON.stringify(e.command_id)} at seq ${e.seq} was accepted in its name, but none of your devices had seen seq ${change.seq} when it sent: the seat was changed behind your back` });
+      }
+    }
   }
   return out;
 }
@@ -376,8 +512,26 @@ export function report(chain, trailer = null, cache = new Map()) {
   };
 }
 
-// A JSONL export (tussle export, or GET /events as NDJSON): envelopes, then a trailer line.
-export function verifyExport(text) {
+// What a client kept, checked beside the stream (as `tussle verify --receipts --sent --keys`): kept
+// receipts, sent records, and the server's public receipt keys (else the export trailer's).
+export function keptProblems(events, { receipts = null, sent = null, keys = null, trailer = null, complete = true } = {}) {
+  const out = [];
+  const publicKeys = keys ?? (trailer && Array.isArray(trailer.receipt_keys) ? trailer.receipt_keys : null);
+  if (receipts) out.push(...receiptProblems(events, receipts, complete, publicKeys));
+  if (sent) out.push(...sentProblems(events, sent));
+  return out;
+}
+
+export function withProblems(rep, extra) {
+  if (!extra.length) return rep;
+  const problems = [...rep.problems, ...extra];
+  const seqs = problems.map((p) => p.seq).filter((s) => typeof s === "number");
+  return { ...rep, ok: false, problems, first_bad_seq: seqs.length ? Math.min(...seqs) : null };
+}
+
+// A JSONL export (tussle export, or GET /events as NDJSON): envelopes, then a trailer line; `kept`: what
+// the client kept (keptProblems).
+export function verifyExport(text, kept = {}) {
   const chain = new Chain();
   let trailer = null;
   text.split(/\r?\n/).forEach((line, i) => {
@@ -392,8 +546,9 @@ export function verifyExport(text) {
     chain.push(obj);
   });
   if (!chain.events.length) chain.problem("format", null, "the file holds no events");
-  return report(chain, trailer);
+  return withProblems(report(chain, trailer), keptProblems(chain.events, { ...kept, trailer }));
 }
+
 
 export function badgeText(roll) {
   switch (roll.mark) {

@@ -3,7 +3,7 @@
 // log are the server's projections (GET /state, GET /log), as of the head or of any seq (?at=).
 
 import { api, el, newCommandId, sendCommand, tokenFromFragment, viewLink, copyText, linkRow } from "./api.js";
-import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, receiptProblems as checkReceipts, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
+import { Chain, auditHidden, auditRolls, badgeText, report, shownFaces, verifyExport, keptProblems, VERIFIED, FAILED, NOT_YET_REVEALED, HIDDEN } from "./verify.js";
 import { commandSchemas, commandForm } from "./forms.js";
 import { mapPanel } from "./map.js";
 import { activeChoice, offersList, openFirst } from "./offers.js";
@@ -23,6 +23,7 @@ const page = {
   chain: new Chain(), rollCache: new Map(), caughtUp: false, closed: false,
   viewAt: null, ws: null, wsDelay: 500, formsKey: null,
   hiddenFaces: new Map(), // the GM's: seq of a hidden roll -> {faces, total}, from GET /hidden-rolls
+  keys: null, // the server's public receipt keys (GET /keys), for the signed receipts kept here
 };
 
 const GM_COMMANDS = ["start_turn", "start_phase", "set_initiative", "add_combatant", "remove_combatant",
@@ -52,11 +53,13 @@ function askedOfText(who) {
   return seat ? `${seat.name} (${who})` : who;
 }
 
-// ---- receipts: every 201's (seq, hash), kept in this browser and checked against the stream ----
+// ---- receipts: every 201's signed receipt, kept in this browser and checked against the stream ----
 
+// What this browser kept (receipts, with their signatures, and its sent record), checked as
+// `tussle verify --receipts --sent --keys` checks them. Past the end counts once the page has caught up:
+// before, the events may still be on their way.
 function receiptProblems() {
-  // Past the end counts once the page has caught up: before, the events may still be on their way.
-  return checkReceipts(page.chain.events, receipts(stream), page.caughtUp);
+  return keptProblems(page.chain.events, { receipts: receipts(stream), sent: sentRecord(stream), keys: page.keys || [], complete: page.caughtUp });
 }
 
 // ---- the websocket: catch up from the last verified seq, then live; no gap, no duplicate ----
@@ -81,6 +84,7 @@ function connect() {
         page.chain.problem("chain", msg.seq, `the server's head is seq ${msg.seq} hash ${msg.hash}, the events here end at seq ${page.chain.head.seq}`);
       }
       setConnection(page.closed ? "closed" : "live", page.closed ? "closed" : "live");
+      renderChain(); // the verdict needs no state: shown even when the server cannot fold this stream
       scheduleRefresh();
     } else if (msg.type === "error") {
       setConnection(`error: ${msg.message}`, "error");
@@ -99,7 +103,10 @@ function connect() {
 function onEvent(e, ws) {
   const last = page.chain.head.seq;
   if (e.seq <= last) return; // already have it (and verified it): never shown twice
-  if (e.seq !== last + 1) { // a gap: start again from what we have
+  // A gap live may be frames lost on the way: start again from what we have. A gap while catching up is
+  // the store's own (catch-up reads it in seq order), so it is the stream's: the chain names it FAILED at
+  // the missing seq, where reconnecting would only be sent the same gap again, for ever.
+  if (e.seq !== last + 1 && page.caughtUp) {
     ws.close();
     return;
   }
@@ -139,6 +146,7 @@ async function refresh() {
     await fetchHiddenFaces(base);
   } catch (err) {
     fatal(err.message);
+    renderChain();
     return;
   }
   render();
@@ -225,7 +233,8 @@ function rollMarks() {
 
 function renderChain() {
   const rep = report(page.chain, null, page.rollCache);
-  const problems = [...rep.problems, ...receiptProblems()];
+  const keptBad = receiptProblems();
+  const problems = [...rep.problems, ...keptBad];
   const bad = problems.map((p) => p.seq).filter((x) => typeof x === "number");
   const head = page.chain.head;
   const status = problems.length
@@ -237,7 +246,7 @@ function renderChain() {
     el("p", {}, `Rolls: ${rep.rolls_verified} verified, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual, ${rep.rolls_failed} failed.`),
     rep.hidden_rolls ? el("p", { "data-fact": "hidden-rolls" }, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
     el("p", { class: "commitment" }, `Dice commitment in force: ${inForce.length ? inForce[inForce.length - 1] : "none (every seed revealed)"}`),
-    el("p", {}, `Receipts kept in this browser: ${kept}${kept ? (receiptProblems().length ? " — one does not match!" : ", all match the stream") : ""}.`),
+    el("p", { "data-fact": "kept" }, `Receipts kept in this browser: ${kept}${kept ? (keptBad.length ? " — one does not match!" : ", all match the stream") : ""}.`),
     el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"),
     sentRecord(stream).length ? el("button", { type: "button", id: "save-sent", onclick: saveSent }, "Save what I sent (for tussle verify --sent)") : "");
 }
@@ -431,7 +440,7 @@ function sayWaiting({ attempt, why, delayMs }) {
 
 async function send(body) {
   try {
-    const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, keep: (entry) => keepSent(stream, entry), keepReceipt,
+    const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, seen: page.chain.head.seq, keep: (entry) => keepSent(stream, entry), keepReceipt,
       post: (path, full) => postUntilAnswered(path, token, full, { onWait: sayWaiting }) });
     scheduleRefresh();
     return { ok: true, text: `Done: seq ${r.seq}.` };
@@ -627,8 +636,27 @@ async function copyTurn(format) {
   }
 }
 
+const readJson = async (file) => JSON.parse(await file.text());
+const readLines = async (file) => {
+  const text = (await file.text()).trim();
+  return text.startsWith("[") ? JSON.parse(text) : text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l));
+};
+
+// The files a client kept beside the export (as tussle verify takes them), or what is not given.
+async function keptFiles() {
+  const r = $("kept-receipts").files[0], sent = [...$("kept-sent").files], k = $("kept-keys").files[0];
+  const keys = k ? await readJson(k) : null;
+  return {
+    receipts: r ? await readLines(r) : null,
+    sent: sent.length ? (await Promise.all(sent.map(readLines))).flat() : null,
+    keys: keys === null ? null : Array.isArray(keys) ? keys : keys.keys || [],
+  };
+}
+
 async function verifyFile(file) {
-  const rep = verifyExport(await file.text());
+  let kept = {};
+  try { kept = await keptFiles(); } catch (err) { $("file-report").replaceChildren(el("p", { class: "chain-state failed" }, `FAILED at seq ? — a kept file is not JSON: ${err.message}`)); return; }
+  const rep = verifyExport(await file.text(), kept);
   const box = $("file-report");
   const head = rep.ok
     ? el("p", { class: "chain-state ok", "data-file": "ok" }, `OK — ${rep.events_checked} events; the chain holds up to seq ${rep.head.seq} (hash ${rep.head.hash.slice(0, 16)}…).`)
@@ -686,7 +714,9 @@ async function main() {
   $("live").addEventListener("click", () => setViewAt(null));
   $("copy-md").addEventListener("click", () => copyTurn("markdown"));
   $("copy-bb").addEventListener("click", () => copyTurn("bbcode"));
-  $("export-file").addEventListener("change", (ev) => { if (ev.target.files[0]) verifyFile(ev.target.files[0]); });
+  for (const id of ["export-file", "kept-receipts", "kept-sent", "kept-keys"]) {
+    $(id).addEventListener("change", () => { if ($("export-file").files[0]) verifyFile($("export-file").files[0]); });
+  }
   // A new link pasted over this one differs only in its fragment, which does not load the page again.
   window.addEventListener("hashchange", () => {
     const now = tokenFromFragment();
@@ -706,6 +736,7 @@ async function main() {
   }
   if (token) rememberToken(stream, token);
   showDevice();
+  try { page.keys = (await api("GET", "/keys")).keys || []; } catch { page.keys = []; }
   if (page.viewAt && page.viewAt >= page.info.seq) page.viewAt = null;
   if (token) {
     try {
