@@ -4,6 +4,11 @@ it. No module reads the environment or a settings dict for itself.
 
 The defaults are make_app's (a test's server): API.md's limits, but no request rates; `tussle serve`'s
 flags give API.md's rates too.
+
+Not settings: the keys (TUSSLE_SEED_KEY, TUSSLE_RECEIPT_KEYS), secrets a store reads beside its
+database when it opens (events/store/seed_key.py, receipt_key.py), so they never sit in an object that
+is passed around, compared or printed; and TUSSLE_EXTRA_RULESETS, which ruleset discovery reads
+(rules/registry.py).
 """
 
 from __future__ import annotations
