@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 from aiohttp import web
 
 from events.store.port import SharedFeed, Store
@@ -19,6 +20,7 @@ from server.encounters.service import Encounters
 from server.encounters.service_errors import NotFound
 from server.encounters.survived import REACTION_SWEEP, stopped
 from server.guides.describing import describe_rulesets
+from server.http import api_types as t
 from server.http import web as pages
 from server.http.context import (
     COMMAND_FACTS,
@@ -27,7 +29,6 @@ from server.http.context import (
     SETTINGS,
     ReceiptSigner,
     actor,
-    envelope,
     gm,
     int_query,
     json_response,
@@ -53,19 +54,20 @@ routes = web.RouteTableDef()
 
 @routes.get("/healthz")
 async def healthz(request: web.Request) -> web.Response:
-    return json_response({"ok": True})
+    return json_response(t.Health(ok=True))
 
 
 @routes.get("/keys")
 async def receipt_keys(request: web.Request) -> web.Response:
     """The public keys that sign receipts, current and retired (docs/verifying.md "Signed receipts")."""
-    return json_response({"keys": request.app[RECEIPTS].public()})
+    return json_response(request.app[RECEIPTS].answer())
 
 
 @routes.get("/rulesets")
 async def list_rulesets(request: web.Request) -> web.Response:
 
-    return json_response({"rulesets": describe_rulesets(request.app[ENCOUNTERS].registry)})
+    described = {"rulesets": describe_rulesets(request.app[ENCOUNTERS].registry)}
+    return json_response(msgspec.convert(described, t.RulesetList))
 
 
 def _ruleset_or_404(request: web.Request) -> Any:
@@ -110,23 +112,23 @@ async def create_encounter(request: web.Request) -> web.Response:
     enc = request.app[ENCOUNTERS]
     info, gm_token, out = await enc.create(body, "gm")
     created = out.events[0].data
-    payload = {
-        "id": info.id,
-        "gm_token": gm_token,
-        "commitment": created["commitment"],
-        "ruleset": info.ruleset,
-        "options": created["options"],
-        "geometry": created["geometry"],
-        "name": info.name,
-        "dice": created["dice"],
-        "public": info.public,
-        "hidden_commitment": created.get("hidden_commitment"),
+    payload = t.EncounterCreatedResponse(
+        id=info.id,
+        gm_token=gm_token,
+        commitment=created["commitment"],
+        ruleset=info.ruleset,
+        options=created["options"],
+        geometry=t.Geometry(**created["geometry"]),
+        name=info.name,
+        dice=created["dice"],
+        public=info.public,
+        hidden_commitment=created.get("hidden_commitment"),
         # The head after creation: a first receipt, which pins seq 1 whole (its dice source and
         # options as well as its commitments) for `tussle verify --receipts`.
-        "seq": out.events[-1].seq,
-        "hash": out.events[-1].hash,
-        "receipt": request.app[RECEIPTS].sign(out.events[-1]),
-    }
+        seq=out.events[-1].seq,
+        hash=out.events[-1].hash,
+        receipt=request.app[RECEIPTS].sign(out.events[-1]),
+    )
     return json_response(payload, status=200 if out.duplicate else 201)
 
 
@@ -135,21 +137,11 @@ async def list_encounters(request: web.Request) -> web.Response:
     who = await principal(request, None)
     streams = await request.app[ENCOUNTERS].list_encounters(public_only=not sees_private_encounters(who))
     return json_response(
-        {
-            "encounters": [
-                {
-                    "id": s.id,
-                    "name": s.name,
-                    "ruleset": s.ruleset,
-                    "seq": s.seq,
-                    "closed": s.closed,
-                    "public": s.public,
-                }
-                for s in streams
-            ],
+        t.EncounterList(
+            [t.EncounterSummary(s.id, s.name, s.ruleset, s.seq, s.closed, s.public) for s in streams],
             # The landing page asks for the admin token only where creating needs it.
-            "admin_creates": bool(request.app[SETTINGS].admin_token),
-        }
+            admin_creates=bool(request.app[SETTINGS].admin_token),
+        )
     )
 
 
@@ -170,23 +162,23 @@ async def get_encounter(request: web.Request) -> web.Response:
     state = await enc.state(stream)
     commitments = await enc.commitments(stream)  # kept with the cached state: no read of the stream
     return json_response(
-        {
-            "id": stream,
-            "name": state["name"],
-            "ruleset": state["ruleset"],
-            "ruleset_version": state["ruleset_version"],
-            "options": state["options"],
-            "geometry": state["geometry"],
-            "dice": state["dice"],
-            "public": state["public"],
-            "seq": state["seq"],
-            "hash": state["hash"],
-            "head": {"seq": state["seq"], "hash": state["hash"]},
-            "commitment": state["commitment"],
-            "commitments": commitments,
-            "revealed_seeds": await enc.revealed_seeds(stream),
-            "closed": state["closed"],
-        }
+        t.EncounterDetail(
+            id=stream,
+            name=state["name"],
+            ruleset=state["ruleset"],
+            ruleset_version=state["ruleset_version"],
+            options=state["options"],
+            geometry=t.Geometry(**state["geometry"]),
+            dice=state["dice"],
+            public=state["public"],
+            seq=state["seq"],
+            hash=state["hash"],
+            head=t.Head(state["seq"], state["hash"]),
+            commitment=state["commitment"],
+            commitments=commitments,
+            revealed_seeds=await enc.revealed_seeds(stream),
+            closed=state["closed"],
+        )
     )
 
 
@@ -194,7 +186,8 @@ async def get_encounter(request: web.Request) -> web.Response:
 async def get_hidden_rolls(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     require(await reader(request, stream), "read_hidden_rolls")
-    return json_response({"hidden_rolls": await request.app[ENCOUNTERS].hidden_rolls(stream)})
+    rolls = await request.app[ENCOUNTERS].hidden_rolls(stream)
+    return json_response(t.HiddenRollList([t.HiddenRoll(**r) for r in rolls]))
 
 
 @routes.post("/encounters/{id}/commands")
@@ -205,17 +198,11 @@ async def post_command(request: web.Request) -> web.Response:
     out = await request.app[ENCOUNTERS].execute(stream, who, body)
     last = out.events[-1]
     request[COMMAND_FACTS] = (body.get("type"), last.seq)
-    # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
-    return json_response(
-        {
-            "seq": last.seq,
-            "hash": last.hash,
-            "command_id": last.command_id,
-            "receipt": request.app[RECEIPTS].sign(last),
-            "events": out.events,
-        },
-        status=200 if out.duplicate else 201,
+    # The stored events are the answer's envelopes as they are (t.Envelope is the store's Event).
+    answer = t.CommandAppended(
+        last.seq, last.hash, last.command_id, request.app[RECEIPTS].sign(last), out.events
     )
+    return json_response(answer, status=200 if out.duplicate else 201)
 
 
 @routes.get("/encounters/{id}/events")
@@ -239,8 +226,8 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
         )
     events = await enc.read_range(stream, start, start + limit - 1)
     next_from = events[-1].seq + 1 if events else start
-    # The envelopes are encoded as they are (a Struct encodes as envelope(e) would, field for field).
-    page = {"events": events, "next_from": next_from, "head": {"seq": info.seq, "hash": info.hash}}
+    # The stored events are the answer's envelopes as they are (t.Envelope is the store's Event).
+    page = t.EventsPage(events, next_from, t.Head(info.seq, info.hash))
     if len(events) > LONG_LIST:
         return await streamed_json(request, page)
     return json_response(page)
@@ -306,7 +293,7 @@ async def create_seat(request: web.Request) -> web.Response:
     body = await read_json(request)
     who = await gm(request, stream)
     seat, token = await request.app[ENCOUNTERS].create_seat(stream, who, body)
-    return json_response({"seat": seat, "token": token}, status=201 if token else 200)
+    return json_response(t.SeatCreatedResponse(seat, token), status=201 if token else 200)
 
 
 @routes.patch("/encounters/{id}/seats/{seat}")
@@ -315,14 +302,9 @@ async def patch_seat(request: web.Request) -> web.Response:
     body = await read_json(request)
     who = await gm(request, stream)
     out = await request.app[ENCOUNTERS].change_seat(stream, who, seat, body)
+    last = out.events[-1]
     return json_response(
-        {
-            "seat": seat,
-            "seq": out.events[-1].seq,
-            "hash": out.events[-1].hash,
-            "receipt": request.app[RECEIPTS].sign(out.events[-1]),
-            "events": [envelope(e) for e in out.events],
-        }
+        t.SeatChangedResponse(seat, last.seq, last.hash, request.app[RECEIPTS].sign(last), out.events)
     )
 
 
@@ -331,7 +313,7 @@ async def rotate_seat_token(request: web.Request) -> web.Response:
     stream, seat = request.match_info["id"], request.match_info["seat"]
     who = await gm(request, stream)
     token = await request.app[ENCOUNTERS].rotate_seat_token(stream, who, seat)
-    return json_response({"seat": seat, "token": token}, status=201)
+    return json_response(t.SeatTokenResponse(seat, token), status=201)
 
 
 @routes.delete("/encounters/{id}/seats/{seat}")
@@ -347,7 +329,7 @@ async def create_read_token(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await gm(request, stream)
     token_id, token = await request.app[ENCOUNTERS].create_read_token(stream, who)
-    return json_response({"token_id": token_id, "token": token}, status=201)
+    return json_response(t.ReadTokenResponse(token_id, token), status=201)
 
 
 @routes.delete("/encounters/{id}/read-tokens/{token_id}")
@@ -363,7 +345,7 @@ async def rotate_gm_token(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await actor(request, stream)
     token = await request.app[ENCOUNTERS].rotate_gm_token(stream, who)
-    return json_response({"gm_token": token}, status=201)
+    return json_response(t.GmTokenResponse(token), status=201)
 
 
 # ---- the application --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from server.encounters.access import may_read, require
 from server.encounters.service import Encounters
 from server.encounters.service_errors import Unauthenticated, bad_request
 from server.encounters.tokens import Principal, same_secret, token_hash
+from server.http import api_types as t
 from server.settings import Settings
 
 ENCOUNTERS = web.AppKey("encounters", Encounters)
@@ -40,13 +41,17 @@ class ReceiptSigner:
             self.keys = receipt_key.ephemeral()
         return self.keys
 
-    def sign(self, head: Any) -> dict[str, Any]:
+    def sign(self, head: Any) -> t.SignedReceipt:
         """The signed receipt of an answer's head event, timed by its `ts`: a resent command's answer
         carries the same receipt, byte for byte (docs/verifying.md "Signed receipts")."""
-        return self._keys().sign(head.stream, head.seq, head.hash, head.ts)
+        return t.SignedReceipt(**self._keys().sign(head.stream, head.seq, head.hash, head.ts))
 
     def public(self) -> list[dict[str, Any]]:
         return self._keys().public()
+
+    def answer(self) -> t.ReceiptKeys:
+        """GET /keys."""
+        return t.ReceiptKeys([t.ReceiptKey(**k) for k in self.public()])
 
 
 RECEIPTS = web.AppKey("receipts", ReceiptSigner)
@@ -63,10 +68,6 @@ _json = msgspec.json.Encoder()
 
 def json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(body=_json.encode(data), status=status, content_type="application/json")
-
-
-def envelope(e: Any) -> dict[str, Any]:
-    return msgspec.to_builtins(e)
 
 
 def bearer(request: web.Request) -> str | None:
