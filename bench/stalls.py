@@ -132,10 +132,18 @@ async def log_snapshot(session: aiohttp.ClientSession, url: str) -> None:
         assert kinds == ["snapshot", "caught_up"], kinds
 
 
+GC_PAUSES: dict[str, list[float]] = {"0": [], "1": [], "2": []}  # longest per scrape, CPU ms
+
+
 async def loop_slices(session: aiohttp.ClientSession, base: str) -> tuple[float, float]:
-    """(p99, longest) CPU ms the server's loop held between two probe turns since the last scrape."""
+    """(p99, longest) CPU ms the server's loop held between two probe turns since the last scrape; the
+    longest garbage collection of each generation since then goes to GC_PAUSES."""
     async with session.get(f"{base}/metrics") as r:
         text = await r.text()
+    for line in text.splitlines():
+        if line.startswith("tussle_gc_pause_seconds{"):
+            gen = line.split('generation="')[1].split('"')[0]
+            GC_PAUSES[gen].append(float(line.split()[1]) * 1000)
     values = {
         line.split()[0]: float(line.split()[1])
         for line in text.splitlines()
@@ -179,6 +187,11 @@ async def run(base: str, stream: str, total: int, seconds: float) -> None:
         f"the server's event loop, CPU ms between two turns (p99 / longest): alone {slices_alone[0]:.1f} / "
         f"{slices_alone[1]:.1f}, while reading - / {max([slices_busy[1], *(x for v in held.values() for x in v)]):.1f} "
         "(CPU time: what the loop held, whatever else the machine was doing)"
+    )
+    print(
+        "the longest garbage collection (CPU ms) by generation 0 / 1 / 2: "
+        + " / ".join(f"{max(GC_PAUSES[g], default=0.0):.1f}" for g in ("0", "1", "2"))
+        + " (a loop stretch longer than these is not the collector's)"
     )
     print("reads of the big encounter: wall ms (median / max over the runs), and the longest CPU ms the loop")
     print("held while each ran:")
