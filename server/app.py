@@ -35,14 +35,15 @@ from server.http.context import (
     principal,
     reader,
 )
-from server.http.errors import errors_middleware, note_started
-from server.http.input_checks import nul_in_url_middleware, read_json
+from server.http.errors import note_started
+from server.http.input_checks import read_json
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.live import pg_listener
 from server.live import routes as live
 from server.ops import loop_probe
 from server.ops import setup as operations
-from server.ops.forwarded import forwarded_middleware, trusted_networks
+from server.ops.forwarded import trusted_networks
+from server.ops.front_door import front_door
 from server.ops.metrics import METRICS
 from server.settings import Settings
 from server.transfer.exporting import ndjson_lines
@@ -379,9 +380,8 @@ def make_app(
     as `Settings.with_changes` reads them; `ids`: where its ids come from, server/encounters/ids.py)."""
     settings = (settings or Settings()).with_changes(**changes)
     proxies = trusted_networks(settings.trusted_proxies)
-    first = [forwarded_middleware(proxies)] if proxies else []
     app = web.Application(
-        middlewares=[*first, errors_middleware, nul_in_url_middleware],
+        middlewares=[front_door(proxies)],
         client_max_size=settings.max_body,
         handler_args={"auto_decompress": False},  # bodies are decoded by input_checks.read_json
     )

@@ -86,15 +86,12 @@ def _broken(request: web.Request, started: web.StreamResponse, exc: Exception) -
     return started  # aiohttp's write_eof then meets the closed transport and writes nothing more
 
 
-@web.middleware
-async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
-    try:
-        return await handler(request)
-    except Exception as exc:
-        started = request.get(STARTED)
-        if started is not None:
-            return _broken(request, started, exc)
-        return _answer_error(request, exc)
+def error_answer(request: web.Request, exc: Exception) -> web.StreamResponse:
+    """Every error in the one shape: its answer, or, once the answer has begun, the connection ended."""
+    started = request.get(STARTED)
+    if started is not None:
+        return _broken(request, started, exc)
+    return _answer_error(request, exc)
 
 
 def _answer_error(request: web.Request, exc: Exception) -> web.StreamResponse:

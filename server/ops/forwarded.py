@@ -9,7 +9,7 @@ proxy is skipped; the first address no trusted proxy vouches for is the client.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 
 from aiohttp import web
 
@@ -48,22 +48,13 @@ def client_address(peer: str | None, forwarded_for: list[str], networks: tuple[N
     return client
 
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def forwarded_middleware(
-    networks: tuple[Network, ...],
-) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
-    """A middleware giving every later handler (rate limits, request log, metrics) the real client."""
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        peer = request.remote
-        if peer is None or not _trusted(peer, networks):
-            return await handler(request)
-        client = client_address(peer, request.headers.getall("X-Forwarded-For", []), networks)
-        proto = request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip().lower()
-        scheme = proto if proto in ("http", "https") else request.scheme
-        return await handler(request.clone(remote=client, scheme=scheme))
-
-    return middleware
+def forwarded(request: web.Request, networks: tuple[Network, ...]) -> web.Request:
+    """The request as every later step (rate limits, request log, metrics) should see it: from the real
+    client, when it came through a trusted proxy."""
+    peer = request.remote
+    if peer is None or not _trusted(peer, networks):
+        return request
+    client = client_address(peer, request.headers.getall("X-Forwarded-For", []), networks)
+    proto = request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip().lower()
+    scheme = proto if proto in ("http", "https") else request.scheme
+    return request.clone(remote=client, scheme=scheme)

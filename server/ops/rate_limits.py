@@ -13,14 +13,12 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
-from server.encounters.service_errors import ServiceError
 from server.encounters.tokens import token_hash
 from server.http.context import PRINCIPAL
-from server.http.errors import error_response, status_of
+from server.http.errors import error_response
 from server.settings import Settings
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -107,41 +105,35 @@ def rate_limits_from(settings: Settings) -> RateLimits:
     return RateLimits(settings.rate_commands, settings.rate_reads, settings.rate_burst)
 
 
-@web.middleware
-async def rate_limit_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+def rate_limited(request: web.Request) -> tuple[web.Response | None, str | None]:
+    """(the 429, if the request is over its rate; the token key whose answer teaches the limits)."""
     if request.method == "OPTIONS" or request.path in UNLIMITED_PATHS:
-        return await handler(request)
+        return None, None
     limits = request.app[RATE_LIMITS]
     limiter = limits.commands if request.method in WRITE_METHODS else limits.reads
     if limiter is None:
-        return await handler(request)
+        return None, None
     key, token_key = limits.client_key(request)
     wait = limiter.take(key)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         kind = "commands" if limiter is limits.commands else "reads"
         who = "this token" if key.startswith("token:") else "this address"
-        return error_response(
+        answer = error_response(
             429,
             "rate_limited",
             f"too many {kind} from {who}: at most {limiter.rate:g} per second; try again in {seconds} s",
             {"retry_after": seconds, "limit_per_s": limiter.rate},
             headers={"Retry-After": str(seconds)},
         )
-    try:
-        response = await handler(request)
-    except ServiceError as exc:
-        if token_key is not None:
-            _learn(limits, request, token_key, status_of(exc))
-        raise
-    if token_key is not None:
-        _learn(limits, request, token_key, response.status)
-    return response
+        return answer, None
+    return None, token_key
 
 
-def _learn(limits: RateLimits, request: web.Request, token_key: str, status: int) -> None:
+def learn(request: web.Request, token_key: str, status: int) -> None:
     """A token is good once the auth helpers accepted it (they set the request's principal), and
     forgotten on a 401; a request that failed before auth (a 400, a 413) teaches nothing."""
+    limits = request.app[RATE_LIMITS]
     if status == 401:
         limits.learn(token_key, False)
     elif request.get(PRINCIPAL) is not None:

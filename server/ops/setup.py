@@ -1,11 +1,8 @@
 """Operations: OpenAPI, metrics, request logs, limits, CORS — registered by `setup`.
 
-Middlewares, outermost first:
-
-    observe      times the request; one log line and the metrics, whatever happened inside
-    cors         answers preflights from allowed origins
-    errors       (server/http/errors.py) every error in the one shape
-    rate limits  429 before any work is done
+Every request passes one middleware, server/ops/front_door.py (the real client, CORS preflights, the
+rate limits, the one error shape, the request log and the metrics, in one pass); `setup` gives it the
+state it reads.
 
 Settings read from `app[SETTINGS]` (server/settings.py: the CLI builds them; make_app's defaults are
 API.md's, except the request rates, which it leaves unlimited unless given): rate_commands,
@@ -15,42 +12,18 @@ them in each command's context.
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 from aiohttp import web
 
 from events.envelope import Event
 from rules.registry import Registry
 from server.encounters.service_errors import NotFound
 from server.http.context import ENCOUNTERS, SETTINGS, json_response
-from server.http.errors import errors_middleware
 from server.http.openapi import build_openapi
-from server.ops.cors import CORS, CorsPolicy, add_cors_headers, cors_preflight_middleware
+from server.ops.cors import CORS, CorsPolicy, add_cors_headers
 from server.ops.metrics import METRICS, Metrics, metrics_handler
-from server.ops.rate_limits import RATE_LIMITS, rate_limit_middleware, rate_limits_from
-from server.ops.request_log import COMMANDS_ROUTE, facts_of, log_request
+from server.ops.rate_limits import RATE_LIMITS, rate_limits_from
 
 OPENAPI = web.AppKey("openapi", dict)
-
-
-@web.middleware
-async def observe_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Log and count every request by its final status (the errors middleware is inside)."""
-
-    started = time.perf_counter()
-    response = await handler(request)
-    elapsed = time.perf_counter() - started
-    enc = request.app[ENCOUNTERS]
-    facts = await facts_of(request, response, elapsed, enc.registry.command_owner)
-    m = request.app[METRICS]
-    m.requests[(facts.route, facts.method, str(facts.status))] += 1
-    if facts.route == COMMANDS_ROUTE and facts.outcome is not None:
-        m.commands[(facts.command_type or "unknown", facts.outcome)] += 1
-        if facts.outcome == "appended":
-            m.append_seconds.observe(elapsed)
-    log_request(facts)
-    return response
 
 
 async def openapi_handler(request: web.Request) -> web.Response:
@@ -101,11 +74,6 @@ def setup(app: web.Application) -> None:
     app[CORS] = CorsPolicy(list(settings.cors_origins))
     _count_appended_events(app)
 
-    middlewares = app.middlewares
-    at = middlewares.index(errors_middleware)
-    middlewares.insert(at + 1, rate_limit_middleware)
-    middlewares.insert(at, cors_preflight_middleware)
-    middlewares.insert(at, observe_middleware)
     if settings.cors_origins:
         app.on_response_prepare.append(add_cors_headers)
 
