@@ -132,12 +132,14 @@ def test_a_player_enters_hth_through_the_forms_and_the_gm_answers_the_reaction(s
     api.command(enc, "start_phase", phase="action")
     form = open_action(a, "simeth:tft.enter_hth")
     form.locator("select[name=target]").select_option(label="Troll")
-    said = send(
-        form, expect="Roll these dice"
-    )  # manual dice, no faces yet: the page asks for them (dice_needed)
-    assert "1d6: Troll's HTH defense roll" in said
-    form.locator("textarea[name=dice]").fill("[[3]]")
-    send(form)
+    # Manual dice, no faces yet: the page asks for them (dice_needed) in its dice panel, a select per die.
+    form.locator("button[type=submit]").click()
+    dice = a.locator("#dice-box form")
+    dice.wait_for()
+    assert "Troll's HTH defense roll" in dice.inner_text()
+    dice.locator('select[data-roll="0"][data-die="0"]').select_option("3")
+    dice.locator("button.send-dice").click()
+    a.locator("#last-result", has_text="Done: seq").wait_for()
     log_entry(a, "Simeth").filter(has_text="HTH").first.wait_for()
 
     gm = open_page(f"{view}#token={enc['gm_token']}")

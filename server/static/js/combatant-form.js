@@ -42,7 +42,16 @@ function readStat(text) {
 
 const slug = (name) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
-function figureFieldset(n, stats, plane, sides) {
+// The item schema with the ruleset's own item fields (GET /rulesets/{id} item_fields: tft's dagger_list,
+// hth_damage ...), each an optional box read as a number, true/false or text.
+function itemSchema(itemFields) {
+  const extra = (itemFields || []).filter((f) => !(f.name in ITEM.properties) && f.name !== "at");
+  const props = { ...ITEM.properties };
+  for (const f of extra) props[f.name] = { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: f.description };
+  return { schema: { ...ITEM, properties: props }, extra: extra.map((f) => f.name) };
+}
+
+function figureFieldset(n, stats, plane, sides, itemFields) {
   const id = (s) => `cf${uid}-${n}-${s}`;
   uid++;
   const box = (name, label, attrs = {}) => {
@@ -64,7 +73,8 @@ function figureFieldset(n, stats, plane, sides) {
     return { k, input, required, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
       el("small", { class: "help", id: id(`stat-${k}-help`) }, (p.description || "").split("\n")[0])) };
   });
-  const items = schemaInput({ type: "array", items: ITEM }, { name: "items", label: "items", value: [], describe: false });
+  const { schema: itemsOf, extra } = itemSchema(itemFields);
+  const items = schemaInput({ type: "array", items: itemsOf }, { name: "items", label: "items", value: [], describe: false });
   const node = el("fieldset", { class: "figure-form", "data-figure": n }, el("legend", {}, `Figure ${n}`),
     nameF, cidF, sideF, sidesList, el("div", { class: "row" }, pxF, pyF),
     el("div", { class: "field" }, el("label", { for: id("facing") }, plane ? "Facing (degrees)" : "Facing"), facing),
@@ -81,7 +91,8 @@ function figureFieldset(n, stats, plane, sides) {
       if (v === undefined && s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
       if (v !== undefined) out.stats[s.k] = v;
     }
-    out.items = out.items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== null)));
+    out.items = out.items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== null && v !== "")
+      .map(([k, v]) => [k, extra.includes(k) && typeof v === "string" ? readStat(v) : v])));
     return out;
   };
   return { node, read };
@@ -91,12 +102,12 @@ function figureFieldset(n, stats, plane, sides) {
  * The form; `send(body)` sends a command and resolves to {ok, text}. `bulk`: the server has
  * add_combatants (one request for several figures).
  */
-export function combatantForm({ openapi, ruleset, plane, sides, bulk, send }) {
+export function combatantForm({ openapi, ruleset, plane, sides, bulk, send, itemFields = [] }) {
   const stats = statsSchema(openapi, ruleset);
   const figures = [];
   const list = el("div", { class: "figures" });
   const add = () => {
-    const f = figureFieldset(figures.length + 1, stats, plane, sides);
+    const f = figureFieldset(figures.length + 1, stats, plane, sides, itemFields);
     figures.push(f);
     list.append(f.node);
     return f;

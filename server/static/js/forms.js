@@ -2,7 +2,7 @@
 // no form is written by hand for any ruleset, so a new ruleset's commands get forms as they are.
 
 import { el } from "./api.js";
-import { humanName, resolverOf } from "./schema-input.js";
+import { humanName, resolverOf, schemaInput } from "./schema-input.js";
 
 // Fields the page fills in itself for every command (ids, entropy) or never sends.
 const ENVELOPE_FIELDS = new Set(["type", "command_id", "entropy", "expected_seq", "actor"]);
@@ -82,6 +82,13 @@ function field(name, schema, required, ctx) {
     if (fixed !== undefined) input.value = fixed;
     else if (s.default) input.placeholder = String(s.default);
     read = () => (input.value === "" ? (optional ? undefined : "") : input.value);
+  } else if (!isPosition(s) && name !== "dice" && !(s.type === "array" && s.items && ctx.resolve(s.items).type === "array") && !(ctx.templates && name in ctx.templates) && (s.type === "array" || s.type === "object")) {
+    // Lists and maps as rows to add and remove (schema-input.js), never JSON to type: an ask's answers,
+    // a ruling's overrides. A path (a list of positions) stays the typed fallback: the map picks paths.
+    const f = schemaInput(s, { name, label: `${humanName(name)}${optional ? " (optional)" : ""}`, resolve: ctx.resolve, value: fixed, describe: false });
+    const empty = (v) => (Array.isArray(v) ? !v.length : v && typeof v === "object" && !Object.keys(v).length);
+    const help = s.description ? el("small", { class: "help" }, s.description.split("\n")[0]) : null;
+    return { name, wrap: el("div", { class: `field field-${s.type}` }, f.node, help), read: () => { const v = f.read(); return optional && empty(v) ? undefined : v; } };
   } else {
     // Arrays and objects: JSON, with `q,r` (or `x,y`) accepted for a position.
     const example = ctx.templates && ctx.templates[name];

@@ -87,6 +87,8 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
 
   if (hex) {
     const grid = svg("g", { class: "grid" });
+    // A hex choice that lists no hexes (a ruleset without movement rules, freeform's move): any hex.
+    const anyHex = act && act.kind === "hex" && !(act.options || []).length;
     const qs = [...figures.map((c) => c.position[0]), ...dests.map((d) => d.hex[0])];
     const rs = [...figures.map((c) => c.position[1]), ...dests.map((d) => d.hex[1])];
     const q0 = Math.min(0, ...qs) - 3, q1 = Math.max(0, ...qs) + 3, r0 = Math.min(0, ...rs) - 2, r1 = Math.max(0, ...rs) + 2;
@@ -94,7 +96,13 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
       for (let q = q0; q <= q1; q++) {
         const [x, y] = hexCentre([q, r]);
         if (x - HEX < minX || x + HEX > maxX || y - HEX < minY || y + HEX > maxY) continue; // whole hexes: no label clipped
-        grid.append(svg("polygon", { points: hexCorners([x, y]) }),
+        const poly = svg("polygon", { points: hexCorners([x, y]) });
+        if (anyHex) {
+          poly.classList.add("dest", "any");
+          poly.dataset.hex = `${q},${r}`;
+          asButton(poly, `${act.title}: to ${q},${r}`, () => act.pick([q, r], `to ${q},${r}`));
+        }
+        grid.append(poly,
           svg("text", { x: x.toFixed(1), y: (y + HEX * 0.75).toFixed(1), class: "coord" }, `${q},${r}`));
       }
     }

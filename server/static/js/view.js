@@ -29,6 +29,8 @@ const page = {
 const GM_COMMANDS = ["start_turn", "start_phase", "set_initiative", "add_combatant", "remove_combatant",
   "set_standing_orders", "roll", "note", "ask", "ruling", "void", "rotate_seed", "set_options", "close"];
 const PLAYER_COMMANDS = ["roll", "note", "rotate_seed"];
+const GM_TABLE = ["roll", "note", "ask", "ruling"];
+const GM_TABLE_TITLES = { roll: "Roll dice", note: "Write a note in the log", ask: "Ask a player (a question with answers)", ruling: "Make a ruling" };
 const COMBATANT_TEMPLATE = { id: "", name: "", side: "", position: [0, 0], facing: 0, stats: {}, items: [] };
 
 function fatal(message) {
@@ -438,7 +440,49 @@ function sayWaiting({ attempt, why, delayMs }) {
     textContent: `No answer yet (${why}): sending the same command again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}); it cannot roll twice.` });
 }
 
+// Manual dice: the rolls a 422 dice_needed lists, a select of faces per die, resent with `dice` once
+// the table has rolled (the same command, new faces; several rounds where more rolls may follow).
+function askFaces(rolls, kept, more) {
+  return new Promise((resolve) => {
+    const box = $("dice-box");
+    const picks = rolls.map((r, i) => Array.from({ length: r.count || 1 }, (_, d) => {
+      const id = `face-${i}-${d}`;
+      const select = el("select", { id, "data-roll": i, "data-die": d },
+        Array.from({ length: r.sides || 6 }, (_, f) => el("option", { value: f + 1 }, String(f + 1))));
+      if (kept[i] && kept[i][d] !== undefined) select.value = String(kept[i][d]);
+      return [select, el("label", { for: id }, `${r.label || `${r.count}d${r.sides}`} — die ${d + 1}`)];
+    }));
+    const done = (faces) => { box.hidden = true; box.replaceChildren(); resolve(faces); };
+    const form = el("form", { class: "card dice-form", "aria-label": "Faces of the dice you rolled" },
+      el("h2", { id: "dice-title" }, "Roll these dice and enter the faces"),
+      rolls.map((r, i) => el("fieldset", { class: "dice-roll", "data-roll": i }, el("legend", {}, r.label || `${r.count}d${r.sides}${r.purpose ? `: ${r.purpose}` : ""}`),
+        picks[i].map(([select, label]) => el("div", { class: "field" }, label, select)))),
+      more ? el("p", { class: "help" }, "More rolls may follow, depending on these.") : "",
+      el("button", { type: "submit", class: "send-dice" }, "Send with these faces"), " ",
+      el("button", { type: "button", class: "small", onclick: () => done(null) }, "Cancel"));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      done(picks.map((dice) => dice.map(([select]) => Number(select.value))));
+    });
+    box.replaceChildren(form);
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+    form.querySelector("select").focus();
+  });
+}
+
 async function send(body) {
+  for (;;) {
+    const msg = await sendOnce(body);
+    if (!msg.needed) return msg;
+    const kept = body.dice || [];
+    const faces = await askFaces(msg.needed, kept, msg.more);
+    if (!faces) return { ok: false, text: "Not sent: no faces entered." };
+    body = { ...body, dice: faces };
+  }
+}
+
+async function sendOnce(body) {
   try {
     const r = await sendCommand(stream, token, body, { commitment: page.state && page.state.commitment, seat: page.me && page.me.seat, seen: page.chain.head.seq, keep: (entry) => keepSent(stream, entry), keepReceipt,
       post: (path, full) => postUntilAnswered(path, token, full, { onWait: sayWaiting }) });
@@ -446,6 +490,9 @@ async function send(body) {
     return { ok: true, text: `Done: seq ${r.seq}.` };
   } catch (err) {
     if (err.code === "dice_needed") {
+      if (Array.isArray(err.details.rolls) && err.details.rolls.length && mayEnterFaces()) {
+        return { ok: false, needed: err.details.rolls, more: !!err.details.more_may_follow, text: "Roll these dice." };
+      }
       const needed = err.details.needed || err.details.rolls || [];
       return { ok: false, text: `Roll these dice and enter the faces: ${[].concat(needed).join("; ") || err.message}${err.details.more_may_follow ? " (more may follow)" : ""}` };
     }
@@ -567,7 +614,8 @@ function renderPlay(s) {
 // One form for the whole session: what the GM is typing survives the page's redraws.
 function addForm(s) {
   page.addForm ||= combatantForm({ openapi: page.openapi, ruleset: s.ruleset, plane: (s.geometry || {}).kind === "plane",
-    sides: [...new Set(Object.values(s.combatants).map((c) => c.side))], bulk: page.registry.byType.has("add_combatants"), send });
+    sides: [...new Set(Object.values(s.combatants).map((c) => c.side))], bulk: page.registry.byType.has("add_combatants"), send,
+    itemFields: (page.rulesetInfo && page.rulesetInfo.item_fields) || [] });
   return page.addForm;
 }
 
@@ -609,7 +657,11 @@ function renderGm(s, open) {
       made.append(linkRow("Read-only link", viewLink(stream, r.token)));
     } catch (err) { status.textContent = err.message; }
   } }, "Make a read-only link");
-  const commands = GM_COMMANDS.filter((t) => page.registry.byType.has(t)).map((type) => actionDetails(`gm:${type}`, type, commandForm(type, page.registry, formContext({}), sender(`gm:${type}`)), open));
+  const gmForm = (type, summary = type) => actionDetails(`gm:${type}`, summary, commandForm(type, page.registry, formContext({}), sender(`gm:${type}`)), open);
+  // The table's own tools (a roll, a note, a question, a ruling) and closing come first, as forms of
+  // boxes; the rest of the GM's commands are the advanced, typed fallback.
+  const table = GM_TABLE.filter((t) => page.registry.byType.has(t)).map((type) => gmForm(type, GM_TABLE_TITLES[type]));
+  const commands = GM_COMMANDS.filter((t) => page.registry.byType.has(t) && !GM_TABLE.includes(t) && t !== "close").map((type) => gmForm(type));
   const previous = $("made-links");
   if (previous) made.append(...previous.childNodes);
   $("gm-tools").replaceChildren(
@@ -618,7 +670,8 @@ function renderGm(s, open) {
       el("summary", {}, el("h3", { class: "inline" }, "Add combatants")), addForm(s)),
     el("div", { class: "card" }, el("h3", {}, "Seats and links"), seatForm, el("ul", { class: "seats" }, seats), readButton, status, made),
     el("div", { class: "card" }, el("h3", {}, "Run the fight"), offersList("gm", ((page.me.offers || {}).gm) || [], sendOffer, offersChanged),
-      advanced("adv:gm", "Advanced: every GM command as a typed form", commands, open)));
+      el("div", { class: "table-tools" }, table), page.registry.byType.has("close") ? gmForm("close", "Close the encounter") : "",
+      advanced("adv:gm", "Advanced: every other GM command as a typed form", commands, open)));
 }
 
 // ---- forum helpers and the export check ----
@@ -744,6 +797,7 @@ async function main() {
       if (page.me.role !== "observer") {
         page.openapi = await api("GET", "/openapi.json");
         page.registry = commandSchemas(page.openapi);
+        if (page.me.role === "gm") page.rulesetInfo = await api("GET", `/rulesets/${encodeURIComponent(page.info.ruleset)}`).catch(() => null);
       }
     } catch (err) { fatal(err.message); }
   }

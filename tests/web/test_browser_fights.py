@@ -1,0 +1,127 @@
+"""A whole short fight by clicks only, for every installed ruleset (issue 27 "Done when"): a GM and two
+players in three browser contexts at 390×844; created from GET / with a non-default option, figures
+added through the structured stats form, seat links handed out, a move by clicking the map (a hex, or a
+point of the offered region on the plane), an attack, a reaction answered by its buttons, manual dice
+chosen in the dice panel where the encounter is manual, close (confirmed), every badge verified; the
+same pages checked at 1280×800 and by axe. One driver (fight_driver.py); each ruleset is data and a
+short script of what its fight clicks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import screenshots_dir
+from tests.web.fight_driver import Figure, Table
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass
+class Fight:
+    ruleset: str
+    dice: str
+    set_options: Callable[[Any], None]  # a non-default option, set on the landing page
+    expect_options: dict[str, Any]
+    figures: tuple[Figure, Figure]  # Alice's, Bob's
+    play: Callable[[Table], None]
+    plane: bool = False
+
+
+def _select(option: str, label: str) -> Callable[[Any], None]:
+    return lambda p: p.select_option(f'#c-options [data-option="{option}"] select', label=label)
+
+
+def _check(option: str) -> Callable[[Any], None]:
+    return lambda p: p.check(f'#c-options [data-option="{option}"] input[type=checkbox]')
+
+
+def _number(option: str, value: str) -> Callable[[Any], None]:
+    return lambda p: p.fill(f'#c-options [data-option="{option}"] input', value)
+
+
+def _all(*setters: Callable[[Any], None]) -> Callable[[Any], None]:
+    def run(p: Any) -> None:
+        for s in setters:
+            s(p)
+
+    return run
+
+
+# ---- the fights ----
+
+
+def _tft(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.offer("gm", "Start the movement phase")
+    t.mark_mine("Alice", "simeth")
+    t.click_hex("Alice", "1,0")
+    t.send_offer("Alice", "Move — to 1,0")
+    t.log(t.page_of("Bob"), "Simeth moves from [2, 0] to [1, 0]").wait_for()
+    t.offer("gm", "Start the action phase")
+    t.offer("Alice", "Enter hand-to-hand with Troll")
+    t.faces("Alice", [[3]])  # the troll's defence roll: Simeth gets in
+    t.log(t.page_of("Alice"), "Simeth").filter(has_text="HTH").first.wait_for()
+    t.players["Bob"].page.locator(".reaction", has_text="entry dagger").wait_for()
+    t.phone_layout("Bob")
+    t.answer("Bob", "dagger")  # the troll's seat readies its dagger as Simeth comes in
+    t.page_of("gm").locator(
+        '#combatants tr[data-combatant="troll"] [data-col="ready"]', has_text="Dagger"
+    ).wait_for()
+
+
+FIGHTS = [
+    Fight(
+        "tft",
+        "manual",
+        _all(_select("manual_dice_from", "actor"), _check("pins")),
+        {"manual_dice_from": "actor"},
+        (
+            Figure("Simeth", "heroes", (2, 0), {"st": "12", "adj_dx": "13", "ma": "12"}, facing="3"),
+            Figure(
+                "Troll",
+                "monsters",
+                (0, 0),
+                {"st": "30", "adj_dx": "11", "ma": "10"},
+                [
+                    {
+                        "id": "dagger",
+                        "name": "Dagger",
+                        "state": "carried",
+                        "damage": "1d6-1",
+                        "dagger_list": "true",
+                        "hth_damage": "1d6+1",
+                    }
+                ],
+            ),
+        ),
+        _tft,
+    ),
+]
+
+
+@pytest.mark.parametrize("fight", FIGHTS, ids=[f.ruleset for f in FIGHTS])
+def test_a_whole_fight_by_clicks_on_a_phone(fight: Fight, served, api, open_page):
+    t = Table(served.url, open_page, api)
+    t.create(fight.ruleset, f"Clicks only: {fight.ruleset}", fight.set_options, fight.dice)
+    options = api.ok("GET", f"/encounters/{t.enc}", token=t.gm_url.split("#token=")[1])["options"]
+    assert {k: options.get(k) for k in fight.expect_options} == fight.expect_options
+    t.add_figures(list(fight.figures), fight.plane)
+    alice, bob = fight.figures
+    t.seat("Alice", alice.id)
+    t.seat("Bob", bob.id)
+    fight.play(t)
+    shots = screenshots_dir()
+    if shots and fight.ruleset == "tft":
+        t.page_of("Alice").screenshot(path=f"{shots}/page-fight-phone.png", full_page=False)
+    t.phone_layout("gm")
+    t.wide_layout("gm", f"{shots}/page-fight-wide.png" if shots and fight.ruleset == "tft" else None)
+    t.wide_layout("Alice")
+    t.close()
+    assert t.badges(manual=fight.dice == "manual") >= 1
+    assert re.search(r"closed", t.page_of("Bob").locator('[data-fact="status"]').inner_text())
+    t.no_script_errors(fight.dice == "manual")
