@@ -41,6 +41,14 @@ class Freeform(Ruleset):
         ),
     )
 
+    def legal_actions(self, state: dict[str, Any], combatant: str) -> list[str]:
+        """The plain `move` a seat may send (players_may_move) while nothing waits for an answer, so the
+        page offers it and its map takes the click; the rest is the GM's (the common commands)."""
+        c = state["combatants"].get(combatant)
+        if state.get("closed") or state.get("pending") or c is None:
+            return []
+        return ["move"]
+
     def acting_now(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Whoever a pending reaction asks; else the GM, who runs the table."""
         if state.get("closed"):

@@ -221,7 +221,12 @@ class Table:
         self.settle()
         p = self.page_of(who)
         p.locator(f'svg.map g.mine[data-combatant="{figure}"]').click()
-        p.locator("svg.map .region, svg.map .dest").first.wait_for()
+        try:
+            p.locator("svg.map .region, svg.map .dest").first.wait_for()
+        except Exception as exc:
+            raise AssertionError(
+                f"{who}: no destinations; offers {p.locator('.offers').all_inner_texts()}"
+            ) from exc
 
     def click_hex(self, who: str, hex_label: str) -> None:
         p = self.page_of(who)
@@ -272,8 +277,13 @@ class Table:
 
     def gm_form(self, type: str) -> Any:
         """The GM's form of one of the table's tools (roll, note, ask, ruling, close), opened."""
-        g = self.gm.page
-        d = g.locator(f'details[data-key="gm:{type}"]')
+        return self.form("gm", f"gm:{type}")
+
+    def form(self, who: str, key: str) -> Any:
+        """A form of boxes (data-key `gm:roll`, `p:note` ...), opened; never one of the typed fallbacks."""
+        g = self.page_of(who)
+        d = g.locator(f'details[data-key="{key}"]')
+        assert d.evaluate("d => !d.closest('details.advanced')"), key
         if d.get_attribute("open") is None:
             d.locator("summary").click()
         return d.locator("form")

@@ -74,6 +74,39 @@ def _tft(t: Table) -> None:
     ).wait_for()
 
 
+def _freeform(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.mark_mine("Alice", "brenna")  # no movement rules: every hex of the map may be clicked
+    t.click_hex("Alice", "1,0")
+    t.send_offer("Alice", "to 1,0")
+    t.log(t.page_of("gm"), "Brenna").filter(has_text="1, 0").first.wait_for()
+    # The attack is a roll: Alice's, from the form of boxes every seat has.
+    roll = t.form("Alice", "p:roll")
+    roll.locator("input[name=expression]").fill("2d6+3")
+    roll.locator("input[name=purpose]").fill("Brenna's haymaker")
+    roll.locator("select[name=combatant]").select_option(label="Brenna")
+    t.sent("Alice", roll)
+    t.log(t.page_of("Bob"), "Brenna's haymaker").wait_for()
+    note = t.gm_form("note")
+    note.locator("input[name=text]").fill("The bouncer reels into the bar.")
+    t.sent("gm", note)
+    # The GM asks the bouncer's player; its answers are rows added with +, never a JSON list.
+    ask = t.gm_form("ask")
+    ask.locator("input[name=kind]").fill("give_up")
+    for answer in ("yield", "fight_on"):
+        ask.get_by_role("button", name="Add to options").click()
+        ask.locator('[data-option="options"] input[type=text]').last.fill(answer)
+    ask.locator("input[name=default]").fill("fight_on")
+    ask.locator("select[name=combatant]").select_option(label="Bouncer")
+    ask.locator("input[name=question]").fill("Does the bouncer yield?")
+    t.axe(t.page_of("gm"), "gm:ask")
+    t.sent("gm", ask)
+    t.page_of("Bob").locator(".reaction", has_text="Does the bouncer yield?").wait_for()
+    t.phone_layout("Bob")
+    t.answer("Bob", "yield")
+    t.log(t.page_of("gm"), "yield").first.wait_for()
+
+
 FIGHTS = [
     Fight(
         "tft",
@@ -100,6 +133,14 @@ FIGHTS = [
             ),
         ),
         _tft,
+    ),
+    Fight(
+        "freeform",
+        "server",
+        _number("reaction_timeout_s", "3600"),
+        {"reaction_timeout_s": 3600},
+        (Figure("Brenna", "guests", (0, 0), {}), Figure("Bouncer", "house", (3, 0), {})),
+        _freeform,
     ),
 ]
 
