@@ -33,6 +33,8 @@ class Migration(msgspec.Struct, frozen=True):
     # After its statements, the store seals every dice seed still stored plain under the server's seed
     # key (events/store/seed_key.py): a step SQL alone cannot take, since the key never enters the database.
     seal_seeds: bool = False
+    # The same for every webhook's URL and signing secret (events/store/outbox.py).
+    seal_webhooks: bool = False
 
 
 class SchemaMismatch(Exception):
@@ -208,6 +210,9 @@ CREATE TABLE snapshots (
         sqlite="ALTER TABLE webhooks ADD COLUMN avatar_url TEXT",
         postgres="ALTER TABLE webhooks ADD COLUMN avatar_url TEXT",
     ),
+    # 8: webhook URLs and secrets sealed at rest under the seed key, as the seeds are (issue 33 item 9):
+    # no statement, only the step that seals the rows stored plain until now, in the same transaction.
+    Migration("webhook_secrets", sqlite="", postgres="", seal_webhooks=True),
 ]
 
 

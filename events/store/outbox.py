@@ -6,13 +6,20 @@ leases endpoints (`claim_endpoints`: one process at a time per endpoint, `FOR UP
 PostgreSQL), sends each endpoint's pending deliveries in (seq, part) order and records the outcome.
 
 Times are Unix seconds (floats): they are the server's clock, used for scheduling, never hashed.
+
+A webhook's URL and secret are sealed under the seed key at rest (events/store/seed_key.py): both
+backends write and read them through `webhook_values`, `sealed_secret` and `webhook_from`, so the
+stored columns never hold them plain, and the rest of the server only ever sees them open.
 """
 
 from __future__ import annotations
 
 import abc
+from typing import Any
 
 import msgspec
+
+from events.store.seed_key import SeedKey
 
 ACTIVE = "active"
 DISABLED = "disabled"  # failed for too long; the GM was told
@@ -152,8 +159,42 @@ class WebhookStore(abc.ABC):
         """Pending deliveries of active endpoints, over the whole store."""
 
 
-def webhook_from(values: list) -> WebhookRow:
-    """A WebhookRow from a row of WEBHOOK_COLUMNS (`deliver` is stored as JSON text)."""
+# The sealed columns, named in the associated data of what they hold (a value moved to the other one,
+# or to another webhook's row, does not open).
+URL_COLUMN = "webhooks.url"
+SECRET_COLUMN = "webhooks.secret"
+
+
+def webhook_values(w: WebhookRow, key: SeedKey) -> tuple[Any, ...]:
+    """The row of WEBHOOK_COLUMNS to store for `w`: its URL and secret sealed, `deliver` as JSON text."""
+    return (
+        w.id,
+        w.stream,
+        key.seal_text(URL_COLUMN, w.id, w.url),
+        sealed_secret(w.id, w.secret, key),
+        w.seat,
+        msgspec.json.encode(w.deliver).decode(),
+        w.format,
+        w.base_url,
+        w.created_at,
+        w.status,
+        w.next_at,
+        w.failing_since,
+        w.last_error,
+        w.avatar_url,
+    )
+
+
+def sealed_secret(webhook_id: str, secret: str, key: SeedKey) -> str:
+    """The stored form of a webhook's (new) signing secret."""
+    return key.seal_text(SECRET_COLUMN, webhook_id, secret)
+
+
+def webhook_from(values: Any, key: SeedKey) -> WebhookRow:
+    """A WebhookRow from a stored row of WEBHOOK_COLUMNS, its URL and secret opened."""
     values = list(values)
+    wid = values[0]
+    values[2] = key.open_text(URL_COLUMN, wid, values[2])
+    values[3] = key.open_text(SECRET_COLUMN, wid, values[3])
     values[5] = msgspec.json.decode(values[5])
     return WebhookRow(*values)

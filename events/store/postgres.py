@@ -47,7 +47,7 @@ from events.store.port import (
 )
 from events.store.postgres_one_trip import ONE_TRIP_CHECKS, one_trip_arguments, one_trip_plan
 from events.store.postgres_snapshots import PostgresSnapshots
-from events.store.postgres_webhooks import PostgresWebhooks, write_webhook_rows
+from events.store.postgres_webhooks import PostgresWebhooks, seal_plain_webhooks, write_webhook_rows
 from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_postgres
@@ -226,9 +226,12 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store, SharedFeed):
             for r in await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
         ]
         for version, migration in pending(applied, self.migrations):
-            await conn.execute(migration.postgres)
+            if migration.postgres:
+                await conn.execute(migration.postgres)
             if migration.seal_seeds:
                 await self._seal_plain_seeds(conn)
+            if migration.seal_webhooks:
+                await seal_plain_webhooks(conn, self._key)
             await conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                 version,
@@ -544,7 +547,7 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store, SharedFeed):
                     t.token_id,
                 )
             if req.webhooks or req.webhook_changes or req.outbox:
-                await write_webhook_rows(conn, req)
+                await write_webhook_rows(conn, req, self._key)
             if req.clear_deadlines:
                 await conn.execute(
                     "DELETE FROM reaction_deadlines WHERE stream = $1 AND reaction = ANY($2::text[])",

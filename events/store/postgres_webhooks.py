@@ -12,7 +12,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
-import msgspec
 
 from events.store.outbox import (
     ACTIVE,
@@ -21,47 +20,34 @@ from events.store.outbox import (
     DELIVERY_COLUMNS,
     DISABLED,
     PENDING,
+    URL_COLUMN,
     WEBHOOK_COLUMNS,
     Attempt,
     Delivery,
     OutboxRow,
     WebhookRow,
+    sealed_secret,
     webhook_from,
+    webhook_values,
 )
 
 if TYPE_CHECKING:
     from events.store.port import Append
-
-
-def webhook_of(r: Any) -> WebhookRow:
-    return webhook_from(r.values())
+    from events.store.seed_key import SeedKey
 
 
 def delivery_of(r: Any) -> Delivery:
     return Delivery(*r.values())
 
 
-async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
+async def write_webhook_rows(conn: asyncpg.Connection, req: Append, key: SeedKey) -> None:
     """Inside an append's transaction: the webhooks it creates, the deliveries it causes, then the changes
     (last, so that a webhook this append stops is owed none of its events either)."""
     now = time.time()
     for w in req.webhooks:
         await conn.execute(
             f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-            w.id,
-            w.stream,
-            w.url,
-            w.secret,
-            w.seat,
-            msgspec.json.encode(w.deliver).decode(),
-            w.format,
-            w.base_url,
-            w.created_at,
-            w.status,
-            w.next_at,
-            w.failing_since,
-            w.last_error,
-            w.avatar_url,
+            *webhook_values(w, key),
         )
     if req.outbox:
         await conn.execute(
@@ -80,7 +66,9 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
         )
     for c in req.webhook_changes:
         if c.secret is not None:
-            await conn.execute("UPDATE webhooks SET secret = $1 WHERE id = $2", c.secret, c.id)
+            await conn.execute(
+                "UPDATE webhooks SET secret = $1 WHERE id = $2", sealed_secret(c.id, c.secret, key), c.id
+            )
         if c.status is not None:
             await conn.execute("UPDATE webhooks SET status = $1 WHERE id = $2", c.status, c.id)
             if c.status != ACTIVE:
@@ -90,6 +78,19 @@ async def write_webhook_rows(conn: asyncpg.Connection, req: Append) -> None:
                     c.id,
                     PENDING,
                 )
+
+
+async def seal_plain_webhooks(conn: asyncpg.Connection, key: SeedKey) -> None:
+    """The webhook_secrets migration's own step: seal each URL and secret written plain before it. (The
+    old row versions stay until VACUUM reclaims them, as with the seeds: docs/deploy.md.)"""
+    rows = await conn.fetch("SELECT id, url, secret FROM webhooks")
+    await conn.executemany(
+        "UPDATE webhooks SET url = $1, secret = $2 WHERE id = $3",
+        [
+            (key.seal_text(URL_COLUMN, r["id"], r["url"]), sealed_secret(r["id"], r["secret"], key), r["id"])
+            for r in rows
+        ],
+    )
 
 
 async def _record(conn: asyncpg.Connection, a: Attempt) -> None:
@@ -134,9 +135,10 @@ async def _record(conn: asyncpg.Connection, a: Attempt) -> None:
 
 
 class PostgresWebhooks:
-    """The WebhookStore methods of PostgresStore (which provides `_pool`)."""
+    """The WebhookStore methods of PostgresStore (which provides `_pool` and `_key`)."""
 
     _pool: Any
+    _key: Any
 
     async def webhooks(self, stream: str) -> list[WebhookRow]:
         rows = await self._pool.fetch(
@@ -144,11 +146,11 @@ class PostgresWebhooks:
             " AND status != 'deleted' ORDER BY created_at, id",
             stream,
         )
-        return [webhook_of(r) for r in rows]
+        return [webhook_from(r.values(), self._key) for r in rows]
 
     async def webhook(self, webhook_id: str) -> WebhookRow | None:
         r = await self._pool.fetchrow(f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1", webhook_id)
-        return webhook_of(r) if r else None
+        return webhook_from(r.values(), self._key) if r else None
 
     async def deliveries(self, webhook_id: str, limit: int = 100) -> list[Delivery]:
         rows = await self._pool.fetch(
@@ -181,7 +183,7 @@ class PostgresWebhooks:
             PENDING,
             limit,
         )
-        return [webhook_of(r) for r in rows]
+        return [webhook_from(r.values(), self._key) for r in rows]
 
     async def record_attempts(self, attempts: list[Attempt]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -1,10 +1,15 @@
-"""The key that seals dice seeds at rest, kept outside the database (DESIGN.md "Dice").
+"""The key that seals dice seeds and webhook secrets at rest, kept outside the database (DESIGN.md "Dice").
 
 A copied database file or backup then shows no unrevealed seed: each seed row holds
 `nonce (12 bytes) || AES-GCM(key, nonce, seed, aad)`, with the encounter and the seed's commitment as
 associated data, so a sealed seed moved to another row (another encounter, another commitment) no
 longer opens. The database records the key's fingerprint, so a server started with another key is
 refused before it rolls a die.
+
+A webhook's URL (a Discord webhook URL is itself a credential) and its signing secret are sealed the
+same way (`seal_text`), as text columns holding `sealed:v1:` and the base64 of nonce and ciphertext,
+with the column and the webhook's id as associated data: a copy shows neither, and a sealed value
+moved to another webhook or column no longer opens.
 
 SQLite reads the key from `TUSSLE_SEED_KEY` when set, else from `<db>.seed-key` beside the database,
 which the first start creates (mode 0600). PostgreSQL reads `TUSSLE_SEED_KEY` only: every process must
@@ -13,6 +18,7 @@ share the key, so none makes one of its own. The key is 32 bytes written as 64 h
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import os
@@ -24,6 +30,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 ENV = "TUSSLE_SEED_KEY"
 KEY_FILE_SUFFIX = ".seed-key"
 _NONCE = 12
+SEALED_TEXT = "sealed:v1:"  # how a sealed text column begins (a plain URL or whsec_ secret never does)
 _FINGERPRINT_LABEL = b"tussle seed key fingerprint v1"
 _HOW = "64 hex digits, e.g. from `python -c 'import secrets; print(secrets.token_hex(32))'`"
 
@@ -57,6 +64,29 @@ class SeedKey:
             raise SeedKeyError(
                 f"the seed of encounter {stream!r} (commitment {commitment}) does not open under the seed key "
                 f"from {self.source}: the row was altered or moved, or sealed under another key"
+            ) from None
+
+    @staticmethod
+    def _text_aad(column: str, row: str) -> bytes:
+        return f"tussle sealed text\0{column}\0{row}".encode()
+
+    def seal_text(self, column: str, row: str, text: str) -> str:
+        """`text` sealed for one column of one row (e.g. "webhooks.url", the webhook's id)."""
+        nonce = secrets.token_bytes(_NONCE)
+        sealed = nonce + self._aead.encrypt(nonce, text.encode(), self._text_aad(column, row))
+        return SEALED_TEXT + base64.b64encode(sealed).decode("ascii")
+
+    def open_text(self, column: str, row: str, stored: str) -> str:
+        """What `seal_text` sealed; SeedKeyError for a value not sealed, altered, moved or under another key."""
+        if not stored.startswith(SEALED_TEXT):
+            raise SeedKeyError(f"{column} of {row!r} is stored plain, not sealed: the database was altered")
+        sealed = base64.b64decode(stored[len(SEALED_TEXT) :])
+        try:
+            return self._aead.decrypt(sealed[:_NONCE], sealed[_NONCE:], self._text_aad(column, row)).decode()
+        except InvalidTag:
+            raise SeedKeyError(
+                f"{column} of {row!r} does not open under the seed key from {self.source}: "
+                "the row was altered or moved, or sealed under another key"
             ) from None
 
     def check(self, stored_fingerprint: str) -> None:
@@ -128,4 +158,13 @@ def for_postgres() -> SeedKey:
     return key
 
 
-__all__ = ["ENV", "KEY_FILE_SUFFIX", "SeedKey", "SeedKeyError", "for_postgres", "for_sqlite", "from_env"]
+__all__ = [
+    "ENV",
+    "KEY_FILE_SUFFIX",
+    "SEALED_TEXT",
+    "SeedKey",
+    "SeedKeyError",
+    "for_postgres",
+    "for_sqlite",
+    "from_env",
+]

@@ -38,7 +38,7 @@ from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_sqlite
 from events.store.sqlite_snapshots import SqliteSnapshots
-from events.store.sqlite_webhooks import SqliteWebhooks, write_webhook_rows
+from events.store.sqlite_webhooks import SqliteWebhooks, seal_plain_webhooks, write_webhook_rows
 from events.store.token_cache import TokenCache
 from events.store.writer_thread import WriterThread
 
@@ -196,7 +196,7 @@ def _write_side_rows(db: sqlite3.Connection, req: Append, key: SeedKey) -> None:
             (t.token_hash, req.stream, t.role, t.seat, t.token_id),
         )
     if req.webhooks or req.webhook_changes or req.outbox:
-        write_webhook_rows(db, req)
+        write_webhook_rows(db, req, key)
     for reaction in req.clear_deadlines:
         db.execute("DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?", (req.stream, reaction))
     for d in req.deadlines:
@@ -245,7 +245,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
     ):
         self.path = path
         self.seed_key = seed_key  # None: TUSSLE_SEED_KEY, else <db>.seed-key, read (or made) at open
-        self._sealed_plain_seeds = 0  # how many plain seeds this open's migration sealed
+        self._sealed_plain = 0  # how many plain rows (seeds, webhooks) this open's migrations sealed
         self.migrations = migrations
         self.lock = ExclusiveLock(path) if lock else None
         self.sole_writer = lock  # the lock file keeps every other server process out
@@ -279,7 +279,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
             self._writer_thread = WriterThread("tussle-sqlite-writer")
             self._writer = await self._on_writer(self._connect_writer)
             await self._on_writer(self._waiting_if_busy, self._migrate)
-            if self._sealed_plain_seeds:
+            if self._sealed_plain:
                 await self._on_writer(self._writer_execute, "PRAGMA wal_checkpoint(TRUNCATE)")
             if self.sole_writer:  # leases of a process that died with this file: no other process is left
                 await self.db.execute("UPDATE webhooks SET lease_until = 0 WHERE lease_until > 0")
@@ -304,6 +304,8 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
                     db.execute(statement)
                 if migration.seal_seeds:
                     self._seal_plain_seeds(db)
+                if migration.seal_webhooks:
+                    self._sealed_plain += seal_plain_webhooks(db, self._key)
                 db.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, migration.name, timestamp()),
@@ -326,7 +328,7 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
                 "UPDATE dice_seeds SET seed = ? WHERE stream = ? AND commitment = ?",
                 (self._key.seal(stream, commitment, bytes(seed)), stream, commitment),
             )
-        self._sealed_plain_seeds = len(rows)
+        self._sealed_plain += len(rows)
 
     def _check_seed_key(self, db: sqlite3.Connection) -> None:
         """Record the seed key's fingerprint in a database that has none; refuse another key's."""

@@ -11,8 +11,6 @@ import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from events.store.outbox import (
     ACTIVE,
     CANCELLED,
@@ -20,49 +18,34 @@ from events.store.outbox import (
     DELIVERY_COLUMNS,
     DISABLED,
     PENDING,
+    URL_COLUMN,
     WEBHOOK_COLUMNS,
     Attempt,
     Delivery,
     OutboxRow,
     WebhookRow,
+    sealed_secret,
     webhook_from,
+    webhook_values,
 )
 
 if TYPE_CHECKING:
     from events.store.port import Append
-
-
-def webhook_of(row: Any) -> WebhookRow:
-    return webhook_from(row)
+    from events.store.seed_key import SeedKey
 
 
 def delivery_of(row: Any) -> Delivery:
     return Delivery(*row)
 
 
-def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
+def write_webhook_rows(db: sqlite3.Connection, req: Append, key: SeedKey) -> None:
     """Inside an append's transaction: the webhooks it creates, the deliveries it causes, then the changes
     (last, so that a webhook this append stops is owed none of its events either)."""
     now = time.time()
     for w in req.webhooks:
         db.execute(
             f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                w.id,
-                w.stream,
-                w.url,
-                w.secret,
-                w.seat,
-                msgspec.json.encode(w.deliver).decode(),
-                w.format,
-                w.base_url,
-                w.created_at,
-                w.status,
-                w.next_at,
-                w.failing_since,
-                w.last_error,
-                w.avatar_url,
-            ),
+            webhook_values(w, key),
         )
     if req.outbox:
         db.executemany(
@@ -72,7 +55,9 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
         )
     for c in req.webhook_changes:
         if c.secret is not None:
-            db.execute("UPDATE webhooks SET secret = ? WHERE id = ?", (c.secret, c.id))
+            db.execute(
+                "UPDATE webhooks SET secret = ? WHERE id = ?", (sealed_secret(c.id, c.secret, key), c.id)
+            )
         if c.status is not None:
             db.execute("UPDATE webhooks SET status = ? WHERE id = ?", (c.status, c.id))
             if c.status != ACTIVE:
@@ -82,7 +67,20 @@ def write_webhook_rows(db: sqlite3.Connection, req: Append) -> None:
                 )
 
 
-def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
+def seal_plain_webhooks(db: sqlite3.Connection, key: SeedKey) -> int:
+    """The webhook_secrets migration's own step: seal each URL and secret written plain before it."""
+    rows = db.execute("SELECT id, url, secret FROM webhooks").fetchall()
+    db.executemany(
+        "UPDATE webhooks SET url = ?, secret = ? WHERE id = ?",
+        [
+            (key.seal_text(URL_COLUMN, wid, url), sealed_secret(wid, secret, key), wid)
+            for wid, url, secret in rows
+        ],
+    )
+    return len(rows)
+
+
+def claim(db: sqlite3.Connection, key: SeedKey, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
     rows = db.execute(
         f"UPDATE webhooks SET lease_until = ? WHERE id IN ("
         f" SELECT w.id FROM webhooks AS w WHERE w.status = ? AND w.next_at <= ? AND w.lease_until <= ?"
@@ -90,7 +88,7 @@ def claim(db: sqlite3.Connection, now: float, lease_s: float, limit: int) -> lis
         f" ORDER BY w.next_at LIMIT ?) RETURNING {WEBHOOK_COLUMNS}",
         (now + lease_s, ACTIVE, now, now, PENDING, limit),
     ).fetchall()
-    return [webhook_of(r) for r in rows]
+    return [webhook_from(r, key) for r in rows]
 
 
 def record(db: sqlite3.Connection, attempts: list[Attempt]) -> None:
@@ -125,10 +123,11 @@ def _record(db: sqlite3.Connection, a: Attempt) -> None:
 
 
 class SqliteWebhooks:
-    """The WebhookStore methods of SqliteStore (which provides `_rows` and `_write_transaction`)."""
+    """The WebhookStore methods of SqliteStore (which provides `_rows`, `_write_transaction` and `_key`)."""
 
     _rows: Any
     _write_transaction: Any
+    _key: Any
 
     async def webhooks(self, stream: str) -> list[WebhookRow]:
         rows = await self._rows(
@@ -136,11 +135,11 @@ class SqliteWebhooks:
             " ORDER BY created_at, id",
             (stream,),
         )
-        return [webhook_of(r) for r in rows]
+        return [webhook_from(r, self._key) for r in rows]
 
     async def webhook(self, webhook_id: str) -> WebhookRow | None:
         rows = await self._rows(f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?", (webhook_id,))
-        return webhook_of(rows[0]) if rows else None
+        return webhook_from(rows[0], self._key) if rows else None
 
     async def deliveries(self, webhook_id: str, limit: int = 100) -> list[Delivery]:
         rows = await self._rows(
@@ -159,7 +158,7 @@ class SqliteWebhooks:
         return [delivery_of(r) for r in rows]
 
     async def claim_endpoints(self, now: float, lease_s: float, limit: int) -> list[WebhookRow]:
-        return await self._write_transaction(claim, now, lease_s, limit)
+        return await self._write_transaction(claim, self._key, now, lease_s, limit)
 
     async def record_attempts(self, attempts: list[Attempt]) -> None:
         await self._write_transaction(record, attempts)
