@@ -147,6 +147,18 @@ class ReadTokenRevoked(msgspec.Struct, frozen=True):
     token_id: str
 
 
+class FirehoseGranted(msgspec.Struct, frozen=True):
+    """The GM let a server-level reader token (the firehose's, made by the admin) read this encounter."""
+
+    token_id: str
+
+
+class FirehoseRevoked(msgspec.Struct, frozen=True):
+    """The GM took back a reader token's grant: the firehose no longer carries this encounter to it."""
+
+    token_id: str
+
+
 class GmTokenRotated(msgspec.Struct, frozen=True):
     """The GM token was replaced; the old one no longer works."""
 
@@ -455,6 +467,8 @@ COMMON_EVENTS: tuple[type, ...] = (
     SeatTokenRotated,
     ReadTokenCreated,
     ReadTokenRevoked,
+    FirehoseGranted,
+    FirehoseRevoked,
     GmTokenRotated,
     WebhookCreated,
     WebhookDeleted,

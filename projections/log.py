@@ -208,6 +208,10 @@ def engine_sentence(state: State, e: Event, voided_texts: dict[int, str] | None 
         return "The GM makes an observer token."
     if t == "ReadTokenRevoked":
         return "The GM revokes an observer token."
+    if t == "FirehoseGranted":
+        return "The GM lets a server reader token (the firehose) read this encounter."
+    if t == "FirehoseRevoked":
+        return "The GM takes back a server reader token's grant."
     if t == "GmTokenRotated":
         return "The GM token is replaced."
     if t == "WebhookCreated":

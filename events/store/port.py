@@ -217,6 +217,10 @@ class EventStore(abc.ABC):
         """The store-wide feed in commit order: (position, event) after a position."""
 
     @abc.abstractmethod
+    async def last_position(self) -> int:
+        """The last position of the store-wide feed committed (0 when none): a feed starting now starts after it."""
+
+    @abc.abstractmethod
     async def stream_info(self, stream: str) -> StreamInfo | None: ...
 
     @abc.abstractmethod
@@ -255,6 +259,26 @@ class TokenStore(abc.ABC):
     @abc.abstractmethod
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         """The live tokens of one encounter (what `tussle export --with-secrets` carries to a new server)."""
+
+
+class ServerTokenStore(abc.ABC):
+    """Reader tokens of the whole server (events/store/server_tokens.py), and which encounters granted each."""
+
+    @abc.abstractmethod
+    async def add_server_token(self, row: TokenRow) -> None:
+        """Store a new server-level token (its hash, role and id)."""
+
+    @abc.abstractmethod
+    async def revoke_server_token(self, token_id: str) -> bool:
+        """Revoke a server-level token by id (False: no live one has it); every process stops it at once."""
+
+    @abc.abstractmethod
+    async def server_tokens(self) -> list[TokenRow]:
+        """The live server-level tokens."""
+
+    @abc.abstractmethod
+    async def granted_streams(self, token_id: str) -> list[str]:
+        """The encounters whose live grant lets reader token `token_id` read them."""
 
 
 class DeadlineStore(abc.ABC):
@@ -303,10 +327,6 @@ class SharedFeed(WholeStreamReads):
     the store what it heard, so that the store's caches stay current while notices keep coming."""
 
     @abc.abstractmethod
-    async def last_position(self) -> int:
-        """The last position committed: a feed that starts now starts after it."""
-
-    @abc.abstractmethod
     def on_commit(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call `listener()` after each append this handle commits; returns the function that stops it."""
 
@@ -329,7 +349,9 @@ class SharedFeed(WholeStreamReads):
         """A notice on the channel was not ours to read: trust nothing cached before it."""
 
 
-class Store(WholeStreamReads, SeedStore, TokenStore, DeadlineStore, WebhookStore, SnapshotStore):
+class Store(
+    WholeStreamReads, SeedStore, TokenStore, ServerTokenStore, DeadlineStore, WebhookStore, SnapshotStore
+):
     """One backend's database, every port at once. Every method is safe to call concurrently."""
 
     @abc.abstractmethod

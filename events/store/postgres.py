@@ -51,6 +51,7 @@ from events.store.postgres_webhooks import PostgresWebhooks, seal_plain_webhooks
 from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_postgres
+from events.store.server_tokens import FIREHOSE_GRANT, SERVER_STREAM
 
 # Two processes starting at once must not both migrate (nor race on CREATE TABLE IF NOT EXISTS, which
 # is not atomic in PostgreSQL): migrations run under this transaction-scoped advisory lock.
@@ -770,6 +771,50 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store, SharedFeed):
             stream,
         )
         return [TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]) for r in rows]
+
+    # ---- server-level tokens (events/store/server_tokens.py) ----------------------------------
+
+    async def add_server_token(self, row: TokenRow) -> None:
+        await self._pool.execute(
+            "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES ($1, $2, $3, $4, $5)",
+            row.token_hash,
+            SERVER_STREAM,
+            row.role,
+            row.seat,
+            row.token_id,
+        )
+
+    async def revoke_server_token(self, token_id: str) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            found = (
+                await conn.fetchval(
+                    "UPDATE tokens SET revoked = TRUE WHERE stream = $1 AND token_id = $2 AND NOT revoked"
+                    " RETURNING token_id",
+                    SERVER_STREAM,
+                    token_id,
+                )
+                is not None
+            )
+            # Other processes drop their cached tokens (events/store/notified_caches.py).
+            await conn.execute("SELECT pg_notify($1, json_build_object('tokens', TRUE)::text)", self.channel)
+        self.caches.drop_tokens()
+        return found
+
+    async def server_tokens(self) -> list[TokenRow]:
+        rows = await self._pool.fetch(
+            "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = $1 AND NOT revoked"
+            ' ORDER BY token_id COLLATE "C"',
+            SERVER_STREAM,
+        )
+        return [TokenRow(r["token_hash"], r["role"], r["seat"], r["token_id"]) for r in rows]
+
+    async def granted_streams(self, token_id: str) -> list[str]:
+        rows = await self._pool.fetch(
+            "SELECT stream FROM tokens WHERE role = $1 AND token_id = $2 AND NOT revoked",
+            FIREHOSE_GRANT,
+            token_id,
+        )
+        return [r["stream"] for r in rows]
 
     async def find_creation(self, command_id: str) -> Creation | None:
         r = await self._pool.fetchrow(

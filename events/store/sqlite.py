@@ -37,6 +37,7 @@ from events.store.port import (
 from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_sqlite
+from events.store.server_tokens import FIREHOSE_GRANT, SERVER_STREAM
 from events.store.sqlite_snapshots import SqliteSnapshots
 from events.store.sqlite_webhooks import SqliteWebhooks, seal_plain_webhooks, write_webhook_rows
 from events.store.token_cache import TokenCache
@@ -694,6 +695,49 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
                 "DELETE FROM reaction_deadlines WHERE stream = ? AND reaction = ?",
                 (stream, reaction),
             )
+
+    # ---- server-level tokens (events/store/server_tokens.py) ----------------------------------
+
+    async def add_server_token(self, row: TokenRow) -> None:
+        await self._write_transaction(
+            lambda db: db.execute(
+                "INSERT INTO tokens (token_hash, stream, role, seat, token_id) VALUES (?, ?, ?, ?, ?)",
+                (row.token_hash, SERVER_STREAM, row.role, row.seat, row.token_id),
+            )
+        )
+
+    async def revoke_server_token(self, token_id: str) -> bool:
+        try:
+            return await self._write_transaction(
+                lambda db: (
+                    db.execute(
+                        "UPDATE tokens SET revoked = 1 WHERE stream = ? AND token_id = ? AND revoked = 0",
+                        (SERVER_STREAM, token_id),
+                    ).rowcount
+                    > 0
+                )
+            )
+        finally:
+            self._forget_tokens()
+
+    async def server_tokens(self) -> list[TokenRow]:
+        rows = await self._rows(
+            "SELECT token_hash, role, seat, token_id FROM tokens WHERE stream = ? AND revoked = 0 ORDER BY rowid",
+            (SERVER_STREAM,),
+        )
+        return [TokenRow(*row) for row in rows]
+
+    async def granted_streams(self, token_id: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT stream FROM tokens WHERE role = ? AND token_id = ? AND revoked = 0",
+            (FIREHOSE_GRANT, token_id),
+        )
+        return [r[0] for r in rows]
+
+    async def last_position(self) -> int:
+        """The last position handed out (committed): a feed that starts now starts after it."""
+        rows = await self._rows("SELECT COALESCE(MAX(position), 0) FROM events")
+        return int(rows[0][0])
 
     def _forget_tokens(self) -> None:
         """Tokens were revoked or deleted: drop every cached one, and keep lookups in flight out."""

@@ -41,6 +41,8 @@ GIVEN = frozenset(
         "SeatTokenRotated",
         "ReadTokenCreated",
         "ReadTokenRevoked",
+        "FirehoseGranted",
+        "FirehoseRevoked",
         "GmTokenRotated",
         "WebhookCreated",
         "WebhookDeleted",

@@ -39,6 +39,17 @@ RULES: dict[str, Rule] = {
         "only the admin may delete encounters",
         "only the admin may delete encounters: send the admin token",
     ),
+    "manage_firehose_tokens": _rule(
+        ("admin",),
+        "only the server's admin makes and revokes firehose (server-level reader) tokens",
+        "only the server's admin makes and revokes firehose tokens: send the admin token",
+    ),
+    "read_firehose": _rule(
+        ("firehose",),
+        "the firehose takes a firehose token (POST /firehose-tokens, made by the admin); the admin's and "
+        "encounters' tokens read their encounters' own websockets",
+        "send a firehose token (Authorization: Bearer, ?token= or a first auth message)",
+    ),
     "read_hidden_rolls": _rule(
         ("gm", "admin"),
         "only the GM reads the hidden rolls: they stay behind the GM screen until reveal_roll "
@@ -78,6 +89,15 @@ def may_read(who: Principal | None, stream: str, public: bool) -> Principal:
     if public:
         return Principal("observer", stream)
     raise Unauthenticated("this encounter is not public: send a token (Authorization: Bearer)")
+
+
+def firehose_may_read(granted: bool) -> None:
+    """A firehose token reads a private encounter only once its GM granted it."""
+    if not granted:
+        raise NotPermitted(
+            "this firehose token reads public encounters, and private ones only once their GM granted it "
+            "(POST /encounters/{id}/firehose-grants)"
+        )
 
 
 def webhook_fields(who: Principal, seat: str | None, deliver: list[Any]) -> None:

@@ -16,7 +16,8 @@ REACTION_SWEEP = "reaction_sweep_failed"
 SNAPSHOT_SAVE = "snapshot_save_failed"
 ACTING_NOTICES = "acting_notices_failed"
 WEBHOOK_DISABLE = "webhook_disable_not_recorded"
-PLACES = (REACTION_SWEEP, SNAPSHOT_SAVE, ACTING_NOTICES, WEBHOOK_DISABLE)
+FIREHOSE_READ = "firehose_read_failed"
+PLACES = (REACTION_SWEEP, SNAPSHOT_SAVE, ACTING_NOTICES, WEBHOOK_DISABLE, FIREHOSE_READ)
 
 
 class Survived:

@@ -555,6 +555,42 @@ class ReadTokenResponse(msgspec.Struct):
     token: Annotated[str, about("The read-only bearer token, shown once.")]
 
 
+class FirehoseTokenResponse(msgspec.Struct):
+    token_id: Annotated[
+        str,
+        about(
+            "The firehose token's id: what a GM grants (POST .../firehose-grants) and the admin revokes "
+            "(DELETE /firehose-tokens/{token_id})."
+        ),
+    ]
+    token: Annotated[str, about("The server-level reader bearer token, shown once.")]
+
+
+class FirehoseToken(msgspec.Struct):
+    token_id: Annotated[str, about("The firehose token's id.")]
+    granted: Annotated[
+        list[str], about("The private encounters whose GM granted it (it reads every public one).")
+    ]
+
+
+class FirehoseTokens(msgspec.Struct):
+    tokens: Annotated[list[FirehoseToken], about("The live firehose tokens, oldest first.")]
+
+
+class CreateFirehoseGrant(msgspec.Struct, forbid_unknown_fields=True):
+    token_id: Annotated[
+        str, about("The firehose token's id, as the admin who made it gave it."), msgspec.Meta(min_length=1)
+    ]
+    command_id: RequestId = None
+
+
+class FirehoseGrantResponse(msgspec.Struct):
+    token_id: Annotated[str, about("The firehose token granted.")]
+    seq: Annotated[int, about("The seq of its FirehoseGranted event.")]
+    hash: Annotated[str, about("Its chain hash: the new head.")]
+    receipt: Receipt
+
+
 class GmTokenResponse(msgspec.Struct):
     gm_token: Annotated[str, about("The GM's new bearer token, shown once; the old one stops working.")]
 

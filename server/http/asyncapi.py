@@ -142,6 +142,43 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
 
 _CLIENT = ("auth", "subscribe", "clientPing")
 
+_POSITION = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "the event's place in the server's feed (commit order, every encounter): resume after it",
+}
+# The firehose's own frames (docs/websocket.md "The firehose"); auth, pings, pongs and errors are the
+# encounter channel's.
+_FIREHOSE_MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
+    "firehoseSubscribe": (
+        "The one subscription of a firehose connection: events only. `after` = the last position the client has.",
+        _obj(
+            ["op"],
+            op=_const("subscribe"),
+            projection={"type": "string", "enum": ["events"], "default": "events"},
+            after={**_POSITION, "default": 0},
+        ),
+    ),
+    "firehoseEvent": (
+        "One envelope of an encounter this token reads, tagged with it, in position order; per encounter in "
+        "seq order, nothing missed or repeated while it may read it.",
+        _obj(
+            ["type", "position", "encounter", "seq", "event"],
+            type=_const("event"),
+            position=_POSITION,
+            encounter={"type": "string", "description": "the encounter's id"},
+            seq=_SEQ,
+            event=_ENVELOPE,
+        ),
+    ),
+    "firehoseCaughtUp": (
+        "The catch-up is over: live frames follow. The last position read (or `after`).",
+        _obj(["type", "position"], type=_const("caught_up"), position=_POSITION),
+    ),
+}
+_FIREHOSE_CLIENT = ("auth", "firehoseSubscribe", "clientPing")
+_FIREHOSE_SERVER = ("firehoseEvent", "firehoseCaughtUp", "ping", "pong", "error")
+
 
 _DOCS: weakref.WeakKeyDictionary[Registry, dict[str, Any]] = weakref.WeakKeyDictionary()
 
@@ -206,7 +243,8 @@ def asyncapi_document(registry: Registry) -> dict[str, Any]:
 
 
 def _document(registry: Registry) -> dict[str, Any]:
-    payloads = {name: {**payload, "title": _frame_name(name)} for name, (_, payload) in _MESSAGES.items()}
+    every = {**_MESSAGES, **_FIREHOSE_MESSAGES}
+    payloads = {name: {**payload, "title": _frame_name(name)} for name, (_, payload) in every.items()}
     schemas = {
         **{_frame_name(n): p for n, p in payloads.items()},
         "LogEntry": _LOG_ENTRY,
@@ -222,9 +260,12 @@ def _document(registry: Registry) -> dict[str, Any]:
             "contentType": "application/json",
             "payload": {"$ref": f"#/components/schemas/{_frame_name(name)}"},
         }
-        for name, (summary, _) in _MESSAGES.items()
+        for name, (summary, _) in every.items()
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in _MESSAGES}
+    firehose_messages = {
+        name: {"$ref": f"#/components/messages/{name}"} for name in (*_FIREHOSE_CLIENT, *_FIREHOSE_SERVER)
+    }
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -234,7 +275,9 @@ def _document(registry: Registry) -> dict[str, Any]:
                 "One subscription per connection to an encounter's events, state or log. Auth: "
                 "`Authorization: Bearer`, `?token=`, or a first message {op: auth} within 5 s. Close codes: "
                 "1000 after EncounterClosed, 4008 lagging (the bounded send queue is full), 4400 bad_position "
-                "(after beyond the head), 4401 unauthenticated or token revoked. See docs/websocket.md."
+                "(after beyond the head), 4401 unauthenticated or token revoked. The firehose (/firehose) is one "
+                "subscription to the events of every encounter a server-level reader token reads, resumed by one "
+                "global position. See docs/websocket.md."
             ),
         },
         "defaultContentType": "application/json",
@@ -249,7 +292,20 @@ def _document(registry: Registry) -> dict[str, Any]:
                         "bindingVersion": "0.1.0",
                     }
                 },
-            }
+            },
+            "firehose": {
+                "address": "/firehose",
+                "description": "The events of every public encounter and of the private ones whose GM granted "
+                "this firehose token (POST /firehose-tokens; POST /encounters/{id}/firehose-grants), each frame "
+                "tagged with its encounter; bounded queue and 4008 lagging as on an encounter's channel.",
+                "messages": firehose_messages,
+                "bindings": {
+                    "ws": {
+                        "query": {**_obj([], token={"type": "string"}), "title": "FirehoseQuery"},
+                        "bindingVersion": "0.1.0",
+                    }
+                },
+            },
         },
         "operations": {
             "sendToServer": {
@@ -265,6 +321,18 @@ def _document(registry: Registry) -> dict[str, Any]:
                 "messages": [
                     {"$ref": f"#/channels/encounter/messages/{m}"} for m in _MESSAGES if m not in _CLIENT
                 ],
+            },
+            "sendToFirehose": {
+                "action": "receive",
+                "summary": "What a firehose client sends.",
+                "channel": {"$ref": "#/channels/firehose"},
+                "messages": [{"$ref": f"#/channels/firehose/messages/{m}"} for m in _FIREHOSE_CLIENT],
+            },
+            "receiveFromFirehose": {
+                "action": "send",
+                "summary": "What the firehose sends: catch-up events, caught_up, then live events.",
+                "channel": {"$ref": "#/channels/firehose"},
+                "messages": [{"$ref": f"#/channels/firehose/messages/{m}"} for m in _FIREHOSE_SERVER],
             },
         },
         "components": {

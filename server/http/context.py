@@ -13,9 +13,11 @@ import msgspec
 from aiohttp import web
 
 from events.store import receipt_key
-from events.store.port import Store
+from events.store.port import Store, TokenRow
 from events.store.receipt_key import ReceiptKeys
-from server.encounters.access import may_read, require
+from events.store.server_tokens import FIREHOSE, SERVER_STREAM
+from server.encounters import reader_tokens
+from server.encounters.access import firehose_may_read, may_read, require
 from server.encounters.service import Encounters
 from server.encounters.service_errors import Unauthenticated, bad_request
 from server.encounters.tokens import Principal, same_secret, token_hash
@@ -87,9 +89,20 @@ async def principal(request: web.Request, stream: str | None, token: str | None 
         request[PRINCIPAL] = Principal("admin", stream)  # for the request log (role only)
         return request[PRINCIPAL]
     found = await request.app[ENCOUNTERS].token_holder(token_hash(token))
-    if found is None or (stream is not None and found[0] != stream):
+    if found is None or (stream is not None and found[0] not in (stream, SERVER_STREAM)):
         raise Unauthenticated("this token is not valid for this encounter")
     stream_of, row = found
+    if row.role == FIREHOSE:
+        # A server-level reader: an observer of each encounter it may read (public, or granted).
+        if stream is None:
+            request[PRINCIPAL] = Principal(FIREHOSE, None, None, row.token_id, row.token_hash)
+            return request[PRINCIPAL]
+        info = await request.app[ENCOUNTERS].info(stream)
+        firehose_may_read(
+            await reader_tokens.reads(request.app[ENCOUNTERS], stream, row.token_id, info.public)
+        )
+        stream_of = stream
+        row = TokenRow(row.token_hash, "observer", None, row.token_id)
     request[PRINCIPAL] = Principal(row.role, stream_of, row.seat, row.token_id, row.token_hash)
     return request[PRINCIPAL]
 

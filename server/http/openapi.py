@@ -82,7 +82,7 @@ NAMED = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # a name: not empty, not only s
 PATH_MEANINGS = {
     "id": "The encounter's id.",
     "seat": "The seat's id.",
-    "token_id": "The read token's id (from POST .../read-tokens).",
+    "token_id": "The read token's id (from POST .../read-tokens), or the firehose token's (POST /firehose-tokens).",
     "wid": "The webhook's id.",
     "path": "The file's path under /static.",
 }
@@ -212,6 +212,33 @@ ENDPOINTS: list[Endpoint] = [
         rate=WRITE,
     ),
     Endpoint(
+        "post",
+        "/firehose-tokens",
+        "Make a firehose token (admin): a server-level reader of every public encounter and of the private "
+        "ones whose GM grants it, over the websocket GET /firehose (AsyncAPI).",
+        {201: t.FirehoseTokenResponse},
+        (401, 403),
+        auth="admin",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        "/firehose-tokens",
+        "The live firehose tokens and the encounters that granted each (admin).",
+        {200: t.FirehoseTokens},
+        (401, 403),
+        auth="admin",
+    ),
+    Endpoint(
+        "delete",
+        "/firehose-tokens/{token_id}",
+        "Revoke a firehose token (admin): its connections end (4401) and its grants stop working.",
+        {204: None},
+        (401, 403, 404),
+        auth="admin",
+        rate=WRITE,
+    ),
+    Endpoint(
         "get",
         "/encounters",
         "List encounters: all for the admin, else the public ones.",
@@ -286,6 +313,26 @@ ENDPOINTS: list[Endpoint] = [
         "delete",
         _enc("/read-tokens/{token_id}"),
         "Revoke an observer token (GM).",
+        {204: None},
+        (401, 403, 404, 409),
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "post",
+        _enc("/firehose-grants"),
+        "Let a firehose token read this private encounter (GM): FirehoseGranted; the admin's token grants "
+        'nothing (docs/websocket.md "The firehose").',
+        {201: t.FirehoseGrantResponse, 200: t.FirehoseGrantResponse},
+        (400, 401, 403, 404, 409, 413),
+        body=t.CreateFirehoseGrant,
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "delete",
+        _enc("/firehose-grants/{token_id}"),
+        "Take a firehose token's grant back (GM): FirehoseRevoked, its last frame of this encounter.",
         {204: None},
         (401, 403, 404, 409),
         auth="token",
@@ -499,6 +546,15 @@ ENDPOINTS: list[Endpoint] = [
         {101: None},
         (400, 401, 403, 404),
         auth="optional",
+    ),
+    Endpoint(
+        "get",
+        "/firehose",
+        "The firehose websocket (see /asyncapi.json, channel firehose): the events of every encounter a "
+        "firehose token reads; no token or an unknown one is a 401 before the upgrade, another kind a 403.",
+        {101: None},
+        (400, 401, 403),
+        auth="token",
     ),
 ]
 

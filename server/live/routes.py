@@ -13,7 +13,7 @@ from server.encounters.service_errors import bad_request
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
-from server.live import websocket
+from server.live import firehose, firehose_tokens, websocket
 from server.transfer.exporting import forum_chunks
 
 LOG_FORMATS = ("json", "markdown", "bbcode")
@@ -146,3 +146,5 @@ def setup(app: web.Application) -> None:
     app.router.add_get("/encounters/{id}/verify", get_verify)
     app.router.add_get("/asyncapi.json", get_asyncapi)
     websocket.setup(app)
+    firehose.setup(app)
+    firehose_tokens.setup(app)

@@ -39,6 +39,7 @@ from server.encounters.tokens import Principal, token_hash
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
 from server.http.streamed_json import encoded_pieces
+from server.live.frames import PING, PONG, caught_up_frame, error_frame, event_frame
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 from server.settings import WebsocketSettings
 
@@ -114,22 +115,6 @@ async def payload(obj: dict[str, Any]) -> bytes | Pieces:
     """`obj` as a frame's JSON, encoded in pieces with yields between; kept in pieces when long."""
     pieces = await encoded_pieces(obj)
     return Pieces(pieces) if sum(len(p) for p in pieces) > FRAGMENT else b"".join(pieces)
-
-
-def error_frame(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
-    return _encode({"type": "error", "code": code, "message": message, "details": details or {}})
-
-
-def event_frame(e: Event) -> bytes:
-    return _encode({"type": "event", "seq": e.seq, "event": e})
-
-
-def caught_up_frame(seq: int, hash_: str) -> bytes:
-    return _encode({"type": "caught_up", "seq": seq, "hash": hash_})
-
-
-PING = _encode({"type": "ping"})
-PONG = _encode({"type": "pong"})
 
 
 class Subscriber:
@@ -233,21 +218,39 @@ class Subscriber:
         self.queued_bytes += len(frame)
         self.wake.set()
 
+    def more_to_read(self, full_page: bool) -> bool:
+        """After a catch-up page: whether to read another (the page was full, or the live frames held
+        meanwhile overflowed their bound and must be read from the store instead)."""
+        if full_page:
+            return True
+        if self.held_overflow:
+            self.held_overflow = False
+            return True
+        return False
+
+    def go_live(self, last: int, caught_up: bytes, closes: bool = False) -> None:
+        """End a catch-up that sent everything up to `last`: `caught_up`, then the held frames after it."""
+        # From here to `live = True` nothing awaits: no offer can slip between the two.
+        self.last_seq = last
+        self.enqueue(caught_up, closes=closes)
+        held, self.held, self.held_bytes = self.held, [], 0
+        self.live = True
+        for seq, frame, closes_after in held:
+            self.offer(seq, frame, closes_after)
+
     def lag(self) -> None:
         """End a connection that cannot keep up: its queue dropped, `lagging`, close 4008."""
         if self.ending is not None:
             return
         self.hubs.lagging()
-        self.end(
-            4008,
-            error_frame(
-                "lagging",
-                "this connection fell too far behind the encounter; "
-                "reconnect with after = the last seq you received",
-                {"last_seq": self.last_seq},
-            ),
-            drop_queue=True,
-        )
+        self.end(4008, error_frame("lagging", self.LAGGING, self.lag_details()), drop_queue=True)
+
+    LAGGING = (
+        "this connection fell too far behind the encounter; reconnect with after = the last seq you received"
+    )
+
+    def lag_details(self) -> dict[str, Any]:
+        return {"last_seq": self.last_seq}
 
     async def send(self, frame: bytes | Pieces) -> bool:
         """Send one frame, waiting while the socket's buffer is full; False (and the connection lagging)
@@ -590,6 +593,22 @@ def _parse(msg: Any) -> dict[str, Any] | None:
     return body if isinstance(body, dict) else None
 
 
+async def upgrade(
+    request: web.Request, token: str | None, settings: WebsocketSettings
+) -> tuple[web.WebSocketResponse, Any, str]:
+    """The upgraded socket, what its prepare returned (the writer), and the key it counts against
+    (`--max-ws` per token, per address when anonymous): a 429 before the upgrade when there are too many."""
+    key = ws_key(request, token)
+    if not ws_allowed(request.app, key):
+        raise RateLimited("too many open websockets for this token (or address)")
+    ws = web.WebSocketResponse(
+        max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False
+    )
+    writer = await ws.prepare(request)
+    ws_opened(request.app, key)
+    return ws, writer, key
+
+
 async def websocket_handler(request: web.Request) -> web.StreamResponse:
     """GET /encounters/{id}/ws."""
     stream = request.match_info["id"]
@@ -603,14 +622,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         who = await reader(request, stream, token)
     elif info.public:
         who = Principal("observer", stream)
-    key = ws_key(request, token)
-    if not ws_allowed(app, key):
-        raise RateLimited("too many open websockets for this token (or address)")
-    ws = web.WebSocketResponse(
-        max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False
-    )
-    writer = await ws.prepare(request)
-    ws_opened(app, key)
+    ws, writer, key = await upgrade(request, token, settings)
     sub = Subscriber(ws, request.transport, settings, hubs, writer)
     sub.who = who
     sub.token_hash = (
@@ -738,6 +750,16 @@ async def _auth(request: web.Request, sub: Subscriber, stream: str, body: dict[s
     except ServiceError as exc:
         sub.end(4401, error_frame(exc.code, exc.message, exc.details))
         return key
+    new_key = count_against(request, sub, token, key)
+    if sub.ending is None:
+        sub.who = who
+        sub.token_hash = token_hash(token) if who is not None and who.role != "admin" else None
+    return new_key
+
+
+def count_against(request: web.Request, sub: Subscriber, token: str, key: str) -> str:
+    """After a first-message auth, the connection counts against `token`'s websockets rather than its
+    address's: the new key, or `key` (the connection ended) when the token has too many open."""
     new_key = ws_key(request, token)
     ws_closed(request.app, key)
     if not ws_allowed(request.app, new_key):
@@ -745,8 +767,6 @@ async def _auth(request: web.Request, sub: Subscriber, stream: str, body: dict[s
         sub.end(1008, error_frame("rate_limited", "too many open websockets for this token"))
         return key
     ws_opened(request.app, new_key)
-    sub.who = who
-    sub.token_hash = token_hash(token) if who is not None and who.role != "admin" else None
     return new_key
 
 
@@ -824,21 +844,10 @@ async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> Non
             if page:
                 limit = max(1, min(CATCH_UP_PAGE, page_bytes * len(page) // max(1, sent)))
             del page
-            if full:
-                continue
-            if sub.held_overflow:
-                sub.held_overflow = False
-                continue
-            break
-        if sub.ending is not None:
-            return
-        # From here to `live = True` nothing awaits: no offer can slip between the two.
-        sub.last_seq = last
-        sub.enqueue(caught_up_frame(last, last_hash), closes=closed)
-        held, sub.held, sub.held_bytes = sub.held, [], 0
-        sub.live = True
-        for seq, frame, closes in held:
-            sub.offer(seq, frame, closes)
+            if not sub.more_to_read(full):
+                break
+        if sub.ending is None:
+            sub.go_live(last, caught_up_frame(last, last_hash), closed)
     except (ConnectionError, RuntimeError):
         sub.end(1011)
 

@@ -41,6 +41,7 @@ from events.store.port import (
 )
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey
+from events.store.server_tokens import FIREHOSE_GRANT, SERVER_STREAM
 from events.store.snapshots import SnapshotRow
 
 # The key a handle opened without one seals seeds under (a real backend reads it from its key file).
@@ -225,6 +226,9 @@ class MemoryStore(Store):
     async def read_all(self, after_position: int, limit: int = 1000) -> list[tuple[int, Event]]:
         return [(p, e) for p, e in self._t.feed if p > after_position][:limit]
 
+    async def last_position(self) -> int:
+        return self._t.feed[-1][0] if self._t.feed else 0
+
     async def stream_info(self, stream: str) -> StreamInfo | None:
         return self._t.streams.get(stream)
 
@@ -284,6 +288,35 @@ class MemoryStore(Store):
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         rows = [row for s, row, revoked in self._t.tokens.values() if s == stream and not revoked]
         return sorted(rows, key=lambda r: r.token_hash)
+
+    async def add_server_token(self, row: TokenRow) -> None:
+        def add(t: Tables) -> None:
+            t.tokens[row.token_hash] = (SERVER_STREAM, row, False)
+
+        await self._transaction(add)
+
+    async def revoke_server_token(self, token_id: str) -> bool:
+        def revoke(t: Tables) -> bool:
+            found = [
+                h
+                for h, (s, row, revoked) in t.tokens.items()
+                if s == SERVER_STREAM and row.token_id == token_id and not revoked
+            ]
+            for h in found:
+                t.tokens[h] = (SERVER_STREAM, t.tokens[h][1], True)
+            return bool(found)
+
+        return bool(await self._transaction(revoke))
+
+    async def server_tokens(self) -> list[TokenRow]:
+        return [row for s, row, revoked in self._t.tokens.values() if s == SERVER_STREAM and not revoked]
+
+    async def granted_streams(self, token_id: str) -> list[str]:
+        return [
+            s
+            for s, row, revoked in self._t.tokens.values()
+            if row.role == FIREHOSE_GRANT and row.token_id == token_id and not revoked
+        ]
 
     async def due_deadlines(self, now: str, limit: int = 100) -> list[Deadline]:
         due = sorted((d, s, r) for (s, r), d in self._t.deadlines.items() if d <= now)

@@ -1,0 +1,121 @@
+"""The firehose (issue 30 item 5, docs/websocket.md "The firehose"): one websocket over every encounter a
+server-level reader token may read; private ones only once their GM granted it, and no longer once the
+GM took the grant back. On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+
+from tests.support.client import TussleClient
+from tests.support.ws import frame, until
+
+ADMIN = "admin-" + "f" * 40
+
+
+async def reader_token(client: TussleClient) -> dict[str, Any]:
+    r = await client.request("POST", "/firehose-tokens", token=ADMIN)
+    assert r.status == 201, r.body
+    return r.body
+
+
+async def firehose(client: TussleClient, token: str, after: int = 0) -> aiohttp.ClientWebSocketResponse:
+    ws = await client.session.ws_connect(
+        f"{client.base_url}/firehose", headers={"Authorization": f"Bearer {token}"}
+    )
+    await ws.send_json({"op": "subscribe", "after": after})
+    return ws
+
+
+async def next_event(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    f = await frame(ws)
+    assert f.get("type") == "event", f
+    return f
+
+
+async def test_a_private_encounter_is_read_only_while_its_gm_grants_it(serve):
+    srv = await serve(admin_token=ADMIN)
+    async with aiohttp.ClientSession() as session:
+        client = TussleClient(srv.base_url, session, "")
+        open_fight = await client.create(public=True, token=ADMIN, name="Open")
+        private = await client.create(public=False, token=ADMIN, name="Private")
+        await private.ok("note", text="before the grant")
+        reader = await reader_token(client)
+
+        # Before the grant: neither the firehose nor the reader's HTTP reads see the private fight.
+        assert (await private.get("/events", token=reader["token"])).status == 403
+        ws = await firehose(client, reader["token"])
+        caught, done = await until(ws, "caught_up")
+        assert {f["encounter"] for f in caught} == {open_fight.id}
+        assert [f["seq"] for f in caught] == [1]
+        assert done["position"] >= caught[-1]["position"]
+        await private.ok("note", text="unseen")
+        r = await open_fight.ok("note", text="seen")
+        f = await next_event(ws)
+        assert (f["encounter"], f["seq"], f["event"]["hash"]) == (open_fight.id, 2, r["hash"])
+
+        # The admin's token does not open a private fight to a reader: only its GM does.
+        grant = {"token_id": reader["token_id"]}
+        path = f"{private.path}/firehose-grants"
+        assert (await client.request("POST", path, grant, token=ADMIN)).status == 403
+        g = await client.request("POST", path, grant, token=private.gm_token)
+        assert g.status == 201, g.body
+        f = await next_event(ws)
+        assert (f["encounter"], f["seq"], f["event"]["type"]) == (
+            private.id,
+            g.body["seq"],
+            "FirehoseGranted",
+        )
+        assert f["event"]["data"] == {"token_id": reader["token_id"]}
+        r = await private.ok("note", text="now seen")
+        f = await next_event(ws)
+        assert (f["encounter"], f["seq"], f["event"]["hash"]) == (private.id, r["seq"], r["hash"])
+        assert (await private.get("/events", token=reader["token"])).status == 200
+
+        # The GM takes it back: the revocation is the reader's last frame of that fight.
+        assert (
+            await client.request("DELETE", f"{path}/{reader['token_id']}", token=private.gm_token)
+        ).status == 204
+        f = await next_event(ws)
+        assert (f["encounter"], f["event"]["type"]) == (private.id, "FirehoseRevoked")
+        await private.ok("note", text="unseen again")
+        later = await client.create(public=True, token=ADMIN, name="Later")  # created later: joins at once
+        f = await next_event(ws)
+        assert (f["encounter"], f["seq"], f["event"]["type"]) == (later.id, 1, "EncounterCreated")
+        assert (await private.get("/events", token=reader["token"])).status == 403
+
+        # The stream records both, so a resume from 0 sees the same: no private event but the two.
+        again = await firehose(client, reader["token"])
+        replayed, _ = await until(again, "caught_up")
+        assert [(f["encounter"], f["event"]["type"]) for f in replayed if f["encounter"] == private.id] == [
+            (private.id, "FirehoseRevoked")
+        ]
+        await again.close()
+
+        # The admin revokes the reader token: its firehose ends, and it opens no more.
+        assert (
+            await client.request("DELETE", f"/firehose-tokens/{reader['token_id']}", token=ADMIN)
+        ).status == 204
+        assert (await frame(ws))["code"] == "unauthenticated"
+        assert await frame(ws) == {"closed": 4401}
+        r = await client.request("GET", "/firehose-tokens", token=ADMIN)
+        assert r.status == 200 and r.body == {"tokens": []}
+
+
+async def test_only_a_reader_token_opens_the_firehose(serve):
+    srv = await serve(admin_token=ADMIN)
+    async with aiohttp.ClientSession() as session:
+        client = TussleClient(srv.base_url, session, "")
+        enc = await client.create(public=True, token=ADMIN)
+        for token, status in ((ADMIN, 403), (enc.gm_token, 403), ("nobody", 401)):
+            try:
+                ws = await client.session.ws_connect(
+                    f"{client.base_url}/firehose", headers={"Authorization": f"Bearer {token}"}
+                )
+            except aiohttp.WSServerHandshakeError as exc:
+                assert exc.status == status
+            else:
+                raise AssertionError(f"{token} opened the firehose: {ws}")
+        assert (await client.request("POST", "/firehose-tokens", token=enc.gm_token)).status in (401, 403)
+        assert (await client.request("POST", "/firehose-tokens")).status == 401
