@@ -19,6 +19,8 @@ COPY events ./events
 COPY projections ./projections
 COPY rules ./rules
 COPY server ./server
+# GET /verifying serves it (every export links there); the sources' docs/ is not installed otherwise.
+COPY docs/verifying.md ./server/static/verifying.md
 RUN pip install . \
     && groupadd --system --gid 10001 tussle \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data tussle \

@@ -60,8 +60,10 @@ class Flavour:
         list_close: str,
         code: Callable[[str], str],
         footer: Callable[[list[str]], str],
+        link: Callable[[str, str], str],
     ):
         self.escape, self.title, self.item, self.code, self.footer = escape, title, item, code, footer
+        self.link = link
         self.list_open, self.list_close = list_open, list_close
 
 
@@ -73,6 +75,7 @@ MARKDOWN = Flavour(
     list_close="",
     code=lambda t: f"`{t}`",
     footer=lambda lines: "---\n\n" + "\n\n".join(lines),
+    link=lambda url, text: f"[{text}](<{url}>)",
 )
 
 BBCODE = Flavour(
@@ -83,9 +86,14 @@ BBCODE = Flavour(
     list_close="[/list]",
     code=lambda t: f"[i]{t}[/i]",
     footer=lambda lines: "[size=85]" + "\n".join(lines) + "[/size]",
+    link=lambda url, text: f"[url={url}]{text}[/url]",
 )
 
 FLAVOURS = {"markdown": MARKDOWN, "bbcode": BBCODE}
+VERIFY_TEXT = "How to check every roll and the chain yourself"
+# Where the checks are written down when no server URL is known (`tussle export`): the document in the
+# Tussle sources, which a server serves at GET /verifying.
+VERIFYING_DOC = "docs/verifying.md in the Tussle sources (a Tussle server serves it at /verifying)"
 
 
 def _turn_label(turn: int) -> str:
@@ -112,6 +120,7 @@ def _footer(
     hash_: str,
     is_head: bool,
     excerpt_end: tuple[int, str] | None = None,
+    verify_url: str | None = None,
 ) -> str:
     lines = []
     if commitments:
@@ -125,6 +134,9 @@ def _footer(
     if excerpt_end is not None:  # an excerpt that ends before the head: where it ends, then the real head
         lines.append(f"Chain: seq {excerpt_end[0]}, hash {f.code(excerpt_end[1])}")
     lines.append(f"{'Head' if is_head else 'Chain'}: seq {seq}, hash {f.code(hash_)}")
+    if is_head:  # the export's last post says where the checks are written down
+        where = f.link(verify_url, VERIFY_TEXT) if verify_url else f"{VERIFY_TEXT}: {VERIFYING_DOC}"
+        lines.append(f"{where} ({f.code('tussle verify')})")
     return f.footer(lines)
 
 
@@ -143,22 +155,25 @@ def forum_posts(
     head: dict[str, Any],
     flavour: str = "markdown",
     max_chars: int | None = None,
+    verify_url: str | None = None,
 ) -> list[str]:
     """The log as forum posts: one per turn, split at entry boundaries to fit `max_chars`.
 
     `commitments` is `projections.audit.commitment_timeline(events)`; `head` the {seq, hash} the export
-    is taken at, named in the last post's footer.
+    is taken at, named in the last post's footer, with a link to how to verify it (`verify_url`:
+    docs/verifying.md as the server serves it, GET /verifying).
     """
     f = FLAVOURS[flavour]
     # Bookkeeping a ruleset marks as an aside is said by the action's own sentence: a post leaves it out.
     groups = group_by_turn([e for e in entries if not e.get("aside")])
     chunks: list[tuple[int, list[Entry]]] = []
     for g in groups:
-        chunks += [(g["turn"], part) for part in _split(f, name, g, commitments, head, max_chars)]
+        chunks += [(g["turn"], part) for part in _split(f, name, g, commitments, head, max_chars, verify_url)]
     posts = []
     for i, (turn, part_entries) in enumerate(chunks):
         is_last = i == len(chunks) - 1
-        posts.append(_render(f, name, turn, part_entries, commitments, head, is_last, _part_label(chunks, i)))
+        label = _part_label(chunks, i)
+        posts.append(_render(f, name, turn, part_entries, commitments, head, is_last, label, verify_url))
     return posts
 
 
@@ -179,6 +194,7 @@ def _render(
     head: dict[str, Any],
     is_last: bool,
     part: str,
+    verify_url: str | None = None,
 ) -> str:
     seq, hash_ = (head["seq"], head["hash"]) if is_last else (entries[-1]["seq"], entries[-1]["hash"])
     end = (
@@ -186,7 +202,7 @@ def _render(
         if is_last and entries and entries[-1]["seq"] < seq
         else None
     )
-    footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last, end)
+    footer = _footer(f, _commitments_as_of(commitments, seq), seq, hash_, is_last, end, verify_url)
     return _post(f, name, turn, part, entries, footer)
 
 
@@ -197,6 +213,7 @@ def _split(
     commitments: list[dict[str, Any]],
     head: dict[str, Any],
     max_chars: int | None,
+    verify_url: str | None = None,
 ) -> list[list[Entry]]:
     """Greedy split of one turn's entries; a single entry longer than the limit gets a post of its own."""
     entries = group["entries"]
@@ -207,7 +224,9 @@ def _split(
     for e in entries:
         trial = current + [e]
         # Measure with the longest labels the post could get, so the final render never grows past it.
-        text = _render(f, name, group["turn"], trial, commitments, head, True, " (part 999 of 999)")
+        text = _render(
+            f, name, group["turn"], trial, commitments, head, True, " (part 999 of 999)", verify_url
+        )
         if current and len(text) > max_chars:
             parts.append(current)
             current = [e]

@@ -223,7 +223,16 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
                 earlier = (before.commitments, before.state["seq"], before.state["hash"])
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         return await streamed(
-            request, resp, ndjson_lines(enc.events, stream, start, earlier, request.app[RECEIPTS].public())
+            request,
+            resp,
+            ndjson_lines(
+                enc.events,
+                stream,
+                start,
+                earlier,
+                request.app[RECEIPTS].public(),
+                pages.verifying_url(request),
+            ),
         )
     events = await enc.read_range(stream, start, start + limit - 1)
     next_from = events[-1].seq + 1 if events else start

@@ -223,11 +223,13 @@ async def _export(args: argparse.Namespace) -> int:
             return 1
         out = sys.stdout.buffer
         if args.format == "jsonl":
+            from projections.forum_export import VERIFYING_DOC
             from server.http.context import ReceiptSigner
 
             signer = ReceiptSigner()
             signer.load(store)
-            async for line in ndjson_lines(store, args.id, receipt_keys=signer.public()):
+            verifying = f"{args.base_url.rstrip('/')}/verifying" if args.base_url else VERIFYING_DOC
+            async for line in ndjson_lines(store, args.id, receipt_keys=signer.public(), verifying=verifying):
                 out.write(line)
             if args.with_secrets:
                 out.write(await secrets_line(store, args.id, await store.read(args.id)))
@@ -240,7 +242,10 @@ async def _export(args: argparse.Namespace) -> int:
             enc.snapshots.writes = (
                 False  # a reader beside the server: the snapshots are the server's to write
             )
-            async for text in forum_chunks(enc, args.id, args.format, args.turn, args.max_chars):
+            url = f"{args.base_url.rstrip('/')}/verifying" if args.base_url else None
+            async for text in forum_chunks(
+                enc, args.id, args.format, args.turn, args.max_chars, verify_url=url
+            ):
                 out.write(text.encode())
         out.flush()
     finally:
@@ -433,6 +438,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
     export.add_argument(
         "--pg", default=None, metavar="DSN", help="read from PostgreSQL instead (or TUSSLE_PG_DSN)"
+    )
+    export.add_argument(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="the server's public URL: the export links to URL/verifying (how to verify it), as the "
+        "server's own exports do; else it names docs/verifying.md",
     )
     export.add_argument(
         "--with-secrets",

@@ -3,13 +3,16 @@ the running server, it prints what GET /log?format= answers, for the whole log a
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import aiohttp
 import pytest
 
 from events.common import COMMON_EVENTS
+from projections.forum_export import POST_SEPARATOR, VERIFYING_DOC
 from rules.interface import Ruleset
 from server.guides.guide import published
 from tests.golden.scripts import load, play
@@ -32,17 +35,23 @@ async def test_forum_exports_are_the_logs_forum_text(tmp_path, name):
     db = str(tmp_path / "export.db")
     server = await RunningServer(db, snapshot_every=4, rate_reads=0, rate_commands=0).start()
     try:
+        at = ("--base-url", server.base_url)  # the URL the server's own answers link to
         async with aiohttp.ClientSession() as session:
             enc = await play(TussleClient(server.base_url, session, db), load(name))
             turns = sorted({e["turn"] for e in (await enc.get("/log?limit=10000")).body["entries"]})
             for fmt in ("markdown", "bbcode"):
                 whole = (await enc.get(f"/log?format={fmt}&limit=10000")).body
-                assert export(db, enc.id, "--format", fmt) == whole
+                assert export(db, enc.id, "--format", fmt, *at) == whole
+                # The last post links to how to verify it (issue 25 item 8): the server's own copy.
+                assert f"{server.base_url}/verifying" in whole.split(POST_SEPARATOR)[-1]
                 for turn in turns:
                     excerpt = (await enc.get(f"/log?format={fmt}&turn={turn}")).body
-                    assert export(db, enc.id, "--format", fmt, "--turn", str(turn)) == excerpt, (fmt, turn)
+                    assert export(db, enc.id, "--format", fmt, "--turn", str(turn), *at) == excerpt, (
+                        fmt,
+                        turn,
+                    )
             small = (await enc.get("/log?format=markdown&limit=10000&max_chars=300")).body
-            assert export(db, enc.id, "--format", "markdown", "--max-chars", "300") == small
+            assert export(db, enc.id, "--format", "markdown", "--max-chars", "300", *at) == small
     finally:
         await server.stop()
 
@@ -107,3 +116,36 @@ def test_every_ruleset_with_events_of_its_own_says_which_are_bookkeeping():
         and type(rs).aside is Ruleset.aside
     ]
     assert silent == []
+
+
+async def test_every_export_links_to_the_verifying_docs_the_server_serves(tmp_path):
+    """Issue 25 item 8: the JSONL/NDJSON trailer names where the checks are written (GET /verifying, which
+    serves docs/verifying.md), and so does the last forum post; `tussle export` without --base-url names
+    the document in the sources."""
+    db = str(tmp_path / "export.db")
+    server = await RunningServer(db).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            enc = await play(TussleClient(server.base_url, session, db), load("freeform-server-dice"))
+            async with session.get(
+                f"{server.base_url}{enc.path}/events",
+                headers={"Authorization": f"Bearer {enc.gm_token}", "Accept": "application/x-ndjson"},
+            ) as r:
+                trailer = json.loads((await r.read()).splitlines()[-1])["trailer"]
+            assert trailer["verifying"] == f"{server.base_url}/verifying"
+            async with session.get(trailer["verifying"]) as r:
+                assert r.status == 200 and r.headers["Content-Type"].startswith("text/markdown")
+                assert await r.text() == (Path(__file__).parent.parent / "docs" / "verifying.md").read_text()
+            bbcode = (await enc.get("/log?format=bbcode&limit=10000")).body
+            assert f"[url={server.base_url}/verifying]" in bbcode.split(POST_SEPARATOR)[-1]
+            async with session.get(
+                f"{server.base_url}{enc.path}/log?format=markdown",
+                headers={"Authorization": f"Bearer {enc.gm_token}", "Accept": "application/json"},
+            ) as r:
+                page = await r.json()
+            assert f"(<{server.base_url}/verifying>)" in page["posts"][-1]
+    finally:
+        await server.stop()
+    jsonl = export(db, enc.id)
+    assert json.loads(jsonl.splitlines()[-1])["trailer"]["verifying"] == VERIFYING_DOC
+    assert VERIFYING_DOC in export(db, enc.id, "--format", "markdown")

@@ -62,6 +62,7 @@ async def test_pages_and_turn_excerpts_are_the_whole_log_cut(tmp_path, name):
                     head=whole["head"],  # an excerpt's footer names the chain's real head (issue 18 item 4)
                     flavour="markdown",
                     max_chars=None,
+                    verify_url=f"{server.base_url}/verifying",
                 )
                 assert text == forum_text(posts), f"turn {turn} in markdown"
     finally:

@@ -158,6 +158,15 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "get",
+        "/verifying",
+        "docs/verifying.md as Markdown: every rule a verifier needs (every export links here, in its "
+        "trailer's `verifying` and in the last forum post).",
+        {200: {"text/markdown": {"schema": {"type": "string"}}}},
+        errors=(404,),
+        rate=None,
+    ),
+    Endpoint(
+        "get",
         "/static/{path}",
         "The pages' scripts and styles (strict Content-Security-Policy).",
         {200: {"text/javascript": {"schema": {"type": "string"}}}},

@@ -71,8 +71,34 @@ async def static_file(request: web.Request) -> web.FileResponse:
     return _file(path, ASSET_CACHE)
 
 
+# docs/verifying.md, every rule a verifier needs: read from the sources beside the package (a checkout,
+# an editable install), else from the copy the container image puts among the static files.
+VERIFYING_DOCS = (Path(__file__).parents[2] / "docs" / "verifying.md", STATIC_DIR / "verifying.md")
+
+
+def verifying_url(request: web.Request) -> str:
+    """Where this server serves docs/verifying.md: every export links to it."""
+    return f"{request.url.origin()}/verifying"
+
+
+async def verifying_page(request: web.Request) -> web.FileResponse:
+    """GET /verifying: docs/verifying.md as Markdown, the document every export links to."""
+    found = next((p for p in VERIFYING_DOCS if p.is_file()), None)
+    if found is None:
+        raise web.HTTPNotFound(
+            text="docs/verifying.md is not installed with this server; see the Tussle sources"
+        )
+    headers = {
+        **SECURITY_HEADERS,
+        "Cache-Control": PAGE_CACHE,
+        "Content-Type": "text/markdown; charset=utf-8",
+    }
+    return web.FileResponse(found, headers=headers)
+
+
 def setup(app: web.Application) -> None:
     """Add the page routes to the app."""
     app.router.add_get("/", landing_page)
+    app.router.add_get("/verifying", verifying_page)
     app.router.add_get("/encounters/{id}/view", encounter_page)
     app.router.add_get("/static/{path:.+}", static_file)

@@ -13,6 +13,7 @@ from server.encounters.service_errors import bad_request
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, int_query, json_response, reader
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
+from server.http.web import verifying_url
 from server.live import firehose, firehose_tokens, websocket
 from server.transfer.exporting import forum_chunks
 
@@ -75,6 +76,7 @@ async def get_log(request: web.Request) -> web.Response:
         head=head,
         flavour=fmt,
         max_chars=max_chars,
+        verify_url=verifying_url(request),
     )
     resp = json_response({"format": fmt, "head": head, "posts": posts, "next_from": next_from})
     resp.headers.update(more)
@@ -93,7 +95,7 @@ async def _forum_text(
     """A forum export written turn by turn as the log is read (server/transfer/exporting.py), never all at once."""
     content_type = "text/markdown" if fmt == "markdown" else "text/plain"
     resp = web.StreamResponse(headers={"Content-Type": f"{content_type}; charset=utf-8", **more})
-    texts = forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span)
+    texts = forum_chunks(request.app[ENCOUNTERS], stream, fmt, turn, max_chars, span, verifying_url(request))
     return await streamed(request, resp, (text.encode() async for text in texts))
 
 

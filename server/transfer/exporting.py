@@ -10,6 +10,7 @@ import msgspec
 
 from events.envelope import timestamp
 from events.store.port import EventStore
+from projections.forum_export import VERIFYING_DOC
 
 _enc = msgspec.json.Encoder()
 # Events read, encoded and written between yields to the event loop (a few milliseconds of work).
@@ -25,10 +26,12 @@ async def ndjson_lines(
     start: int = 1,
     earlier: tuple[list[str], int, str] | None = None,
     receipt_keys: list[dict[str, Any]] | None = None,
+    verifying: str = VERIFYING_DOC,
 ) -> AsyncIterator[bytes]:
     """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
     published before `start` and the seq and hash of event `start - 1` (else the events before `start`
-    are read for them); `receipt_keys`: the server's public receipt keys, current and retired (GET /keys)."""
+    are read for them); `receipt_keys`: the server's public receipt keys, current and retired (GET /keys);
+    `verifying`: where the rules of verifying it are written (the trailer links to them)."""
     head_seq, head_hash, commitments = 0, "0" * 64, []
     seq = 1
     if earlier is not None:
@@ -62,6 +65,7 @@ async def ndjson_lines(
         "head_hash": head_hash,
         "commitments": commitments,
         "exported_at": timestamp(),
+        "verifying": verifying,
     }
     if receipt_keys is not None:
         trailer["receipt_keys"] = receipt_keys
@@ -75,11 +79,13 @@ async def forum_chunks(
     turn: int | None = None,
     max_chars: int | None = None,
     span: tuple[int, int, int] | None = None,
+    verify_url: str | None = None,
 ) -> AsyncIterator[str]:
     """The log as forum posts (GET /log?format=markdown|bbcode), the whole encounter or one turn, written
     turn by turn as the log is read page by page: memory holds one page and one turn, never the stream.
     The posts are those of the whole log at once (a turn's posts are rendered once its last entry is known).
-    `span`: (first, last, at), the seqs of a page of the log as of `at`, instead of the whole or the turn."""
+    `span`: (first, last, at), the seqs of a page of the log as of `at`, instead of the whole or the turn;
+    `verify_url`: the link the last post gives to docs/verifying.md (GET /verifying)."""
     from projections.forum_export import POST_SEPARATOR, forum_posts
     from server.encounters.log_reading import LogRange, log_range, timeline, turn_range
 
@@ -95,14 +101,17 @@ async def forum_chunks(
 
     def posts(entries: list[dict[str, Any]], commitments: list[dict[str, Any]], is_last: bool) -> str:
         nonlocal written
-        if is_last:
-            out = forum_posts(
-                entries, name=name, commitments=commitments, head=head, flavour=flavour, max_chars=max_chars
-            )
-        else:  # rendered with the next turn's first entry after it, so its posts are not the last
-            out = forum_posts(
-                entries, name=name, commitments=commitments, head=head, flavour=flavour, max_chars=max_chars
-            )[:-1]
+        out = forum_posts(
+            entries,
+            name=name,
+            commitments=commitments,
+            head=head,
+            flavour=flavour,
+            max_chars=max_chars,
+            verify_url=verify_url,
+        )
+        if not is_last:  # rendered with the next turn's first entry after it, so its posts are not the last
+            out = out[:-1]
         text = (POST_SEPARATOR if written else "") + POST_SEPARATOR.join(out)
         written += len(out)
         return text
