@@ -73,7 +73,11 @@ def actor_problems(state: dict[str, Any], cid: str) -> list[str]:
             + " and may spend no AP"
         )
     if pending_swing(state, cid):
-        problems.append(f"{name} must first swing the enemy pulled off balance (ap-grapple.swing_target)")
+        # The swing is answered as the question it is (respond, offered to whoever is asked) or by its command.
+        problems.append(
+            f"{name} must first swing the enemy pulled off balance (respond to the swing question, or "
+            "ap-grapple.swing_target)"
+        )
     if option(state, "strict_initiative"):
         if not state.get("initiative"):
             problems.append("strict initiative is on and the GM has not set an initiative order")

@@ -97,7 +97,11 @@ def not_ready_reason(c: dict[str, Any], weapon: dict[str, Any]) -> str:
             f"{int(stats(c).get('hands', 2))} hands"
         )
     state = item_state(c, weapon["name"]) or "not ready"
-    return f"{c['name']}'s {weapon['name']} is {state}, not ready (gurps.ready_item first)"
+    # Every caller is an attack or a defence, when no Ready maneuver is open (ready_item would be refused).
+    return (
+        f"{c['name']}'s {weapon['name']} is {state}, not ready: readying it takes a Ready maneuver "
+        f"(gurps.ready_item) on a turn of {c['name']}'s own"
+    )
 
 
 def worn_shield(c: dict[str, Any]) -> dict[str, Any] | None:

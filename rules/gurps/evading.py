@@ -114,9 +114,10 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         seat = seat_of(state, cid)
         entry_edge = seat["entry_edge"]
         if path[0] not in foe_side_hexes(foe_hex, entry_edge):
+            # Sent to gurps.move only while leaving is open to him (leaving_problems empty).
             problems.append(
-                f"{list(path[0])} is not on {foe['name']}'s side of the hex: "
-                "leave through your own side with gurps.move"
+                f"{list(path[0])} is not on {foe['name']}'s side of the hex"
+                + ("" if problems else ": leave through your own side with gurps.move")
             )
         came_from: Hex = foe_hex
         onward = path
@@ -125,9 +126,14 @@ def decide_evade(state: dict[str, Any], cmd: Evade, dice: Dice) -> list[msgspec.
         held = shared_hex(state, cid)
         if held is not None and not in_close_combat_with(state, cid, foe_id):
             # Section 4.3: going from a close-combat hex toward another foe is leaving it first.
+            barred = leaving_problems(state, cid)
             raise RuleError(
                 f"{c['name']} is in close combat at {list(held['at'])}: leave it first "
-                f"(gurps.move), then evade {foe['name']}",
+                + (
+                    f"(gurps.move), then evade {foe['name']}"
+                    if not barred
+                    else f"(and {c['name']} may not leave it now: {'; '.join(barred)})"
+                ),
                 {"combatant": cid, "target": foe_id},
             )
         if foe_hex not in path:

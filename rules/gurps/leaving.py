@@ -14,7 +14,7 @@ from rules.gurps.hex_sharing import own_side_hexes, seat_of, shared_hex
 from rules.gurps.maneuvers import current_maneuver
 from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of
 from rules.gurps.state import evolve_rules
-from rules.gurps.tables import FULL_MOVE_MANEUVERS
+from rules.gurps.tables import FULL_MOVE_MANEUVERS, MANEUVERS
 from rules.hexes import Hex, as_hex, label
 from rules.refusals import refuse
 from rules.working import folded
@@ -56,6 +56,19 @@ def exits_for(state: dict[str, Any], cid: str) -> list[Hex]:
     return own_side_hexes(h["at"], seat["entry_edge"])
 
 
+def _through_the_foe(c: dict[str, Any], maneuver: str, barred: bool) -> str:
+    """Where leaving through the foe's side is sent: to gurps.evade only when an evade could be accepted
+    (a refusal points only to what could be, or says what must change first)."""
+    if barred:  # he may not leave at all now: the other problems say why, evading too
+        return ""
+    if MANEUVERS[maneuver]["movement"] in ("step", "none"):
+        return (
+            f"; leaving forward through the foe's side is an evade (gurps.evade), which takes a maneuver "
+            f"with movement, not {maneuver}"
+        )
+    return f"; to leave forward through the foe's side, {c['name']} must evade (gurps.evade)"
+
+
 def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> list[msgspec.Struct]:
     """He moves (or steps) out of his shared hex into `to`: `Moved {disengage}`, `CloseCombatLeft`."""
     c = state["combatants"][cid]
@@ -65,12 +78,8 @@ def leaving_events(state: dict[str, Any], cid: str, maneuver: str, to: Hex) -> l
     if not declared and to not in exits_for(state, cid):
         sides = ", ".join(str(list(x)) for x in exits_for(state, cid))
         problems.append(
-            f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides}); "
-            + (
-                f"to leave forward through the foe's side, {c['name']} must evade (gurps.evade)"
-                if not grapplers_of(state, cid)
-                else "a grappled figure may not evade"
-            )
+            f"{list(to)} is not one of the three hexes on {c['name']}'s side of the hex ({sides})"
+            + _through_the_foe(c, maneuver, bool(problems))
         )
     refuse(problems, details={"combatant": cid})
     how = "move" if maneuver in FULL_MOVE_MANEUVERS else "step"

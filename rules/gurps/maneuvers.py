@@ -48,12 +48,27 @@ def own_turn_or_error(state: dict[str, Any], cid: str, needs: str = "") -> str:
     """His maneuver now, or a RuleError saying it is not his turn (and what he needs)."""
     m = current_maneuver(state, cid)
     if m is None:
-        what = f" {needs}" if needs else ""
         raise RuleError(
-            f"it is not {name(state, cid)}'s own turn: choose a maneuver first (gurps.choose_maneuver){what}",
+            f"it is not {name(state, cid)}'s own turn: {_before_a_maneuver(state, cid, needs)}",
             {"combatant": cid},
         )
     return m
+
+
+def _before_a_maneuver(state: dict[str, Any], cid: str, needs: str) -> str:
+    """What comes before his turn: choosing a maneuver, when choose_maneuver could be accepted now; else
+    what must change first (a refusal points only to what could be accepted)."""
+    what = f" {needs}" if needs else ""
+    if state.get("turn", 0) < 1:
+        return f"no turn has started yet: the GM starts one (start_turn), then {name(state, cid)} chooses a maneuver{what}"
+    if cid in state.get("actions_spent", {}):
+        return (
+            f"{name(state, cid)} has already had a turn this second ({state['actions_spent'][cid]}); the next "
+            f"comes once the GM starts turn {int(state['turn']) + 1} (start_turn)"
+        )
+    if pins_on(state, cid):
+        return f"{name(state, cid)} is pinned: only an Attack may be chosen, to break free (gurps.choose_maneuver attack)"
+    return f"choose a maneuver first (gurps.choose_maneuver){what}"
 
 
 def ending_current_turn(state: dict[str, Any], why: str = "turn over") -> list[msgspec.Struct]:
@@ -79,7 +94,8 @@ def choose(state: dict[str, Any], cid: str, maneuver: str) -> list[msgspec.Struc
         problems.append(f"{c['name']} has already chosen {current_maneuver(state, cid)} this turn")
     if pins_on(state, cid) and m != "attack":
         problems.append(
-            f"{c['name']} is pinned: only an Attack, to break free, is allowed (gurps.break_free)"
+            f"{c['name']} is pinned: only an Attack, to break free, is allowed (the Attack maneuver, then "
+            "gurps.break_free)"
         )
     refuse(problems, details={"combatant": cid, "maneuver": maneuver})
     return [*ending_current_turn(state), ManeuverChosen(cid, m, int(state["turn"]), movement_allowance(c, m))]

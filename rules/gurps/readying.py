@@ -45,7 +45,9 @@ def decide_ready(state: dict[str, Any], cmd: ReadyItem, dice: Dice) -> list[msgs
     maneuver = current_maneuver(state, cid)
     problems = _item_problems(c, item)
     if pins_on(state, cid):
-        problems.append(f"{c['name']} is pinned: only breaking free (gurps.break_free) is allowed")
+        problems.append(
+            f"{c['name']} is pinned: only breaking free is allowed, which takes an Attack maneuver (gurps.break_free)"
+        )
     if cmd.fast_draw:
         if maneuver is not None:
             problems.append(

@@ -71,8 +71,10 @@ def move_problems(
         return []
     problems = whose_phase_problems(state, c, "moves")
     if contacts_of(state, c["id"]):
+        # Breaking off is a movement-phase step too: sent there only while that phase is its side's.
+        when = ", which takes its side's own movement phase" if problems else ""
         problems.append(
-            f"{c['name']} is in close combat and may leave it only by breaking off (rogue-trader.break_off)"
+            f"{c['name']} is in close combat and may leave it only by breaking off (rogue-trader.break_off){when}"
         )
     problems += turn_flags_problems(state, c)
     allowance = effective_move(c) * 100

@@ -171,13 +171,15 @@ def member_problems(state: dict[str, Any], cid: str) -> list[str]:
 def prone_unarmed_attack(state: dict[str, Any], cmd: ProneUnarmedAttack, dice: Dice) -> list[Any]:
     """Judo 2: a prone figure that moved 0 hexes punches an adjacent figure at -3 DX (§Judo-2)."""
     a, t = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    problems = slot_problems(state, a["id"], cmd.actor)
+    slot = slot_problems(state, a["id"], cmd.actor)
+    problems = list(slot)
     if F.judo(a) < 2:
         problems.append(f"{a['name']} does not have Judo 2")
     if a.get("posture") != "prone":
         problems.append(f"{a['name']} is not prone")
     if a.get("group"):
-        problems.append(f"{a['name']} is in HTH: use hth_attack")
+        # Sent to hth_attack only when its slot is open (else the slot's problem is what must change first).
+        problems.append(f"{a['name']} is in HTH" + ("" if slot else ": use hth_attack"))
     if F.tft_record(state, a["id"])["hexes_moved"]:
         problems.append(f"{a['name']} has moved this turn")
     if not adjacent(a.get("position"), t.get("position")):

@@ -31,7 +31,10 @@ def target_problems(state: dict[str, Any], c: dict[str, Any], t: dict[str, Any])
     if not F.is_down(t):
         out.append(f"{t['name']} is {t.get('posture', 'standing')}, not fallen ({STANDING_RULE})")
     if t.get("group"):
-        out.append(f"{t['name']} is in HTH: strike_into_hth attacks into a brawl")
+        # strike_into_hth is for one outside the brawl; one inside it is told of hth_attack already.
+        out.append(
+            f"{t['name']} is in HTH" + ("" if c.get("group") else ": strike_into_hth attacks into a brawl")
+        )
     if not adjacent(c.get("position"), t.get("position")):
         out.append(f"{t['name']} is not in a hex next to {c['name']}")
     return out
@@ -43,7 +46,9 @@ def attacker_problems(state: dict[str, Any], c: dict[str, Any], actor: str = "")
     if c.get("group"):
         out.append(f"{c['name']} is in HTH and attacks only those in HTH with them (hth_attack)")
     if F.is_down(c):
-        out.append(f"{c['name']} is down: {STANDING_RULE} (stand_up first, or enter_hth to pull them in)")
+        # Standing up or pulling the foe in are for a figure out of HTH; one in it attacks in the brawl.
+        how = "" if c.get("group") else " (stand_up first, or enter_hth to pull them in)"
+        out.append(f"{c['name']} is down: {STANDING_RULE}{how}")
     return out
 
 

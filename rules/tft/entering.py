@@ -60,7 +60,11 @@ def common_entry_problems(state: dict[str, Any], e: dict[str, Any], d: dict[str,
         out.append(f"{e['name']} is already in HTH")
     if d.get("group"):
         if not pulls_down(state, e, d):
-            out.append(f"{d['name']} is already in HTH: use join_hth to join the brawl")
+            # join_hth only for one not in a brawl already (a refusal points only to what could be accepted).
+            out.append(
+                f"{d['name']} is already in HTH"
+                + ("" if e.get("group") else ": use join_hth to join the brawl")
+            )
     elif len(F.occupants(state, d.get("position"), but=(d["id"],))) > 0:
         out.append(f"{d['name']} is not alone in its hex")
     if not adjacent(e.get("position"), d.get("position")):

@@ -117,7 +117,8 @@ def test_leaving_forward_by_evading_uses_his_own_entry_edge():
 
 def test_a_step_out_is_a_step_and_only_to_his_side():
     w = next_turn_in_the_hex("attack")
-    with pytest.raises(RuleError, match="must evade"):
+    # Under Attack an evade is refused ("at most a step"): the refusal says evading takes movement (issue 29 item 5).
+    with pytest.raises(RuleError, match="is an evade .gurps.evade., which takes a maneuver with movement"):
         w.run(GurpsMove(combatant="cai", path=[[1, 0]]))
     evs = w.run(GurpsMove(combatant="cai", path=[[-1, 0]]))
     assert one(evs, "CloseCombatLeft")["how"] == "step"

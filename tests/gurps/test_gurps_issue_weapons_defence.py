@@ -128,7 +128,10 @@ async def test_attack_refusals_through_http(tussle):
     await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="attack")
     cases = [
         ({"weapon": "broadsword"}, "cannot attack with the broadsword in close combat: its reach 1 lacks C"),
-        ({"weapon": "knife"}, "Cai's knife is carried, not ready (gurps.ready_item first)"),
+        (
+            {"weapon": "knife"},
+            "Cai's knife is carried, not ready: readying it takes a Ready maneuver (gurps.ready_item)",
+        ),
         ({"weapon": "spear"}, "Cai has no weapon named 'spear'"),
         ({"weapon": "hand", "target": "eve"}, "Cai is not in close combat with Eve (enter that hex first)"),
         ({"weapon": "hand", "target": "nobody"}, "no combatant"),

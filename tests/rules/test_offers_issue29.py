@@ -56,7 +56,7 @@ def test_grappling_takedown_and_pin_are_offered_only_at_a_foe_he_grapples():
 
 
 def test_a_charge_is_answered_only_as_the_rules_allow():
-    state, rt = _at("rogue-trader-manual-devil", 9)  # T1 charges the devil: hold, stand and fire, run away
+    state, rt = _at("rogue-trader-manual-devil", 9)  # T1 charges the unarmed devil: hold or run away
     (pending,) = state["pending"]
     offered = {o["fields"]["choice"] for o in rt.offers(state, "gm") if o["type"] == "respond"}
     for choice in pending["options"]:
