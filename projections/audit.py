@@ -25,7 +25,7 @@ VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_reve
 SEED_FAILED = "seed_failed"  # its seed was revealed but fails its commitment: not recomputed
 
 
-def seed_bytes(hex_seed: str) -> bytes | None:
+def seed_bytes(hex_seed: Any) -> bytes | None:
     """A revealed seed (64 lowercase hex) as its 32 bytes, or None if it is not one."""
     if not isinstance(hex_seed, str) or len(hex_seed) != 64:
         return None

@@ -117,6 +117,7 @@ async def demo_in_database(db: str, base: str, *, public: bool = True) -> int:
             await enc.execute(info.id, gm, _with_ids(body))
     finally:
         await store.close()
+    assert gm_token is not None  # a new encounter's creation hands out its GM token
     _print(base.rstrip("/"), info.id, gm_token, public)
     print(f"(written into {db}: serve it with `tussle serve --db {db}` to open these URLs)")
     return 0

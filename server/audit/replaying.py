@@ -267,7 +267,7 @@ class Replay:
                 )
             )
             return
-        manual = [
+        manual: list[Any] = [  # as stored: a forged stream's faces are judged by Dice, not here
             e.data.get("faces") for e in command if e.type == "DieRolled" and e.data.get("source") == "manual"
         ]
         actor = body["actor"]

@@ -31,7 +31,7 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
             continue
         target = e.data.get("seq")
         roll = made.get(target) if isinstance(target, int) else None
-        if roll is None or target >= e.seq:
+        if roll is None or not isinstance(target, int) or target >= e.seq:
             problems.append(
                 ("hidden", f"seq {e.seq} reveals seq {target}, which is no earlier hidden roll", e.seq)
             )

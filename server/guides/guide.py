@@ -45,9 +45,7 @@ def _described(t: Any) -> tuple[Any, str]:
 
 def _type_name(t: Any) -> str:
     return (
-        getattr(t, "__name__", None)
-        if get_origin(t) is None and hasattr(t, "__name__")
-        else str(t).replace("typing.", "")
+        str(t.__name__) if get_origin(t) is None and hasattr(t, "__name__") else str(t).replace("typing.", "")
     )
 
 
@@ -104,7 +102,7 @@ def _acting(rs: Ruleset) -> dict[str, str]:
 def ruleset_detail(rs: Ruleset) -> dict[str, Any]:
     """Everything a player needs of one ruleset, as JSON (GET /rulesets/{id})."""
     gm_only = frozenset(rs.gm_commands)
-    common_gm = COMMON_GM_ONLY | (frozenset() if rs.players_may_move else {Move.__struct_config__.tag})
+    common_gm = COMMON_GM_ONLY | (frozenset() if rs.players_may_move else {str(Move.__struct_config__.tag)})
     options = fields(rs.Options)
     for o in options:
         o["off_by_default"] = o["default"] is False

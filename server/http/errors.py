@@ -69,7 +69,7 @@ STARTED = web.RequestKey("started", web.StreamResponse)
 
 async def note_started(request: web.BaseRequest, response: web.StreamResponse) -> None:
     """on_response_prepare: remember that this request's answer has begun."""
-    request[STARTED] = response  # type: ignore[index]
+    request[STARTED] = response
 
 
 def _broken(request: web.Request, started: web.StreamResponse, exc: Exception) -> web.StreamResponse:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 from collections.abc import AsyncIterator
 from typing import Any
@@ -92,7 +93,7 @@ class PgFeedListener:
         while True:
             lost = asyncio.Event()
             try:
-                self._listening = await self.store.listen(self._notified, lambda lost=lost: self._lost(lost))
+                self._listening = await self.store.listen(self._notified, functools.partial(self._lost, lost))
                 self.store.notices_trusted(True)
                 self.listen_pid = self._listening.server_pid
                 self.connections += 1

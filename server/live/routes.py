@@ -20,7 +20,7 @@ from server.transfer.exporting import forum_chunks
 LOG_FORMATS = ("json", "markdown", "bbcode")
 
 
-async def get_log(request: web.Request) -> web.Response:
+async def get_log(request: web.Request) -> web.StreamResponse:
     """GET /encounters/{id}/log?format=json|markdown|bbcode&at=&turn=&max_chars=&from=&limit=
 
     Paged like /events: the entries of seqs `from`..`from + limit - 1` (at most `at`), and `next_from`;

@@ -54,7 +54,7 @@ def forwarded(request: web.Request, networks: tuple[Network, ...]) -> web.Reques
     peer = request.remote
     if peer is None or not _trusted(peer, networks):
         return request
-    client = client_address(peer, request.headers.getall("X-Forwarded-For", []), networks)
+    client = client_address(peer, request.headers.getall("X-Forwarded-For", []), networks) or peer
     proto = request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip().lower()
     scheme = proto if proto in ("http", "https") else request.scheme
     return request.clone(remote=client, scheme=scheme)

@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from server.encounters.service_errors import ServiceError
 from server.http.context import ENCOUNTERS
@@ -27,9 +28,7 @@ from server.ops.request_log import COMMANDS_ROUTE, facts_of, log_request
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def front_door(
-    networks: tuple[Network, ...],
-) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def front_door(networks: tuple[Network, ...]) -> Middleware:
     """The app's middleware; `networks`: the proxies whose X-Forwarded-For is believed."""
 
     @web.middleware

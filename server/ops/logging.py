@@ -120,7 +120,10 @@ def configure_logging(level: int = logging.INFO) -> None:
     """JSON logs with ISO timestamps on stderr, for structlog and the standard library alike."""
     global _level
     _level = level
-    shared = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
+    shared: list[Any] = [
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
     structlog.configure(
         processors=[
             *shared,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aiohttp import web
@@ -82,7 +83,7 @@ def install(app: web.Application, sections: list, *, trace: bool = False) -> Non
     probe = LoopProbe()
     sections.append(probe.metric_lines)
 
-    async def running(app: web.Application):  # noqa: ANN202 - an aiohttp cleanup context
+    async def running(app: web.Application) -> AsyncIterator[None]:
         if trace:
             loop = asyncio.get_running_loop()
             loop.set_debug(True)

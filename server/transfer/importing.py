@@ -9,6 +9,7 @@ hashes — comes from the `secrets` line that `tussle export --with-secrets` add
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
@@ -191,7 +192,7 @@ async def import_stream(store: Store, raw: bytes) -> dict[str, Any]:
     restored: list[Event] = []
     try:
         for request, ts in plan:
-            store.clock = lambda ts=ts: ts  # the command's first timestamp, so its hash comes back
+            store.clock = functools.partial(str, ts)  # the command's first timestamp: its hash comes back
             restored += (await store.append(request)).events
         differs = next((a for a, b in zip(restored, events, strict=True) if a.hash != b.hash), None)
         if differs is not None:

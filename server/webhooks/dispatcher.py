@@ -85,7 +85,7 @@ class Stats:
         return out
 
 
-def backoff(attempts: int, settings: WebhookSettings, rng: random.Random = random._inst) -> float:  # type: ignore[attr-defined]
+def backoff(attempts: int, settings: WebhookSettings, rng: random.Random = random._inst) -> float:
     """Seconds until the next try after `attempts` failures: doubling from retry_base_s up to retry_cap_s,
     with jitter (a random half to whole of it) so endpoints that failed together do not retry together."""
     delay = min(settings.retry_cap_s, settings.retry_base_s * 2 ** max(0, attempts - 1))

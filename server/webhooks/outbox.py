@@ -47,7 +47,7 @@ def outbox_rows(
     wants = {k for w in hooks.values() for k in w["deliver"]}
     texts = "log" in wants or any(w["format"] == "discord" for w in hooks.values())
     entries: list[dict[str, Any]] = []
-    notices: list[dict[str, str]] = []
+    notices: list[dict[str, Any]] = []
     s = state
     for i, ne in enumerate(new):
         e = Event(state["stream"], state["seq"] + 1 + i, ne.type, ne.data, actor, command_id, "", "", "")
