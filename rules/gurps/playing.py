@@ -33,6 +33,11 @@ REACTIONS: dict[str, dict[str, Any]] = {
             "(retreat: true and to: [q, r] to retreat)",
             "block": "block with the shield: only outside close combat, with stats.block",
         },
+        "params": {
+            "retreat": "true to retreat with the defence (the figure steps back into `to`)",
+            "to": "with retreat: the [q, r] hex to retreat to",
+            "weapon": "parry: the name of the ready weapon parried with (default: the best)",
+        },
     },
     "evade_stop": {
         "asked": "the foe whose hex an evader moves through",
@@ -48,6 +53,7 @@ REACTIONS: dict[str, dict[str, Any]] = {
     "gm_ruling": {
         "asked": "the GM, with base_grapple_mode gm",
         "choices": {"<outcome>": "the outcome of the grapple, takedown, pin or break free"},
+        "params": {"text": "the GM's ruling in words, for the log"},
     },
 }
 

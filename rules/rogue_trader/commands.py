@@ -8,6 +8,18 @@ import msgspec
 
 from rules.interface import Command
 
+# One entry of allocate_attacks' `allocations`, as rules/rogue_trader/allocation.py validate reads it (a
+# dict there; its keys said here for /openapi.json).
+ALLOCATION_SCHEMA: dict[str, Any] = {
+    "required": ["target"],
+    "properties": {
+        "attack": {"type": "string", "description": "weapon, improvised, or a special attack's kind."},
+        "weapon": {"type": ["string", "null"], "description": "A C-type weapon's id; null: none."},
+        "hand": {"enum": ["R", "L", None], "description": "The hand it is struck with; null: none."},
+        "target": {"type": "string", "description": "An enemy in base contact and in that attack's arc."},
+    },
+}
+
 # Spec 4.1, 4.10, 4.12: difficult ground and turns divide a move; the GM gives the divisor.
 TerrainDivisor = Annotated[
     int,
@@ -43,7 +55,7 @@ class AllocateAttacks(Command, tag="rogue-trader.allocate_attacks"):
         int, msgspec.Meta(description="The round you allocate for: this turn's number (one round a turn).")
     ]
     allocations: Annotated[
-        list[dict[str, Any]],
+        list[Annotated[dict[str, Any], msgspec.Meta(extra_json_schema=ALLOCATION_SCHEMA)]],
         msgspec.Meta(
             description=(
                 "Every attack of the model, in the order struck: each {attack: weapon, improvised or a special attack's "

@@ -31,6 +31,10 @@ STATS: dict[str, str] = {
     "living": "true (default) or false: tail damage",
     "base_radius": "the base's radius in hundredths of an inch",
     "creature": "catachan_devil with size small, medium or large: the seed's profile filled in",
+    "size": "a Catachan Devil's size: small, medium (default) or large",
+    "variant": "a large Catachan Devil's variant: female, male or fiddler (left out: rolled)",
+    "variant_roll": "set when a large Catachan Devil's variant is left to be rolled",
+    "equipment_hands": "hands holding equipment, so not free for weapons (default 0)",
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {

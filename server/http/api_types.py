@@ -713,7 +713,7 @@ class Me(msgspec.Struct):
     seat: Annotated[str | None, about("The token's seat; null for the GM, the admin or an observer.")]
     combatants: Annotated[list[str], about("The ids of the combatants this token may command.")]
     reactions: Annotated[
-        list[dict[str, Any]],
+        list[AskedReaction],
         about(
             "The reactions waiting for this token's answer, each with its id, kind, options, default and deadline."
         ),
@@ -755,12 +755,43 @@ class EventsPage(msgspec.Struct):
     head: Annotated[Head, about("The chain head when the page was read.")]
 
 
+Position = Annotated[
+    list[int] | None,
+    about(
+        "Where it stands in the encounter's geometry: [q, r] on hexes, [x, y] on a plane; null: off the map."
+    ),
+]
+Facing = Annotated[
+    int | None, about("Which way it faces: a hex direction 0-5 (hex6), or 0-359 degrees; null: none.")
+]
+
+
+class Item(msgspec.Struct):
+    """An item a combatant carries: the common fields, and those its ruleset reads (GET /rulesets/{id}:
+    item_fields)."""
+
+    id: Annotated[str, about("The item's id, unique for its combatant.")]
+    name: Annotated[str, about("The item's name, as the log writes it.")] = ""
+    kind: Annotated[str, about("What kind of item (weapon, shield ...: the ruleset's kinds).")] = ""
+    state: Annotated[str, about("ready, carried, worn or dropped.")] = ""
+    at: Annotated[Position, about("Where a dropped item lies.")] = None
+
+
 class Combatant(msgspec.Struct):
+    """A combatant as it joined (CombatantJoined: its ruleset completed its stats), as events since left it."""
+
     id: Annotated[str, about("The combatant's id.")]
     name: Annotated[str, about("The combatant's name, as the log writes it.")]
     side: Annotated[str, about("The side it fights on.")]
-    position: Annotated[
-        Any, about("Its position in the encounter's geometry ([q, r] or [x, y]); null: off the map.")
+    controller: Annotated[str | None, about("The seat that controls it; null: the GM (or a seat's list).")]
+    stats: Annotated[dict[str, Any], about("Its stats, as its ruleset names them.")]
+    position: Position
+    facing: Facing
+    posture: Annotated[str, about("standing, prone, kneeling ... (the ruleset's postures).")]
+    items: Annotated[list[Item], about("What it carries, and what it dropped (state dropped, at).")]
+    talents: Annotated[dict[str, int], about("Talent name to level (rulesets that have talents).")]
+    reactions: Annotated[
+        dict[str, str], about("Its standing orders: reaction kind to the choice made unasked.")
     ]
     wounds: Annotated[
         int, about("The damage it has taken in all: the sum of its Wounded amounts, in the ruleset's units.")
@@ -768,6 +799,7 @@ class Combatant(msgspec.Struct):
     conditions: Annotated[
         list[str], about("Its conditions now (stunned, unconscious, dead, routed, prisoner ...).")
     ]
+    group: Annotated[str | None, about("The close-combat group it is in (groups); null: none.")]
 
 
 class DroppedItem(msgspec.Struct):
@@ -775,7 +807,106 @@ class DroppedItem(msgspec.Struct):
 
     item: Annotated[str, about("The item's id.")]
     owner: Annotated[str, about("The id of the combatant who dropped it.")]
-    at: Annotated[Any, about("Where it lies, in the encounter's geometry ([q, r] or [x, y]).")]
+    at: Annotated[Position, about("Where it lies, in the encounter's geometry ([q, r] or [x, y]).")]
+
+
+class Group(msgspec.Struct):
+    """A close-combat group (CloseCombatJoined)."""
+
+    group: Annotated[str, about("The group's id.")]
+    combatants: Annotated[list[str], about("Who is in it, in the order they joined.")]
+    at: Annotated[Position, about("Where it fights.")]
+    standing: Annotated[bool, about("false: on the ground.")]
+
+
+class PinView(msgspec.Struct):
+    """A pin (PinApplied), as long as it holds."""
+
+    holder: Annotated[str, about("Who holds the pin.")]
+    pinned: Annotated[str, about("Who is pinned.")]
+    turn: Annotated[int, about("The turn it was applied.")]
+    turns_held: Annotated[int, about("How many turns it has been held since.")]
+    last_held_turn: Annotated[int, about("The last turn it was held.")]
+
+
+class PushBackView(msgspec.Struct):
+    """A push-back this turn (PushedBack)."""
+
+    combatant: Annotated[str, about("Who was pushed back.")]
+    from_: Annotated[Position, about("Where from.")] = msgspec.field(name="from")
+    to: Annotated[Position, about("Where to.")]
+    distance: Annotated[int, about("How far, in the geometry's units.")]
+
+
+class DiceKey(msgspec.Struct):
+    """The command keying a resolution's dice, so that its answer draws under it (rules/dice_keys.py)."""
+
+    command_id: Annotated[str, about("The keying command's id.")]
+    entropy: Annotated[str, about("That command's entropy.")]
+    keyed_by: Annotated[str, about("Whose command keyed the dice: seat, gm, client or server.")]
+    next_draw: Annotated[int, about("The draw the answer starts at.")]
+
+
+class PendingReaction(msgspec.Struct):
+    """A reaction waiting for its answer (ReactionRequested)."""
+
+    id: Annotated[str, about("The reaction's id: respond's `reaction`.")]
+    kind: Annotated[str, about("The reaction's kind (GET /rulesets/{id}: reactions).")]
+    combatant: Annotated[str | None, about("The combatant it is about; null: none.")]
+    asked_of: Annotated[str, about('The seat id (or "gm") that answers it.')]
+    options: Annotated[list[str], about("The choices.")]
+    default: Annotated[str, about("The choice taken when no one answers in time.")]
+    allows: Annotated[list[str], about("Command types that may be sent while it waits.")] = []
+    resume: Annotated[
+        dict[str, Any], about("What the ruleset needs to resume once it is answered (its own words).")
+    ] = {}
+    question: Annotated[str, about("The question, in words.")] = ""
+    dice_key: Annotated[DiceKey | None, about("The command keying its dice; null in older streams.")] = None
+
+
+class AskedReaction(PendingReaction):
+    """A reaction asked of this token, with its deadline."""
+
+    deadline: Annotated[str | None, about("UTC time it is answered by default; null: no timeout.")] = None
+
+
+class SeatView(msgspec.Struct):
+    """A seat as the state keeps it (never its token)."""
+
+    seat: Annotated[str, about("The seat's id.")]
+    name: Annotated[str, about("The player's name.")]
+    combatants: Annotated[list[str], about("The combatants the seat controls.")]
+    revoked: Annotated[bool, about("true: its token no longer works.")]
+
+
+class WebhookState(msgspec.Struct):
+    """A webhook as the stream records it (WebhookCreated): never its URL or secret."""
+
+    webhook: WebhookId
+    seat: Annotated[str | None, about("The seat whose notices it gets; null: everyone's.")]
+    deliver: Annotated[list[str], about("What it is sent: events, log, notices.")]
+    format: Annotated[str, about("json or discord.")]
+    host: Annotated[str, about("The host of its URL.")]
+
+
+class Inconsistency(msgspec.Struct):
+    """An event a retcon left pointing at nothing."""
+
+    seq: Annotated[int, about("The event's seq.")]
+    type: Annotated[str, about("Its type.")]
+    reason: Annotated[str, about("Why it no longer applies, in words.")]
+
+
+class HiddenRollState(msgspec.Struct):
+    """A hidden roll as the chain shows it: its faces stay behind the GM's screen until revealed."""
+
+    seq: Annotated[int, about("The seq of its HiddenRollMade event.")]
+    expression: Annotated[str, about("The dice rolled.")]
+    purpose: Annotated[str, about("What it is for.")]
+    combatant: Annotated[str | None, about("Whom it is for; null: nobody's.")]
+    entropy: Annotated[str, about("The entropy of the command that rolled it.")]
+    keyed_command_id: Annotated[str, about("The command id its draw is keyed by.")]
+    revealed: Annotated[bool, about("true once reveal_roll or close showed it.")]
 
 
 class EncounterState(msgspec.Struct):
@@ -795,21 +926,19 @@ class EncounterState(msgspec.Struct):
         about("Per id: stats, position, facing, posture, wounds, conditions, ready and dropped items."),
     ]
     groups: Annotated[
-        dict[str, Any],
+        dict[str, Group],
         about("The close-combat groups by id: who is in HTH with whom, where, standing or fallen."),
     ]
-    pins: Annotated[
-        list[dict[str, Any]], about("The pins: holder, pinned, the turn pinned, turns held so far.")
-    ]
+    pins: Annotated[list[PinView], about("The pins: holder, pinned, the turn pinned, turns held so far.")]
     pending: Annotated[
-        list[dict[str, Any]],
+        list[PendingReaction],
         about(
             "The reactions waiting for an answer (ReactionRequested): id, kind, options, default, asked_of."
         ),
     ]
-    seats: Annotated[dict[str, Any], about("The seats by id: name, combatants, revoked (never tokens).")]
+    seats: Annotated[dict[str, SeatView], about("The seats by id: name, combatants, revoked (never tokens).")]
     inconsistencies: Annotated[
-        list[dict[str, Any]], about("Events a retcon left pointing at nothing, for the GM to mend.")
+        list[Inconsistency], about("Events a retcon left pointing at nothing, for the GM to mend.")
     ]
     voided: Annotated[list[int], about("The seqs voided by retcons.")]
     rules: Annotated[dict[str, Any], about("The ruleset's own part of the state.")]
@@ -825,17 +954,66 @@ class EncounterState(msgspec.Struct):
         str | None, about("SHA-256 (hex) of the dice seed in use; null without server dice.")
     ]
     push_backs: Annotated[
-        list[dict[str, Any]], about("The push-backs owed now (who pushes whom back, where to), in order.")
+        list[PushBackView], about("The push-backs owed now (who pushes whom back, where to), in order.")
     ]
     actions_spent: Annotated[
         dict[str, str], about("Per combatant that has acted this turn (or phase), the action it spent.")
     ]
-    webhooks: Annotated[dict[str, Any], about("The encounter's webhooks by id (never their secrets).")]
+    webhooks: Annotated[
+        dict[str, WebhookState], about("The encounter's webhooks by id (never their secrets).")
+    ]
     dropped_items: Annotated[list[DroppedItem], about("The items lying on the ground.")]
     hidden_commitment: Annotated[
         str | None,
         about("SHA-256 (hex) of the hidden seed behind the GM's hidden rolls; absent or null: none."),
     ] = None
+    dice_draws: Annotated[
+        dict[str, int],
+        about("Per command keying a waiting reaction's dice, its next draw; absent while none waits."),
+    ] = {}
+    hidden_rolls: Annotated[
+        list[HiddenRollState], about("The GM's hidden rolls as the chain shows them; absent: none yet.")
+    ] = []
+
+
+class LogEntry(msgspec.Struct):
+    """One sentence of the narrative log."""
+
+    seq: Annotated[int, about("The seq of the event it tells.")]
+    turn: Annotated[int, about("The turn it belongs to.")]
+    type: Annotated[str, about("The event's type.")]
+    actor: Annotated[str, about("Who sent the command: gm, seat:<id>, server ...")]
+    ts: Annotated[str, about("The event's UTC time.")]
+    hash: Annotated[str, about("The event's chain hash.")]
+    text: Annotated[str, about("The sentence.")]
+    aside: Annotated[bool, about("true: bookkeeping a reader may skip (absent: false).")] = False
+
+
+class LogTurn(msgspec.Struct):
+    turn: Annotated[int, about("The turn.")]
+    entries: Annotated[list[LogEntry], about("Its entries, in seq order.")]
+
+
+class LogPage(msgspec.Struct):
+    """GET /encounters/{id}/log?format=json."""
+
+    stream: EncounterId
+    name: EncounterName
+    at: Annotated[int, about("The seq the log is as of.")]
+    head: Annotated[Head, about("That event's seq and hash.")]
+    turn: Annotated[int | None, about("The turn of an excerpt (turn=); null: none asked.")]
+    entries: Annotated[list[LogEntry], about("The entries of seqs from..from+limit-1, in seq order.")]
+    turns: Annotated[list[LogTurn], about("The same entries by turn.")]
+    next_from: Annotated[int, about("The from of the next page; past `at`: no more.")]
+
+
+class ForumPosts(msgspec.Struct):
+    """GET /encounters/{id}/log?format=markdown|bbcode with Accept: application/json: the forum posts."""
+
+    format: Annotated[Literal["markdown", "bbcode"], about("The posts' markup.")]
+    head: Annotated[Head, about("The head the posts are as of.")]
+    posts: Annotated[list[str], about("The posts, each under max_chars, split at entry boundaries.")]
+    next_from: Annotated[int, about("The from of the next page.")]
 
 
 class ReplaySkipped(msgspec.Struct):
@@ -987,7 +1165,7 @@ class CommitmentMovedDetails(msgspec.Struct):
 
 
 class ReactionPendingDetails(msgspec.Struct):
-    pending: Annotated[list[dict[str, Any]], about("The reactions to answer (respond) first.")]
+    pending: Annotated[list[PendingReaction], about("The reactions to answer (respond) first.")]
 
 
 class RollWanted(msgspec.Struct):

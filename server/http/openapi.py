@@ -416,9 +416,12 @@ ENDPOINTS: list[Endpoint] = [
                 "text/plain": {"schema": {"type": "string", "description": "format=bbcode: BBCode"}},
                 "application/json": {
                     "schema": {
-                        "type": "object",
-                        "description": "format=json: stream, name, at, head, turn, entries "
-                        "[{seq, turn, type, actor, ts, hash, text}], the same entries by turn, next_from",
+                        "description": "format=json: the entries (LogPage); format=markdown or bbcode with "
+                        "Accept: application/json: the forum posts (ForumPosts).",
+                        "oneOf": [
+                            {"$ref": REF.format(name="LogPage")},
+                            {"$ref": REF.format(name="ForumPosts")},
+                        ],
                     }
                 },
             }
@@ -614,7 +617,16 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
         events_of.update({cls.__name__: cls for cls in registry.rulesets[rid].events})
     structs = sorted(
         {v for e in ENDPOINTS for v in [*e.ok.values(), e.body] if isinstance(v, type)}
-        | {t.EventsPage, t.Error, *DETAILS.values(), EngineOptions, NewCombatant, *events_of.values()},
+        | {
+            t.EventsPage,
+            t.LogPage,
+            t.ForumPosts,
+            t.Error,
+            *DETAILS.values(),
+            EngineOptions,
+            NewCombatant,
+            *events_of.values(),
+        },
         key=lambda c: c.__name__,
     )
     rulesets = list(by_ruleset)
@@ -631,6 +643,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
     # `respond` passes fields it does not name on to the ruleset as `params` (API.md "Reactions").
     respond_name = command_union["discriminator"]["mapping"][Respond.__struct_config__.tag].rsplit("/", 1)[1]
     components[respond_name].pop("additionalProperties", None)
+    _respond_params(components[respond_name], registry)
     components["Command"] = {
         "description": "Any command of any installed ruleset, chosen by `type`; an "
         "encounter accepts the common ones and its ruleset's.",
@@ -641,6 +654,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
             "description": f"The commands an encounter of {rid} accepts.",
             **union,
         }
+    _offer_fields(components, command_union)
     errors_by_status: dict[int, dict[str, Any]] = {}
     for status, codes in ERROR_CODES.items():
         variants = []
@@ -652,6 +666,8 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
 
     _as_strict_as_the_server(components, list(registry.rulesets))
     _combatant_stats(components, registry, ref_of[NewCombatant])
+    _positions(components, registry)
+    _items(components, registry)
     g.described(components)
     g.arrays_have_items(components)
     paths: dict[str, dict[str, Any]] = {}
@@ -703,8 +719,144 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
             for rid in rulesets
         },
     )
+    _encounter_options(doc["components"]["schemas"], doc["x-tussle-rulesets"])
     g.defaults_in_words(doc)
     return doc
+
+
+# Where an answer holds the encounter's options, resolved: every one the ruleset and the engine have.
+OPTIONS_IN = (
+    ("EncounterState", "options"),
+    ("EncounterDetail", "options"),
+    ("EncounterCreatedResponse", "options"),
+)
+
+
+def _respond_params(respond: dict[str, Any], registry: Registry) -> None:
+    """`respond.params`: what each reaction of the installed rulesets reads (GET /rulesets/{id}: reactions'
+    params), none required."""
+    props: dict[str, Any] = {}
+    for rs in registry.rulesets.values():
+        for kind, reaction in rs.reactions.items():
+            for field, meaning in (reaction.get("params") or {}).items():
+                said = f"{rs.id} {kind}: {meaning}"
+                props[field] = {
+                    "description": f"{props[field]['description']}; {said}" if field in props else said
+                }
+    params = respond["properties"]["params"]
+    params["properties"] = dict(sorted(props.items()))
+    params["additionalProperties"] = False
+
+
+def _offer_fields(components: dict[str, Any], commands: dict[str, Any]) -> None:
+    """An offer's `fields` are some of its command's: every field any command of the union has, none
+    required (a field two commands type differently is either)."""
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    said: dict[str, str] = {}
+    for ref in commands["discriminator"]["mapping"].values():
+        for field, prop in components[ref.rsplit("/", 1)[1]].get("properties", {}).items():
+            if field in ("type", "actor"):
+                continue
+            bare = {k: v for k, v in prop.items() if k not in ("description", "default")}
+            if bare not in kinds.setdefault(field, []):
+                kinds[field].append(bare)
+            said.setdefault(field, prop.get("description") or g.FIELD_MEANINGS.get(field, ""))
+    offer = components["Offer"]["properties"]["fields"]
+    offer["properties"] = {
+        field: {
+            **(found[0] if len(found) == 1 else {"anyOf": found}),
+            "description": said[field] or f"The offered command's {field}.",
+        }
+        for field, found in sorted(kinds.items())
+    }
+    offer["additionalProperties"] = False
+
+
+def _encounter_options(schemas: dict[str, Any], rulesets: dict[str, Any]) -> None:
+    """Each ruleset's options and the engine's as one object (`TftEncounterOptions`), the options an
+    answer holds; in /openapi.json any one ruleset's, each closed so that none takes another's."""
+    refs = []
+    for rid, entry in rulesets.items():
+        own = schemas[entry["options"]["$ref"].rsplit("/", 1)[1]]
+        engine = schemas[entry["engine_options"]["$ref"].rsplit("/", 1)[1]]
+        name = f"{g.camel(rid)}EncounterOptions"
+        props = {**engine.get("properties", {}), **own.get("properties", {})}
+        schemas[name] = {
+            "title": name,
+            "type": "object",
+            "description": f"Every option of a {rid} encounter, its ruleset's and the engine's.",
+            "properties": props,
+            "additionalProperties": False,
+        }
+        refs.append({"$ref": REF.format(name=name)})
+    for schema, field in OPTIONS_IN:
+        prop = schemas[schema]["properties"][field]
+        schemas[schema]["properties"][field] = {
+            **({"anyOf": refs} if len(refs) > 1 else refs[0]),
+            "description": prop.get("description", ""),
+        }
+
+
+def _geometries(registry: Registry) -> set[tuple[str, str]]:
+    return {(rs.geometry["kind"], rs.geometry["facing"]) for rs in registry.rulesets.values()}
+
+
+# Where an answer holds a position (a combatant's, an item's, a group's, a push-back's ends).
+POSITIONS_IN = (
+    ("Combatant", "position"),
+    ("Item", "at"),
+    ("DroppedItem", "at"),
+    ("Group", "at"),
+    ("PushBackView", "from"),
+    ("PushBackView", "to"),
+)
+
+
+def _positions(components: dict[str, Any], registry: Registry) -> None:
+    """Positions and facings in the installed rulesets' geometry: two integers; a facing 0-5 on hexes,
+    0-359 in degrees (DESIGN.md "Units")."""
+    geometries = _geometries(registry)
+    kinds = sorted({kind for kind, _ in geometries})
+    words = {"hex_axial": "[q, r], axial hex coordinates", "plane": "[x, y], in hundredths of an inch"}
+    components["Position"] = {
+        "title": "Position",
+        "type": "array",
+        "description": "A position: " + "; or ".join(words[k] for k in kinds) + ".",
+        "items": {"type": "integer"},
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    facings = {facing for _, facing in geometries}
+    components["Facing"] = {
+        "title": "Facing",
+        "type": "integer",
+        "description": "A facing: "
+        + "; or ".join(
+            {"hex6": "a hex direction 0-5", "degrees": "degrees 0-359"}[f] for f in sorted(facings)
+        )
+        + ".",
+        "minimum": 0,
+        "maximum": 359 if "degrees" in facings else 5,
+    }
+    for name, field in POSITIONS_IN:
+        prop = components[name]["properties"][field]
+        components[name]["properties"][field] = {
+            "anyOf": [{"$ref": REF.format(name="Position")}, {"type": "null"}],
+            "description": prop.get("description", ""),
+        }
+    prop = components["Combatant"]["properties"]["facing"]
+    components["Combatant"]["properties"]["facing"] = {
+        "anyOf": [{"$ref": REF.format(name="Facing")}, {"type": "null"}],
+        "description": prop.get("description", ""),
+    }
+
+
+def _items(components: dict[str, Any], registry: Registry) -> None:
+    """An item's fields: the common ones and those the installed rulesets read (Ruleset.item_fields)."""
+    props = components["Item"]["properties"]
+    for rs in registry.rulesets.values():
+        for field, meaning in rs.item_fields.items():
+            props.setdefault(field, {"description": f"{rs.id}: {meaning}"})
 
 
 def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
@@ -722,6 +874,10 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
         **({"anyOf": stats} if len(stats) > 1 else stats[0]),
         "description": g.FIELD_MEANINGS["stats"],
     }  # default {}
+    components["Combatant"]["properties"]["stats"] = {
+        **combatant["properties"]["stats"],
+        "description": "Its stats, as its ruleset completed them at add_combatant.",
+    }
     add = components["AddCombatant"]["properties"]
     add["combatant"] = {"$ref": combatant_ref, "description": "The combatant to add."}
     many = components["AddCombatants"]["properties"]["combatants"]
@@ -735,7 +891,10 @@ def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) ->
         props = schema.get("properties")
         if not isinstance(props, dict):
             continue
-        if "actor" in props and "type" in props:  # a command: the server sets its actor
+        tag = props.get("type")
+        if (
+            "actor" in props and isinstance(tag, dict) and "enum" in tag
+        ):  # a command: the server sets its actor
             props.pop("actor")
             if "required" in schema:
                 schema["required"] = [r for r in schema["required"] if r != "actor"]

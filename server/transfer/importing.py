@@ -184,6 +184,12 @@ def checked_events(raw: bytes) -> tuple[list[Event], Secrets | None]:
 async def import_stream(store: Store, raw: bytes) -> dict[str, Any]:
     """Restore one exported encounter into `store`: {stream, head_seq, head_hash, seeds, tokens}."""
     events, secrets = checked_events(raw)
+    return await restore(store, events, secrets)
+
+
+async def restore(store: Store, events: list[Event], secrets: Secrets | None) -> dict[str, Any]:
+    """Append a whole stream's `events` as they were stored (the commands' own timestamps, so every hash
+    comes back); the caller has checked them (`checked_events`, or a test's own golden stream)."""
     stream = events[0].stream
     if await store.stream_info(stream) is not None:
         raise ImportRefused(f"this server already has an encounter {stream}")
