@@ -84,6 +84,9 @@ class Context(msgspec.Struct, frozen=True):
     hidden_seed: bytes | None = None
     # The server's caps on a `roll` (tussle serve --max-dice/--max-sides).
     roll_limits: RollLimits = DEFAULT_LIMITS
+    # The request that sent the command, as signed by whoever keyed its dice (keyed_by "discord": the
+    # interaction Discord signed, docs/discord.md), kept in the declaration for every verifier to check.
+    signed_request: dict[str, Any] | None = None
 
 
 def _is_gm(ctx: Context) -> bool:
@@ -561,6 +564,8 @@ def decide_folded(
     ctype = command_type(cmd)
     cmd = msgspec.structs.replace(cmd, actor=ctx.actor)
     declared = declaration(cmd, ruleset, dice.keyed_by)  # before any rekey: the keys this command brought
+    if ctx.signed_request is not None:
+        declared["signed_request"] = ctx.signed_request
     check_seat(state, ruleset, cmd, ctype, ctx)
     check_pending(state, ctype)
     folded = state

@@ -14,6 +14,7 @@ from projections.view import offers_view
 from rules.offers import GM
 from rules.registry import Registry
 from server import webhooks
+from server.discord import interactions as discord
 from server.encounters.access import require, sees_private_encounters
 from server.encounters.acting import asked_now, reaction_deadlines, with_deadlines
 from server.encounters.service import Encounters
@@ -232,6 +233,7 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
                 earlier,
                 request.app[RECEIPTS].public(),
                 pages.verifying_url(request),
+                _discord_keys(request),
             ),
         )
     events = await enc.read_range(stream, start, start + limit - 1)
@@ -241,6 +243,11 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     if len(events) > LONG_LIST:
         return await streamed_json(request, page)
     return json_response(page)
+
+
+def _discord_keys(request: web.Request) -> list[str] | None:
+    key = request.app[SETTINGS].discord.public_key
+    return [key] if key else None
 
 
 @routes.get("/encounters/{id}/state")
@@ -429,5 +436,6 @@ def make_app(
     if settings.loop_probe:
         loop_probe.install(app, app[METRICS].sections, trace=settings.loop_probe == "trace")
     webhooks.setup(app)
+    discord.setup(app)
     pages.setup(app)
     return app

@@ -16,7 +16,7 @@ from aiohttp import web
 from rules.registry import RegistryError
 from server.encounters.encounter_cache import DEFAULT_CAPACITY
 from server.ops.forwarded import trusted_networks
-from server.settings import Settings, WebhookSettings, WebsocketSettings
+from server.settings import DiscordSettings, Settings, WebhookSettings, WebsocketSettings
 
 
 def settings_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -44,7 +44,29 @@ def settings_from(args: argparse.Namespace, environ: Mapping[str, str] = os.envi
             give_up_s=args.webhook_give_up_s,
         ),
         ws=WebsocketSettings(queue_bytes=args.ws_queue_bytes, send_timeout_s=args.ws_send_timeout),
+        discord=discord_settings(args, environ),
     )
+
+
+def discord_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> DiscordSettings:
+    """The interactions endpoint's settings (docs/discord.md); the flags win over the environment."""
+    return DiscordSettings(
+        public_key=args.discord_public_key or environ.get("TUSSLE_DISCORD_PUBLIC_KEY") or None,
+        application_id=args.discord_application_id or environ.get("TUSSLE_DISCORD_APPLICATION_ID") or None,
+        api_base=args.discord_api_base
+        or environ.get("TUSSLE_DISCORD_API_BASE")
+        or DiscordSettings().api_base,
+    )
+
+
+def _discord_key(text: str) -> str:
+    from server.discord.signature import BadPublicKey, public_key
+
+    try:
+        public_key(text)
+    except BadPublicKey as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
 
 
 def _proxy_spec(spec: str) -> str:
@@ -416,6 +438,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ORIGIN",
         help="let browser pages of this origin call the server (repeatable; * for any); default: none",
     )
+    serve.add_argument(
+        "--discord-public-key",
+        metavar="HEX",
+        type=_discord_key,
+        help="answer Discord's interactions at POST /discord/interactions, checking their signatures with "
+        "this application public key (or TUSSLE_DISCORD_PUBLIC_KEY; docs/discord.md)",
+    )
+    serve.add_argument(
+        "--discord-application-id",
+        metavar="ID",
+        help="the Discord application's id (or TUSSLE_DISCORD_APPLICATION_ID)",
+    )
+    serve.add_argument(
+        "--discord-api-base",
+        metavar="URL",
+        help="Discord's API (default https://discord.com/api/v10, or TUSSLE_DISCORD_API_BASE)",
+    )
+    discord = sub.add_parser(
+        "discord",
+        help="the Discord application's slash commands",
+        description="Register /tussle with a Discord application (docs/discord.md).",
+    )
+    dsub = discord.add_subparsers(dest="discord_command", required=True)
+    register = dsub.add_parser(
+        "register",
+        help="bulk-overwrite the application's commands with /tussle",
+        description="Bulk-overwrite the application's global commands with /tussle, with the bot token "
+        "in DISCORD_BOT_TOKEN.",
+    )
+    register.add_argument("--application-id", default=os.environ.get("TUSSLE_DISCORD_APPLICATION_ID"))
+    register.add_argument("--api-base", default=os.environ.get("TUSSLE_DISCORD_API_BASE"))
+    register.add_argument("--dry-run", action="store_true", help="print what would be sent, send nothing")
     export = sub.add_parser(
         "export",
         help="export an encounter's events",
@@ -512,6 +566,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="also decide every declared command again with this installation's rulesets: "
         "every total, outcome and state change must be what the rules give",
     )
+    verify.add_argument(
+        "--discord-key",
+        action="append",
+        metavar="HEX",
+        help="the Discord application's public key the commands sent from Discord must verify under "
+        "(repeatable; else the export trailer's; docs/verifying.md)",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     keys = sub.add_parser(
         "keys",
@@ -582,7 +643,14 @@ def _verify(args: argparse.Namespace) -> int:
 
         registry = Registry.discover()
     report = verify_export(
-        raw, receipts, head=head, commitment=args.commitment, sent=sent, replay=registry, receipt_keys=keys
+        raw,
+        receipts,
+        head=head,
+        commitment=args.commitment,
+        sent=sent,
+        replay=registry,
+        receipt_keys=keys,
+        discord_keys=args.discord_key,
     )
     print(json.dumps(report, indent=2) if args.json else report_text(report, args.file))
     return 0 if report["ok"] else 1
@@ -620,6 +688,10 @@ def _run(args: argparse.Namespace) -> int:
         return _demo(args)
     if args.command == "keys":
         return _rotate_keys(args)
+    if args.command == "discord":
+        from server.discord.register import main as register
+
+        return register(args, os.environ.get("DISCORD_BOT_TOKEN") or None)
     return 2
 
 

@@ -51,6 +51,15 @@ class WebsocketSettings(msgspec.Struct, frozen=True):
     max_message: int = 64 * 1024
 
 
+class DiscordSettings(msgspec.Struct, frozen=True):
+    """Discord's interactions endpoint (server/discord/, docs/discord.md): off without a public key."""
+
+    public_key: str | None = None  # the application's, hex: every interaction's signature is checked with it
+    application_id: str | None = None
+    api_base: str = "https://discord.com/api/v10"  # where follow-ups go (tests: a local receiver)
+    defer_after_s: float = 2.0  # work not done by then is deferred (Discord waits 3 s for an answer)
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the app is configured with (API.md "Limits" for the limits)."""
 
@@ -72,6 +81,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     loop_probe: str | None = None  # TUSSLE_LOOP_PROBE: "1" measures the loop's slices, "trace" also debugs
     webhooks: WebhookSettings = WebhookSettings()
     ws: WebsocketSettings = WebsocketSettings()
+    discord: DiscordSettings = DiscordSettings()
 
     @property
     def roll_limits(self) -> RollLimits:
@@ -79,9 +89,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     def with_changes(self, **changes: Any) -> Settings:
         """These settings with some changed, by field name; `ws_<field>` and `webhook_allow_private`
-        name a websocket field and the webhooks' `allow_private` (the spelling of the serve flags).
+        name a websocket field, `discord_<field>` a Discord one, and the webhooks' `allow_private` (the spelling of the serve flags).
         An unknown name is a TypeError."""
         ws = {k[3:]: changes.pop(k) for k in [k for k in changes if k.startswith("ws_")]}
+        discord = {k[8:]: changes.pop(k) for k in [k for k in changes if k.startswith("discord_")]}
         webhooks = self.webhooks if "webhooks" not in changes else changes.pop("webhooks")
         if changes.pop("webhook_allow_private", False):
             webhooks = msgspec.structs.replace(webhooks, allow_private=True)
@@ -89,5 +100,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             if name in changes:
                 changes[name] = tuple(changes[name] or ())
         return msgspec.structs.replace(
-            self, webhooks=webhooks, ws=msgspec.structs.replace(self.ws, **ws), **changes
+            self,
+            webhooks=webhooks,
+            ws=msgspec.structs.replace(self.ws, **ws),
+            discord=msgspec.structs.replace(self.discord, **discord),
+            **changes,
         )

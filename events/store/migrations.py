@@ -213,6 +213,15 @@ CREATE TABLE snapshots (
     # 8: webhook URLs and secrets sealed at rest under the seed key, as the seeds are (issue 33 item 9):
     # no statement, only the step that seals the rows stored plain until now, in the same transaction.
     Migration("webhook_secrets", sqlite="", postgres="", seal_webhooks=True),
+    # 9: what the Discord interactions keep (events/store/discord_rows.py): codes, bound channels, links.
+    Migration(
+        "discord",
+        sqlite="CREATE TABLE discord (key TEXT PRIMARY KEY, stream TEXT NOT NULL, kind TEXT NOT NULL,"
+        " data TEXT NOT NULL, expires REAL); CREATE INDEX discord_by_stream ON discord (stream, kind)",
+        postgres="CREATE TABLE discord (key TEXT PRIMARY KEY, stream TEXT NOT NULL, kind TEXT NOT NULL,"
+        " data TEXT NOT NULL, expires DOUBLE PRECISION); CREATE INDEX discord_by_stream ON discord (stream, kind)",
+        stream_tables=("discord",),
+    ),
 ]
 
 

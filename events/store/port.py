@@ -16,6 +16,7 @@ import msgspec
 
 from events.envelope import Event, NewEvent, timestamp
 from events.store import receipt_key
+from events.store.discord_rows import DiscordStore
 from events.store.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
 from events.store.receipt_key import ReceiptKeys
 from events.store.snapshots import SnapshotStore
@@ -350,7 +351,14 @@ class SharedFeed(WholeStreamReads):
 
 
 class Store(
-    WholeStreamReads, SeedStore, TokenStore, ServerTokenStore, DeadlineStore, WebhookStore, SnapshotStore
+    WholeStreamReads,
+    SeedStore,
+    TokenStore,
+    ServerTokenStore,
+    DeadlineStore,
+    WebhookStore,
+    SnapshotStore,
+    DiscordStore,
 ):
     """One backend's database, every port at once. Every method is safe to call concurrently."""
 

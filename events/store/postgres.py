@@ -45,6 +45,7 @@ from events.store.port import (
     StreamInfo,
     TokenRow,
 )
+from events.store.postgres_discord import PostgresDiscord
 from events.store.postgres_one_trip import ONE_TRIP_CHECKS, one_trip_arguments, one_trip_plan
 from events.store.postgres_snapshots import PostgresSnapshots
 from events.store.postgres_webhooks import PostgresWebhooks, seal_plain_webhooks, write_webhook_rows
@@ -158,7 +159,7 @@ def channel_for(schema: str) -> str:
     return "tussle_events_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
 
 
-class PostgresStore(PostgresWebhooks, PostgresSnapshots, Store, SharedFeed):
+class PostgresStore(PostgresWebhooks, PostgresSnapshots, PostgresDiscord, Store, SharedFeed):
     """The PostgreSQL backend, shared by any number of server processes."""
 
     # Awaited inside every append transaction just before its commit: None but in tests, which hold a

@@ -38,6 +38,7 @@ from events.store.receipt_key import ReceiptKeys
 from events.store.sealing import Plan, Prior, Resend, plan_batch
 from events.store.seed_key import SeedKey, for_sqlite
 from events.store.server_tokens import FIREHOSE_GRANT, SERVER_STREAM
+from events.store.sqlite_discord import SqliteDiscord
 from events.store.sqlite_snapshots import SqliteSnapshots
 from events.store.sqlite_webhooks import SqliteWebhooks, seal_plain_webhooks, write_webhook_rows
 from events.store.token_cache import TokenCache
@@ -221,7 +222,7 @@ def _recorded_fingerprint(path: str) -> str | None:
     return row[0] if row else None
 
 
-class SqliteStore(SqliteWebhooks, SqliteSnapshots, Store):
+class SqliteStore(SqliteWebhooks, SqliteSnapshots, SqliteDiscord, Store):
     """The SQLite backend. `lock=False` opens a file another process serves (read-only uses: export).
 
     Writes go through their own connection. Appends that arrive while a transaction is being written

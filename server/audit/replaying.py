@@ -305,6 +305,7 @@ class Replay:
             rotated.get("commitment"),
             _void_targets(self.events[:before], cmd),
             self.hidden_seed,
+            signed_request=declared.get("signed_request"),
         )
         if manual or state["dice"] == "manual":
             dice = Dice(

@@ -30,6 +30,7 @@ from projections.audit import (
 from rules.registry import Registry
 from rules.supplied_dice import refused_faces
 from server.audit.replaying import GIVEN, replay_stream
+from server.audit.verifying_discord import discord_problems
 from server.audit.verifying_hidden import hidden_roll_report
 
 
@@ -498,12 +499,14 @@ def verify_events(
     sent: Iterable[dict[str, Any]] | None = None,
     replay: Registry | None = None,
     receipt_keys: list[dict[str, Any]] | None = None,
+    discord_keys: list[str] | None = None,
 ) -> dict[str, Any]:
     """The verification report: {ok, chain_ok, first_bad_seq, rolls_*, problems, head}. `heads`: (seq, hash,
     whose) heads kept outside the stream; `commitment`: the first commitment pinned from the create answer;
     `sent`: the client's own {command_id, entropy}; `replay`: the rulesets to decide every declared command
     again with (server/audit/replaying.py), which adds the report's `replay` part; `receipt_keys`: the
-    public keys signed receipts are checked with (else the trailer's)."""
+    public keys signed receipts are checked with (else the trailer's); `discord_keys`: the Discord
+    application's public keys the commands sent from Discord are checked with (else the trailer's)."""
     problems: list[Problem] = list(format_problems or [])
     chain = chain_problems(events)
     problems += chain
@@ -523,6 +526,9 @@ def verify_events(
     problems += [Problem("dice", message, seq) for seq, message in key_problems(events)]
     problems += declaration_problems(events)
     problems += version_problems(events)
+    if discord_keys is None and trailer is not None and isinstance(trailer.get("discord_public_keys"), list):
+        discord_keys = [k for k in trailer["discord_public_keys"] if isinstance(k, str)]
+    problems += [Problem("discord", message, seq) for seq, message in discord_problems(events, discord_keys)]
     rolls = audit_rolls(events)
     for r in rolls:
         if r["seq"] in refused:
@@ -612,6 +618,7 @@ def verify_export(
     sent: bytes | None = None,
     replay: Registry | None = None,
     receipt_keys: bytes | None = None,
+    discord_keys: list[str] | None = None,
 ) -> dict[str, Any]:
     """Verify an exported stream from bytes alone, and optionally what the client kept: a receipts file, a
     head, the first commitment and the commands it sent (JSONL of {command_id, entropy}, or an array);
@@ -630,6 +637,7 @@ def verify_export(
         sent=parse_receipts(sent) if sent is not None else None,
         replay=replay,
         receipt_keys=parse_keys(receipt_keys) if receipt_keys is not None else None,
+        discord_keys=discord_keys,
     )
 
 

@@ -43,6 +43,7 @@ def verify_report(
     kept: list[tuple[int, str, str]] | None = None,
     commitment: str | None = None,
     replay: bool = False,
+    discord_keys: list[str] | None = None,
 ) -> dict[str, Any]:
     """GET /verify's report: the stream's checks, the listing's head (a tail cut below it is named at the
     first missing seq), what the client kept (`?head=`, `?commitment=`) and, with `?replay=1`, every declared
@@ -67,6 +68,7 @@ def verify_report(
         heads=heads,
         commitment=commitment,
         replay=_installed() if replay else None,
+        discord_keys=discord_keys,
     )
 
 
@@ -95,12 +97,15 @@ def _in_worker(
     kept: Any = None,
     commitment: str | None = None,
     replay: bool = False,
+    discord_keys: list[str] | None = None,
 ) -> bytes:
     """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
     events lists every roll: decoding it back into objects here would hold the loop again)."""
     events = read(stream)
     return msgspec.json.encode(
-        verify_report(events, head, kept, commitment, replay) if kind == "verify" else audit_report(events)
+        verify_report(events, head, kept, commitment, replay, discord_keys)
+        if kind == "verify"
+        else audit_report(events)
     )
 
 
@@ -151,6 +156,7 @@ async def report(
     kept: Any = None,
     commitment: str | None = None,
     replay: bool = False,
+    discord_keys: list[str] | None = None,
 ) -> bytes:
     """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
     source = store.whole_stream_reader()
@@ -158,7 +164,7 @@ async def report(
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(
-                _worker(), _in_worker, kind, source, stream, head, kept, commitment, replay
+                _worker(), _in_worker, kind, source, stream, head, kept, commitment, replay, discord_keys
             )
         except concurrent.futures.BrokenExecutor:
             global _pool
@@ -166,7 +172,9 @@ async def report(
             raise
     events = await read_range(store, stream, 1, None)
     return msgspec.json.encode(
-        verify_report(events, head, kept, commitment, replay) if kind == "verify" else audit_report(events)
+        verify_report(events, head, kept, commitment, replay, discord_keys)
+        if kind == "verify"
+        else audit_report(events)
     )
 
 

@@ -36,6 +36,7 @@ from events.dice import BadDice, Dice, DiceNeeded, commitment_of, is_commitment,
 from events.dice_expressions import DEFAULT_LIMITS, RollLimits
 from events.envelope import Event, NewEvent
 from events.hidden_rolls import hidden_faces, total_of
+from events.store.discord_rows import DiscordRow
 from events.store.outbox import Delivery, OutboxRow, WebhookRow
 from events.store.port import (
     Append,
@@ -372,6 +373,20 @@ class Encounters:
         """Make a webhook's undelivered deliveries due now; how many."""
         return await self.store.redeliver(wid, now)
 
+    # What the Discord interactions keep (server/discord/binding.py): codes, bound channels, links.
+
+    async def discord_row(self, key: str) -> DiscordRow | None:
+        return await self.store.discord_row(key)
+
+    async def put_discord_row(self, row: DiscordRow) -> None:
+        await self.store.put_discord_row(row)
+
+    async def take_discord_row(self, key: str) -> DiscordRow | None:
+        return await self.store.take_discord_row(key)
+
+    async def discord_rows(self, stream: str, kind: str) -> list[DiscordRow]:
+        return await self.store.discord_rows(stream, kind)
+
     async def add_delivery(self, stream: str, row: OutboxRow, now: float) -> None:
         """A delivery outside any append (a test message): it appends nothing to the stream."""
         await self.store.add_delivery(stream, row, now)
@@ -482,11 +497,15 @@ class Encounters:
 
     # ---- commands --------------------------------------------------------------------------
 
-    async def execute(self, stream: str, who: Principal, body: dict[str, Any]) -> Outcome:
-        """Run one command body for `who`: resend, closed, expected_seq, decide, append."""
+    async def execute(
+        self, stream: str, who: Principal, body: dict[str, Any], signed: dict[str, Any] | None = None
+    ) -> Outcome:
+        """Run one command body for `who`: resend, closed, expected_seq, decide, append. `signed`: the
+        request Discord signed that sent it (server/discord/), whose interaction id is the body's
+        command_id: its dice are keyed by Discord, and the declaration keeps the request."""
         require(who, "send_command")
         command_id = client_command_id(body)
-        keyed_by = "client"
+        keyed_by = "client" if signed is None else "discord"
         if command_id is None:
             command_id = self.ids.command()
             keyed_by = "server"
@@ -512,7 +531,7 @@ class Encounters:
                 with self.cache.using(stream):
                     async with self.cache.lock(stream), self.store.deciding(stream):
                         return await self._execute_once(
-                            stream, who, body, command_id, keyed_by, identity, expected
+                            stream, who, body, command_id, keyed_by, identity, expected, signed
                         )
             except SeqConflict as exc:
                 self.forget(stream)
@@ -534,15 +553,18 @@ class Encounters:
         keyed_by: str,
         identity: str,
         expected: int | None,
+        signed: dict[str, Any] | None = None,
     ) -> Outcome:
         # The resend check comes before every check below (API.md), but it costs a read, and the
         # append transaction makes it again anyway (answering a resend with the stored events, a reuse
         # with CommandIdReused). So a command goes straight on, and only a refusal on the way asks
         # whether the command_id was already appended: then the resend's answer wins over the refusal.
         try:
-            return await self._decide_and_append(stream, who, body, command_id, keyed_by, identity, expected)
+            return await self._decide_and_append(
+                stream, who, body, command_id, keyed_by, identity, expected, signed
+            )
         except ServiceError:
-            if keyed_by == "client":
+            if keyed_by != "server":
                 prior = await self.store.find_command(stream, command_id)
                 if prior is not None:
                     return self._resent(
@@ -570,13 +592,14 @@ class Encounters:
         keyed_by: str,
         identity: str,
         expected: int | None,
+        signed: dict[str, Any] | None = None,
     ) -> Outcome:
         """Decide the command on the committed state and append it."""
         generation = self.store.head_generation()
         state = await self._head_state(stream, generation)
         state, expected = await self._announce_version(stream, state, expected)
         try:
-            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
+            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state, signed)
         except ServiceError:
             if self.store.sole_writer:
                 raise
@@ -586,7 +609,7 @@ class Encounters:
             if fresher["seq"] == state["seq"]:
                 raise
             state = fresher
-            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state)
+            decided = await self._decide(stream, who, body, command_id, keyed_by, expected, state, signed)
         new, states, fresh_seed, voided_reactions = decided
         return await self._append(
             stream,
@@ -635,6 +658,7 @@ class Encounters:
         keyed_by: str,
         expected: int | None,
         state: dict[str, Any],
+        signed: dict[str, Any] | None = None,
     ) -> tuple[list[NewEvent], list[dict[str, Any]], bytes | None, list[str]]:
         """The events the command appends on `state` and the state after each (with the fresh seed they
         commit to and the reactions a void takes back), or a ServiceError."""
@@ -670,6 +694,8 @@ class Encounters:
         dice = await self._dice_for(stream, state, cmd, who, command_id, keyed_by)
         ctype = command_type(cmd)
         ctx, fresh_seed, voided_reactions = await self._context(stream, state, cmd, actor, command_id)
+        if signed is not None:
+            ctx = msgspec.structs.replace(ctx, signed_request=signed)
         try:
             new, states = decide_folded(state, ruleset, cmd, ctx, dice, self.max_events)
         except RuleError as exc:

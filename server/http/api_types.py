@@ -1201,3 +1201,38 @@ class MethodNotAllowedDetails(msgspec.Struct):
 
 class RateLimitedDetails(msgspec.Struct):
     retry_after: Annotated[int, about("Seconds to wait before trying again (also the Retry-After header).")]
+
+
+# ---- Discord (docs/discord.md) ----------------------------------------------------------------------
+
+
+class DiscordCodeRequest(msgspec.Struct, forbid_unknown_fields=True):
+    kind: Annotated[
+        Literal["bind", "link"] | None,
+        about(
+            "bind: a code for `/tussle bind` that binds a Discord channel to this encounter (GM only); link: a code "
+            "for `/tussle link` that links a Discord user to the token's seat (the GM's: as the GM). Default: "
+            "bind for the GM, link for a player."
+        ),
+    ] = None
+
+
+class DiscordCode(msgspec.Struct):
+    code: Annotated[str, about("The one-time code: it works once, within expires_in_s, and is no token.")]
+    kind: Annotated[Literal["bind", "link"], about("What the code does.")]
+    expires_in_s: Annotated[int, about("Seconds until the code is worth nothing.")]
+    command: Annotated[str, about("The slash command to type in Discord, code included.")]
+
+
+class DiscordLink(msgspec.Struct):
+    user: Annotated[str, about("The Discord user's id (a snowflake).")]
+    username: Annotated[str, about("The Discord user's name when the link was made.")]
+    role: Annotated[Literal["gm", "player"], about("Whom the user acts as: a seat, or the GM.")]
+    seat: Annotated[str | None, about("The seat the user acts as (null for the GM).")]
+
+
+class DiscordLinkList(msgspec.Struct):
+    links: Annotated[
+        list[DiscordLink],
+        about("The live links: a link ends when the token it was made under is rotated or revoked."),
+    ]

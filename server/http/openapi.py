@@ -84,12 +84,14 @@ PATH_MEANINGS = {
     "seat": "The seat's id.",
     "token_id": "The read token's id (from POST .../read-tokens), or the firehose token's (POST /firehose-tokens).",
     "wid": "The webhook's id.",
+    "user": "The Discord user's id (a snowflake).",
     "path": "The file's path under /static.",
 }
 PATH_SCHEMAS = {
     "seat": {"type": "string", "pattern": ID},
     "id": {"type": "string", "pattern": NO_NUL},
     "token_id": {"type": "string", "pattern": NO_NUL},
+    "user": {"type": "string", "pattern": NO_NUL},
     "path": {"type": "string", "pattern": NO_NUL},
 }
 # Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
@@ -179,6 +181,36 @@ ENDPOINTS: list[Endpoint] = [
         "The public Ed25519 keys that sign receipts, current and retired, so old receipts keep verifying after "
         'a rotation (docs/verifying.md "Signed receipts"; every export\'s trailer lists them too).',
         {200: t.ReceiptKeys},
+    ),
+    Endpoint(
+        "post",
+        "/discord/interactions",
+        "Discord's interactions endpoint (docs/discord.md; only with tussle serve --discord-public-key): each "
+        "request signed by Discord (X-Signature-Ed25519 over X-Signature-Timestamp + body), else 401; the body "
+        "is a Discord interaction, the answer an interaction response (PONG, a message, or a deferral).",
+        {
+            200: {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "description": "A Discord interaction response: {type, data?}.",
+                        "properties": {
+                            "type": {
+                                "type": "integer",
+                                "description": "1 PONG, 4 message, 5/6 deferred, 7 update.",
+                            },
+                            "data": {
+                                "type": "object",
+                                "description": "The message (content, components, flags).",
+                            },
+                        },
+                        "required": ["type"],
+                    }
+                }
+            }
+        },
+        (400, 401, 404, 413),
+        rate=None,
     ),
     Endpoint(
         "get",
@@ -483,6 +515,34 @@ ENDPOINTS: list[Endpoint] = [
             ),
         ),
         auth="optional",
+    ),
+    Endpoint(
+        "post",
+        _enc("/discord/codes"),
+        "A one-time code for Discord (docs/discord.md): the GM's binds a channel (`/tussle bind`), a seat's links "
+        "a Discord user to the seat (`/tussle link`), so the seat token never travels through Discord.",
+        {201: t.DiscordCode},
+        (400, 401, 403, 404, 413),
+        body=t.DiscordCodeRequest,
+        auth="token",
+        rate=WRITE,
+    ),
+    Endpoint(
+        "get",
+        _enc("/discord/links"),
+        "The Discord users linked to the encounter's seats (GM).",
+        {200: t.DiscordLinkList},
+        (401, 403, 404),
+        auth="token",
+    ),
+    Endpoint(
+        "delete",
+        _enc("/discord/links/{user}"),
+        "End a Discord user's link (GM).",
+        {204: None},
+        (401, 403, 404),
+        auth="token",
+        rate=WRITE,
     ),
     Endpoint(
         "post",
@@ -980,7 +1040,7 @@ def _operation(
             if n == "id" and e.path.startswith("/rulesets")
             else PATH_MEANINGS[n],
         }
-        for n in ("id", "seat", "token_id", "wid", "path")
+        for n in ("id", "seat", "token_id", "wid", "user", "path")
         if "{" + n + "}" in e.path
     ]
     params += [

@@ -11,7 +11,7 @@ from server.audit.verifying import parse_head
 from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.encounters.service_errors import bad_request
 from server.http.asyncapi import asyncapi_document
-from server.http.context import ENCOUNTERS, int_query, json_response, reader
+from server.http.context import ENCOUNTERS, SETTINGS, int_query, json_response, reader
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.http.web import verifying_url
 from server.live import firehose, firehose_tokens, websocket
@@ -132,6 +132,7 @@ async def get_verify(request: web.Request) -> web.StreamResponse:
         kept,
         request.query.get("commitment"),
         replay == "1",
+        [key] if (key := request.app[SETTINGS].discord.public_key) else None,
     )
     return await whole_stream.write_report(request, body)
 

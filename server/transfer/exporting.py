@@ -27,6 +27,7 @@ async def ndjson_lines(
     earlier: tuple[list[str], int, str] | None = None,
     receipt_keys: list[dict[str, Any]] | None = None,
     verifying: str = VERIFYING_DOC,
+    discord_keys: list[str] | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream from `start` as NDJSON lines, ending with the trailer line. `earlier`: the commitments
     published before `start` and the seq and hash of event `start - 1` (else the events before `start`
@@ -69,6 +70,8 @@ async def ndjson_lines(
     }
     if receipt_keys is not None:
         trailer["receipt_keys"] = receipt_keys
+    if discord_keys:  # the Discord application's, for the commands sent from Discord (docs/discord.md)
+        trailer["discord_public_keys"] = discord_keys
     yield _enc.encode({"trailer": trailer}) + b"\n"
 
 

@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 from events.envelope import ZERO_HASH, NewEvent, event_hash
+from events.store.discord_rows import DiscordRow
 from events.store.outbox import (
     ACTIVE,
     CANCELLED,
@@ -728,3 +729,21 @@ class StoreContract:
         assert [e.seq for e in gm.events] == [6]
         assert_chain(await b.read("tok"))
         assert await b.token("h-p1") is None and await b.token("h-p2") is None
+
+    async def test_discord_rows_are_kept_taken_once_and_go_with_their_encounter(self, backend: Backend):
+        a, b = await backend.handle(), await backend.handle()
+        await created(a, "dc")
+        code = DiscordRow("code:abc", "dc", "bind_code", '{"role": "gm"}', 1e12)
+        await a.put_discord_row(code)
+        await a.put_discord_row(DiscordRow("link:dc:2", "dc", "link", "{}"))
+        await a.put_discord_row(DiscordRow("link:dc:1", "dc", "link", '{"n": 1}'))
+        await a.put_discord_row(DiscordRow("link:dc:1", "dc", "link", '{"n": 2}'))  # replaced
+        assert await b.discord_row("code:abc") == code
+        assert [(r.key, r.data) for r in await b.discord_rows("dc", "link")] == [
+            ("link:dc:1", '{"n": 2}'),
+            ("link:dc:2", "{}"),
+        ]
+        taken = await asyncio.gather(a.take_discord_row("code:abc"), b.take_discord_row("code:abc"))
+        assert sorted(taken, key=lambda r: r is None) == [code, None], "one taker gets a code"
+        await a.delete_stream("dc")
+        assert await b.discord_rows("dc", "link") == [] and await b.discord_row("link:dc:1") is None

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 import msgspec
 
 from events.envelope import ZERO_HASH, Event
+from events.store.discord_rows import DiscordRow
 from events.store.outbox import (
     ACTIVE,
     CANCELLED,
@@ -69,6 +70,7 @@ class Tables:
     leases: dict[str, float] = dataclasses.field(default_factory=dict)
     deliveries: dict[str, Delivery] = dataclasses.field(default_factory=dict)
     snapshots: dict[tuple[str, int], SnapshotRow] = dataclasses.field(default_factory=dict)
+    discord: dict[str, DiscordRow] = dataclasses.field(default_factory=dict)
     fingerprint: str | None = None
 
     def copy(self) -> Tables:
@@ -251,6 +253,7 @@ class MemoryStore(Store):
                 (t.leases, lambda k, v: stream if k in hooks else None),
                 (t.deliveries, lambda k, v: v.stream),
                 (t.snapshots, lambda k, v: k[0]),
+                (t.discord, lambda k, v: v.stream),
             ):
                 for k in [k for k, v in table.items() if of(k, v) == stream]:  # type: ignore[no-untyped-call]
                     del table[k]
@@ -284,6 +287,23 @@ class MemoryStore(Store):
     async def token(self, token_hash: str) -> tuple[str, TokenRow] | None:
         row = self._t.tokens.get(token_hash)
         return (row[0], row[1]) if row and not row[2] else None
+
+    # ---- the Discord rows (events/store/discord_rows.py) ---------------------------------------
+
+    async def discord_row(self, key: str) -> DiscordRow | None:
+        return self._t.discord.get(key)
+
+    async def put_discord_row(self, row: DiscordRow) -> None:
+        await self._transaction(lambda t: t.discord.__setitem__(row.key, row))
+
+    async def take_discord_row(self, key: str) -> DiscordRow | None:
+        return await self._transaction(lambda t: t.discord.pop(key, None))  # type: ignore[return-value]
+
+    async def discord_rows(self, stream: str, kind: str) -> list[DiscordRow]:
+        return sorted(
+            (r for r in self._t.discord.values() if r.stream == stream and r.kind == kind),
+            key=lambda r: r.key,
+        )
 
     async def stream_tokens(self, stream: str) -> list[TokenRow]:
         rows = [row for s, row, revoked in self._t.tokens.values() if s == stream and not revoked]
