@@ -85,6 +85,9 @@ async def test_a_private_encounter_is_read_only_while_its_gm_grants_it(serve):
         assert (f["encounter"], f["seq"], f["event"]["type"]) == (later.id, 1, "EncounterCreated")
         assert (await private.get("/events", token=reader["token"])).status == 403
 
+        # Both are facts of the chain that a replay takes as given: the stream verifies.
+        report = (await private.get("/verify?replay=1")).body
+        assert report["ok"], report
         # The stream records both, so a resume from 0 sees the same: no private event but the two.
         again = await firehose(client, reader["token"])
         replayed, _ = await until(again, "caught_up")

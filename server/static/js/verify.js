@@ -239,7 +239,7 @@ function wrongRequestKey(e, continued, nextDraw) {
 
 // The facts a replay takes as given (server/audit/replaying.py GIVEN): every other command declares itself.
 const GIVEN = new Set(["EncounterCreated", "RulesetUpgraded", "SeatCreated", "SeatChanged", "SeatRevoked", "SeatTokenRotated",
-  "ReadTokenCreated", "ReadTokenRevoked", "GmTokenRotated", "WebhookCreated", "WebhookDeleted", "WebhookSecretRotated",
+  "ReadTokenCreated", "ReadTokenRevoked", "FirehoseGranted", "FirehoseRevoked", "GmTokenRotated", "WebhookCreated", "WebhookDeleted", "WebhookSecretRotated",
   "WebhookDisabled", "WebhookEnabled"]);
 
 // Stream rules 3: a command without its declaration, a declaration naming a version the stream did not
