@@ -399,7 +399,13 @@ def make_app(
     app = web.Application(
         middlewares=[front_door(proxies)],
         client_max_size=settings.max_body,
-        handler_args={"auto_decompress": False},  # bodies are decoded by input_checks.read_json
+        handler_args={
+            "auto_decompress": False,  # bodies are decoded by input_checks.read_json
+            # aiohttp closes a connection whose next request's headers have not all come this long after
+            # it opened or last answered (its keep-alive timer runs from the connection's start and is
+            # not reset by bytes that complete no request): the header read timeout, idle keep-alive too.
+            "keepalive_timeout": settings.header_timeout_s,
+        },
     )
     app[SETTINGS] = settings
     app.on_response_prepare.append(note_started)

@@ -25,6 +25,8 @@ def settings_from(args: argparse.Namespace, environ: Mapping[str, str] = os.envi
     return Settings(
         admin_token=args.admin_token or environ.get("TUSSLE_ADMIN_TOKEN") or None,
         max_body=args.max_body,
+        header_timeout_s=args.header_timeout,
+        body_timeout_s=args.body_timeout,
         max_events=args.max_events,
         max_dice=args.max_dice,
         cache_encounters=args.cache_encounters,
@@ -92,6 +94,13 @@ def _at_least_one(text: str) -> int:
     n = int(text)
     if n < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
+    return n
+
+
+def _seconds(text: str) -> float:
+    n = float(text)
+    if not n > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be a number of seconds above 0")
     return n
 
 
@@ -346,6 +355,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--max-events", type=int, default=1000, help="most events one command may append (1000)"
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=20.0,
+        metavar="S",
+        help="seconds a connection has to send a request's headers after it opens or after its previous "
+        "answer; then it is closed (20)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_seconds,
+        default=60.0,
+        metavar="S",
+        help="seconds a request's body has to arrive whole; then 408 and the connection closed (60)",
     )
     serve.add_argument(
         "--cache-encounters",

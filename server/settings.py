@@ -65,6 +65,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     admin_token: str | None = None  # --admin-token or TUSSLE_ADMIN_TOKEN: only the admin creates
     max_body: int = 256 * 1024
+    # A connection must send a request's headers this soon after it opens or after its previous
+    # answer (it is closed otherwise: slowloris), and a request's body must arrive whole this soon
+    # after its headers (else 408 and the connection closed). docs/deploy.md "Slow clients".
+    header_timeout_s: float = 20.0
+    body_timeout_s: float = 60.0
     max_events: int = 1000  # most events one command may append
     max_dice: int = MAX_DICE  # most dice in one roll command
     max_sides: int = MAX_SIDES  # largest die of a roll command

@@ -38,6 +38,8 @@ def test_the_serve_flags_default_to_api_md():
     args = build_parser().parse_args(["serve"])
     assert settings_from(args, {}) == Settings(
         max_body=256 * 1024,
+        header_timeout_s=20.0,
+        body_timeout_s=60.0,
         max_events=1000,
         cache_encounters=1000,
         max_dice=100,

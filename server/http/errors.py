@@ -20,7 +20,7 @@ from server.encounters.service_errors import (
     Unauthenticated,
 )
 from server.http.context import ENCOUNTERS, ERROR_CODE
-from server.http.input_checks import ClientGone
+from server.http.input_checks import BodyTooSlow, ClientGone
 
 log = structlog.get_logger("tussle.errors")
 
@@ -101,6 +101,11 @@ def _answer_error(request: web.Request, exc: Exception) -> web.StreamResponse:
     except ClientGone:
         request[ERROR_CODE] = "client_gone"
         return error_response(499, "client_gone", "the client closed the connection before its whole body")
+    except BodyTooSlow as exc:
+        request[ERROR_CODE] = "request_timeout"
+        answer = error_response(408, "request_timeout", f"{exc}; nothing was done, send it again")
+        answer.force_close()  # RFC 9110 15.5.9: the server closes the connection it timed out
+        return answer
     except ServiceError as exc:
         request[ERROR_CODE] = exc.code
         return error_response(status_of(exc), exc.code, exc.message, exc.details)

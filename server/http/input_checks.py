@@ -9,6 +9,7 @@ Content-Encoding does not match its bytes is the client's mistake, not a crash.
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 from typing import Any
 
@@ -42,12 +43,28 @@ def decode_json(raw: bytes | str, what: str = "the body") -> Any:
     return value
 
 
+class BodyTooSlow(Exception):
+    """The body did not arrive whole within the body timeout (`Settings.body_timeout_s`): answered 408
+    and the connection closed, so a client trickling its body (slowloris) holds no socket for long."""
+
+    def __init__(self, timeout_s: float):
+        super().__init__(f"the body did not arrive within {timeout_s:g} s")
+
+
 async def read_json(request: web.Request) -> dict[str, Any]:
     """The request's body as a JSON object, whatever its Content-Type (`curl -d` sends form-urlencoded)."""
+    timeout_s = request.app[SETTINGS].body_timeout_s
     try:
-        raw = _decoded(request, await request.read())
+        async with asyncio.timeout(timeout_s):
+            body = await request.read()
+        raw = _decoded(request, body)
     except ConnectionError:
         raise ClientGone() from None
+    except TimeoutError:
+        # The rest of the body is not wanted: without this aiohttp would linger after the 408, waiting
+        # for it (up to 10 s) before closing, and a second read of the body would wait for it too.
+        request.content.feed_eof()
+        raise BodyTooSlow(timeout_s) from None
     if not raw:
         raise bad_request("the body must be a JSON object")
     body = decode_json(raw)

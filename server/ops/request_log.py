@@ -75,8 +75,7 @@ async def facts_of(
     if (
         route == COMMANDS_ROUTE
         and request.method == "POST"
-        and response.status != 413
-        and response.status != 429
+        and response.status not in (408, 413, 429)  # bodies never read whole: nothing to read back
     ):
         told = request.get(COMMAND_FACTS)
         if told is not None:  # the handler's facts: no body decoded again
