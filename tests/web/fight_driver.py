@@ -39,6 +39,11 @@ def no_serious_axe(page: Any, where: str) -> None:
     assert not bad, (where, bad)
 
 
+def _top(page: Any, selector: str) -> float:
+    """Where an element starts on the page, measured in one go (a redraw cannot come in between)."""
+    return page.locator(selector).evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+
+
 @dataclass
 class Table:
     """The three pages of one fight and the server they talk to."""
@@ -242,7 +247,13 @@ class Table:
         region = p.locator("svg.map circle.region")
         region.wait_for()
         self.axe(p, f"{who}:map-region")
-        box = region.bounding_box()
+        box = None
+        for _ in range(50):  # the map is redrawn on every refresh: measure the one drawn now
+            box = region.bounding_box()
+            if box:
+                break
+            p.wait_for_timeout(100)
+        assert box, "the region vanished"
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         r = box["width"] / 2 * fraction
         a = math.radians(toward)
@@ -272,8 +283,13 @@ class Table:
         p = self.page_of(who)
         p.locator("#banner .banner", has_text="You are asked").wait_for()
         self.axe(p, f"{who}:asked")
-        p.locator(f'.reaction button.answer[data-choice="{choice}"]').click()
-        p.locator("#pending", has_text="No reaction is pending").wait_for()
+        button = p.locator(f'.reaction button.answer[data-choice="{choice}"]').first
+        reaction = button.evaluate("b => b.closest('.reaction').dataset.reaction")
+        self._clear(p)
+        button.click()
+        self._answered(p)
+        if not p.locator("#dice-box:not([hidden])").count():  # answered (manual dice: once the faces are in)
+            p.locator(f'.reaction[data-reaction="{reaction}"]').wait_for(state="detached")
 
     def gm_form(self, type: str) -> Any:
         """The GM's form of one of the table's tools (roll, note, ask, ruling, close), opened."""
@@ -340,7 +356,7 @@ class Table:
         )
         panel = "#gm" if who == "gm" else "#play"
         if p.locator(panel).is_visible():
-            assert p.locator(panel).bounding_box()["y"] < p.locator("#log").bounding_box()["y"]
+            assert _top(p, panel) < _top(p, "#log")
         if shot:
             p.screenshot(path=shot, full_page=False)
         no_serious_axe(p, f"{who}:wide")
@@ -358,8 +374,7 @@ class Table:
         assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (who, wider)
         for panel in ("#pending-box", "#play", "#gm"):
             if p.locator(panel).is_visible():
-                top, log = p.locator(panel).bounding_box(), p.locator("#log").bounding_box()
-                assert top["y"] < log["y"], (who, panel, top, log)
+                assert _top(p, panel) < _top(p, "#log"), (who, panel)
 
     def no_script_errors(self, manual: bool) -> None:
         """No console error nor exception; with manual dice, the dice_needed 422s that ask for faces."""

@@ -107,6 +107,30 @@ def _freeform(t: Table) -> None:
     t.log(t.page_of("gm"), "yield").first.wait_for()
 
 
+def _skirmish_deck(p: Any) -> None:
+    """A deck of one card that activates both figures (a list of structs, each with a list)."""
+    deck = p.locator('#c-options [data-option="deck"]')
+    deck.get_by_label("Set deck").check()
+    deck.get_by_role("button", name="Add to deck").click()
+    card = deck.locator("fieldset.struct").first
+    card.locator('[data-option="card"] input').fill("all")
+    for cid in ("hale", "voss"):
+        card.get_by_role("button", name="Add to combatants").click()
+        card.locator('[data-option="combatants"] input[type=text]').last.fill(cid)
+
+
+def _skirmish(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.offer("gm", "Draw the next card")
+    t.mark_mine("Alice", "hale")  # on the plane: the region of one move around the figure
+    t.click_region("Alice", toward=250, fraction=0.15)  # clear of its name and facing
+    t.send_offer("Alice", r"Move — to \(")
+    t.log(t.page_of("Bob"), re.compile("Hale (moves|walks)")).first.wait_for()
+    t.offer("Alice", "Strike Voss")
+    t.answer("Bob", "parry")
+    t.log(t.page_of("gm"), "parr").first.wait_for()
+
+
 FIGHTS = [
     Fight(
         "tft",
@@ -141,6 +165,30 @@ FIGHTS = [
         {"reaction_timeout_s": 3600},
         (Figure("Brenna", "guests", (0, 0), {}), Figure("Bouncer", "house", (3, 0), {})),
         _freeform,
+    ),
+    Fight(
+        "skirmish",
+        "server",
+        _skirmish_deck,
+        {"deck": [{"card": "all", "combatants": ["hale", "voss"]}]},
+        (
+            Figure(
+                "Hale",
+                "allies",
+                (-1, 0),
+                {"street_fighter": "true", "hth_weapon": "sword", "morale": "60", "move_in": "6"},
+                [{"id": "sword", "name": "sword", "kind": "regular_weapon"}],
+            ),
+            Figure(
+                "Voss",
+                "axis",
+                (0, 0),
+                {"hth_weapon": "rifle_bayonet", "speedy": "true", "move_in": "6"},
+                [{"id": "rifle", "name": "rifle and bayonet", "kind": "regular_weapon"}],
+            ),
+        ),
+        _skirmish,
+        plane=True,
     ),
 ]
 

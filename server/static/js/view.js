@@ -304,7 +304,11 @@ function renderPending(s) {
     if (mayAnswer(p)) {
       const status = el("span", { class: "status", role: "status" });
       const buttons = [...p.options, "default"].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
-        onclick: async () => { status.textContent = (await send({ type: "respond", reaction: p.id, choice })).text; } },
+        onclick: async () => {
+          const msg = await send({ type: "respond", reaction: p.id, choice });
+          status.textContent = msg.text;
+          document.dispatchEvent(new CustomEvent("command-result", { detail: { type: `Answer ${choice}`, ...msg } }));
+        } },
       choice === "default" ? `Answer the default (${p.default})` : `Answer: ${choice}`));
       item.append(el("div", { class: "answers" }, buttons, status));
     }
