@@ -145,7 +145,8 @@ class Ruleset:
     """Base class of every ruleset. Override what your rules need; the defaults do nothing special.
 
     `class Mine(Ruleset, guide=playing)` takes the guide's `phases`, `stats`, `reactions` and `first_turn`
-    from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has), so that wiring names the module
+    from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has; REQUIRED_STATS, COMPLETED_STATS
+    and ITEM_FIELDS too), so that wiring names the module
     once instead of copying each; `deciders` is the table `decide` looks a command's type up in."""
 
     def __init_subclass__(cls, guide: Any = None, **kwargs: Any) -> None:
@@ -153,6 +154,8 @@ class Ruleset:
         if guide is not None:
             cls.phases = getattr(guide, "PHASES", cls.phases)
             cls.stats = getattr(guide, "STATS", cls.stats)
+            cls.required_stats = getattr(guide, "REQUIRED_STATS", cls.required_stats)
+            cls.completed_stats = getattr(guide, "COMPLETED_STATS", cls.completed_stats)
             cls.item_fields = getattr(guide, "ITEM_FIELDS", cls.item_fields)
             cls.reactions = getattr(guide, "REACTIONS", cls.reactions)
             cls.first_turn = getattr(guide, "FIRST_TURN", cls.first_turn)
@@ -184,6 +187,11 @@ class Ruleset:
     # each reaction kind with what asks it and its choices {choice: meaning}.
     phases: ClassVar[tuple[str, ...]] = ()
     stats: ClassVar[dict[str, str]] = {}
+    # Of those, the ones add_combatant refuses a combatant without, and the ones every combatant has once
+    # `validate_combatant` completed it (its defaults filled in): /openapi.json requires them, so that a
+    # client tells one ruleset's stats from another's.
+    required_stats: ClassVar[tuple[str, ...]] = ()
+    completed_stats: ClassVar[tuple[str, ...]] = ()
     # Each field of `combatant.items[]` the rules read, with its meaning (empty: the ruleset reads none but id).
     item_fields: ClassVar[dict[str, str]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}

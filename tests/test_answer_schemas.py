@@ -20,6 +20,10 @@ import jsonschema
 import pytest
 
 from events.store.sqlite import SqliteStore
+from rules.registry import Registry
+from rules.state import replay
+from server.http.openapi import build_openapi
+from server.http.openapi_generators import camel
 from server.transfer.importing import restore
 from tests.golden.renders import read_stream
 from tests.golden.scripts import _filled, load, script_names
@@ -144,3 +148,48 @@ async def test_every_answer_of_a_frozen_stream_fits_its_rulesets_document(tmp_pa
     finally:
         await server.stop()
 
+
+def test_no_rulesets_stats_fit_another_rulesets_member_first() -> None:
+    """/openapi.json's Combatant.stats is any one ruleset's: a client trying the members in order (as
+    openapi-python-client does) must come to the combatant's own ruleset's first, for every combatant of
+    every golden stream (TFT stats were parsed as ApGrappleStats when no member required a key)."""
+    registry = Registry.discover()
+    doc = build_openapi(registry)
+    schemas = doc["components"]["schemas"]
+    members = [m["$ref"] for m in schemas["Combatant"]["properties"]["stats"]["anyOf"]]
+    for path in FROZEN:
+        events = read_stream(path)
+        state = replay(events, lambda e: registry.get(e.data["ruleset"]))
+        own = f"#/components/schemas/{camel(state['ruleset'])}CombatantStats"
+        for cid, c in state["combatants"].items():
+            first = next(
+                ref
+                for ref in members
+                if jsonschema.Draft202012Validator({"$ref": ref, "components": doc["components"]}).is_valid(
+                    c["stats"]
+                )
+            )
+            assert first == own, (path.stem, cid, first)
+
+
+@pytest.mark.parametrize("name", script_names())
+async def test_a_combatant_without_a_required_stat_is_refused(tussle, name) -> None:
+    """REQUIRED_STATS is what add_combatant refuses a combatant without: each one left out of a golden
+    script's first combatant is refused (so /openapi.json requires no more than the server does)."""
+
+    script = load(name)
+    ruleset = Registry.discover().get(script["create"]["ruleset"])
+    body = next(
+        s["command"]
+        for s in script["steps"]
+        if s.get("command", {}).get("type") in ("add_combatant", "add_combatants")
+    )
+    combatant = body["combatant"] if body["type"] == "add_combatant" else body["combatants"][0]
+    r = await tussle.request("POST", "/encounters", script["create"])
+    enc = Encounter(tussle, r.body)
+    for stat in ruleset.required_stats:
+        assert stat in combatant["stats"], (name, stat)
+        without = {**combatant, "stats": {k: v for k, v in combatant["stats"].items() if k != stat}}
+        refused = await enc.command("add_combatant", combatant=without)
+        assert refused.status in (400, 422), (name, stat, refused.status, refused.body)
+    assert (await enc.command("add_combatant", combatant=combatant)).status == 201

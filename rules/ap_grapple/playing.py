@@ -17,6 +17,8 @@ STATS: dict[str, str] = {
     "ac": "armour class: to-hit as the defender",
     "hp": "hit points: damage from a swing into a barrier",
 }
+# rules/ap_grapple/combatants.py completed_combatant fills it in.
+COMPLETED_STATS = ("ap_per_round",)
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "swing_target": {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.gurps.combatant_stats import REQUIRED_INTEGER_STATS
 from rules.interface import FirstTurn
 
 # Each figure takes its own turn in the initiative order within a `start_turn`; there are no phases.
@@ -23,6 +24,9 @@ STATS: dict[str, str] = {
     "block": "the Block defence with the shield, used only outside close combat (e.g. against a step-out attack)",
     "traits": "e.g. flight, super_jump (an automatic evade)",
 }
+# rules/gurps/combatant_stats.py completed_combatant: these four needed, the lists and shield filled in.
+REQUIRED_STATS = REQUIRED_INTEGER_STATS
+COMPLETED_STATS = (*REQUIRED_INTEGER_STATS, "skills", "weapons", "shield", "traits")
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "defence": {

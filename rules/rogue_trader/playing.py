@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.interface import FirstTurn
+from rules.rogue_trader.roster import PROFILE
 from rules.rogue_trader.turn_sequence import PHASES
 
 STATS: dict[str, str] = {
@@ -36,6 +37,12 @@ STATS: dict[str, str] = {
     "variant_roll": "set when a large Catachan Devil's variant is left to be rolled",
     "equipment_hands": "hands holding equipment, so not free for weapons (default 0)",
 }
+# rules/rogue_trader/roster.py: the profile (given, or a creature's filled in) and the defaults after it.
+COMPLETED_STATS = (
+    *PROFILE,
+    *("unit", "leader", "hands", "equipment_hands", "handedness", "save", "living", "base_radius"),
+    *("move_penalty", "weapons", "special_attacks"),
+)
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "charged": {
@@ -69,7 +76,7 @@ REACTIONS: dict[str, dict[str, Any]] = {
     },
 }
 
-__all__ = ["FIRST_TURN", "PHASES", "REACTIONS", "STATS"]
+__all__ = ["COMPLETED_STATS", "FIRST_TURN", "PHASES", "REACTIONS", "STATS"]
 
 FIRST_TURN = FirstTurn(
     name="Hive stair",

@@ -23,6 +23,8 @@ STATS: dict[str, str] = {
     "morale": "1-100 (absent: the GM tests): the attacker's morale in a grapple",
     "move_in": "inches per move: the reach check and evade distance",
 }
+# rules/skirmish/figures.py validate fills these in.
+COMPLETED_STATS = ("street_fighter", "speedy", "wound_level", "hth_weapon")
 
 _CHART = {r: "the chart's result" for r in RESULTS}
 

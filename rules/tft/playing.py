@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.interface import FirstTurn
+from rules.tft.tables import STAT_DEFAULTS
 
 PHASES = ("movement", "action")
 
@@ -25,6 +26,9 @@ STATS: dict[str, str] = {
     "back_to_wall": "a wall or pit behind the figure (default false; the GM's tft.set_back_to_wall): C2",
     "gm_override_prerequisites": "true lets a figure have talents whose prerequisites it lacks",
 }
+# rules/tft/combatant_check.py validate: st is needed (adj_dx or dx too, either), the defaults filled in.
+REQUIRED_STATS = ("st",)
+COMPLETED_STATS = ("st", *STAT_DEFAULTS)
 
 # Section 2's item fields: an item the rules should treat as a dagger must say dagger_list, not only its name.
 ITEM_FIELDS: dict[str, str] = {

@@ -922,11 +922,19 @@ def _items(components: dict[str, Any], registry: Registry) -> None:
 def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
     """`add_combatant.combatant` field by field; its `stats` any one ruleset's (`anyOf`: an encounter's
     ruleset is not in the command, and one body may fit the stats of two rulesets)."""
+    # The members that require most first, so that a client trying them in turn (openapi-python-client
+    # does) takes no ruleset's stats for another's; one without required stats (freeform's) comes last.
+    rulesets = sorted(registry.rulesets.values(), key=lambda rs: -len(rs.required_stats))
     stats = []
-    for rs in registry.rulesets.values():
+    for rs in rulesets:
         name = f"{g.camel(rs.id)}Stats"
         components[name] = g.stats_schema(rs)
         stats.append({"$ref": REF.format(name=name)})
+    served = []
+    for rs in sorted(registry.rulesets.values(), key=lambda rs: -len(rs.completed_stats)):
+        name = f"{g.camel(rs.id)}CombatantStats"
+        components[name] = g.stats_schema(rs, completed=True)
+        served.append({"$ref": REF.format(name=name)})
     combatant = components[combatant_ref.rsplit("/", 1)[1]]
     combatant["description"] = "A combatant to add; its ruleset checks and completes its stats."
     # One ruleset (GET /rulesets/{id}/openapi.json): its stats, no union.
@@ -935,7 +943,7 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
         "description": g.FIELD_MEANINGS["stats"],
     }  # default {}
     components["Combatant"]["properties"]["stats"] = {
-        **combatant["properties"]["stats"],
+        **({"anyOf": served} if len(served) > 1 else served[0]),
         "description": "Its stats, as its ruleset completed them at add_combatant.",
     }
     add = components["AddCombatant"]["properties"]

@@ -109,15 +109,23 @@ def renamed(value: Any, renames: dict[str, str]) -> Any:
     return walk(value)
 
 
-def stats_schema(rs: Ruleset) -> dict[str, Any]:
-    """A ruleset's combatant stats as its guide names them (Ruleset.stats: name -> meaning)."""
+def stats_schema(rs: Ruleset, completed: bool = False) -> dict[str, Any]:
+    """A ruleset's combatant stats as its guide names them (Ruleset.stats: name -> meaning): as sent to
+    add_combatant (`required`: what it refuses a combatant without), or as `completed` in the state
+    (`required`: what every combatant has once its defaults are filled in)."""
+    title = f"{camel(rs.id)}{'CombatantStats' if completed else 'Stats'}"
     schema: dict[str, Any] = {
         "type": "object",
-        "title": f"{camel(rs.id)}Stats",
-        "description": f"The stats of a {rs.title} combatant (GET /rulesets/{rs.id}).",
+        "title": title,
+        "description": f"The stats of a {rs.title} combatant"
+        + (" as its ruleset completed them" if completed else "")
+        + f" (GET /rulesets/{rs.id}).",
     }
     if rs.stats:
         schema["properties"] = {name: {"description": meaning} for name, meaning in rs.stats.items()}
+    required = rs.completed_stats if completed else rs.required_stats
+    if required:
+        schema["required"] = list(required)
     return schema
 
 
