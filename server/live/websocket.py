@@ -120,6 +120,34 @@ async def payload(obj: dict[str, Any]) -> bytes | Pieces:
 class Subscriber:
     """One websocket connection: its bounded send queue, its position, and how it ends."""
 
+    # Thousands of idle ones may be open at once (issue 32 item 3): no per-instance __dict__.
+    __slots__ = (
+        "ws",
+        "transport",
+        "writer",
+        "settings",
+        "hubs",
+        "who",
+        "token_hash",
+        "projection",
+        "hub",
+        "queue",
+        "queued_bytes",
+        "wake",
+        "live",
+        "held",
+        "held_bytes",
+        "held_overflow",
+        "last_seq",
+        "ending",
+        "receiving",
+        "sent",
+        "sending",
+        "mid_message",
+        "sending_lock",
+        "task",
+    )
+
     def __init__(
         self,
         ws: web.WebSocketResponse,
@@ -146,7 +174,7 @@ class Subscriber:
         self.held_overflow = False
         self.last_seq = 0
         self.ending: tuple[int, bytes | None] | None = None
-        self.ended = asyncio.Event()  # set with `ending`: the handler stops reading and closes
+        self.receiving: asyncio.Future[Any] | None = None  # the handler's wait for the client's next message
         self.sent = 0
         self.sending = False
         self.mid_message = False  # a fragmented message is part-written: no other data frame may start
@@ -303,7 +331,8 @@ class Subscriber:
             self.queue.clear()
             self.queued_bytes = 0
         self.ending = (code, frame)
-        self.ended.set()
+        if self.receiving is not None and not self.receiving.done():
+            self.receiving.cancel()  # the handler stops reading: `_receive` answers None
         if self.hub is not None:
             self.hub.leave(self)
         self.wake.set()
@@ -334,8 +363,9 @@ class Subscriber:
                 if self.ending is not None:
                     break
                 self.wake.clear()
-                try:
-                    await asyncio.wait_for(self.wake.wait(), self.settings.ping_s)
+                try:  # a timeout scope, not wait_for: no task of its own per idle connection
+                    async with asyncio.timeout(self.settings.ping_s):
+                        await self.wake.wait()
                 except TimeoutError:
                     await self._ping()
             _, frame = self.ending
@@ -697,6 +727,18 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
 _CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED)
 
 
+def _forgotten_when_done(sub: Subscriber, task: asyncio.Task[None]) -> asyncio.Task[None]:
+    """The subscription's catch-up or join task, dropped from `sub` once it is over: an idle
+    connection need not keep a finished task (and its coroutine) alive."""
+
+    def done(t: asyncio.Task[None]) -> None:
+        if sub.task is t:
+            sub.task = None
+
+    task.add_done_callback(done)
+    return task
+
+
 async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | None = None) -> Any:
     """The client's next message, or None once the connection is ending (`sub.end`).
 
@@ -707,11 +749,11 @@ async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | 
     if sub.ending is not None:
         return None
     receiving = asyncio.ensure_future(ws.receive(timeout))
-    ended = asyncio.ensure_future(sub.ended.wait())
+    sub.receiving = receiving  # `end` cancels it: one task per wait, none of its own to watch the end
     try:
-        await asyncio.wait((receiving, ended), return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait((receiving,))
     finally:
-        ended.cancel()
+        sub.receiving = None
         if not receiving.done():
             receiving.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -791,9 +833,11 @@ def _subscribe(hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any]) -
     sub.projection = projection
     if projection == "events":
         hubs.hub(stream).join_events(sub)  # BEFORE reading the store: nothing published from now on is missed
-        sub.task = asyncio.create_task(_catch_up(hubs, sub, stream, after))
+        sub.task = _forgotten_when_done(sub, asyncio.create_task(_catch_up(hubs, sub, stream, after)))
     else:
-        sub.task = asyncio.create_task(_check_position_then_join(hubs, sub, stream, after))
+        sub.task = _forgotten_when_done(
+            sub, asyncio.create_task(_check_position_then_join(hubs, sub, stream, after))
+        )
 
 
 async def _bad_position(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> int | None:
