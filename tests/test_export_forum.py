@@ -75,7 +75,7 @@ FOLDED = {
             "T2 is out of the fight",
             "T2 leaves the encounter",
         ],
-        "kept": ["Devil holds.", "T2 is slain.", "Round 1: Devil caused 3 wounds"],
+        "kept": ["Devil holds.", "T2 is slain.", "Round 1: unit dv caused 3 wounds"],
     },
     "skirmish-manual-e1": {
         "left out": ["answers for the defender", "1 wound level for Sgt Hale"],

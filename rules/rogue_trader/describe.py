@@ -55,12 +55,11 @@ LEFT_WORDS = {
 
 
 def unit_label(state: State, uid: str) -> str:
-    """A unit for a sentence: its name; a lone model's unit (named after it) by the model's name; else "unit R"."""
+    """A unit for a sentence: its `unit_name`, else "unit R", in every sentence alike (issue 29 item 8: a lone
+    model's unit read as the model's name while it lived and "unit c3" once slain, beside "unit R")."""
     unit = state.get("rules", {}).get("units", {}).get(uid) or {}
     if unit.get("name") and unit["name"] != uid:
         return unit["name"]
-    if uid in state.get("combatants", {}):
-        return name(state, uid)
     return f"unit {uid}"
 
 

@@ -164,3 +164,19 @@ async def test_push_backs_the_gm_sets_the_pushed_back_model_down(tussle):
     log = [e["text"] for e in (await enc.get("/log?format=json")).body["entries"]]
     assert 'The GM sets C2 down at (12", 13.3").' in log, log[-6:]
     await enc.replay_matches_live()
+
+
+async def test_close_combat_results_name_every_unit_alike(tussle):
+    # §Close Combat Results: "units which have caused more wounds than they have received have won that round".
+    # P (a lone model, its own unit) slays C3 (likewise): the round names both units the same way, "unit p"
+    # beside "unit c3", not the living model's name beside the slain one's unit.
+    enc = await encounter(tussle, [marine("p", 8, 16), cultist("c3", 11, 16)], turn=3)
+    await enc.ok("rogue-trader.charge", combatant="p", target="c3")
+    await enc.ok("start_phase", phase="close_combat")
+    await enc.ok("rogue-trader.resolve_round", group="p", dice=[[4], [3]])
+    log = [e["text"] for e in (await enc.get("/log?format=json")).body["entries"]]
+    (round_3,) = [t for t in log if t.startswith("Round 3:")]
+    assert round_3 == (
+        "Round 3: unit p caused 1 wound and took 0; unit c3 caused 0 wounds and took 1 — unit p wins the round; "
+        "unit c3 is wiped out: no rout test follows."
+    ), round_3
