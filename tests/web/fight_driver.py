@@ -262,20 +262,24 @@ class Table:
         p.locator("button.send-offer").wait_for()
 
     def faces(self, who: str, faces: list[list[int]]) -> None:
-        """Manual dice: the faces the table rolled, chosen in the page's dice panel, and sent."""
+        """Manual dice: the faces the table rolled, chosen in the page's dice panel and sent, as many
+        rounds as the rules ask for (a roll whose result decides what follows comes alone first)."""
         p = self.page_of(who)
         form = p.locator("#dice-box form")
         form.wait_for()
         self.axe(p, f"{who}:dice")
-        for i, roll in enumerate(faces):
-            for d, face in enumerate(roll):
-                sel = form.locator(f'select[data-roll="{i}"][data-die="{d}"]')
-                if sel.count():
-                    sel.select_option(str(face))
-        self._clear(p)
-        form.locator("button.send-dice").click()
-        p.locator("#dice-box").wait_for(state="hidden")
-        self._answered(p)
+        for _ in range(len(faces)):
+            for i, roll in enumerate(faces):
+                for d, face in enumerate(roll):
+                    sel = form.locator(f'select[data-roll="{i}"][data-die="{d}"]')
+                    if sel.count():
+                        sel.select_option(str(face))
+            self._clear(p)
+            form.locator("button.send-dice").click()
+            self._answered(p)
+            if not p.locator("#dice-box:not([hidden])").count():
+                break
+        assert p.locator("#dice-box").is_hidden(), "the rules asked for more dice than the fight gave"
 
     def answer(self, who: str, choice: str) -> None:
         """A pending reaction answered by its button on the page of whoever is asked."""

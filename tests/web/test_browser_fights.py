@@ -131,6 +131,17 @@ def _skirmish(t: Table) -> None:
     t.log(t.page_of("gm"), "parr").first.wait_for()
 
 
+def _ap_grapple(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.mark_mine("Alice", "aldo")
+    t.click_hex("Alice", "1,0")
+    t.send_offer("Alice", "Walk — to 1,0")
+    t.offer("Alice", "Grab Berk")
+    t.faces("Alice", [[15], [5]])  # the to-hit, then (it hit) the d100 pull off balance
+    t.log(t.page_of("Bob"), "off balance").first.wait_for()
+    t.answer("Alice", "own_hex")  # where Aldo swings the stunned Berk
+
+
 FIGHTS = [
     Fight(
         "tft",
@@ -189,6 +200,35 @@ FIGHTS = [
         ),
         _skirmish,
         plane=True,
+    ),
+    Fight(
+        "ap-grapple",
+        "manual",
+        _all(_select("manual_dice_from", "actor"), _check("natural_20_hits")),
+        {"manual_dice_from": "actor", "natural_20_hits": True},
+        (
+            Figure(
+                "Aldo",
+                "heroes",
+                (0, 0),
+                {
+                    "weight_lb": "170",
+                    "strength": "14",
+                    "thac0": "16",
+                    "ac": "5",
+                    "ap_per_round": "5",
+                    "hp": "10",
+                },
+            ),
+            Figure(
+                "Berk",
+                "bandits",
+                (2, 0),
+                {"weight_lb": "180", "strength": "12", "thac0": "18", "ac": "6", "hp": "9"},
+                facing="3",
+            ),
+        ),
+        _ap_grapple,
     ),
 ]
 
