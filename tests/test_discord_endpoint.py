@@ -14,6 +14,7 @@ from tests.support.discord_interactions import GM_USER, DiscordSide, discord_tab
 from tests.support.receivers import DiscordApiReceiver
 from tests.support.serving import ServeProcess
 from tests.support.tampering import encode, parse, rewrite_chain
+from tests.test_verify_cases import doc_verifier, run_doc_verifier
 from tests.test_verify_tamper import tussle_cli
 
 
@@ -104,6 +105,8 @@ async def test_a_forged_discord_command_is_named_at_its_seq(tmp_path):
     path.write_bytes(raw)
     code, out = await tussle_cli("verify", str(path))
     assert code == 0, out
+    documented = doc_verifier(tmp_path)  # docs/verifying.md's example verifier checks the signatures too
+    assert await run_doc_verifier(documented, str(path)) is None
     # The operator rewrites the second roll's declaration: signed by a key of its own, not Discord's.
     at = next(e for e in events if e["command_id"] == second["id"] and "declaration" in e["data"])
     signed = at["data"]["declaration"]["signed_request"]
@@ -121,10 +124,11 @@ async def test_a_forged_discord_command_is_named_at_its_seq(tmp_path):
     assert set(named) == {at["seq"], made_up["seq"]}, report["problems"]
     assert "does not verify under the Discord application's public key" in named[at["seq"]]
     assert "keeps no signed request" in named[made_up["seq"]]
+    assert await run_doc_verifier(documented, str(path)) == min(named)
+    key = forger.public_key().public_bytes_raw().hex()
+    assert await run_doc_verifier(documented, str(path), "--discord-key", key) == made_up["seq"]
     # The key given on the command line is the one checked (the trailer's is only the operator's word).
-    code, out = await tussle_cli(
-        "verify", str(path), "--json", "--discord-key", forger.public_key().public_bytes_raw().hex()
-    )
+    code, out = await tussle_cli("verify", str(path), "--json", "--discord-key", key)
     named = {p["seq"] for p in json.loads(out)["problems"] if p["kind"] == "discord"}
     assert named == {made_up["seq"]}, (
         "under the forger's key its signature verifies: the key given is the one used"
