@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import jsonschema
 
 from tests.support.client import TussleClient
 from tests.support.ws import frame, until
+from tests.test_event_schemas import closed
 
 ADMIN = "admin-" + "f" * 40
 
@@ -32,6 +34,18 @@ async def next_event(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
     f = await frame(ws)
     assert f.get("type") == "event", f
     return f
+
+
+def fits_the_asyncapi_document(doc: dict[str, Any], frames: list[dict[str, Any]]) -> None:
+    """Each frame valid against the firehose channel's titled payload, every object closed."""
+    schemas = closed(doc["components"]["schemas"])
+    for f in frames:
+        name = {"event": "FirehoseEventFrame", "caught_up": "FirehoseCaughtUpFrame"}[f["type"]]
+        v = jsonschema.Draft7Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": {"schemas": schemas}}
+        )
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(f)]
+        assert not errors, (f, errors[:3])
 
 
 async def test_a_private_encounter_is_read_only_while_its_gm_grants_it(serve):
@@ -90,7 +104,8 @@ async def test_a_private_encounter_is_read_only_while_its_gm_grants_it(serve):
         assert report["ok"], report
         # The stream records both, so a resume from 0 sees the same: no private event but the two.
         again = await firehose(client, reader["token"])
-        replayed, _ = await until(again, "caught_up")
+        replayed, done = await until(again, "caught_up")
+        fits_the_asyncapi_document((await client.request("GET", "/asyncapi.json")).body, [*replayed, done])
         assert [(f["encounter"], f["event"]["type"]) for f in replayed if f["encounter"] == private.id] == [
             (private.id, "FirehoseRevoked")
         ]
