@@ -615,6 +615,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="PostgreSQL (or TUSSLE_RECEIPT_KEYS set): print the new TUSSLE_RECEIPT_KEYS value to give "
         "every process, instead of writing a file",
     )
+    fh = sub.add_parser(
+        "firehose-tokens",
+        help="the firehose's server-level reader tokens",
+        description='Make, list or revoke firehose tokens (docs/websocket.md "The firehose") in a database, '
+        "as POST/GET/DELETE /firehose-tokens do with the admin token: for a server without one. SQLite: "
+        "with the server stopped (it keeps its tokens cached); PostgreSQL: any time (every process hears).",
+    )
+    fh.add_argument("action", choices=["create", "list", "revoke"])
+    fh.add_argument("token_id", nargs="?", help="revoke: the token's id")
+    fh.add_argument("--db", default="./tussle.db", help="SQLite database file (default ./tussle.db)")
+    fh.add_argument("--pg", default=None, help="PostgreSQL DSN (or TUSSLE_PG_DSN)")
     demo = sub.add_parser(
         "demo",
         help="play a short scripted freeform encounter",
@@ -712,11 +723,42 @@ def _run(args: argparse.Namespace) -> int:
         return _demo(args)
     if args.command == "keys":
         return _rotate_keys(args)
+    if args.command == "firehose-tokens":
+        return asyncio.run(_firehose_tokens(args))
     if args.command == "discord":
         from server.discord.register import main as register
 
         return register(args, os.environ.get("DISCORD_BOT_TOKEN") or None)
     return 2
+
+
+async def _firehose_tokens(args: argparse.Namespace) -> int:
+    """`tussle firehose-tokens create|list|revoke`: one line per token, the new token shown once."""
+    import secrets
+
+    from server.encounters import reader_tokens
+
+    store, where = _store_of(args, lock=True)
+    try:
+        await store.open()
+    except Exception as exc:  # noqa: BLE001 - a database in use (a server holds it) or unusable, in one line
+        print(f"tussle: cannot open {where}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        if args.action == "create":
+            token_id, token = await reader_tokens.made(
+                store, reader_tokens.TOKEN_ID_PREFIX + secrets.token_hex(6)
+            )
+            print(f"token_id {token_id}\ntoken {token}")
+        elif args.action == "list":
+            for row in await store.server_tokens():
+                print(row.token_id, *sorted(await store.granted_streams(row.token_id or "")))
+        elif not args.token_id or not await store.revoke_server_token(args.token_id):
+            print(f"tussle: there is no firehose token {args.token_id!r}", file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        await store.close()
 
 
 def _rotate_keys(args: argparse.Namespace) -> int:

@@ -4,12 +4,16 @@ GM took the grant back. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
 from typing import Any
 
 import aiohttp
 import jsonschema
 
 from tests.support.client import TussleClient
+from tests.support.serving import ServeProcess
 from tests.support.ws import frame, until
 from tests.test_event_schemas import closed
 
@@ -137,3 +141,33 @@ async def test_only_a_reader_token_opens_the_firehose(serve):
                 raise AssertionError(f"{token} opened the firehose: {ws}")
         assert (await client.request("POST", "/firehose-tokens", token=enc.gm_token)).status in (401, 403)
         assert (await client.request("POST", "/firehose-tokens")).status == 401
+
+
+def tussle(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+async def test_the_cli_makes_and_revokes_firehose_tokens_for_a_server_without_an_admin_token(tmp_path):
+    db = str(tmp_path / "cli.db")
+    made = tussle("firehose-tokens", "create", "--db", db)
+    assert made.returncode == 0, made.stderr
+    said = dict(line.split(" ", 1) for line in made.stdout.splitlines())
+    srv = await asyncio.to_thread(ServeProcess, "--db", db)
+    try:
+        # A server holds its SQLite file (and caches its tokens): the CLI waits for it to stop.
+        assert tussle("firehose-tokens", "revoke", said["token_id"], "--db", db).returncode == 1
+        async with aiohttp.ClientSession() as session:
+            client = TussleClient(srv.url, session, db)
+            enc = await client.create(public=True)
+            ws = await firehose(client, said["token"])
+            caught, _ = await until(ws, "caught_up")
+            assert [(f["encounter"], f["seq"]) for f in caught] == [(enc.id, 1)]
+            await ws.close()
+    finally:
+        srv.stop()
+    listed = tussle("firehose-tokens", "list", "--db", db)
+    assert listed.stdout.split() == [said["token_id"]], listed
+    assert tussle("firehose-tokens", "revoke", said["token_id"], "--db", db).returncode == 0
+    assert tussle("firehose-tokens", "list", "--db", db).stdout == ""

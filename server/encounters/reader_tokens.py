@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 from events.common import FirehoseGranted, FirehoseRevoked
-from events.store.port import TokenRevocation, TokenRow
+from events.store.port import Store, TokenRevocation, TokenRow
 from events.store.server_tokens import FIREHOSE, FIREHOSE_GRANT, GRANT_KEY_PREFIX
 from server.encounters.access import require
 from server.encounters.service import Encounters, Outcome
@@ -26,8 +26,13 @@ TOKEN_ID_PREFIX = "fh-"
 async def create(enc: Encounters, who: Principal | None) -> tuple[str, str]:
     """A new reader token: (token_id, token). The token is shown once; the store keeps its hash."""
     require(who, "manage_firehose_tokens")
-    token, token_id = new_token(), TOKEN_ID_PREFIX + enc.ids.read_token()
-    await enc.store.add_server_token(TokenRow(token_hash(token), FIREHOSE, None, token_id))
+    return await made(enc.store, TOKEN_ID_PREFIX + enc.ids.read_token())
+
+
+async def made(store: Store, token_id: str) -> tuple[str, str]:
+    """Store a new reader token of this id (the admin's request, or `tussle firehose-tokens create`)."""
+    token = new_token()
+    await store.add_server_token(TokenRow(token_hash(token), FIREHOSE, None, token_id))
     return token_id, token
 
 
