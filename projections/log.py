@@ -125,7 +125,9 @@ def modifiers_text(modifiers: list[dict[str, Any]]) -> str:
 def roll_sentence(state: State, e: Event) -> str:
     """The engine's sentence for a `DieRolled`: who, what, faces, modifiers, total, target, outcome."""
     d = e.data
-    who = name_of(state, d["combatant"]) if d.get("combatant") else actor_name(state, e.actor)
+    # A figure is named as every other sentence names it (a gone one by its id, never re-capitalised: issue 29
+    # item 10, "Kon rolls" beside "kon fails" after a void); only "the GM" and the like start with a capital.
+    who = name_of(state, d["combatant"]) if d.get("combatant") else _cap(actor_name(state, e.actor))
     purpose = d.get("purpose") or ""
     notation = d.get("notation") or f"{len(d['faces'])}d{d['sides']}"
     what = f" for {purpose}" if purpose and purpose != notation and not purpose.startswith(notation) else ""
@@ -133,7 +135,7 @@ def roll_sentence(state: State, e: Event) -> str:
     kept = d.get("kept")
     if kept is not None and len(kept) != len(d["faces"]):
         faces += " (keeping " + ", ".join(str(d["faces"][i]) for i in kept) + ")"
-    text = f"{_cap(who)} rolls {notation}{what}: {faces} {modifiers_text(d.get('modifiers') or [])} = {d['total']}"
+    text = f"{who} rolls {notation}{what}: {faces} {modifiers_text(d.get('modifiers') or [])} = {d['total']}"
     if d.get("target") is not None:
         text += f" vs {d['target']}"
     outcome = d.get("outcome") or ""

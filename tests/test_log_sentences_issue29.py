@@ -49,3 +49,14 @@ def test_the_engine_sentences_read_as_english():
         if "text" in entry["until"]
         else True
     )
+
+
+def test_a_gone_figure_keeps_one_name_form():
+    # After a void took Kon's join away, the rules' sentences name the figure by its id ("kon fails"); the engine's
+    # roll sentence did too but capitalised it ("Kon rolls"). Now one form; the GM's own roll still "The GM rolls".
+    s = _state("hex_axial")
+    del s["combatants"]["kon"]
+    roll = {"faces": [3, 4, 5], "sides": 6, "total": 12, "notation": "3d6", "purpose": "3d6", "modifiers": []}
+    assert _say(s, "DieRolled", combatant="kon", **roll).startswith("kon rolls 3d6: 3, 4, 5")
+    assert _say(s, "DieRolled", combatant=None, **roll).startswith("The GM rolls 3d6")
+    assert _say(s, "DieRolled", combatant="brenna", **roll).startswith("Brenna rolls 3d6")
