@@ -5,6 +5,7 @@ apart (in /openapi.json a TFT combatant's stats are one of six rulesets')."""
 from __future__ import annotations
 
 from rules.registry import Registry
+from server.http.openapi import build_openapi
 from server.http.openapi_generators import camel
 
 REF = "#/components/schemas/"
@@ -30,6 +31,7 @@ async def test_each_rulesets_document_has_its_types_alone(tussle) -> None:
         others = {cls.__name__ for o in registry.rulesets.values() if o is not rs for cls in o.events}
         assert not (events & others) - {cls.__name__ for cls in rs.events}
         assert set(doc["x-tussle-rulesets"]) == {rid}
+        assert doc == build_openapi(registry, rid)  # the one builder of /openapi.json, for one ruleset
     missing = await tussle.request("GET", "/rulesets/chess/openapi.json")
     assert missing.status == 404 and missing.body["error"]["details"] == {"ruleset": "chess"}
     whole = (await tussle.request("GET", "/openapi.json")).body

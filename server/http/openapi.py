@@ -14,7 +14,7 @@ import msgspec
 from events.common import COMMON_EVENTS
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
-from rules.pipeline import NewCombatant
+from rules.pipeline import COMBATANT_OVERRIDABLE, NewCombatant
 from rules.registry import Registry
 from server.encounters.service_errors import RuleRefusal, ServiceError
 from server.http import api_types as t
@@ -665,8 +665,15 @@ def _commands_by_ruleset(registry: Registry) -> tuple[dict[str, tuple[type, ...]
     return good, bad
 
 
-def build_openapi(registry: Registry) -> dict[str, Any]:
-    """The OpenAPI 3.1 document for this server's routes and installed rulesets."""
+def build_openapi(registry: Registry, ruleset: str | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for this server's routes and installed rulesets; with `ruleset`, the same
+    document for that ruleset's encounters alone (GET /rulesets/{id}/openapi.json): one builder, so the two
+    cannot drift, in which each union over the rulesets is that ruleset's own type."""
+    if ruleset is not None:
+        one = registry.rulesets[ruleset]
+        doc = build_openapi(Registry([one]))
+        doc["info"]["title"] = f"Tussle: {one.title}"
+        return doc
     by_ruleset, unschematised = _commands_by_ruleset(registry)
     all_commands = tuple(dict.fromkeys(c for types in by_ruleset.values() for c in types)) or tuple(
         COMMON_COMMANDS
@@ -728,6 +735,7 @@ def build_openapi(registry: Registry) -> dict[str, Any]:
     _combatant_stats(components, registry, ref_of[NewCombatant])
     _positions(components, registry)
     _items(components, registry)
+    _ruling_overrides(components, registry)
     g.described(components)
     g.arrays_have_items(components)
     paths: dict[str, dict[str, Any]] = {}
@@ -855,6 +863,18 @@ def _encounter_options(schemas: dict[str, Any], rulesets: dict[str, Any]) -> Non
             **({"anyOf": refs} if len(refs) > 1 else refs[0]),
             "description": prop.get("description", ""),
         }
+    # Sent, the same options, any of them (the rest keep their values or defaults).
+    sent = schemas["SetOptions"]["properties"]["options"]
+    schemas["SetOptions"]["properties"]["options"] = {
+        **({"anyOf": refs} if len(refs) > 1 else refs[0]),
+        "description": sent.get("description")
+        or "The options to change, by name: the ruleset's and the engine's.",
+    }
+    create = schemas["CreateEncounter"]["properties"]["options"]
+    schemas["CreateEncounter"]["properties"]["options"] = {
+        "anyOf": [*refs, {"type": "null"}],
+        **{k: v for k, v in create.items() if k != "anyOf"},
+    }
 
 
 def _geometries(registry: Registry) -> set[tuple[str, str]]:
@@ -909,6 +929,41 @@ def _positions(components: dict[str, Any], registry: Registry) -> None:
         "anyOf": [{"$ref": REF.format(name="Facing")}, {"type": "null"}],
         "description": prop.get("description", ""),
     }
+
+
+def _ruling_overrides(components: dict[str, Any], registry: Registry) -> None:
+    """`ruling.overrides`, a JSON merge patch of what a ruling may override (rules/pipeline.py): each
+    combatant's COMBATANT_OVERRIDABLE fields, and the top keys of the rulesets' overridable paths."""
+    combatant = components["Combatant"]["properties"]
+    stats = {name: {"description": m} for rs in registry.rulesets.values() for name, m in rs.stats.items()}
+    fields: dict[str, Any] = {}
+    for field in sorted(COMBATANT_OVERRIDABLE):
+        if field == "stats":
+            shape: dict[str, Any] = {"type": "object", "properties": stats, "additionalProperties": False}
+        else:
+            shape = {k: v for k, v in combatant[field].items() if k != "description"}
+        fields[field] = {
+            "anyOf": [shape, {"type": "null"}],
+            "description": f"The combatant's {field}, patched (null removes it).",
+        }
+    rules = sorted(
+        {path.removeprefix("rules.") for rs in registry.rulesets.values() for path in rs.overridable}
+    )
+    prop = components["Ruling"]["properties"]["overrides"]
+    prop["properties"] = {
+        "combatants": {
+            "type": "object",
+            "description": "Per combatant id, a merge patch of what a ruling may change of it.",
+            "additionalProperties": {"type": "object", "properties": fields, "additionalProperties": False},
+        },
+        "rules": {
+            "type": "object",
+            "description": "A merge patch of the ruleset's part of the state, at its overridable paths.",
+            "properties": {key: {"description": f"rules.{key} (the ruleset's own)"} for key in rules},
+            "additionalProperties": False,
+        },
+    }
+    prop["additionalProperties"] = False
 
 
 def _items(components: dict[str, Any], registry: Registry) -> None:

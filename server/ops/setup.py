@@ -15,7 +15,6 @@ from __future__ import annotations
 from aiohttp import web
 
 from events.envelope import Event
-from rules.registry import Registry
 from server.encounters.service_errors import NotFound
 from server.http.context import ENCOUNTERS, SETTINGS, json_response
 from server.http.openapi import build_openapi
@@ -47,9 +46,7 @@ async def ruleset_openapi_handler(request: web.Request) -> web.Response:
         )
     cache = request.app[OPENAPI]
     if rid not in cache:
-        doc = build_openapi(Registry([rs]))
-        doc["info"]["title"] = f"Tussle: {rs.title}"
-        cache[rid] = doc
+        cache[rid] = build_openapi(request.app[ENCOUNTERS].registry, rid)
     return json_response(cache[rid])
 
 
