@@ -14,6 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.support.serving import ServeProcess
+from tests.support.tampering import encode, parse, rewrite_chain
 from tests.web.conftest import Api, axe_violations
 
 pytestmark = pytest.mark.browser
@@ -96,3 +97,41 @@ def test_the_pages_make_the_codes_and_the_gm_ends_a_link(discord_served, open_pa
     assert "not linked" in slash(discord_served.url, "turn", "11")["data"]["content"]
     assert gm.script_errors() == [] and alice.script_errors() == []
     assert axe_violations(g) == [] and axe_violations(a) == []
+
+
+def test_the_pages_verifier_checks_discord_signatures(discord_served, open_page):
+    api = Api(discord_served.url)
+    enc = api.ok("POST", "/encounters", {"name": "Rolled on Discord", "ruleset": "freeform"})
+    seat = api.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Alice"}, enc["gm_token"])
+    code = api.ok("POST", f"/encounters/{enc['id']}/discord/codes", {}, enc["gm_token"])["code"]
+    slash(discord_served.url, "bind", "9", code=code)
+    code = api.ok("POST", f"/encounters/{enc['id']}/discord/codes", {}, seat["token"])["code"]
+    slash(discord_served.url, "link", "11", code=code)
+    rolled = slash(discord_served.url, "roll", "11", expression="3d6", purpose="the page checks this")
+    assert "the page checks this" in rolled["data"]["content"]
+    api.command(enc, "close")
+    request = urllib.request.Request(
+        f"{discord_served.url}/encounters/{enc['id']}/events",
+        headers={"Accept": "application/x-ndjson", "Authorization": f"Bearer {enc['gm_token']}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
+        honest = r.read()
+    events, trailer = parse(honest)
+    first = next(e for e in events if e["data"].get("declaration", {}).get("keyed_by") == "discord")
+    signed = first["data"]["declaration"]["signed_request"]
+    forger = Ed25519PrivateKey.generate()
+    signed["signature"] = forger.sign(signed["timestamp"].encode() + signed["body"].encode()).hex()
+    rewrite_chain(events, trailer)
+    forged = encode(events, trailer).decode()
+    page = open_page(discord_served.url + "/")
+    got = page.page.evaluate(
+        """async ([honest, forged]) => {
+        const v = await import('/static/js/verify.js');
+        const a = v.verifyExport(honest), b = v.verifyExport(forged);
+        return [a.ok, a.problems, b.first_bad_seq, b.problems.map((p) => p.kind)];
+    }""",
+        [honest.decode(), forged],
+    )
+    assert got[0] is True, got[1]
+    assert got[2] == first["seq"] and got[3] == ["discord"]
+    assert page.script_errors() == []

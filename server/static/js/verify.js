@@ -268,6 +268,52 @@ export function declarationProblems(events) {
   return out;
 }
 
+// Commands sent from Discord (docs/verifying.md "Commands sent from Discord"): each keeps the request
+// Discord signed; it must be the interaction whose id keyed the dice, with its token's SHA-256 as the
+// entropy, and, where the application's public keys are known (an export's trailer, or given), its
+// Ed25519 signature must verify under one of them. Without keys only the first two are checked.
+export function discordProblems(events, keys = null) {
+  const out = [];
+  const declaredBy = new Map();
+  let previous = null;
+  for (const e of events) {
+    const decl = e.data && e.data.declaration;
+    if (e.command_id !== previous && decl && typeof decl === "object") {
+      declaredBy.set(e.command_id, decl.keyed_by);
+      if (decl.keyed_by === "discord") {
+        const why = discordClaimProblem(decl, e.command_id, keys);
+        if (why) out.push({ kind: "discord", seq: e.seq, message: `seq ${e.seq}: command ${JSON.stringify(e.command_id)} ${why}` });
+      }
+    }
+    previous = e.command_id;
+    if (e.type === "DieRolled" && e.data.keyed_by === "discord" && e.data.source !== "manual") {
+      const key = e.data.keyed_command_id || e.command_id;
+      if (declaredBy.get(key) !== "discord") out.push({ kind: "discord", seq: e.seq, message: `seq ${e.seq}: a die keyed by Discord under ${JSON.stringify(key)}, a command that was not sent from Discord` });
+    }
+  }
+  return out;
+}
+
+function discordClaimProblem(decl, commandId, keys) {
+  const signed = decl.signed_request;
+  if (!signed || typeof signed.body !== "string" || typeof signed.signature !== "string" || typeof signed.timestamp !== "string") {
+    return "is keyed by Discord but keeps no signed request from Discord";
+  }
+  if (keys && keys.length) {
+    const sig = fromHex(signed.signature), message = utf8.encode(signed.timestamp + signed.body);
+    const ok = !!sig && keys.some((k) => { const pub = fromHex(k); try { return !!pub && verifyEd25519(pub, message, sig); } catch { return false; } });
+    if (!ok) return "keeps a request whose signature does not verify under the Discord application's public key";
+  }
+  let interaction;
+  try { interaction = JSON.parse(signed.body); } catch { return "keeps a signed request that is not JSON"; }
+  if (!interaction || String(interaction.id) !== commandId) return `keeps the signed interaction ${JSON.stringify(interaction && interaction.id)}, not its command_id ${JSON.stringify(commandId)}`;
+  const entropy = decl.command && decl.command.entropy;
+  if (typeof interaction.token !== "string" || toHex(sha256(utf8.encode(interaction.token))) !== entropy) {
+    return "declares an entropy that is not the digest of its interaction's token";
+  }
+  return null;
+}
+
 function fromBase64Url(text) {
   try {
     const bin = atob(String(text).replace(/-/g, "+").replace(/_/g, "/") + "=".repeat(-String(text).length & 3));
@@ -485,6 +531,7 @@ export function report(chain, trailer = null, cache = new Map()) {
   const rolls = auditRolls(events, cache);
   for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: r.message ?? `seq ${r.seq} (${r.purpose}): ${r.problem}` });
   problems.push(...keyProblems(events, cache), ...declarationProblems(events));
+  problems.push(...discordProblems(events, trailer && Array.isArray(trailer.discord_public_keys) ? trailer.discord_public_keys : null));
   const hidden = auditHidden(events, cache);
   problems.push(...hidden.problems);
   if (trailer) {
