@@ -12,7 +12,8 @@ from typing import Any
 import aiohttp
 import jsonschema
 
-from tests.support.client import TussleClient
+from server.live.websocket import WS_HUBS
+from tests.support.client import RunningServer, TussleClient
 from tests.support.serving import ServeProcess
 from tests.support.ws import frame, until
 from tests.test_event_schemas import closed
@@ -171,3 +172,41 @@ async def test_the_cli_makes_and_revokes_firehose_tokens_for_a_server_without_an
     assert listed.stdout.split() == [said["token_id"]], listed
     assert tussle("firehose-tokens", "revoke", said["token_id"], "--db", db).returncode == 0
     assert tussle("firehose-tokens", "list", "--db", db).stdout == ""
+
+
+async def test_a_stalled_firehose_is_closed_with_4008_and_resumes_from_its_last_position(tmp_path):
+    """The encounter websocket's bounds hold on the firehose: a reader that stops reading is cut off
+    with `lagging` (4008) naming its last position, the others keep receiving, and a resume from that
+    position gives exactly what it missed."""
+    srv = await RunningServer(
+        str(tmp_path / "lag.db"), admin_token=ADMIN, ws_queue_frames=8, ws_close_timeout_s=60.0
+    ).start()
+    try:
+        async with aiohttp.ClientSession() as s1, aiohttp.ClientSession() as s2:
+            client = TussleClient(srv.base_url, s1, srv.db_path)
+            reader = await reader_token(client)
+            enc = await client.create(public=True, token=ADMIN)
+            stalled = await s2.ws_connect(f"{srv.base_url}/firehose?token={reader['token']}")
+            await stalled.send_json({"op": "subscribe", "after": 0})
+            healthy = await firehose(client, reader["token"])
+            seen, _ = await until(healthy, "caught_up")
+            big = "x" * 60_000
+            while srv.app[WS_HUBS].lagged == 0:  # the stalled one reads nothing; its queue fills
+                assert len(seen) < 1000, "the stalled firehose was never found lagging"
+                await enc.ok("note", text=big)
+                seen.append(await next_event(healthy))
+            got = []
+            while "closed" not in (f := await frame(stalled)):
+                got.append(f)
+            assert f == {"closed": 4008}
+            error, events = got[-1], [g for g in got if g.get("type") == "event"]
+            # details.last_position is the last the server queued (the queue is dropped): resume from
+            # the last received, as docs/websocket.md says.
+            assert error["code"] == "lagging" and error["details"]["last_position"] >= events[-1]["position"]
+            resumed = await firehose(client, reader["token"], after=events[-1]["position"])
+            rest, _ = await until(resumed, "caught_up")
+            assert events + rest == seen
+            for ws in (healthy, resumed):
+                await ws.close()
+    finally:
+        await srv.stop()

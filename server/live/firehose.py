@@ -52,6 +52,8 @@ RETRY_S = 0.5  # after a failed read
 class FirehoseSubscriber(Subscriber):
     """A firehose connection: a Subscriber whose position is the feed's, reading as one reader token."""
 
+    __slots__ = ("firehose", "reader_id")
+
     def __init__(self, *args: Any, firehose: Firehose, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.firehose = firehose
