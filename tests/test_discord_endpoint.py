@@ -152,3 +152,14 @@ async def test_codes_bindings_and_links_live_in_either_store(store_dsn, tmp_path
         assert (await t.tussle.request("DELETE", enc.path, token=admin)).status == 204
         _, answer = await t.command("turn")
         assert "plays no encounter" in answer["data"]["content"], "the binding went with the encounter"
+
+
+async def test_a_refusal_is_the_senders_alone_in_the_rules_words(tmp_path):
+    async with discord_table(str(tmp_path / "t.db")) as t:
+        enc = await _linked(t)
+        head = (await enc.state())["seq"]
+        _, answer = await t.command("roll", expression="3d", purpose="nothing")
+        direct = await enc.command("roll", expression="3d", purpose="nothing")
+        assert answer["type"] == 4 and answer["data"]["flags"] == 64
+        assert answer["data"]["content"] == f"Not done: {direct.body['error']['message']}"
+        assert (await enc.state())["seq"] == head
