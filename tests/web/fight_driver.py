@@ -28,6 +28,7 @@ class Figure:
     stats: dict[str, str]
     items: list[dict[str, str]] = field(default_factory=list)
     facing: str | None = None  # the facing select's value (hexes) or degrees (plane)
+    records: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # a stat that is a list of records
 
     @property
     def id(self) -> str:
@@ -112,6 +113,13 @@ class Table:
                     facing.select_option(fig.facing)
             for stat, value in fig.stats.items():
                 box.locator(f'input[data-stat="{stat}"]').fill(value)
+            for stat, records in fig.records.items():
+                rows = box.locator(f'[data-stat-records="{stat}"]')
+                for i, rec in enumerate(records):
+                    rows.get_by_role("button", name=f"Add to {stat.replace('_', ' ')}").click()
+                    row = rows.locator(".list-row").nth(i)
+                    for k, v in rec.items():
+                        row.locator(f'[data-option="{k}"] input').fill(v)
             for i, item in enumerate(fig.items):
                 box.get_by_role("button", name="Add to items").click()
                 row = box.locator('[data-option="items"] .list-row').nth(i)
@@ -239,6 +247,12 @@ class Table:
         dest.wait_for()
         self.axe(p, f"{who}:map-destinations")
         dest.dispatch_event("click")  # the hex, not a figure's token drawn over its centre
+
+    def move_to_hex(self, who: str, figure: str, hex_label: str) -> None:
+        """The figure clicked, then a highlighted destination, then the send: a move by the map."""
+        self.mark_mine(who, figure)
+        self.click_hex(who, hex_label)
+        self.send_offer(who, f"to {hex_label}")
 
     def click_region(self, who: str, toward: float, fraction: float = 0.5) -> None:
         """Click the point of the offered region `fraction` of its radius from its centre, at `toward`

@@ -52,15 +52,27 @@ def _all(*setters: Callable[[Any], None]) -> Callable[[Any], None]:
     return run
 
 
+def _manual(
+    ruleset: str, checked: str, figures: tuple[Figure, Figure], play: Callable[[Table], None]
+) -> Fight:
+    """A fight with manual dice whose faces the actor enters, and one of the ruleset's boxes ticked."""
+    return Fight(
+        ruleset,
+        "manual",
+        _all(_select("manual_dice_from", "actor"), _check(checked)),
+        {"manual_dice_from": "actor", checked: True},
+        figures,
+        play,
+    )
+
+
 # ---- the fights ----
 
 
 def _tft(t: Table) -> None:
     t.offer("gm", "Start turn 1")
     t.offer("gm", "Start the movement phase")
-    t.mark_mine("Alice", "simeth")
-    t.click_hex("Alice", "1,0")
-    t.send_offer("Alice", "Move — to 1,0")
+    t.move_to_hex("Alice", "simeth", "1,0")
     t.log(t.page_of("Bob"), "Simeth moves from [2, 0] to [1, 0]").wait_for()
     t.offer("gm", "Start the action phase")
     t.offer("Alice", "Enter hand-to-hand with Troll")
@@ -76,9 +88,7 @@ def _tft(t: Table) -> None:
 
 def _freeform(t: Table) -> None:
     t.offer("gm", "Start turn 1")
-    t.mark_mine("Alice", "brenna")  # no movement rules: every hex of the map may be clicked
-    t.click_hex("Alice", "1,0")
-    t.send_offer("Alice", "to 1,0")
+    t.move_to_hex("Alice", "brenna", "1,0")
     t.log(t.page_of("gm"), "Brenna").filter(has_text="1, 0").first.wait_for()
     # The attack is a roll: Alice's, from the form of boxes every seat has.
     roll = t.form("Alice", "p:roll")
@@ -133,21 +143,36 @@ def _skirmish(t: Table) -> None:
 
 def _ap_grapple(t: Table) -> None:
     t.offer("gm", "Start turn 1")
-    t.mark_mine("Alice", "aldo")
-    t.click_hex("Alice", "1,0")
-    t.send_offer("Alice", "Walk — to 1,0")
+    t.move_to_hex("Alice", "aldo", "1,0")
     t.offer("Alice", "Grab Berk")
     t.faces("Alice", [[15], [5]])  # the to-hit, then (it hit) the d100 pull off balance
     t.log(t.page_of("Bob"), "off balance").first.wait_for()
     t.answer("Alice", "own_hex")  # where Aldo swings the stunned Berk
 
 
+def _gurps(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.offer("Alice", "Choose a maneuver")
+    t.choose("Alice", "Move and attack")
+    t.send_offer("Alice", "Move and attack")
+    t.move_to_hex("Alice", "ana", "0,0")  # into Bors' hex: close combat
+    t.offer("Alice", "Strike Bors with the knife")
+    t.faces("Alice", [[2, 3, 3]])  # 8: a hit, not a critical one
+    # Bors' seat parries with his hand and retreats, the hex picked on the map.
+    t.offer("Bob", "Parry and retreat")
+    t.choose("Bob", "hand")
+    t.click_hex("Bob", "1,0")
+    t.send_offer("Bob", "Parry and retreat — hand — to 1,0")
+    t.faces("Bob", [[2, 3, 2]])
+    t.page_of("gm").locator(
+        '#combatants tr[data-combatant="bors"] [data-col="position"]', has_text="1,0"
+    ).wait_for()
+
+
 FIGHTS = [
-    Fight(
+    _manual(
         "tft",
-        "manual",
-        _all(_select("manual_dice_from", "actor"), _check("pins")),
-        {"manual_dice_from": "actor"},
+        "pins",
         (
             Figure("Simeth", "heroes", (2, 0), {"st": "12", "adj_dx": "13", "ma": "12"}, facing="3"),
             Figure(
@@ -201,11 +226,9 @@ FIGHTS = [
         _skirmish,
         plane=True,
     ),
-    Fight(
+    _manual(
         "ap-grapple",
-        "manual",
-        _all(_select("manual_dice_from", "actor"), _check("natural_20_hits")),
-        {"manual_dice_from": "actor", "natural_20_hits": True},
+        "natural_20_hits",
         (
             Figure(
                 "Aldo",
@@ -229,6 +252,36 @@ FIGHTS = [
             ),
         ),
         _ap_grapple,
+    ),
+    _manual(
+        "gurps",
+        "assume_foes_stop",
+        (
+            Figure(
+                "Ana",
+                "heroes",
+                (-2, 0),
+                {"ST": "10", "DX": "12", "basic_move": "6", "dodge": "8"},
+                records={
+                    "weapons": [
+                        {"name": "knife", "kind": "melee", "reach": "C, 1", "parry": "7", "damage": "1d-2"}
+                    ]
+                },
+            ),
+            Figure(
+                "Bors",
+                "thugs",
+                (0, 0),
+                {"ST": "10", "DX": "11", "basic_move": "5", "dodge": "8"},
+                facing="3",
+                records={
+                    "weapons": [
+                        {"name": "hand", "kind": "melee", "reach": "C", "parry": "7", "damage": "1d-2"}
+                    ]
+                },
+            ),
+        ),
+        _gurps,
     ),
 ]
 

@@ -40,6 +40,45 @@ function readStat(text) {
   return t;
 }
 
+// A stat described as a list of records, "[{name, kind: melee or ranged, reach: ["C", "1"], parry}]"
+// (GURPS' and Rogue Trader's weapons): its fields, each with its hint, split at the top level's commas.
+export function recordFields(description) {
+  const m = /^\s*\[\{(.*)\}\]/.exec(description || "");
+  if (!m) return null;
+  const parts = [];
+  let depth = 0, cur = "";
+  for (const ch of m[1]) {
+    if ("[{(".includes(ch)) depth++;
+    if ("]})".includes(ch)) depth--;
+    if (ch === "," && depth === 0) { parts.push(cur); cur = ""; } else cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => {
+    const [name, ...hint] = p.split(":");
+    const h = hint.join(":").trim();
+    return { name: name.trim(), hint: h, list: h.startsWith("[") };
+  }).filter((f) => /^\w+$/.test(f.name));
+}
+
+// One record's boxes read: a field hinted as a list is split at its commas (reach "C, 1" -> ["C", "1"]),
+// the others as a stat is (a number, true/false, or text); an empty box is left out.
+function readRecord(rec, fields) {
+  const out = {};
+  for (const f of fields) {
+    const t = String(rec[f.name] ?? "").trim();
+    if (!t) continue;
+    out[f.name] = f.list ? t.split(",").map((x) => x.trim()).filter(Boolean) : readStat(t);
+  }
+  return out;
+}
+
+function recordsInput(k, fields, id) {
+  const schema = { type: "array", items: { type: "object", properties: Object.fromEntries(fields.map((f) => [f.name, { anyOf: [{ type: "string" }, { type: "null" }], default: null, description: f.hint }])) } };
+  const f = schemaInput(schema, { name: k, label: humanName(k), value: [], describe: false });
+  f.node.id = id;
+  return { node: f.node, read: () => f.read().map((rec) => readRecord(rec, fields)) };
+}
+
 const slug = (name) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
 // The item schema with the ruleset's own item fields (GET /rulesets/{id} item_fields: tft's dagger_list,
@@ -69,6 +108,12 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
   const posture = el("select", { id: id("posture") }, POSTURES.map((p) => el("option", { value: p }, humanName(p))));
   const statBoxes = Object.entries(stats.properties || {}).map(([k, p]) => {
     const required = /\(required/.test(p.description || "");
+    const fields = recordFields(p.description);
+    if (fields) {
+      const rec = recordsInput(k, fields, id(`stat-${k}`));
+      return { k, required, records: rec, node: el("div", { class: "field stat-records", "data-stat-records": k }, rec.node,
+        el("small", { class: "help" }, (p.description || "").split("\n")[0])) };
+    }
     const input = el("input", { id: id(`stat-${k}`), type: "text", autocomplete: "off", "data-stat": k, required: required || null, "aria-describedby": id(`stat-${k}-help`) });
     return { k, input, required, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
       el("small", { class: "help", id: id(`stat-${k}-help`) }, (p.description || "").split("\n")[0])) };
@@ -87,6 +132,12 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
       position: plane ? [Math.round(Number(px.value) * 100), Math.round(Number(py.value) * 100)] : [Number(px.value), Number(py.value)],
       facing: Number(facing.value), posture: posture.value, stats: {}, items: items.read() };
     for (const s of statBoxes) {
+      if (s.records) {
+        const list = s.records.read();
+        if (list.length) out.stats[s.k] = list;
+        else if (s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
+        continue;
+      }
       const v = readStat(s.input.value);
       if (v === undefined && s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
       if (v !== undefined) out.stats[s.k] = v;
