@@ -10,7 +10,7 @@ import pytest
 
 from events.store.port import Store
 from tests.contract.store_contract import StoreContract
-from tests.support.memory_store import MemoryDatabase, MemoryStore
+from tests.support.memory_store import MemoryDatabase, MemoryStore, SharedMemoryStore
 
 
 class TestMemoryStore(StoreContract):
@@ -20,3 +20,14 @@ class TestMemoryStore(StoreContract):
     def make_handle(self) -> Callable[..., Store]:
         db = MemoryDatabase()
         return lambda first, seed_key=None: MemoryStore(db, seed_key=seed_key)
+
+
+class TestSharedMemoryStore(StoreContract):
+    """The same backend as shared by several processes (it announces each commit: SharedFeed)."""
+
+    name = "shared-memory"
+
+    @pytest.fixture
+    def make_handle(self) -> Callable[..., Store]:
+        db = MemoryDatabase()
+        return lambda first, seed_key=None: SharedMemoryStore(db, seed_key=seed_key)

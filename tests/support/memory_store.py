@@ -35,6 +35,8 @@ from events.store.port import (
     AppendResult,
     Creation,
     Deadline,
+    Listening,
+    SharedFeed,
     Store,
     StoredCommand,
     StreamInfo,
@@ -90,6 +92,9 @@ class MemoryDatabase:
     def __init__(self) -> None:
         self.tables = Tables()
         self.write = asyncio.Lock()
+        # The handles listening for commit notices (SharedMemoryStore.listen), as NOTIFY reaches every
+        # process's LISTEN connection.
+        self.notices: list[Callable[[str], None]] = []
 
 
 class MemoryStore(Store):
@@ -145,7 +150,11 @@ class MemoryStore(Store):
             if self.before_commit is not None:
                 await self.before_commit(requests)  # raising rolls back: `t` is never swapped in
             self.db.tables = t
-            return results
+        self._committed(plan)
+        return results
+
+    def _committed(self, plan: Plan) -> None:
+        """After a commit: a store shared by several processes announces it (SharedMemoryStore)."""
 
     @staticmethod
     def _stored(t: Tables, resend: Resend) -> AppendResult:
@@ -479,3 +488,57 @@ def _set_deliveries(t: Tables, webhook_id: str, statuses: set[str], **change: ob
     for d in hit:
         t.deliveries[d.id] = msgspec.structs.replace(d, **change)
     return len(hit)
+
+
+class SharedMemoryStore(MemoryStore, SharedFeed):
+    """A handle on a MemoryDatabase that other processes append to as well: each commit is announced
+    to every listening handle, a wake-up only (stream, seq, position), delivered later on the loop as a
+    NOTIFY arrives, so the feed listener (server/live/pg_listener.py) runs on it as it runs on
+    PostgreSQL. It keeps no cache, so the notices teach it nothing."""
+
+    def __init__(self, db: MemoryDatabase, *, seed_key: SeedKey | None = None):
+        super().__init__(db, seed_key=seed_key)
+        self._on_commit: list[Callable[[], None]] = []
+
+    def _committed(self, plan: Plan) -> None:
+        last = self.db.tables.next_position - 1
+        loop = asyncio.get_running_loop()
+        for stream, head in plan.heads.items():
+            payload = msgspec.json.encode({"stream": stream, "seq": head.seq, "position": last}).decode()
+            for heard in list(self.db.notices):
+                loop.call_soon(heard, payload)
+        for listener in list(self._on_commit):
+            listener()
+
+    async def last_position(self) -> int:
+        return self.db.tables.next_position - 1
+
+    def on_commit(self, listener: Callable[[], None]) -> Callable[[], None]:
+        self._on_commit.append(listener)
+        return lambda: self._on_commit.remove(listener)
+
+    async def listen(self, heard: Callable[[str], None], lost: Callable[[], None]) -> Listening:
+        self.db.notices.append(heard)
+        return MemoryListening(self.db, heard)
+
+    def notified(self, payload: dict[str, object]) -> None:
+        return None
+
+    def notices_trusted(self, trusted: bool) -> None:
+        return None
+
+    def notice_unreadable(self) -> None:
+        return None
+
+
+class MemoryListening(Listening):
+    def __init__(self, db: MemoryDatabase, heard: Callable[[str], None]):
+        self.db = db
+        self.heard = heard
+
+    async def last_committed(self, timeout: float) -> int:
+        return self.db.tables.next_position - 1
+
+    async def close(self) -> None:
+        if self.heard in self.db.notices:
+            self.db.notices.remove(self.heard)
