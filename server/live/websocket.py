@@ -40,6 +40,7 @@ from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
 from server.http.streamed_json import encoded_pieces
 from server.live.frames import PING, PONG, caught_up_frame, error_frame, event_frame
+from server.live.masked_frames import MaskedOnlyResponse
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 from server.settings import WebsocketSettings
 
@@ -631,7 +632,7 @@ async def upgrade(
     key = ws_key(request, token)
     if not ws_allowed(request.app, key):
         raise RateLimited("too many open websockets for this token (or address)")
-    ws = web.WebSocketResponse(
+    ws = MaskedOnlyResponse(
         max_msg_size=settings.max_message, timeout=settings.close_timeout_s, compress=False
     )
     writer = await ws.prepare(request)
@@ -724,7 +725,8 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     return await _finish(ws, sub, sender)
 
 
-_CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED)
+# ERROR: a frame aiohttp could not take (too big, unmasked, malformed); it has closed the connection already.
+_CLOSED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)
 
 
 def _forgotten_when_done(sub: Subscriber, task: asyncio.Task[None]) -> asyncio.Task[None]:
