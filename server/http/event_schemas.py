@@ -32,7 +32,10 @@ DECLARATION: dict[str, Any] = {
             # Any installed or past version's command: its fields are that command's.
             "additionalProperties": True,
         },
-        "keyed_by": {"type": "string", "description": "Whose command keyed the dice: seat, gm or server."},
+        "keyed_by": {
+            "type": "string",
+            "description": "Who chose the key of the dice: client (the sender chose its command_id), server, or discord (the interaction id Discord chose; docs/discord.md).",
+        },
         "ruleset": {"type": "string", "description": "The ruleset that decided it."},
         "version": {"type": "string", "description": "That ruleset's version."},
     },
