@@ -976,7 +976,7 @@ class EncounterState(msgspec.Struct):
     ] = []
 
 
-class LogEntry(msgspec.Struct):
+class LogEntry(msgspec.Struct, omit_defaults=True):
     """One sentence of the narrative log."""
 
     seq: Annotated[int, about("The seq of the event it tells.")]

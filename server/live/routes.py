@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from aiohttp import web
 
 from projections.forum_export import forum_posts
@@ -10,6 +11,7 @@ from server.audit import whole_stream
 from server.audit.verifying import parse_head
 from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.encounters.service_errors import bad_request
+from server.http import api_types as t
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, SETTINGS, int_query, json_response, reader
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
@@ -55,18 +57,18 @@ async def get_log(request: web.Request) -> web.StreamResponse:
     entries = log.entries if turn is None else [e for e in log.entries if e["turn"] == turn]
     head = {"seq": end["seq"], "hash": end["hash"]}
     if fmt == "json":
-        answer = {
-            "stream": stream,
-            "name": end["name"],
-            "at": head["seq"],
-            "head": head,
-            "turn": turn,
-            "entries": entries,
-            "turns": group_by_turn(entries),
-            "next_from": next_from,
-        }
-        if len(entries) > LONG_LIST:
-            return await streamed_json(request, answer)
+        answer = t.LogPage(
+            stream=stream,
+            name=end["name"],
+            at=head["seq"],
+            head=t.Head(head["seq"], head["hash"]),
+            turn=turn,
+            entries=msgspec.convert(entries, list[t.LogEntry]),
+            turns=msgspec.convert(group_by_turn(entries), list[t.LogTurn]),
+            next_from=next_from,
+        )
+        if len(entries) > LONG_LIST:  # sent in pieces, which streamed_json cuts from plain values
+            return await streamed_json(request, msgspec.to_builtins(answer))
         return json_response(answer)
     commitments = timeline(r, await enc.store.revealed_seeds(stream) if r.earlier else {})
     posts = forum_posts(
@@ -78,7 +80,7 @@ async def get_log(request: web.Request) -> web.StreamResponse:
         max_chars=max_chars,
         verify_url=verifying_url(request),
     )
-    resp = json_response({"format": fmt, "head": head, "posts": posts, "next_from": next_from})
+    resp = json_response(t.ForumPosts(fmt, t.Head(head["seq"], head["hash"]), posts, next_from))
     resp.headers.update(more)
     return resp
 

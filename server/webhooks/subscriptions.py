@@ -33,6 +33,7 @@ from rules.pipeline import ID_PATTERN
 from server.encounters.access import require, sees_webhook, webhook_fields
 from server.encounters.service_errors import Closed, Conflict, NotFound, bad_request
 from server.encounters.tokens import Principal
+from server.http import api_types as t
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
 from server.webhooks import signing
@@ -54,7 +55,7 @@ def _iso(t: float | None) -> str | None:
     return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def webhook_view(w: WebhookRow) -> dict[str, Any]:
+def _view_fields(w: WebhookRow) -> dict[str, Any]:
     """A webhook as its readers see it: the host, never the URL or the secret."""
     return {
         "id": w.id,
@@ -71,20 +72,29 @@ def webhook_view(w: WebhookRow) -> dict[str, Any]:
     }
 
 
-def delivery_view(d: Delivery) -> dict[str, Any]:
-    return {
-        "id": d.id,
-        "seq": d.seq,
-        "part": d.part,
-        "kind": d.kind,
-        "status": d.status,
-        "attempts": d.attempts,
-        "created_at": _iso(d.created_at),
-        "next_try": _iso(d.next_at) if d.status == "pending" else None,
-        "last_status": d.last_status,
-        "last_error": d.last_error,
-        "delivered_at": _iso(d.delivered_at),
-    }
+def webhook_view(w: WebhookRow) -> t.WebhookView:
+    return t.WebhookView(**_view_fields(w))
+
+
+def webhook_created(w: WebhookRow, secret: str | None) -> t.WebhookCreatedResponse:
+    """The answer to POST .../webhooks: the webhook and its secret, shown this once (null on a resend)."""
+    return t.WebhookCreatedResponse(**_view_fields(w), secret=secret)
+
+
+def delivery_view(d: Delivery) -> t.DeliveryView:
+    return t.DeliveryView(
+        id=d.id,
+        seq=d.seq,
+        part=d.part,
+        kind=d.kind,
+        status=d.status,
+        attempts=d.attempts,
+        created_at=_iso(d.created_at),
+        next_try=_iso(d.next_at) if d.status == "pending" else None,
+        last_status=d.last_status,
+        last_error=d.last_error,
+        delivered_at=_iso(d.delivered_at),
+    )
 
 
 def _fields(body: dict[str, Any], who: Principal, state: dict[str, Any]) -> tuple[str | None, list[str], str]:
@@ -172,10 +182,10 @@ async def create_webhook(request: web.Request) -> web.Response:
     if out.duplicate:  # a resent command_id: the webhook it made, without its secret (shown once)
         made = await enc.webhook(out.events[0].data["webhook"])
         assert made is not None
-        return json_response({**webhook_view(made), "secret": None}, status=200)
+        return json_response(webhook_created(made, None), status=200)
     made = await enc.webhook(wid)
     assert made is not None
-    return json_response({**webhook_view(made), "secret": secret}, status=201)
+    return json_response(webhook_created(made, secret), status=201)
 
 
 @routes.get("/encounters/{id}/webhooks")
@@ -183,7 +193,7 @@ async def list_webhooks(request: web.Request) -> web.Response:
     stream = request.match_info["id"]
     who = await _manager(request, stream)
     hooks = await request.app[ENCOUNTERS].webhooks(stream)
-    return json_response({"webhooks": [webhook_view(w) for w in hooks if sees_webhook(who, w)]})
+    return json_response(t.WebhookList([webhook_view(w) for w in hooks if sees_webhook(who, w)]))
 
 
 @routes.delete("/encounters/{id}/webhooks/{wid}")
@@ -216,7 +226,7 @@ async def rotate_secret(request: web.Request) -> web.Response:
         action="manage_webhooks",
         side={"webhook_changes": [WebhookChange(wid, secret=secret)]},
     )
-    return json_response({"id": wid, "secret": secret}, status=201)
+    return json_response(t.WebhookSecret(wid, secret), status=201)
 
 
 @routes.get("/encounters/{id}/webhooks/{wid}/deliveries")
@@ -226,7 +236,7 @@ async def list_deliveries(request: web.Request) -> web.Response:
     who = await _manager(request, stream)
     w = await _mine(request, stream, who, wid)
     found = await request.app[ENCOUNTERS].deliveries(wid, limit or 100)
-    return json_response({"webhook": webhook_view(w), "deliveries": [delivery_view(d) for d in found]})
+    return json_response(t.DeliveryList(webhook_view(w), [delivery_view(d) for d in found]))
 
 
 @routes.post("/encounters/{id}/webhooks/{wid}/redeliver")
@@ -262,7 +272,7 @@ async def redeliver(request: web.Request) -> web.Response:
     request.app[DISPATCH_WAKE]()
     made = await enc.webhook(wid)
     assert made is not None
-    return json_response({"webhook": webhook_view(made), "redelivering": owed, "enabled": enabled})
+    return json_response(t.Redelivering(webhook_view(made), owed, enabled))
 
 
 @routes.post("/encounters/{id}/webhooks/{wid}/test")
@@ -290,7 +300,7 @@ async def test_delivery(request: web.Request) -> web.Response:
     )
     await enc.add_delivery(stream, row, time.time())
     request.app[DISPATCH_WAKE]()
-    return json_response({"delivery": row.id, "webhook": webhook_view(w)}, status=202)
+    return json_response(t.TestDelivery(row.id, webhook_view(w)), status=202)
 
 
 # Parts of the deliveries a command causes count up from 0; a test delivery comes after them.
