@@ -33,7 +33,7 @@ from server.encounters.service_errors import NotFound, ServiceError, Unauthentic
 from server.encounters.tokens import Principal
 from server.http.context import ENCOUNTERS, SETTINGS, actor, gm, json_response
 from server.http.input_checks import read_json
-from server.webhooks.discord import log_line, split_content, split_leaving_room
+from server.webhooks.discord import escape, log_line, split_content, split_leaving_room
 
 log = structlog.get_logger("tussle.discord")
 
@@ -254,11 +254,17 @@ async def _command(enc: Encounters, interaction: dict[str, Any], signed: Signed,
 
 
 def _whom(state: dict[str, Any], who: Principal) -> str:
+    """ "seat **Alice** (Rolf)", or "the GM"."""
+    return "the GM" if who.role == "gm" else f"seat {_speaker(state, who)}"
+
+
+def _speaker(state: dict[str, Any], who: Principal) -> str:
+    """ "**Alice** (Rolf)": the seat (escaped, bold) and its figures, as the channel's results name it."""
     if who.role == "gm":
-        return "the GM"
+        return "**The GM**"
     seat = state["seats"].get(who.seat or "", {})
     figures = ", ".join(state["combatants"][c].get("name") or c for c in mine(state, who.seat))
-    return f"seat **{seat.get('name', who.seat)}**" + (f" ({figures})" if figures else "")
+    return f"**{escape(str(seat.get('name', who.seat)))}**" + (f" ({escape(figures)})" if figures else "")
 
 
 async def _log(enc: Encounters, stream: str, turn: Any) -> Reply:
@@ -366,7 +372,7 @@ async def _send(
     r = await log_range(enc, stream, first, last, last)
     state = r.end.state
     lines = [log_line(e["seq"], e["text"]) for e in r.log.entries if e["text"]]
-    speaker = _whom(state, who).replace("seat ", "")
+    speaker = _speaker(state, who)
     parts = split_leaving_room("\n".join([f"{speaker}:", *lines]))
     parts[-1] += f"\n<{base}/encounters/{stream}/view>"
     return [message(p, ephemeral=False) for p in parts]
