@@ -61,8 +61,9 @@ async def healthz(request: web.Request) -> web.Response:
 
 @routes.get("/keys")
 async def receipt_keys(request: web.Request) -> web.Response:
-    """The public keys that sign receipts, current and retired (docs/verifying.md "Signed receipts")."""
-    return json_response(request.app[RECEIPTS].answer())
+    """The public keys that sign receipts, current and retired (docs/verifying.md "Signed receipts"), and
+    the Discord application's public key where Discord is set up (as every export's trailer names it)."""
+    return json_response(request.app[RECEIPTS].answer(discord=_discord_keys(request)))
 
 
 @routes.get("/rulesets")

@@ -90,10 +90,17 @@ class ReceiptKey(msgspec.Struct):
     current: Annotated[bool, about("Whether it signs new receipts (else retired, still valid for old ones).")]
 
 
-class ReceiptKeys(msgspec.Struct):
+class ReceiptKeys(msgspec.Struct, omit_defaults=True):
     keys: Annotated[
         list[ReceiptKey], about("Every receipt key of this server, current and retired, oldest first.")
     ]
+    discord_public_keys: Annotated[
+        list[str] | None,
+        about(
+            "The Discord application's public key (hex), where Discord is set up: the operator's word, as in "
+            "an export's trailer; read it from the Discord application to check commands sent from Discord."
+        ),
+    ] = None
 
 
 # The store's own Event, under the name the API gives it: one list of envelope fields, not two.

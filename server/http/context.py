@@ -51,9 +51,9 @@ class ReceiptSigner:
     def public(self) -> list[dict[str, Any]]:
         return self._keys().public()
 
-    def answer(self) -> t.ReceiptKeys:
-        """GET /keys."""
-        return t.ReceiptKeys([t.ReceiptKey(**k) for k in self.public()])
+    def answer(self, discord: list[str] | None = None) -> t.ReceiptKeys:
+        """GET /keys (`discord`: the Discord application's public keys, where Discord is set up)."""
+        return t.ReceiptKeys([t.ReceiptKey(**k) for k in self.public()], discord)
 
 
 RECEIPTS = web.AppKey("receipts", ReceiptSigner)

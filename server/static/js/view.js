@@ -61,7 +61,7 @@ function askedOfText(who) {
 // `tussle verify --receipts --sent --keys` checks them. Past the end counts once the page has caught up:
 // before, the events may still be on their way.
 function receiptProblems() {
-  return keptProblems(page.chain.events, { receipts: receipts(stream), sent: sentRecord(stream), keys: page.keys || [], complete: page.caughtUp });
+  return keptProblems(page.chain.events, { receipts: receipts(stream), sent: sentRecord(stream), keys: page.keys || [], discordKeys: page.discordKeys, complete: page.caughtUp });
 }
 
 // ---- the websocket: catch up from the last verified seq, then live; no gap, no duplicate ----
@@ -793,7 +793,11 @@ async function main() {
   }
   if (token) rememberToken(stream, token);
   showDevice();
-  try { page.keys = (await api("GET", "/keys")).keys || []; } catch { page.keys = []; }
+  try {
+    const published = await api("GET", "/keys");
+    page.keys = published.keys || [];
+    page.discordKeys = published.discord_public_keys || [];
+  } catch { page.keys = []; page.discordKeys = []; }
   if (page.viewAt && page.viewAt >= page.info.seq) page.viewAt = null;
   if (token) {
     try {
