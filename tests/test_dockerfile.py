@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import shutil
 import subprocess
 import sys
@@ -31,3 +32,24 @@ def test_the_container_runs_as_a_numeric_non_root_user():
     assert users, "the image must not run as root"
     uid = users[-1].split(":")[0]
     assert uid.isdigit() and int(uid) != 0
+
+
+def test_nothing_the_dockerfile_copies_is_left_out_of_the_build_context():
+    """A COPY of a path .dockerignore leaves out fails the build (docs/verifying.md is copied for GET
+    /verifying while the rest of docs/ stays out). Docker's rule: the last pattern that matches wins, a
+    leading ! keeps the path in."""
+    patterns = [
+        line.strip()
+        for line in (DOCKERFILE.parent / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    for line in DOCKERFILE.read_text().splitlines():
+        if not line.startswith("COPY "):
+            continue
+        for source in line.split()[1:-1]:
+            left_out = False
+            for pattern in patterns:
+                keep, glob = pattern.startswith("!"), pattern.lstrip("!")
+                if fnmatch.fnmatch(source.rstrip("/"), glob) or source.startswith(glob.rstrip("/") + "/"):
+                    left_out = not keep
+            assert not left_out, f"{source} is copied by the Dockerfile but left out by .dockerignore"
