@@ -92,7 +92,11 @@ class Firehose:
         return stream in self.public or stream in self.granted.get(sub.reader_id or "", ())
 
     async def join(self, sub: FirehoseSubscriber) -> None:
-        """From now on `sub` is offered every event it may read (held while it catches up)."""
+        """From now on `sub` is offered every event it may read (held while it catches up). Whatever is
+        published before its grants are loaded, the catch-up that follows reads from the store."""
+        if sub.ending is not None:
+            return
+        self.subs.add(sub)  # first: another subscriber leaving meanwhile does not stop the follower
         store = self.encounters.store
         async with self.starting:
             if self.worker is None:
@@ -106,7 +110,8 @@ class Firehose:
             reader = sub.reader_id or ""
             if reader not in self.granted:
                 self.granted[reader] = set(await store.granted_streams(reader))
-            self.subs.add(sub)
+        if sub.ending is not None:  # it ended while joining
+            self.leave(sub)
 
     def leave(self, sub: FirehoseSubscriber) -> None:
         self.subs.discard(sub)
