@@ -65,3 +65,10 @@ def test_the_example_verifier_takes_as_given_what_the_replay_does():
     text = (ROOT / "docs" / "verifying.md").read_text(encoding="utf-8")
     listed = re.search(r"GIVEN = \((.*?)\)\n", text, re.S).group(1)
     assert set(re.findall(r'"(\w+)"', listed)) == set(GIVEN)
+    # §8's replay example and the page's verifier (verify.js) take the same facts as given.
+    replay = re.search(r"GIVEN = \{(.*?)\}\n", text, re.S).group(1)
+    assert set(re.findall(r'"(\w+)"', replay)) == set(GIVEN)
+    page = (ROOT / "server" / "static" / "js" / "verify.js").read_text(encoding="utf-8")
+    assert set(
+        re.findall(r'"(\w+)"', re.search(r"const GIVEN = new Set\(\[(.*?)\]\)", page, re.S).group(1))
+    ) == set(GIVEN)
