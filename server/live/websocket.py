@@ -168,7 +168,8 @@ class Subscriber:
         self.hub: Hub | None = None
         self.queue: collections.deque[tuple[bytes | Pieces, bool]] = collections.deque()
         self.queued_bytes = 0
-        self.wake = asyncio.Event()
+        # What the idle sender waits on, made when it waits (an asyncio.Event keeps a deque per connection).
+        self.wake: asyncio.Future[None] | None = None
         self.live = False  # offered frames go straight to the queue (else they are held)
         self.held: list[tuple[int, bytes, bool]] = []
         self.held_bytes = 0
@@ -245,7 +246,7 @@ class Subscriber:
             return
         self.queue.append((frame, closes))
         self.queued_bytes += len(frame)
-        self.wake.set()
+        self._wake()
 
     def more_to_read(self, full_page: bool) -> bool:
         """After a catch-up page: whether to read another (the page was full, or the live frames held
@@ -336,9 +337,13 @@ class Subscriber:
             self.receiving.cancel()  # the handler stops reading: `_receive` answers None
         if self.hub is not None:
             self.hub.leave(self)
-        self.wake.set()
+        self._wake()
         # A client that reads nothing cannot even take the close frame: cut it off after a while.
         asyncio.get_running_loop().call_later(self.settings.close_timeout_s, self._abort_if_open)
+
+    def _wake(self) -> None:
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
 
     def _abort_if_open(self) -> None:
         if not self.ws.closed and self.transport is not None:
@@ -363,12 +368,14 @@ class Subscriber:
                         self.end(1000)
                 if self.ending is not None:
                     break
-                self.wake.clear()
+                self.wake = asyncio.get_running_loop().create_future()
                 try:  # a timeout scope, not wait_for: no task of its own per idle connection
                     async with asyncio.timeout(self.settings.ping_s):
-                        await self.wake.wait()
+                        await self.wake
                 except TimeoutError:
                     await self._ping()
+                finally:
+                    self.wake = None
             _, frame = self.ending
             if frame is not None and not self.mid_message:  # else only the Close may follow
                 async with asyncio.timeout(self.settings.close_timeout_s), self.sending_lock:
@@ -753,14 +760,18 @@ async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | 
     receiving = asyncio.ensure_future(ws.receive(timeout))
     sub.receiving = receiving  # `end` cancels it: one task per wait, none of its own to watch the end
     try:
-        await asyncio.wait((receiving,))
+        return await receiving
+    except asyncio.CancelledError:
+        this = asyncio.current_task()
+        if receiving.cancelled() and this is not None and not this.cancelling():
+            return None  # `end` stopped the read, not a cancellation of this handler
+        raise
     finally:
         sub.receiving = None
         if not receiving.done():
             receiving.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await receiving
-    return receiving.result() if not receiving.cancelled() else None
 
 
 async def _finish(
