@@ -156,6 +156,7 @@ class Ruleset:
             cls.stats = getattr(guide, "STATS", cls.stats)
             cls.required_stats = getattr(guide, "REQUIRED_STATS", cls.required_stats)
             cls.completed_stats = getattr(guide, "COMPLETED_STATS", cls.completed_stats)
+            cls.stat_types = getattr(guide, "STAT_TYPES", cls.stat_types)
             cls.item_fields = getattr(guide, "ITEM_FIELDS", cls.item_fields)
             cls.reactions = getattr(guide, "REACTIONS", cls.reactions)
             cls.first_turn = getattr(guide, "FIRST_TURN", cls.first_turn)
@@ -192,6 +193,8 @@ class Ruleset:
     # client tells one ruleset's stats from another's.
     required_stats: ClassVar[tuple[str, ...]] = ()
     completed_stats: ClassVar[tuple[str, ...]] = ()
+    # A stat's JSON schema type, where the ruleset's check holds it to one (absent: any value).
+    stat_types: ClassVar[dict[str, dict[str, Any]]] = {}
     # Each field of `combatant.items[]` the rules read, with its meaning (empty: the ruleset reads none but id).
     item_fields: ClassVar[dict[str, str]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}

@@ -27,6 +27,13 @@ STATS: dict[str, str] = {
 # rules/gurps/combatant_stats.py completed_combatant: these four needed, the lists and shield filled in.
 REQUIRED_STATS = REQUIRED_INTEGER_STATS
 COMPLETED_STATS = (*REQUIRED_INTEGER_STATS, "skills", "weapons", "shield", "traits")
+# What combatant_stats.completed_combatant holds each stat to.
+STAT_TYPES: dict[str, dict[str, Any]] = {
+    **{k: {"type": "integer"} for k in REQUIRED_INTEGER_STATS},
+    "skills": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "weapons": {"type": "array", "items": {}},
+    "traits": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+}
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "defence": {

@@ -29,6 +29,16 @@ STATS: dict[str, str] = {
 # rules/tft/combatant_check.py validate: st is needed (adj_dx or dx too, either), the defaults filled in.
 REQUIRED_STATS = ("st",)
 COMPLETED_STATS = ("st", *STAT_DEFAULTS)
+# What combatant_check.validate holds each stat to.
+_INTEGER: dict[str, Any] = {"type": "integer"}
+_BOOLEAN: dict[str, Any] = {"type": "boolean"}
+STAT_TYPES: dict[str, dict[str, Any]] = {
+    **{k: _INTEGER for k in ("st", "dx", "iq", "adj_dx", "ma", "sprint_bonus", "armor_stops", "uc")},
+    "judo": {"type": "integer", "minimum": 0, "maximum": 2},
+    "dive_block": {"type": "integer", "minimum": 0, "maximum": 2},
+    "natural_attacks": {"anyOf": [{"type": "array", "items": {}}, {"type": "null"}]},
+    "fist_damage": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+}
 
 # Section 2's item fields: an item the rules should treat as a dagger must say dagger_list, not only its name.
 ITEM_FIELDS: dict[str, str] = {

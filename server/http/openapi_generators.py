@@ -122,7 +122,10 @@ def stats_schema(rs: Ruleset, completed: bool = False) -> dict[str, Any]:
         + f" (GET /rulesets/{rs.id}).",
     }
     if rs.stats:
-        schema["properties"] = {name: {"description": meaning} for name, meaning in rs.stats.items()}
+        schema["properties"] = {
+            name: {**rs.stat_types.get(name, {}), "description": meaning}
+            for name, meaning in rs.stats.items()
+        }
     required = rs.completed_stats if completed else rs.required_stats
     if required:
         schema["required"] = list(required)
