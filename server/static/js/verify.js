@@ -519,7 +519,7 @@ function markRoll(e, commitment, timeline, cache) {
 }
 
 // The whole report for a list of events (and, for an export, its trailer): as GET /verify says it.
-export function report(chain, trailer = null, cache = new Map()) {
+export function report(chain, trailer = null, cache = new Map(), discordKeys = null) {
   const problems = [...chain.problems];
   const events = chain.events;
   const timeline = commitmentTimeline(events);
@@ -531,7 +531,8 @@ export function report(chain, trailer = null, cache = new Map()) {
   const rolls = auditRolls(events, cache);
   for (const r of rolls) if (r.mark === FAILED) problems.push({ kind: "dice", seq: r.seq, message: r.message ?? `seq ${r.seq} (${r.purpose}): ${r.problem}` });
   problems.push(...keyProblems(events, cache), ...declarationProblems(events));
-  problems.push(...discordProblems(events, trailer && Array.isArray(trailer.discord_public_keys) ? trailer.discord_public_keys : null));
+  // The Discord application's keys: those given (the live page: GET /keys), else the export trailer's.
+  problems.push(...discordProblems(events, discordKeys ?? (trailer && Array.isArray(trailer.discord_public_keys) ? trailer.discord_public_keys : null)));
   const hidden = auditHidden(events, cache);
   problems.push(...hidden.problems);
   if (trailer) {
@@ -559,57 +560,10 @@ export function report(chain, trailer = null, cache = new Map()) {
   };
 }
 
-// Commands keyed by Discord (server/audit/verifying_discord.py, docs/verifying.md §5): each keeps the
-// request Discord signed, which must verify under the application's public key (hex; an export trailer's
-// discord_public_keys, or GET /keys's), be the interaction whose id keyed the dice, and hold the token
-// whose SHA-256 is the command's entropy; no die says keyed_by "discord" under a command that does not.
-export function discordProblems(events, keys) {
-  const out = [], declaredBy = new Map();
-  for (const e of commandStarts(events)) {
-    const decl = (e.data || {}).declaration;
-    if (!decl || typeof decl !== "object") continue;
-    declaredBy.set(e.command_id, String(decl.keyed_by));
-    if (decl.keyed_by !== "discord") continue;
-    const why = discordProblem(decl, e.command_id, keys || []);
-    if (why) out.push({ kind: "discord", seq: e.seq, message: `seq ${e.seq}: command ${JSON.stringify(e.command_id)} ${why}` });
-  }
-  for (const e of events) {
-    const d = e.data || {};
-    if (e.type !== "DieRolled" || d.keyed_by !== "discord" || d.source === "manual") continue;
-    const key = d.keyed_command_id || e.command_id;
-    if (declaredBy.get(key) !== "discord") out.push({ kind: "discord", seq: e.seq, message: `seq ${e.seq}: a die keyed by Discord under ${JSON.stringify(key)}, a command that was not sent from Discord` });
-  }
-  return out;
-}
-
-function discordProblem(decl, commandId, keys) {
-  const signed = decl.signed_request;
-  if (!signed || typeof signed !== "object" || !["signature", "timestamp", "body"].every((k) => typeof signed[k] === "string")) {
-    return "is keyed by Discord but keeps no signed request from Discord";
-  }
-  if (!keys.length) return "is keyed by Discord, but no Discord application public key was given to check its signature with";
-  const pubs = keys.map(fromHex);
-  if (pubs.some((k) => !k || k.length !== 32)) return "cannot be checked: a Discord public key is not 32 bytes of hex";
-  const sig = fromHex(signed.signature);
-  const msg = utf8.encode(signed.timestamp + signed.body);
-  if (!sig || !pubs.some((k) => verifyEd25519(k, msg, sig))) return "keeps a request whose signature does not verify under the Discord application's public key";
-  let interaction;
-  try { interaction = JSON.parse(signed.body); } catch { return "keeps a signed request that is not JSON"; }
-  if (!interaction || typeof interaction !== "object" || String(interaction.id) !== commandId) {
-    return `keeps the signed interaction ${JSON.stringify(interaction && typeof interaction === "object" ? interaction.id ?? null : null)}, not its command_id ${JSON.stringify(commandId)}`;
-  }
-  const entropy = (decl.command || {}).entropy;
-  if (typeof interaction.token !== "string" || toHex(sha256(utf8.encode(interaction.token))) !== entropy) return "declares an entropy that is not the digest of its interaction's token";
-  return null;
-}
-
 // What a client kept, checked beside the stream (as `tussle verify --receipts --sent --keys`): kept
 // receipts, sent records, and the server's public receipt keys (else the export trailer's).
-export function keptProblems(events, { receipts = null, sent = null, keys = null, trailer = null, complete = true, discordKeys = null } = {}) {
+export function keptProblems(events, { receipts = null, sent = null, keys = null, trailer = null, complete = true } = {}) {
   const out = [];
-  // The Discord application's key: the one given, else the export trailer's (the operator's word).
-  const discord = discordKeys ?? (trailer && Array.isArray(trailer.discord_public_keys) ? trailer.discord_public_keys.filter((k) => typeof k === "string") : null);
-  out.push(...discordProblems(events, discord));
   const publicKeys = keys ?? (trailer && Array.isArray(trailer.receipt_keys) ? trailer.receipt_keys : null);
   if (receipts) out.push(...receiptProblems(events, receipts, complete, publicKeys));
   if (sent) out.push(...sentProblems(events, sent));

@@ -61,7 +61,7 @@ function askedOfText(who) {
 // `tussle verify --receipts --sent --keys` checks them. Past the end counts once the page has caught up:
 // before, the events may still be on their way.
 function receiptProblems() {
-  return keptProblems(page.chain.events, { receipts: receipts(stream), sent: sentRecord(stream), keys: page.keys || [], discordKeys: page.discordKeys, complete: page.caughtUp });
+  return keptProblems(page.chain.events, { receipts: receipts(stream), sent: sentRecord(stream), keys: page.keys || [], complete: page.caughtUp });
 }
 
 // ---- the websocket: catch up from the last verified seq, then live; no gap, no duplicate ----
@@ -234,7 +234,8 @@ function rollMarks() {
 }
 
 function renderChain() {
-  const rep = report(page.chain, null, page.rollCache);
+  // Discord requests checked under the application's key where the server names one (GET /keys).
+  const rep = report(page.chain, null, page.rollCache, page.discordKeys && page.discordKeys.length ? page.discordKeys : null);
   const keptBad = receiptProblems();
   const problems = [...rep.problems, ...keptBad];
   const bad = problems.map((p) => p.seq).filter((x) => typeof x === "number");
