@@ -75,6 +75,8 @@ Chain: seq 6, hash `{h[6]}`
 Dice commitment: `{c}` (seed revealed: `{seed}`)
 
 Head: seq 9, hash `{h[9]}`
+
+[How to check every roll and the chain yourself](<{tussle.base_url}/verifying>) (`tussle verify`)
 """
     r = await enc.get("/log?format=markdown")
     assert r.status == 200 and r.headers["Content-Type"].startswith("text/markdown")
@@ -98,7 +100,8 @@ async def test_bbcode_of_a_short_encounter_turn_1(tussle):
 
 [size=85]Dice commitment: [i]{c}[/i] (seed revealed: [i]{seed}[/i])
 Chain: seq 6, hash [i]{h[6]}[/i]
-Head: seq 9, hash [i]{h[9]}[/i][/size]
+Head: seq 9, hash [i]{h[9]}[/i]
+[url={tussle.base_url}/verifying]How to check every roll and the chain yourself[/url] ([i]tussle verify[/i])[/size]
 """
     r = await enc.get("/log?format=bbcode&turn=1")
     assert r.status == 200
@@ -127,7 +130,10 @@ async def test_max_chars_splits_at_entry_boundaries(tussle):
     ]
     assert seqs == [e["seq"] for e in whole]
     assert "(part 1 of" in "".join(posts)
-    assert posts[-1].rstrip().endswith(f"`{whole[-1]['hash']}`")
+    # The last post ends on the head, then the link to the verifying docs (issue 25 item 8).
+    head, link = posts[-1].rstrip().rsplit("\n\n", 1)
+    assert head.endswith(f"`{whole[-1]['hash']}`")
+    assert link.startswith("[How to check every roll and the chain yourself](<")
 
 
 async def test_log_json_grouped_by_turn_with_at_and_turn(tussle):
