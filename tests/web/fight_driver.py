@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.web.conftest import Watched, axe_violations
+from tests.web.conftest import Watched, axe_violations, screenshots_dir
 
 PHONE = (390, 844)
 WIDE = (1280, 800)
@@ -254,6 +254,12 @@ class Table:
         self.click_hex(who, hex_label)
         self.send_offer(who, f"to {hex_label}")
 
+    def move_to_point(self, who: str, figure: str, toward: float, fraction: float) -> None:
+        """On the plane: the figure clicked, then a point of its highlighted region, then the send."""
+        self.mark_mine(who, figure)
+        self.click_region(who, toward, fraction)
+        self.send_offer(who, r"Move — to \(")
+
     def click_region(self, who: str, toward: float, fraction: float = 0.5) -> None:
         """Click the point of the offered region `fraction` of its radius from its centre, at `toward`
         degrees (0 = +x, counter-clockwise, as the page draws the plane)."""
@@ -362,7 +368,8 @@ class Table:
         return counts[0]
 
     def wide_layout(self, who: str, shot: str | None = None) -> None:
-        """The same page at 1280×800: nothing clipped, the actions before the log, axe clean."""
+        """The same page at 1280×800: nothing clipped, the actions before the log, axe clean; `shot`:
+        the screenshot's name under docs/ (with TUSSLE_SCREENSHOTS=1)."""
         url = self.gm_url if who == "gm" else self.seat_urls[who]
         w = self.open_page(url, *WIDE)
         p = w.page
@@ -375,11 +382,22 @@ class Table:
         panel = "#gm" if who == "gm" else "#play"
         if p.locator(panel).is_visible():
             assert _top(p, panel) < _top(p, "#log")
-        if shot:
-            p.screenshot(path=shot, full_page=False)
+        shots = screenshots_dir()
+        if shot and shots:
+            p.screenshot(path=f"{shots}/{shot}", full_page=False)
         no_serious_axe(p, f"{who}:wide")
         assert w.script_errors() == []
         p.context.close()
+
+    def shot(self, who: str, name: str, at: str | None = None) -> None:
+        """With TUSSLE_SCREENSHOTS=1, the reader's screen as it is now (scrolled to `at`, as the
+        banner's link does), under docs/ (the README's)."""
+        shots = screenshots_dir()
+        if shots:
+            p = self.page_of(who)
+            if at:
+                p.locator(at).evaluate("e => e.scrollIntoView()")
+            p.screenshot(path=f"{shots}/{name}", full_page=False)
 
     def phone_layout(self, who: str) -> None:
         """At 390 px: nothing wider than the screen; what the reader may do comes before the log."""

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import screenshots_dir
 from tests.web.fight_driver import Figure, Table
 
 pytestmark = pytest.mark.browser
@@ -80,6 +79,9 @@ def _tft(t: Table) -> None:
     t.log(t.page_of("Alice"), "Simeth").filter(has_text="HTH").first.wait_for()
     t.players["Bob"].page.locator(".reaction", has_text="entry dagger").wait_for()
     t.phone_layout("Bob")
+    t.shot(
+        "Bob", "page-fight-phone.png", at="#banner"
+    )  # mid-turn: the troll's player asked, the answer first
     t.answer("Bob", "dagger")  # the troll's seat readies its dagger as Simeth comes in
     t.page_of("gm").locator(
         '#combatants tr[data-combatant="troll"] [data-col="ready"]', has_text="Dagger"
@@ -117,6 +119,14 @@ def _freeform(t: Table) -> None:
     t.log(t.page_of("gm"), "yield").first.wait_for()
 
 
+def _rows(scope: Any, option: str, values: tuple[str, ...]) -> None:
+    """A list of strings filled row by row: its + button, then the new row's box."""
+    box = scope.locator(f'[data-option="{option}"]').first
+    for v in values:
+        box.get_by_role("button", name=f"Add to {option.replace('_', ' ')}").click()
+        box.locator("input[type=text]").last.fill(v)
+
+
 def _skirmish_deck(p: Any) -> None:
     """A deck of one card that activates both figures (a list of structs, each with a list)."""
     deck = p.locator('#c-options [data-option="deck"]')
@@ -124,17 +134,14 @@ def _skirmish_deck(p: Any) -> None:
     deck.get_by_role("button", name="Add to deck").click()
     card = deck.locator("fieldset.struct").first
     card.locator('[data-option="card"] input').fill("all")
-    for cid in ("hale", "voss"):
-        card.get_by_role("button", name="Add to combatants").click()
-        card.locator('[data-option="combatants"] input[type=text]').last.fill(cid)
+    _rows(card, "combatants", ("hale", "voss"))
 
 
 def _skirmish(t: Table) -> None:
     t.offer("gm", "Start turn 1")
     t.offer("gm", "Draw the next card")
-    t.mark_mine("Alice", "hale")  # on the plane: the region of one move around the figure
-    t.click_region("Alice", toward=250, fraction=0.15)  # clear of its name and facing
-    t.send_offer("Alice", r"Move — to \(")
+    # On the plane: a point of the region of one move around the figure, clear of its name and facing.
+    t.move_to_point("Alice", "hale", toward=250, fraction=0.15)
     t.log(t.page_of("Bob"), re.compile("Hale (moves|walks)")).first.wait_for()
     t.offer("Alice", "Strike Voss")
     t.answer("Bob", "parry")
@@ -167,6 +174,45 @@ def _gurps(t: Table) -> None:
     t.page_of("gm").locator(
         '#combatants tr[data-combatant="bors"] [data-col="position"]', has_text="1,0"
     ).wait_for()
+
+
+def _turn_order(p: Any) -> None:
+    """Red's turn first, then blue's: a list of strings, two rows added."""
+    _rows(p.locator("#c-options"), "turn_order", ("red", "blue"))
+
+
+def _rogue_trader(t: Table) -> None:
+    t.offer("gm", "Start turn 1")
+    t.offer("gm", "Start the movement phase")
+    t.move_to_point("Alice", "kael", toward=0, fraction=0.3)  # within M, out of contact with the cultist
+    t.log(t.page_of("Bob"), re.compile("Kael moves")).first.wait_for()
+    t.offer("gm", "Start turn 2")  # blue's turn
+    t.offer("gm", "Start the movement phase")
+    t.offer("Bob", "Charge Kael")
+    t.answer("Alice", "hold")  # the charged seat holds
+    t.log(t.page_of("gm"), re.compile("holds|hold")).first.wait_for()
+    t.offer("gm", "Start the shooting phase")
+    t.offer("gm", "Start the close combat phase")
+    t.offer("Alice", "Every attack at Cultist")
+    t.offer("Bob", "Every attack at Kael")
+    t.offer("Bob", "Fight the round")  # the round's rolls, the server's
+    t.page_of("gm").locator("ol.log [data-badge]").first.wait_for()
+
+
+def _rt_profile(unit: str, ws: str, weapon: dict[str, str]) -> dict[str, Any]:
+    stats = {
+        "M": "4",
+        "WS": ws,
+        "BS": ws,
+        "S": ws,
+        "T": ws,
+        "W": "1",
+        "I": ws,
+        "A": "1",
+        "Ld": "8",
+        "unit": unit,
+    }
+    return {"stats": stats, "records": {"weapons": [weapon]}}
 
 
 FIGHTS = [
@@ -283,6 +329,30 @@ FIGHTS = [
         ),
         _gurps,
     ),
+    Fight(
+        "rogue-trader",
+        "server",
+        _turn_order,
+        {"turn_order": ["red", "blue"]},
+        (
+            Figure(
+                "Kael",
+                "red",
+                (0, 0),
+                facing="0",
+                **_rt_profile("kael", "4", {"id": "chainsword", "name": "chainsword", "type": "C", "S": "4"}),
+            ),
+            Figure(
+                "Cultist",
+                "blue",
+                (5, 0),
+                facing="180",
+                **_rt_profile("cult", "3", {"id": "knife", "name": "knife", "type": "C", "S": "3"}),
+            ),
+        ),
+        _rogue_trader,
+        plane=True,
+    ),
 ]
 
 
@@ -297,11 +367,8 @@ def test_a_whole_fight_by_clicks_on_a_phone(fight: Fight, served, api, open_page
     t.seat("Alice", alice.id)
     t.seat("Bob", bob.id)
     fight.play(t)
-    shots = screenshots_dir()
-    if shots and fight.ruleset == "tft":
-        t.page_of("Alice").screenshot(path=f"{shots}/page-fight-phone.png", full_page=False)
     t.phone_layout("gm")
-    t.wide_layout("gm", f"{shots}/page-fight-wide.png" if shots and fight.ruleset == "tft" else None)
+    t.wide_layout("gm", "page-fight-wide.png" if fight.ruleset == "tft" else None)
     t.wide_layout("Alice")
     t.close()
     assert t.badges(manual=fight.dice == "manual") >= 1

@@ -89,8 +89,6 @@ def test_a_tft_fight_created_from_the_landing_page_is_played_from_a_seat_link(se
     kept = json.loads(dict(receipts)[next(k for k, _ in receipts if k.startswith("tussle-receipts:"))])
     assert len(kept) == 1 and set(kept[0]) == {"seq", "hash", "receipt"}
     assert "all match the stream" in a.locator("#chain").inner_text()
-    if shots:
-        a.screenshot(path=f"{shots}/page-fight.png", full_page=True)
     for w in (landing, gm, alice):
         assert w.script_errors() == []
 
