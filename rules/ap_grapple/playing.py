@@ -30,6 +30,8 @@ REACTIONS: dict[str, dict[str, Any]] = {
             "in_place": "where the enemy stands (with barrier: true, against a wall)",
             "dir_<n>": "any other open hex next to the grabber (option swing_destinations)",
         },
+        # The fields resume_swing reads from respond's params (owed_swing.ANSWER_FIELDS).
+        "params": {"barrier": "true when the enemy is swung against a wall or barrier (needed for in_place)"},
     },
 }
 

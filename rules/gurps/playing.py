@@ -35,6 +35,17 @@ STAT_TYPES: dict[str, dict[str, Any]] = {
     "traits": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
 }
 
+# The fields of combatant.items[] the rules read (issue 29 item 11): how a weapon is sheathed or dropped.
+ITEM_FIELDS: dict[str, str] = {
+    "id": "which weapon (its name, without case) or `shield` the item is; add_combatant gives every weapon and "
+    "the shield one, ready, unless the GM lists it",
+    "name": "what the log and the page call it",
+    "state": "ready (in hand, or the shield worn: it strikes, parries or blocks), dropped (on the ground: "
+    "gurps.ready_item refuses it), or any other word such as sheathed or carried: not ready, and gurps.ready_item readies "
+    "it under a Ready maneuver (a DX roll in close combat). A weapon starts sheathed when its item is listed "
+    'with that state at add_combatant, e.g. {"id": "knife", "name": "knife", "state": "sheathed"}',
+}
+
 REACTIONS: dict[str, dict[str, Any]] = {
     "defence": {
         "asked": "the figure hit in close combat",

@@ -28,10 +28,25 @@ COMPLETED_STATS = ("street_fighter", "speedy", "wound_level", "hth_weapon")
 
 _CHART = {r: "the chart's result" for r in RESULTS}
 
+# The fields of combatant.items[] the rules read (issue 29 item 11).
+ITEM_FIELDS: dict[str, str] = {
+    "id": "the item's id",
+    "name": "what the log calls it",
+    "kind": "regular_weapon (the figure's hth_weapon counts while it holds one), grenade, special or other: a "
+    "grapple makes the held regular weapon, grenades and special weapons drop (§GRAPPLING)",
+    "state": "dropped once a grapple made the figure drop it (the rules set it); absent while held",
+}
+
 REACTIONS: dict[str, dict[str, Any]] = {
     "hth_defence": {
         "asked": "the defender struck at, when more than one defence is open",
         "choices": {"parry": "parry the blow (the default)", "evade": "step out of reach"},
+        # The fields answer_defence reads from respond's params (flow.DEFENCE_PARAMS).
+        "params": {
+            "to": "evade: where the defender goes, [x, y] in hundredths of an inch, at most one move away (default "
+            "a full move straight away from the attacker)",
+            "facing": "evade: the facing, whole degrees 0-359, the defender ends with (default toward the attacker)",
+        },
     },
     "damage_result": {"asked": "the GM, with no damage_chart option", "choices": _CHART},
     "fall_result": {"asked": "the GM, with no fall_chart option", "choices": _CHART},

@@ -67,6 +67,8 @@ REACTIONS: dict[str, dict[str, Any]] = {
     "entry_dagger": {
         "asked": "a defender with a carried dagger when the entrant got in",
         "choices": {"dagger": "ready a dagger, free", "none": "do not (the default)"},
+        # What _resume_dagger reads from respond's params.
+        "params": {"item": "dagger: the id of the carried dagger-list weapon to ready (default the first)"},
     },
     "pin_ruling": {
         "asked": "the GM, for each pin attempt when the option pin_resolution is gm",
