@@ -18,6 +18,8 @@ SERVER = Path(__file__).resolve().parent.parent / "server"
 IDENTIFYING = {
     ("http/context.py", "this token is not valid for this encounter"),
     ("encounters/service.py", "this token was revoked; ask the GM for the new one"),
+    # A Discord interaction is identified by Discord's signature over it (docs/discord.md).
+    ("discord/interactions.py", "invalid request signature"),
 }
 
 

@@ -15,8 +15,9 @@ import secrets
 from typing import Any
 
 from events.store.discord_rows import DiscordRow
+from server.encounters.access import require
 from server.encounters.service import Encounters
-from server.encounters.service_errors import NotFound, NotPermitted
+from server.encounters.service_errors import NotFound
 from server.encounters.tokens import Principal
 
 CODE_TTL_S = 15 * 60
@@ -37,8 +38,7 @@ async def make_code(
     """A one-time code: the GM's binds a channel (or, asked for `link`, links a user as the GM); a
     player's links a user to its seat."""
     kind = kind or ("bind" if who.role == "gm" else "link")
-    if who.role not in ("gm", "player") or (kind == "bind" and who.role != "gm"):
-        raise NotPermitted("only the GM makes bind codes; a player makes link codes for its own seat")
+    require(who, "make_discord_bind_code" if kind == "bind" else "make_discord_link_code")
     code = secrets.token_urlsafe(12)
     data = {"role": who.role, "seat": who.seat, "token_hash": who.token_hash}
     await enc.put_discord_row(

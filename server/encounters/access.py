@@ -64,6 +64,10 @@ RULES: dict[str, Rule] = {
     "manage_webhooks": _rule(("gm", "player"), "only the GM and players may manage webhooks"),
     "redeliver_webhook": _rule(("gm",), "only the GM retries deliveries and re-enables webhooks"),
     "disable_webhook": _rule(("system",), "only the server itself disables a webhook"),
+    "make_discord_bind_code": _rule(("gm",), "only the GM makes the code that binds a Discord channel"),
+    "make_discord_link_code": _rule(
+        ("gm", "player"), "only the GM, or a player for its own seat, makes a Discord link code"
+    ),
     # Any token of the encounter: the answer depends on whose.
     "ask_who_i_am": _rule(
         ("gm", "player", "observer", "admin", "system"), "", "send a token to learn who you are here"
