@@ -125,9 +125,14 @@ def modifiers_text(modifiers: list[dict[str, Any]]) -> str:
 def roll_sentence(state: State, e: Event) -> str:
     """The engine's sentence for a `DieRolled`: who, what, faces, modifiers, total, target, outcome."""
     d = e.data
-    # A figure is named as every other sentence names it (a gone one by its id, never re-capitalised: issue 29
-    # item 10, "Kon rolls" beside "kon fails" after a void); only "the GM" and the like start with a capital.
-    who = name_of(state, d["combatant"]) if d.get("combatant") else _cap(actor_name(state, e.actor))
+    # A gone figure is named by its id as every other sentence names it, never re-capitalised (issue 29 item
+    # 10: "Kon rolls" beside "kon fails" after a void); a present one's name starts the sentence with a capital
+    # ("The troll rolls"), as "the GM" and the like do.
+    combatant = d.get("combatant")
+    if combatant and combatant not in state["combatants"]:
+        who = name_of(state, combatant)
+    else:
+        who = _cap(name_of(state, combatant) if combatant else actor_name(state, e.actor))
     purpose = d.get("purpose") or ""
     notation = d.get("notation") or f"{len(d['faces'])}d{d['sides']}"
     what = f" for {purpose}" if purpose and purpose != notation and not purpose.startswith(notation) else ""
