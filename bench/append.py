@@ -41,6 +41,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve_command(port: int, *store: str) -> list[str]:
+    """`tussle serve` on `port` with rate limits off, over the store named by `store` (e.g. --db PATH)."""
+    return [
+        sys.executable, "-m", "server", "serve", *store,
+        "--port", str(port), "--rate-commands", "0", "--rate-reads", "0",
+    ]  # fmt: skip
+
+
 def wait_until_up(port: int, proc: subprocess.Popen | None) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -268,20 +276,7 @@ def main() -> None:
             port = free_port()
             log = open(os.path.join(workdir, "server.log"), "w")  # noqa: SIM115 - closed with the process
             server = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "server",
-                    "serve",
-                    "--db",
-                    os.path.join(workdir, "bench.db"),
-                    "--port",
-                    str(port),
-                    "--rate-commands",
-                    "0",
-                    "--rate-reads",
-                    "0",
-                ],
+                serve_command(port, "--db", os.path.join(workdir, "bench.db")),
                 cwd=ROOT,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

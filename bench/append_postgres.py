@@ -34,7 +34,7 @@ import time
 from typing import Any
 
 import aiohttp
-from append import ROOT, appended, free_port, make_encounters, stop, wait_until_up
+from append import ROOT, appended, free_port, make_encounters, serve_command, stop, wait_until_up
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -87,19 +87,7 @@ class Setup:
             port = free_port()
             log = open(os.path.join(workdir, f"{name.replace(' ', '-')}-{i}.log"), "w")  # noqa: SIM115 - closed with the process
             proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "server",
-                    "serve",
-                    *extra,
-                    "--port",
-                    str(port),
-                    "--rate-commands",
-                    "0",
-                    "--rate-reads",
-                    "0",
-                ],
+                serve_command(port, *extra),
                 cwd=ROOT,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

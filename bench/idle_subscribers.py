@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from bench.append import free_port, wait_until_up  # noqa: E402
+from bench.append import free_port, serve_command, wait_until_up  # noqa: E402
 
 BARE = """
 import sys
@@ -118,22 +118,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as workdir:
         port, bare_port = free_port(), free_port()
         tussle = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "serve",
-                "--db",
-                os.path.join(workdir, "idle.db"),
-                "--port",
-                str(port),
-                "--rate-commands",
-                "0",
-                "--rate-reads",
-                "0",
-                "--max-ws",
-                "100000",
-            ],
+            [*serve_command(port, "--db", os.path.join(workdir, "idle.db")), "--max-ws", "100000"],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
