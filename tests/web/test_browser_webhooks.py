@@ -115,6 +115,7 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     secret = g.locator("#webhooks .secret output").inner_text()
     assert secret.startswith("whsec_") and g.locator("#webhooks .secret button", has_text="Copy").count() == 1
     row = g.locator("#webhooks-list tr[data-webhook]")
+    row.first.wait_for()  # the list is drawn again after the status says "added"
     assert row.count() == 1 and "127.0.0.1" in row.inner_text() and "healthy" in row.inner_text()
     assert "notices, log" in row.inner_text() and "everyone" in row.inner_text()
 
@@ -156,7 +157,7 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     a.click("#webhook-add button[type=submit]")
     a.locator("#webhooks .status", has_text="added").wait_for()
     mine = a.locator("#webhooks .secret output").inner_text()
-    assert "Alice" in a.locator("#webhooks-list tr[data-webhook]").inner_text()
+    a.locator("#webhooks-list tr[data-webhook]", has_text="Alice").wait_for()
     api.command(enc, "ask", combatant="ana", kind="dodge", options=["yes", "no"], default="no")
     bot.wait(lambda: any(m["data"].get("kind") == "asked" for m in bot.verified(mine)), "Alice's notice")
     asked = next(m["data"] for m in bot.verified(mine) if m["data"].get("kind") == "asked")
