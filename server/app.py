@@ -203,7 +203,7 @@ async def post_command(request: web.Request) -> web.Response:
     request[COMMAND_FACTS] = (body.get("type"), last.seq)
     # The stored events are the answer's envelopes as they are (t.Envelope is the store's Event).
     answer = t.CommandAppended(
-        last.seq, last.hash, last.command_id, request.app[RECEIPTS].sign(last), out.events
+        last.seq, last.hash, last.command_id, request.app[RECEIPTS].sign(last), t.envelopes(out.events)
     )
     return json_response(answer, status=200 if out.duplicate else 201)
 
@@ -240,7 +240,7 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     events = await enc.read_range(stream, start, start + limit - 1)
     next_from = events[-1].seq + 1 if events else start
     # The stored events are the answer's envelopes as they are (t.Envelope is the store's Event).
-    page = t.EventsPage(events, next_from, t.Head(info.seq, info.hash))
+    page = t.EventsPage(t.envelopes(events), next_from, t.Head(info.seq, info.hash))
     if len(events) > LONG_LIST:
         return await streamed_json(request, page)
     return json_response(page)
@@ -322,7 +322,9 @@ async def patch_seat(request: web.Request) -> web.Response:
     out = await request.app[ENCOUNTERS].change_seat(stream, who, seat, body)
     last = out.events[-1]
     return json_response(
-        t.SeatChangedResponse(seat, last.seq, last.hash, request.app[RECEIPTS].sign(last), out.events)
+        t.SeatChangedResponse(
+            seat, last.seq, last.hash, request.app[RECEIPTS].sign(last), t.envelopes(out.events)
+        )
     )
 
 

@@ -15,7 +15,7 @@ stored columns never hold them plain, and the rest of the server only ever sees 
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -29,6 +29,9 @@ DELETED = "deleted"
 PENDING = "pending"
 DELIVERED = "delivered"
 CANCELLED = "cancelled"  # its webhook stopped before it was delivered
+# What a delivery carries and where it stands (the API's DeliveryView says the same words).
+DeliveryKind = Literal["event", "log", "notice", "test"]
+DeliveryStatus = Literal["pending", "delivered", "cancelled"]
 
 
 # The stored columns, in the field order of WebhookRow and Delivery (both backends select these).
@@ -88,9 +91,9 @@ class Delivery(msgspec.Struct, frozen=True):
     stream: str
     seq: int
     part: int
-    kind: str
+    kind: DeliveryKind
     body: str
-    status: str
+    status: DeliveryStatus
     attempts: int
     created_at: float
     next_at: float

@@ -359,13 +359,15 @@ def unseen_seat_changes(events: list[Event], sent: list[dict[str, Any]], seats: 
     for s in sent:
         if isinstance(s.get("seat"), str) and isinstance(s.get("seen_seq"), int):
             seen.setdefault(s["seat"], []).append((str(s.get("command_id")), s["seen_seq"]))
-    at = {}
+    at: dict[str | None, int] = {}
     previous = None
     for e in events:
         if e.command_id != previous:
             at.setdefault(e.command_id, e.seq)
         previous = e.command_id
-    problems, changes, flagged = [], {}, set()
+    problems: list[Problem] = []
+    changes: dict[str, list[Event]] = {}
+    flagged: set[int] = set()
     previous = None
     for e in events:
         if e.type == "SeatChanged" and e.data.get("seat") in seen:

@@ -214,10 +214,10 @@ async def _command(enc: Encounters, interaction: dict[str, Any], signed: Signed,
     uid, uname = _user(interaction)
     now = time.time()
     if sub == "bind":
-        stream = await binding.bind(enc, str(opts.get("code") or ""), channel, now)
-        state = await enc.state(stream)
+        bound = await binding.bind(enc, str(opts.get("code") or ""), channel, now)
+        state = await enc.state(bound)
         return private(
-            f"This channel now plays **{state['name']}** ({base}/encounters/{stream}/view). Players link "
+            f"This channel now plays **{state['name']}** ({base}/encounters/{bound}/view). Players link "
             "their seats with `/tussle link <code>`, a code their page makes."
         )
     stream = await binding.channel_stream(enc, channel)
@@ -226,9 +226,9 @@ async def _command(enc: Encounters, interaction: dict[str, Any], signed: Signed,
             "This channel plays no encounter: the GM binds it with `/tussle bind <code>` (the GM page makes the code)."
         )
     if sub == "link":
-        who = await binding.link(enc, stream, str(opts.get("code") or ""), uid, uname, now)
+        linked = await binding.link(enc, stream, str(opts.get("code") or ""), uid, uname, now)
         return private(
-            f"You are linked to {_whom(await enc.state(stream), who)}. `/tussle turn` shows what you may do."
+            f"You are linked to {_whom(await enc.state(stream), linked)}. `/tussle turn` shows what you may do."
         )
     if sub == "unlink":
         gone = await binding.unlink(enc, stream, uid)

@@ -8,7 +8,7 @@ server rejects unknown fields of say so.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 
@@ -104,8 +104,13 @@ class ReceiptKeys(msgspec.Struct, omit_defaults=True):
 
 
 # The store's own Event, under the name the API gives it: one list of envelope fields, not two.
-class Envelope(Event):
+class Envelope(Event, frozen=True):
     """One stored event (DESIGN.md "The event envelope")."""
+
+
+def envelopes(events: list[Event]) -> list[Envelope]:
+    """The stored events as the answer's envelopes, as they are: an Envelope is an Event by another name."""
+    return cast("list[Envelope]", events)
 
 
 class Health(msgspec.Struct):

@@ -83,7 +83,7 @@ async def encoded_pieces(obj: dict[str, Any]) -> list[bytes]:
     return parts
 
 
-async def streamed_json(request: web.Request, obj: dict[str, Any]) -> web.StreamResponse:
+async def streamed_json(request: web.Request, obj: Any) -> web.StreamResponse:
     """Answer 200 with `obj` as JSON, its long lists written PIECE items at a time."""
     resp = web.StreamResponse(headers={"Content-Type": "application/json"})
     await resp.prepare(request)

@@ -80,7 +80,11 @@ async def get_log(request: web.Request) -> web.StreamResponse:
         max_chars=max_chars,
         verify_url=verifying_url(request),
     )
-    resp = json_response(t.ForumPosts(fmt, t.Head(head["seq"], head["hash"]), posts, next_from))
+    resp = json_response(
+        t.ForumPosts(
+            "markdown" if fmt == "markdown" else "bbcode", t.Head(head["seq"], head["hash"]), posts, next_from
+        )
+    )
     resp.headers.update(more)
     return resp
 

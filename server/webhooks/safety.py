@@ -116,7 +116,7 @@ def check_literal(host: str, allow_private: bool) -> None:
         )
 
 
-async def check_reachable(url: str, allow_private: bool) -> str:
+async def check_reachable(url: Any, allow_private: bool) -> str:
     """The URL's host, once its name resolves to addresses webhooks may reach; else UnsafeUrl."""
     _, host, port = parse_url(url)
     check_literal(host, allow_private)

@@ -46,7 +46,7 @@ ROLES = ("gm", "player")
 
 routes = web.RouteTableDef()
 # Wakes the dispatcher (server/webhooks/__init__.py sets it): a retried or test delivery goes at once.
-DISPATCH_WAKE = web.AppKey("webhook_dispatch_wake", Callable[[], None])
+DISPATCH_WAKE: web.AppKey[Callable[[], None]] = web.AppKey("webhook_dispatch_wake")
 
 
 def _iso(t: float | None) -> str | None:
