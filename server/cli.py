@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import os
 import socket
-import sqlite3
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -132,104 +131,43 @@ def _say_once_started(app: web.Application, line: str) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from events.store.migrations import SchemaMismatch
-    from events.store.receipt_key import ReceiptKeyError
-    from events.store.seed_key import SeedKeyError
-    from events.store.sqlite import DatabaseLocked, ExclusiveLock, SqliteStore
+    from events.store.opening import Unusable, backend
     from server.app import make_app
     from server.ops.logging import configure_logging
 
     configure_logging()
     settings = settings_from(args)
     host = args.host or ("0.0.0.0" if settings.admin_token else "127.0.0.1")
-    pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
-    if pg_dsn:
-        return _serve_postgres(args, pg_dsn, settings, host)
-    # Take the lock before anything else so a second server fails fast with a clear message.
-    probe = ExclusiveLock(args.db)
+    where = backend(args.db, args.pg)
     try:
-        probe.acquire()
-    except DatabaseLocked as exc:
-        print(f"tussle: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
-        return 1
-    probe.release()
+        where.preflight()
+    except Unusable as exc:
+        print(f"tussle: {exc.message}", file=sys.stderr)
+        return exc.exit_code
     sock = _listen_or_say_why(host, args.port)
     if sock is None:
         return 2
-    store = SqliteStore(args.db)
-    app = make_app(store, settings=settings)
+    # PostgreSQL's app has the feed listener: other processes append too.
+    app = make_app(where.store("serve"), settings=settings)
     _freeze_startup_objects()
-    _say_once_started(app, f"tussle: serving {args.db} on http://{host}:{sock.getsockname()[1]}")
+    _say_once_started(app, f"tussle: serving {where.where_served} on http://{host}:{sock.getsockname()[1]}")
     try:
         web.run_app(app, sock=sock, access_log=None, print=None)
-    except (DatabaseLocked, SchemaMismatch, SeedKeyError, ReceiptKeyError) as exc:
-        print(
-            f"tussle: {exc}" if isinstance(exc, DatabaseLocked) else f"tussle: {args.db}: {exc}",
-            file=sys.stderr,
-        )
-        return 2
-    except (OSError, sqlite3.Error) as exc:  # a database file this user may not write, a full disk
-        print(f"tussle: {_unusable(args.db, exc)}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _unusable(db: str, exc: BaseException) -> str:
-    """One line saying why `tussle serve` cannot use the database at `db`."""
-    folder = os.path.dirname(os.path.abspath(db))
-    if not os.path.isdir(folder):
-        return f"cannot use the database {db}: the directory {folder} does not exist (create it, or pass another --db)"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return (
-            f"cannot use the database {db}: the directory {folder} is not writable by this user "
-            "(the database, its -wal and -shm and its lock file live there)"
-        )
-    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return f"cannot use the database {db}: {why}"
-
-
-def _serve_postgres(args: argparse.Namespace, dsn: str, settings: Settings, host: str) -> int:
-    """Serve from PostgreSQL: no lock file, since any number of processes may share the database."""
-    import asyncpg
-
-    from events.store.migrations import SchemaMismatch
-    from events.store.postgres import NoSchema, PostgresStore
-    from events.store.receipt_key import ReceiptKeyError
-    from events.store.seed_key import SeedKeyError
-    from server.app import make_app
-
-    sock = _listen_or_say_why(host, args.port)
-    if sock is None:
-        return 2
-    store = PostgresStore(dsn)
-    app = make_app(store, settings=settings)  # with the feed listener: other processes append too
-    _freeze_startup_objects()
-    # The DSN may hold a password: name only where the data lives.
-    _say_once_started(app, f"tussle: serving PostgreSQL on http://{host}:{sock.getsockname()[1]}")
-    try:
-        web.run_app(app, sock=sock, access_log=None, print=None)
-    except (SeedKeyError, ReceiptKeyError) as exc:
-        print(f"tussle: cannot serve the PostgreSQL database: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, asyncpg.PostgresError, NoSchema, SchemaMismatch) as exc:
-        print(f"tussle: cannot use the PostgreSQL database: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
+    except Exception as exc:
+        failure = where.serving_failure(exc)
+        if failure is None:
+            raise
+        print(f"tussle: {failure.message}", file=sys.stderr)
+        return failure.exit_code
     return 0
 
 
 def _store_of(args: argparse.Namespace, *, lock: bool) -> tuple[Any, str]:
     """The store named by --pg (or TUSSLE_PG_DSN), else --db; and where it is, for messages."""
-    pg_dsn = args.pg or os.environ.get("TUSSLE_PG_DSN") or None
-    if pg_dsn:
-        from events.store.postgres import PostgresStore
+    from events.store.opening import backend
 
-        return PostgresStore(pg_dsn, max_size=2), "the PostgreSQL database"
-    from events.store.sqlite import SqliteStore
-
-    return SqliteStore(args.db, lock=lock), args.db
+    where = backend(args.db, args.pg)
+    return where.store("write" if lock else "read"), where.where
 
 
 async def _export(args: argparse.Namespace) -> int:

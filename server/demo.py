@@ -98,16 +98,22 @@ async def demo_over_http(base: str, *, public: bool = True, admin_token: str | N
 
 
 async def demo_in_database(db: str, base: str, *, public: bool = True) -> int:
-    from events.store.sqlite import DatabaseLocked, SqliteStore
+    from events.store.opening import SqliteBackend
     from rules.registry import Registry
     from server.encounters.service import Encounters
     from server.encounters.tokens import Principal
 
-    store = SqliteStore(db)
+    where = SqliteBackend(db)
+    store = where.store("write")
     try:
         await store.open()
-    except DatabaseLocked as exc:
-        print(f"tussle demo: {exc}; use --url to play the demo through that server", file=sys.stderr)
+    except Exception as exc:
+        failure = where.serving_failure(exc)  # a server holding the file, mostly
+        if failure is None:
+            raise
+        print(
+            f"tussle demo: {failure.message}; use --url to play the demo through that server", file=sys.stderr
+        )
         return 1
     try:
         enc = Encounters(store, Registry.discover())
