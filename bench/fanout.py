@@ -221,6 +221,18 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
+def listening(proc: subprocess.Popen, port: int, what: str) -> subprocess.Popen:
+    """`proc` once it accepts connections on `port` (killed after 10 s without)."""
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
+                return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{what} did not start")
+
+
 def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
     log = open(db + ".log", "w")  # noqa: SIM115 - closed with the process; its tail is printed if it dies
     proc = subprocess.Popen(
@@ -244,14 +256,7 @@ def start_server(port: int, db: str, cpus: set[int] | None) -> subprocess.Popen:
         stderr=log,
         preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
     )
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
-                return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    return listening(proc, port, "the server")
 
 
 PRESETS = {
@@ -443,14 +448,7 @@ def start_broadcaster(port: int, frame_bytes: int, cpus: set[int] | None) -> sub
         stdout=subprocess.DEVNULL,
         preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
     )
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
-                return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("the broadcaster did not start")
+    return listening(proc, port, "the broadcaster")
 
 
 def per_frame(run: Run) -> tuple[float, float]:
