@@ -128,6 +128,14 @@ def geometry_plane(position_required: bool = True) -> dict[str, Any]:
     return {"kind": "plane", "unit": "0.01in", "facing": "degrees", "position_required": position_required}
 
 
+def list_of_objects(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The JSON schema of a stat that is a list of objects with these fields (STAT_TYPES: weapons ...)."""
+    item: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        item["required"] = list(required)
+    return {"type": "array", "items": item}
+
+
 class FirstTurn(msgspec.Struct, frozen=True, kw_only=True):
     """A worked first turn for the ruleset's guide: an encounter, its combatants, one player's seat and
     the commands of turn 1, each `(by, note, command)` with `by` "gm" or "player" (server/guides/guide_turns.py
@@ -145,8 +153,8 @@ class Ruleset:
     """Base class of every ruleset. Override what your rules need; the defaults do nothing special.
 
     `class Mine(Ruleset, guide=playing)` takes the guide's `phases`, `stats`, `reactions` and `first_turn`
-    from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has; REQUIRED_STATS, COMPLETED_STATS
-    and ITEM_FIELDS too), so that wiring names the module
+    from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has; REQUIRED_STATS, COMPLETED_STATS,
+    STAT_TYPES, COMPLETED_STAT_TYPES, ITEM_FIELDS and ITEM_TYPES too), so that wiring names the module
     once instead of copying each; `deciders` is the table `decide` looks a command's type up in."""
 
     def __init_subclass__(cls, guide: Any = None, **kwargs: Any) -> None:
@@ -157,7 +165,9 @@ class Ruleset:
             cls.required_stats = getattr(guide, "REQUIRED_STATS", cls.required_stats)
             cls.completed_stats = getattr(guide, "COMPLETED_STATS", cls.completed_stats)
             cls.stat_types = getattr(guide, "STAT_TYPES", cls.stat_types)
+            cls.completed_stat_types = getattr(guide, "COMPLETED_STAT_TYPES", cls.completed_stat_types)
             cls.item_fields = getattr(guide, "ITEM_FIELDS", cls.item_fields)
+            cls.item_types = getattr(guide, "ITEM_TYPES", cls.item_types)
             cls.reactions = getattr(guide, "REACTIONS", cls.reactions)
             cls.first_turn = getattr(guide, "FIRST_TURN", cls.first_turn)
 
@@ -193,10 +203,14 @@ class Ruleset:
     # client tells one ruleset's stats from another's.
     required_stats: ClassVar[tuple[str, ...]] = ()
     completed_stats: ClassVar[tuple[str, ...]] = ()
-    # A stat's JSON schema type, where the ruleset's check holds it to one (absent: any value).
+    # A stat's JSON schema type, where the ruleset's check holds it to one (absent: any value); and where
+    # completing a combatant changes a stat's type (ap-grapple's strength 18/50 becomes 18), its completed type.
     stat_types: ClassVar[dict[str, dict[str, Any]]] = {}
+    completed_stat_types: ClassVar[dict[str, dict[str, Any]]] = {}
     # Each field of `combatant.items[]` the rules read, with its meaning (empty: the ruleset reads none but id).
     item_fields: ClassVar[dict[str, str]] = {}
+    # An item field's JSON schema type, where the ruleset's check holds it to one (absent: any value).
+    item_types: ClassVar[dict[str, dict[str, Any]]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}
     first_turn: ClassVar[FirstTurn | None] = None
     # Each of the ruleset's command types with its decider `(state, command, dice) -> events`.

@@ -31,6 +31,7 @@ from tests.support.client import Encounter, RunningServer, TussleClient
 
 FROZEN = sorted((Path(__file__).parent / "golden" / "frozen").glob("*.jsonl"))
 ADMIN = "admin-token-for-answer-schema-tests-0123"
+REF = "#/components/schemas/"
 
 # The objects still open, each named by (schema, property): their keys are a ruleset's own, which no
 # ruleset declares yet. The test leaves them open and checks each is still a bare object in the
@@ -191,5 +192,76 @@ async def test_a_combatant_without_a_required_stat_is_refused(tussle, name) -> N
         assert stat in combatant["stats"], (name, stat)
         without = {**combatant, "stats": {k: v for k, v in combatant["stats"].items() if k != stat}}
         refused = await enc.command("add_combatant", combatant=without)
+        assert refused.status in (400, 422), (name, stat, refused.status, refused.body)
+    assert (await enc.command("add_combatant", combatant=combatant)).status == 201
+
+
+def _sent_combatants(name: str) -> list[dict[str, Any]]:
+    """Every combatant a golden script's add_combatant and add_combatants steps send."""
+    sent = []
+    for step in load(name)["steps"]:
+        body = step.get("command") or {}
+        if body.get("type") == "add_combatant":
+            sent.append(body["combatant"])
+        elif body.get("type") == "add_combatants":
+            sent.extend(body["combatants"])
+    return sent
+
+
+def test_every_combatant_sent_fits_new_combatant_closed() -> None:
+    """The other side of the stats (issue 30 item 2): every combatant a golden script or a guide's first
+    turn sends fits NewCombatant — stats, items and talents typed — in its ruleset's own document and in
+    /openapi.json, every object closed: a stat, an item field or a type the document does not say fails."""
+    registry = Registry.discover()
+    whole = closed(copy.deepcopy(build_openapi(registry)["components"]))
+    sent: dict[str, list[dict[str, Any]]] = {}
+    for name in script_names():
+        sent.setdefault(load(name)["create"]["ruleset"], []).extend(_sent_combatants(name))
+    for rid, rs in registry.rulesets.items():
+        if rs.first_turn is not None:
+            sent.setdefault(rid, []).extend(rs.first_turn.combatants)
+    for rid, combatants in sent.items():
+        own = closed(copy.deepcopy(build_openapi(registry, rid)["components"]))
+        for components in (own, whole):
+            v = jsonschema.Draft202012Validator({"$ref": f"{REF}NewCombatant", "components": components})
+            for c in combatants:
+                errors = [
+                    f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in v.iter_errors(c)
+                ]
+                assert not errors, (rid, c["id"], errors[:3])
+
+
+def test_every_stat_a_ruleset_names_is_typed() -> None:
+    """Each stat of each ruleset's guide has a JSON type in its Stats and CombatantStats (freeform has no
+    stats of its own: its stats are the GM's, any JSON)."""
+    registry = Registry.discover()
+    for rid, rs in registry.rulesets.items():
+        schemas = build_openapi(registry, rid)["components"]["schemas"]
+        for title in (f"{camel(rid)}Stats", f"{camel(rid)}CombatantStats"):
+            props = schemas[title].get("properties", {})
+            assert set(props) == set(rs.stats), (rid, title)
+            untyped = [k for k, p in props.items() if not ({"type", "enum", "anyOf", "const"} & p.keys())]
+            assert not untyped, (rid, title, untyped)
+
+
+@pytest.mark.parametrize("name", script_names())
+async def test_a_stat_of_another_type_is_refused(tussle, name) -> None:
+    """The server holds each integer stat to its type: a golden script's first combatant with any one
+    integer stat sent as text is refused, so the document's integer says what add_combatant checks."""
+    script = load(name)
+    rid = script["create"]["ruleset"]
+    combatant = _sent_combatants(name)[0]
+    stats = build_openapi(Registry([Registry.discover().get(rid)]))["components"]["schemas"][
+        f"{camel(rid)}Stats"
+    ]
+    integers = [
+        k
+        for k, p in stats.get("properties", {}).items()
+        if p.get("type") == "integer" and k in combatant["stats"]
+    ]
+    enc = Encounter(tussle, (await tussle.request("POST", "/encounters", script["create"])).body)
+    for stat in integers:
+        wrong = {**combatant, "stats": {**combatant["stats"], stat: "twelve"}}
+        refused = await enc.command("add_combatant", combatant=wrong)
         assert refused.status in (400, 422), (name, stat, refused.status, refused.body)
     assert (await enc.command("add_combatant", combatant=combatant)).status == 201

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.ap_grapple.combatants import INTEGER_STATS
 from rules.interface import FirstTurn
 
 # A round is a turn (`start_turn`); the ruleset has no phases.
@@ -19,6 +20,17 @@ STATS: dict[str, str] = {
 }
 # rules/ap_grapple/combatants.py completed_combatant fills it in.
 COMPLETED_STATS = ("ap_per_round",)
+# What combatants.completed_combatant holds each stat to: whole numbers, weight above 0; exceptional
+# strength may be sent as 18/50 and is kept as 18.
+STAT_TYPES: dict[str, dict[str, Any]] = {
+    **{k: {"type": "integer"} for k in INTEGER_STATS},
+    "weight_lb": {"type": "integer", "exclusiveMinimum": 0},
+    "ap_per_round": {"type": "integer", "minimum": 0},
+    "strength": {
+        "anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^\\s*18/([0-9]{1,2}|00)\\s*$"}]
+    },
+}
+COMPLETED_STAT_TYPES: dict[str, dict[str, Any]] = {"strength": {"type": "integer"}}
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "swing_target": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.gurps.combatant_stats import REQUIRED_INTEGER_STATS
-from rules.interface import FirstTurn
+from rules.interface import FirstTurn, list_of_objects
 
 # Each figure takes its own turn in the initiative order within a `start_turn`; there are no phases.
 PHASES: tuple[str, ...] = ()
@@ -31,7 +31,38 @@ COMPLETED_STATS = (*REQUIRED_INTEGER_STATS, "skills", "weapons", "shield", "trai
 STAT_TYPES: dict[str, dict[str, Any]] = {
     **{k: {"type": "integer"} for k in REQUIRED_INTEGER_STATS},
     "skills": {"type": "object", "additionalProperties": {"type": "integer"}},
-    "weapons": {"type": "array", "items": {}},
+    "weapons": list_of_objects(
+        {
+            "name": {"type": "string", "description": "the weapon's name (its item's id)"},
+            "kind": {"enum": ["melee", "ranged"], "description": "melee or ranged"},
+            "reach": {"type": "array", "items": {"type": "string"}, "description": 'e.g. ["C", "1"]'},
+            "parry": {"type": "integer", "description": "the Parry it gives"},
+            "bulk": {"type": "integer", "description": "Bulk, stored negative (e.g. -3)"},
+            "damage": {"type": "string", "description": "its damage, like 1d-2 or 2d+1 cut"},
+            "unarmed": {"type": "boolean", "description": "true: an empty hand's entry"},
+            "skill": {"type": "string", "description": "the skill it is used with (default by its kind)"},
+            "fencing": {"type": "boolean", "description": "true: a fencing weapon"},
+        },
+        ("name", "kind"),
+    ),
+    "shield": {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "name": {
+                        "type": "string",
+                        "description": "the shield's name (its item's, default shield)",
+                    },
+                    "db": {"type": "integer", "description": "its Defense Bonus"},
+                },
+                "required": ["db"],
+            },
+            {"type": "null"},
+        ]
+    },
+    "hands": {"type": "integer", "minimum": 0},
+    "block": {"type": "integer"},
     "traits": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
 }
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.interface import FirstTurn
+from rules.interface import FirstTurn, list_of_objects
 from rules.rogue_trader.roster import PROFILE
+from rules.rogue_trader.tables import CATACHAN_DEVIL, DEVIL_VARIANTS, SPECIAL_KINDS
 from rules.rogue_trader.turn_sequence import PHASES
 
 STATS: dict[str, str] = {
+    "profile": "the 12 values M WS BS S T W I A Ld Int Cl WP in one list, instead of each by name",
     "M": "move in inches (the profile's first value; M WS BS S T W I A Ld Int Cl WP as in the seed)",
     "WS": "weapon skill",
     "BS": "ballistic skill",
@@ -43,6 +45,55 @@ COMPLETED_STATS = (
     *("unit", "leader", "hands", "equipment_hands", "handedness", "save", "living", "base_radius"),
     *("move_penalty", "weapons", "special_attacks"),
 )
+# What roster.complete holds each stat to (a profile given as 12 values, by name, or a creature's preset:
+# so no stat is required of the body by itself; the completed combatant has them all).
+_INTEGER: dict[str, Any] = {"type": "integer"}
+_DAMAGE: dict[str, Any] = {
+    "anyOf": [
+        {"type": "integer", "minimum": 0},
+        {"type": "string", "pattern": "^\\s*([0-9]{0,9}[dD][1-9][0-9]{0,8}|[0-9]{1,9})\\s*$"},
+    ],
+    "description": "a whole number or dice such as D4, D6, 2D6",
+}
+STAT_TYPES: dict[str, dict[str, Any]] = {
+    "profile": {"type": "array", "items": _INTEGER, "minItems": len(PROFILE), "maxItems": len(PROFILE)},
+    **{k: _INTEGER for k in (*PROFILE, "hands", "equipment_hands", "base_radius", "move_penalty")},
+    "save": {"anyOf": [{"type": "integer", "minimum": 2, "maximum": 6}, {"type": "null"}]},
+    "unit": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "leader": {"type": "boolean"},
+    "living": {"type": "boolean"},
+    "handedness": {"enum": ["right", "left", "ambi"]},
+    "weapons": list_of_objects(
+        {
+            "id": {"type": "string", "description": "the weapon's id, which allocate_attacks names"},
+            "name": {"type": "string", "description": "what the log calls it (default its id)"},
+            "type": {"type": "string", "description": "its C/S/H/F flags (default C)"},
+            "S": {"anyOf": [_INTEGER, {"type": "null"}], "description": "its own strength"},
+            "save_mod": {"anyOf": [_INTEGER, {"type": "null"}], "description": "default 0"},
+            "damage": _DAMAGE,
+            "hands": {"enum": [1, 2], "description": "default 1"},
+            "held_in": {"type": "string", "description": "R, L or both (default R, both for two hands)"},
+            "range": {"anyOf": [_INTEGER, {"type": "null"}], "description": "hundredths of an inch"},
+        },
+        ("id",),
+    ),
+    "special_attacks": list_of_objects(
+        {
+            "kind": {
+                "enum": list(SPECIAL_KINDS),
+                "description": "the attack's kind: its arcs and damage",
+            },
+            "count": {**_INTEGER, "description": "how many (default 1)"},
+            "damage": _DAMAGE,
+            "S": {**_INTEGER, "description": "its own strength (default the creature's S)"},
+        },
+        ("kind",),
+    ),
+    "creature": {"enum": ["catachan_devil"]},
+    "size": {"enum": list(CATACHAN_DEVIL)},
+    "variant": {"enum": list(DEVIL_VARIANTS)},
+    "variant_roll": {"enum": ["catachan_devil"]},
+}
 
 REACTIONS: dict[str, dict[str, Any]] = {
     "charged": {
@@ -76,7 +127,7 @@ REACTIONS: dict[str, dict[str, Any]] = {
     },
 }
 
-__all__ = ["COMPLETED_STATS", "FIRST_TURN", "PHASES", "REACTIONS", "STATS"]
+__all__ = ["COMPLETED_STATS", "FIRST_TURN", "PHASES", "REACTIONS", "STATS", "STAT_TYPES"]
 
 FIRST_TURN = FirstTurn(
     name="Hive stair",

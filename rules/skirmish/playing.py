@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.interface import FirstTurn
 from rules.skirmish.charts import RESULTS
+from rules.skirmish.figures import HTH_WEAPONS, PRONOUNS, WOUND_LEVELS
 
 # A turn is the activation deck: the GM draws cards (skirmish.draw_card); there are no phases.
 PHASES: tuple[str, ...] = ()
@@ -25,6 +26,16 @@ STATS: dict[str, str] = {
 }
 # rules/skirmish/figures.py validate fills these in.
 COMPLETED_STATS = ("street_fighter", "speedy", "wound_level", "hth_weapon")
+# What figures.validate holds each stat to.
+STAT_TYPES: dict[str, dict[str, Any]] = {
+    "street_fighter": {"type": "boolean"},
+    "speedy": {"type": "boolean"},
+    "wound_level": {"enum": list(WOUND_LEVELS)},
+    "pronoun": {"enum": list(PRONOUNS)},
+    "hth_weapon": {"enum": list(HTH_WEAPONS)},
+    "morale": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 100}, {"type": "null"}]},
+    "move_in": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+}
 
 _CHART = {r: "the chart's result" for r in RESULTS}
 

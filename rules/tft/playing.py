@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.interface import FirstTurn
+from rules.interface import FirstTurn, list_of_objects
 from rules.tft.tables import STAT_DEFAULTS
 
 PHASES = ("movement", "action")
@@ -36,8 +36,21 @@ STAT_TYPES: dict[str, dict[str, Any]] = {
     **{k: _INTEGER for k in ("st", "dx", "iq", "adj_dx", "ma", "sprint_bonus", "armor_stops", "uc")},
     "judo": {"type": "integer", "minimum": 0, "maximum": 2},
     "dive_block": {"type": "integer", "minimum": 0, "maximum": 2},
-    "natural_attacks": {"anyOf": [{"type": "array", "items": {}}, {"type": "null"}]},
+    "natural_attacks": {
+        "anyOf": [
+            list_of_objects(
+                {
+                    "name": {"type": "string", "description": "what the log calls it, e.g. bite"},
+                    "damage": {"type": "string", "description": "its damage, like 1d6+2"},
+                    "hth": {"type": "boolean", "description": "true: usable in HTH"},
+                },
+                ("name", "damage"),
+            ),
+            {"type": "null"},
+        ]
+    },
     "fist_damage": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    **{k: _BOOLEAN for k in ("large", "back_to_wall", "gm_override_prerequisites")},
 }
 
 # Section 2's item fields: an item the rules should treat as a dagger must say dagger_list, not only its name.
@@ -54,6 +67,16 @@ ITEM_FIELDS: dict[str, str] = {
     "hth_usable": "true for the cestus (a weapon usable in HTH that is not on the dagger list, worn on the hand)",
     "hth_dx_mod": "the weapon's DX modifier in HTH (dirk -2, poniard -4; default 0)",
     "stops": "a shield's hits stopped (it takes that much off HTH DX and stops nothing in HTH)",
+}
+
+# What combatant_check.validate holds each item field to.
+ITEM_TYPES: dict[str, dict[str, Any]] = {
+    "damage": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "hth_damage": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "dagger_list": _BOOLEAN,
+    "hth_usable": _BOOLEAN,
+    "hth_dx_mod": _INTEGER,
+    "stops": _INTEGER,
 }
 
 REACTIONS: dict[str, dict[str, Any]] = {

@@ -732,9 +732,9 @@ def build_openapi(registry: Registry, ruleset: str | None = None) -> dict[str, A
         errors_by_status[status] = variants[0] if len(variants) == 1 else {"oneOf": variants}
 
     _as_strict_as_the_server(components, list(registry.rulesets))
-    _combatant_stats(components, registry, ref_of[NewCombatant])
     _positions(components, registry)
-    _items(components, registry)
+    _items(components, registry, ref_of[NewCombatant])
+    _combatant_stats(components, registry, ref_of[NewCombatant], ref_of[events_of["CombatantJoined"]])
     _ruling_overrides(components, registry)
     g.described(components)
     g.arrays_have_items(components)
@@ -966,15 +966,40 @@ def _ruling_overrides(components: dict[str, Any], registry: Registry) -> None:
     prop["additionalProperties"] = False
 
 
-def _items(components: dict[str, Any], registry: Registry) -> None:
-    """An item's fields: the common ones and those the installed rulesets read (Ruleset.item_fields)."""
+def _items(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
+    """An item's fields: the common ones and those the installed rulesets read (Ruleset.item_fields, typed
+    by Ruleset.item_types where the ruleset's check holds a field to one); a new combatant's items the
+    same (NewItem: only its id required) and its talents name to level."""
     props = components["Item"]["properties"]
     for rs in registry.rulesets.values():
         for field, meaning in rs.item_fields.items():
-            props.setdefault(field, {"description": f"{rs.id}: {meaning}"})
+            props.setdefault(field, {**rs.item_types.get(field, {}), "description": f"{rs.id}: {meaning}"})
+    components["NewItem"] = {
+        "title": "NewItem",
+        "type": "object",
+        "description": "An item a new combatant carries: its id, and the fields its ruleset reads (GET "
+        "/rulesets/{id}: item_fields); the ruleset fills in the rest.",
+        "properties": {
+            field: {k: v for k, v in prop.items() if k != "default"} for field, prop in props.items()
+        },
+        "required": ["id"],
+    }
+    new = components[combatant_ref.rsplit("/", 1)[1]]["properties"]
+    new["items"] = {
+        "type": "array",
+        "items": {"$ref": REF.format(name="NewItem")},
+        "description": new["items"].get("description", ""),
+    }
+    new["talents"] = {
+        "type": "object",
+        "additionalProperties": {"type": "integer"},
+        "description": new["talents"].get("description", ""),
+    }
 
 
-def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
+def _combatant_stats(
+    components: dict[str, Any], registry: Registry, combatant_ref: str, ref_of_joined: str
+) -> None:
     """`add_combatant.combatant` field by field; its `stats` any one ruleset's (`anyOf`: an encounter's
     ruleset is not in the command, and one body may fit the stats of two rulesets)."""
     # The members that require most first, so that a client trying them in turn (openapi-python-client
@@ -1005,6 +1030,20 @@ def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_r
     add["combatant"] = {"$ref": combatant_ref, "description": "The combatant to add."}
     many = components["AddCombatants"]["properties"]["combatants"]
     many["items"] = {"$ref": combatant_ref}
+    # An offer's fields are its command's: add_combatant's combatant, add_combatants' list of them.
+    offered = components["Offer"]["properties"]["fields"]["properties"]
+    offered["combatant"]["anyOf"] = [
+        {"$ref": combatant_ref} if member == {"type": "object"} else member
+        for member in offered["combatant"]["anyOf"]
+    ]
+    offered["combatants"]["items"] = {"$ref": combatant_ref}
+    # CombatantJoined carries the combatant as its ruleset completed it: the state's Combatant's types.
+    joined = components[ref_of_joined.rsplit("/", 1)[1]]["properties"]
+    for field in ("stats", "position", "facing", "items", "talents"):
+        joined[field] = {
+            **{k: v for k, v in components["Combatant"]["properties"][field].items() if k != "description"},
+            "description": joined[field].get("description", ""),
+        }
 
 
 def _as_strict_as_the_server(components: dict[str, Any], rulesets: list[str]) -> None:

@@ -123,13 +123,22 @@ def stats_schema(rs: Ruleset, completed: bool = False) -> dict[str, Any]:
     }
     if rs.stats:
         schema["properties"] = {
-            name: {**rs.stat_types.get(name, {}), "description": meaning}
+            name: {**_stat_type(rs, name, completed), "description": meaning}
             for name, meaning in rs.stats.items()
         }
+    else:
+        # A ruleset that reads no stat (freeform) keeps the GM's numbers as given: an open map, on purpose.
+        schema["additionalProperties"] = {"description": "Any value the GM keeps: the ruleset reads none."}
     required = rs.completed_stats if completed else rs.required_stats
     if required:
         schema["required"] = list(required)
     return schema
+
+
+def _stat_type(rs: Ruleset, name: str, completed: bool) -> dict[str, Any]:
+    if completed and name in rs.completed_stat_types:
+        return rs.completed_stat_types[name]
+    return rs.stat_types.get(name, {})
 
 
 # Names whose meaning above is a command's: elsewhere (an encounter's `dice` mode, a webhook's `format`)
