@@ -283,19 +283,18 @@ def offers_of(
     """A ruleset's offers: those its offers.py `built`, the answers waiting for `key`, the commands of
     `legal_actions` it built none for (read off their fields), and for the GM the common steps; every
     variant held to the rules."""
+    # A ruleset that built the answers (a defence with its weapons) gets no second copy of them.
+    asked = [] if any(o["type"] == "respond" for o in built) else answers(ruleset, state, key)
     if key == GM:
         own = [t for t in sorted(ruleset.gm_commands) if t not in {o["type"] for o in built}]
         gm = schema_offers(ruleset, state, GM, own, titles) if not state.get("pending") else []
-        return kept(
-            ruleset, state, GM, [*gm_steps(ruleset, state), *built, *gm, *answers(ruleset, state, GM)]
-        )
+        return kept(ruleset, state, GM, [*gm_steps(ruleset, state), *built, *gm, *asked])
     if key not in state["combatants"]:
         return []
     legal = ruleset.legal_actions(state, key) if legal is None else legal
     done = {o["type"] for o in built}
     rest = [t for t in legal if t not in done and t != "respond"]
     mine = [o for o in built if o["type"] in legal or o["type"] == "respond"]
-    asked = [] if "respond" in done else answers(ruleset, state, key)
     return kept(
         ruleset, state, key, [*asked, *mine, *schema_offers(ruleset, state, key, rest, titles, fixed)]
     )
