@@ -283,8 +283,16 @@ def offers_of(
     """A ruleset's offers: those its offers.py `built`, the answers waiting for `key`, the commands of
     `legal_actions` it built none for (read off their fields), and for the GM the common steps; every
     variant held to the rules."""
-    # A ruleset that built the answers (a defence with its weapons) gets no second copy of them.
-    asked = [] if any(o["type"] == "respond" for o in built) else answers(ruleset, state, key)
+    # An answer the ruleset built (a defence with its weapons) gets no second copy; the kernel adds
+    # the plain answers it left to the kernel (a push-back's "short" beside the ruleset's "place").
+    own_answers = {
+        (o["fields"].get("reaction"), o["fields"].get("choice")) for o in built if o["type"] == "respond"
+    }
+    asked = [
+        o
+        for o in answers(ruleset, state, key)
+        if (o["fields"].get("reaction"), o["fields"].get("choice")) not in own_answers
+    ]
     if key == GM:
         own = [t for t in sorted(ruleset.gm_commands) if t not in {o["type"] for o in built}]
         gm = schema_offers(ruleset, state, GM, own, titles) if not state.get("pending") else []

@@ -204,15 +204,12 @@ def defaults_in_words(doc: dict[str, Any]) -> None:
     openapi-typescript (default settings: defaultNonNullable) makes every property with a `default`
     required, so `{type: "start_turn"}` would not compile for want of command_id, entropy ...; the server
     fills a missing field with its default, so for a request it is simply optional, in every generator.
-    Responses keep `default`: the server always sends those fields.
+    Responses keep `default`: the server always sends those fields. A schema both use (an offer's
+    combatant is add_combatant's) is a request's: an offer's fields are a command's body, sent back.
     """
     components = doc["components"]["schemas"]
-    bodies, answers = [], []
-    for ops in doc["paths"].values():
-        for op in ops.values():
-            bodies.append(op.get("requestBody"))
-            answers.append([op.get("responses"), op.get("parameters")])
-    requests = reachable(components, bodies) - reachable(components, answers)
+    bodies = [op.get("requestBody") for ops in doc["paths"].values() for op in ops.values()]
+    requests = reachable(components, bodies)
     for name in sorted(requests):
         for prop in (components[name].get("properties") or {}).values():
             if isinstance(prop, dict) and "default" in prop:
