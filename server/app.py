@@ -41,7 +41,7 @@ from server.http.input_checks import read_json
 from server.http.streamed_json import LONG_LIST, streamed, streamed_json
 from server.live import pg_listener
 from server.live import routes as live
-from server.ops import loop_probe
+from server.ops import heap_trim, loop_probe
 from server.ops import setup as operations
 from server.ops.forwarded import trusted_networks
 from server.ops.front_door import front_door
@@ -435,6 +435,7 @@ def make_app(
     app.cleanup_ctx.append(_reaction_timeouts)
     app.add_routes(routes)
 
+    heap_trim.install(app)
     live.setup(app)
     if isinstance(store, SharedFeed):  # other processes append too: the feed reads what they commit
         pg_listener.attach(app, store)

@@ -41,6 +41,7 @@ from server.http.input_checks import decode_json
 from server.http.streamed_json import encoded_pieces
 from server.live.frames import PING, PONG, caught_up_frame, error_frame, event_frame
 from server.live.masked_frames import MaskedOnlyResponse
+from server.ops.heap_trim import HEAP_TRIM
 from server.ops.metrics import METRICS, ws_allowed, ws_closed, ws_key, ws_opened
 from server.settings import WebsocketSettings
 
@@ -134,6 +135,7 @@ class Subscriber:
         "hub",
         "queue",
         "queued_bytes",
+        "sent_large",
         "wake",
         "live",
         "held",
@@ -180,6 +182,7 @@ class Subscriber:
         self.sent = 0
         self.sending = False
         self.mid_message = False  # a fragmented message is part-written: no other data frame may start
+        self.sent_large = False  # a frame went out in fragments: its close asks for a heap trim
         # The catch-up and the sender task both send; one frame (or fragmented message) at a time, so a
         # ping of the sender's never lands between the fragments of a catch-up's large event.
         self.sending_lock = asyncio.Lock()
@@ -305,6 +308,7 @@ class Subscriber:
         what the socket cannot take at once: a multi-megabyte log snapshot per stalled connection."""
         chunks = frame.fragments() if isinstance(frame, Pieces) else _slices(frame)
         self.mid_message = True
+        self.sent_large = True
         first = True
         chunk = next(chunks)
         while chunk is not None:
@@ -429,6 +433,10 @@ class Hub:
     def close(self) -> None:
         self.unsubscribe()
         self.worker.cancel()
+        # Its subscribers may outlive it a while (their closes), and they point at it: the log it
+        # followed and its snapshot frame are freed now rather than with them.
+        self.follower = None
+        self.log_snapshot = None
 
     # -- the worker ---------------------------------------------------------------------------
 
@@ -598,7 +606,10 @@ class Hubs:
     def drop(self, hub: Hub) -> None:
         if self.hubs.get(hub.stream) is hub:
             del self.hubs[hub.stream]
+        had_log = hub.follower_has_entries
         hub.close()
+        if had_log:  # the whole log it followed is freed now
+            self.app[HEAP_TRIM].soon()
 
     async def token_alive(self, hash_: str) -> bool:
         return await self.encounters.store.token(hash_) is not None
@@ -791,6 +802,8 @@ async def _finish(
     except (ConnectionError, RuntimeError, TimeoutError):
         if sub.transport is not None:
             sub.transport.abort()
+    if sub.sent_large:  # its frames are freed now; glibc keeps their pages unless asked
+        sub.hubs.app[HEAP_TRIM].soon()
     return ws
 
 
