@@ -19,8 +19,9 @@ COPY events ./events
 COPY projections ./projections
 COPY rules ./rules
 COPY server ./server
-# GET /verifying serves it (every export links there); the sources' docs/ is not installed otherwise.
-COPY docs/verifying.md ./server/static/verifying.md
+# GET /docs/{name}.md and /verifying serve them (the pages and every export link there); the sources'
+# docs/ is not installed otherwise (server/http/web.py SERVED_DOCS).
+COPY docs/notifications.md docs/discord.md docs/websocket.md docs/verifying.md ./server/static/docs/
 RUN pip install . \
     && groupadd --system --gid 10001 tussle \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data tussle \

@@ -21,6 +21,7 @@ from server.http import api_types as t
 from server.http import openapi_generators as g
 from server.http.errors import STATUS_OF
 from server.http.event_schemas import typed_events
+from server.http.web import SERVED_DOCS
 
 REF = "#/components/schemas/{name}"
 
@@ -86,6 +87,7 @@ PATH_MEANINGS = {
     "wid": "The webhook's id.",
     "user": "The Discord user's id (a snowflake).",
     "path": "The file's path under /static.",
+    "doc": "The guide's file name (docs/ in the Tussle sources).",
 }
 PATH_SCHEMAS = {
     "seat": {"type": "string", "pattern": ID},
@@ -93,6 +95,7 @@ PATH_SCHEMAS = {
     "token_id": {"type": "string", "pattern": NO_NUL},
     "user": {"type": "string", "pattern": NO_NUL},
     "path": {"type": "string", "pattern": NO_NUL},
+    "doc": {"type": "string", "enum": [f"{name}.md" for name in SERVED_DOCS]},
 }
 # Fields of request bodies and what the server holds them to; `actor` is the server's to set, never sent.
 FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -156,6 +159,15 @@ ENDPOINTS: list[Endpoint] = [
         "The encounter page (HTML) for GM, players and observers; the token goes in "
         "the URL fragment (#token=...), never in the query.",
         {200: {"text/html": {"schema": {"type": "string"}}}},
+        rate=None,
+    ),
+    Endpoint(
+        "get",
+        "/docs/{doc}",
+        "A guide as Markdown, linked from the pages: notifications.md (notices and webhooks, linked from "
+        "the GM page's webhooks), discord.md, websocket.md, verifying.md; no other name.",
+        {200: {"text/markdown": {"schema": {"type": "string"}}}},
+        errors=(404,),
         rate=None,
     ),
     Endpoint(
@@ -1142,7 +1154,7 @@ def _operation(
             if n == "id" and e.path.startswith("/rulesets")
             else PATH_MEANINGS[n],
         }
-        for n in ("id", "seat", "token_id", "wid", "user", "path")
+        for n in ("id", "seat", "token_id", "wid", "user", "path", "doc")
         if "{" + n + "}" in e.path
     ]
     params += [

@@ -71,9 +71,10 @@ async def static_file(request: web.Request) -> web.FileResponse:
     return _file(path, ASSET_CACHE)
 
 
-# docs/verifying.md, every rule a verifier needs: read from the sources beside the package (a checkout,
-# an editable install), else from the copy the container image puts among the static files.
-VERIFYING_DOCS = (Path(__file__).parents[2] / "docs" / "verifying.md", STATIC_DIR / "verifying.md")
+# The guides a page or an export links to, as Markdown: read from the sources beside the package (a
+# checkout, an editable install), else from the copies the container image puts under static/docs/
+# (the Dockerfile). No other name is served: docs/ also holds notes for the project's own developers.
+SERVED_DOCS = ("notifications", "discord", "websocket", "verifying")
 
 
 def verifying_url(request: web.Request) -> str:
@@ -81,12 +82,18 @@ def verifying_url(request: web.Request) -> str:
     return f"{request.url.origin()}/verifying"
 
 
-async def verifying_page(request: web.Request) -> web.FileResponse:
-    """GET /verifying: docs/verifying.md as Markdown, the document every export links to."""
-    found = next((p for p in VERIFYING_DOCS if p.is_file()), None)
+def _doc_response(name: str) -> web.FileResponse:
+    found = next(
+        (
+            p
+            for p in (Path(__file__).parents[2] / "docs" / f"{name}.md", STATIC_DIR / "docs" / f"{name}.md")
+            if p.is_file()
+        ),
+        None,
+    )
     if found is None:
         raise web.HTTPNotFound(
-            text="docs/verifying.md is not installed with this server; see the Tussle sources"
+            text=f"docs/{name}.md is not installed with this server; see the Tussle sources"
         )
     headers = {
         **SECURITY_HEADERS,
@@ -96,9 +103,23 @@ async def verifying_page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(found, headers=headers)
 
 
+async def verifying_page(request: web.Request) -> web.FileResponse:
+    """GET /verifying: docs/verifying.md as Markdown, the document every export links to."""
+    return _doc_response("verifying")
+
+
+async def doc_page(request: web.Request) -> web.FileResponse:
+    """GET /docs/{doc}: one of SERVED_DOCS as Markdown (the GM page links to docs/notifications.md)."""
+    stem, dot, ext = request.match_info["doc"].rpartition(".")
+    if not dot or ext != "md" or stem not in SERVED_DOCS:
+        raise web.HTTPNotFound(text=f"served here: {', '.join(f'{n}.md' for n in SERVED_DOCS)}")
+    return _doc_response(stem)
+
+
 def setup(app: web.Application) -> None:
     """Add the page routes to the app."""
     app.router.add_get("/", landing_page)
     app.router.add_get("/verifying", verifying_page)
+    app.router.add_get("/docs/{doc}", doc_page)
     app.router.add_get("/encounters/{id}/view", encounter_page)
     app.router.add_get("/static/{path:.+}", static_file)

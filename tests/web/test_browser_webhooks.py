@@ -107,6 +107,10 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     g = gm.page
     g.locator("#webhooks").wait_for()
     assert "docs/notifications.md" in g.locator("#webhooks").inner_text()
+    # The guide is a link the GM can follow from the page (issue 28 item 5), to this server's copy.
+    guide = g.request.get(hooks_served.url + g.locator("#webhooks-guide").get_attribute("href"))
+    assert guide.status == 200 and guide.headers["content-type"].startswith("text/markdown")
+    assert "your_turn" in guide.text()
     g.fill("#webhook-url", discord.url)
     g.select_option("#webhook-format", "discord")
     g.fill("#webhook-avatar", "https://example.org/gm.png")

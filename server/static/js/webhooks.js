@@ -139,7 +139,8 @@ async function start() {
   root().replaceChildren(
     el("p", {}, "Tussle tells a Discord channel, a bot or a forum script what happens, with signed webhooks: ",
       me.role === "gm" ? "the log, the events, and everyone's notices." : "here, your seat's notices.",
-      " How they work, and a receiver in 15 lines: ", el("code", {}, "docs/notifications.md"), " in Tussle's source."),
+      " How they work, and a receiver in 15 lines: ",
+      el("a", { id: "webhooks-guide", href: "/docs/notifications.md", target: "_blank", rel: "noopener" }, "docs/notifications.md"), "."),
     el("table", { id: "webhooks-list", class: "webhooks" }), secretBox, addForm(), status);
   section.hidden = false;
   await refresh();
