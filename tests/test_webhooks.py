@@ -426,10 +426,13 @@ async def test_redeliver_re_enables_a_disabled_webhook_in_the_stream_and_sends_i
     assert r.body["enabled"] is True and r.body["webhook"]["status"] == "active"
     assert r.body["redelivering"] >= len(owed)
     (later,) = await notes(enc, 1)
-    got = [x.json["data"]["seq"] for x in await flaky.until_processed(len(owed) + 3)]
-    # In order from the first undelivered: the GM's second webhook, the notes, its own disabling;
-    # the seat made while it was disabled (and its re-enabling) were owed it nothing.
-    assert got == [owed[0] - 1, *owed, owed[-1] + 1, later]
+    # In order from the first undelivered, with no gap (issue 28 item 4): the GM's second webhook, the
+    # notes, its own disabling, the seat made while it was disabled, its re-enabling, and what followed.
+    assert later == owed[-1] + 4
+    got = [x.json["data"]["seq"] for x in await flaky.until_processed(len(owed) + 5)]
+    assert got == list(range(owed[0] - 1, later + 1))
+    types = [x.json["data"]["event"]["type"] for x in flaky.processed[-3:]]
+    assert types == ["SeatCreated", "WebhookEnabled", "NotePosted"], types
     changes = [(e["type"], e["actor"]) for e in await enc.events() if e["type"].startswith("WebhookDi")]
     changes += [(e["type"], e["actor"]) for e in await enc.events() if e["type"] == "WebhookEnabled"]
     assert changes == [("WebhookDisabled", "system"), ("WebhookEnabled", "gm")]

@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -95,6 +95,8 @@ CONFLICT_RETRIES = 12
 SideRows = Callable[
     [dict[str, Any], list[NewEvent], str, str, Any, list[dict[str, Any]] | None], dict[str, Any]
 ]
+# (state at the head, command id) -> side rows of a bookkeeping event that depend on that head.
+SideOf = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
 async def conflict_pause(attempt: int) -> None:
@@ -943,9 +945,11 @@ class Encounters:
         check: Any = None,
         side: dict[str, Any] | None = None,
         action: str = "manage_seats",
+        side_of: SideOf | None = None,
     ) -> Outcome:
         """Append a bookkeeping event (seats, tokens, webhooks: who may is `action`'s rule in
-        server/encounters/access.py) with its side rows, in one transaction."""
+        server/encounters/access.py) with its side rows, in one transaction; `side_of(state, seq,
+        command_id)` adds the rows that depend on the head it is appended at (under the encounter's lock)."""
         require(who, action)
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
@@ -964,6 +968,10 @@ class Encounters:
                         raise Closed("this encounter is closed; it can be read but not changed")
                     if check is not None:
                         check(state)
+                    extra = dict(side or {})
+                    if side_of is not None:
+                        for name, rows in (await side_of(state, command_id)).items():
+                            extra[name] = [*extra.get(name, []), *rows]
                     try:
                         return await self._append(
                             stream,
@@ -974,7 +982,7 @@ class Encounters:
                             identity,
                             tokens,
                             revoke,
-                            side=side,
+                            side=extra,
                         )
                     except SeqConflict:  # another server process appended first: check again on fresh state
                         self.forget(stream)

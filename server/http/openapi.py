@@ -598,7 +598,8 @@ ENDPOINTS: list[Endpoint] = [
         "Retry a webhook's undelivered deliveries now, in order from the first (GM). A disabled webhook is "
         "re-enabled first, recorded in the stream (WebhookEnabled) as its disabling was; in a closed "
         "encounter that is a 409 closed (it takes no more events), while an active webhook's deliveries are "
-        "still retried. Events appended while it was disabled were owed it nothing and are not sent.",
+        "still retried. A re-enabled webhook is also sent what it missed while disabled (every command "
+        "since, and the re-enabling), in order, with no gap.",
         {200: t.Redelivering},
         (401, 403, 404, 409),
         auth="token",

@@ -19,6 +19,7 @@ import msgspec
 from aiohttp import web
 
 from events.common import WebhookCreated, WebhookDeleted, WebhookEnabled, WebhookSecretRotated
+from events.envelope import Event, NewEvent
 from events.store.outbox import (
     ACTIVE,
     DELETED,
@@ -30,13 +31,16 @@ from events.store.outbox import (
     WebhookRow,
 )
 from rules.pipeline import ID_PATTERN
+from rules.state import evolve
 from server.encounters.access import require, sees_webhook, webhook_fields
+from server.encounters.service import SideOf
 from server.encounters.service_errors import Closed, Conflict, NotFound, bad_request
 from server.encounters.tokens import Principal
 from server.http import api_types as t
 from server.http.context import ENCOUNTERS, SETTINGS, actor, int_query, json_response
 from server.http.input_checks import read_json
 from server.webhooks import signing
+from server.webhooks.outbox import outbox_rows
 from server.webhooks.safety import UnsafeUrl, check_reachable
 
 DELIVER = ("events", "log", "notices")
@@ -259,13 +263,15 @@ async def redeliver(request: web.Request) -> web.Response:
                 "still be retried"
             )
         host = urlsplit(w.url).hostname or ""
+        enabling = WebhookEnabled(wid, w.seat, w.deliver, w.format, host)
         await enc.admin_event(
             stream,
             who,
             {},
-            WebhookEnabled(wid, w.seat, w.deliver, w.format, host),
+            enabling,
             action="redeliver_webhook",
             side={"webhook_changes": [WebhookChange(wid, status=ACTIVE)]},
+            side_of=_missed_while_disabled(enc, stream, enabling, who.actor),
         )
         enabled = True
     owed = await enc.redeliver(wid, time.time())
@@ -273,6 +279,56 @@ async def redeliver(request: web.Request) -> web.Response:
     made = await enc.webhook(wid)
     assert made is not None
     return json_response(t.Redelivering(webhook_view(made), owed, enabled))
+
+
+def _missed_while_disabled(enc: Any, stream: str, enabling: WebhookEnabled, actor: str) -> SideOf:
+    """The deliveries a re-enabled webhook is owed for what it missed: every command appended since it
+    was disabled, and the re-enabling itself, made as if it had been on all along, so that it is sent
+    everything in order from the first event it was not delivered (issue 28 item 4)."""
+    wid = enabling.webhook
+    hook = msgspec.structs.asdict(enabling)  # as the fold keeps an enabled webhook
+
+    async def side_of(state: dict[str, Any], command_id: str) -> dict[str, Any]:
+        since = await _disabled_at(enc, stream, wid, state["seq"])
+        ruleset = enc.ruleset_of(state)
+        rows: list[OutboxRow] = []
+        if since < state["seq"]:
+            loaded = await enc.snapshots.load(stream, since)
+            s = loaded.state
+            for group in _by_command(await enc.read_range(stream, since + 1, state["seq"])):
+                new = [NewEvent(e.type, e.data) for e in group]
+                rows += outbox_rows(
+                    {**s, "webhooks": {wid: hook}}, new, group[0].actor, group[0].command_id, ruleset
+                )
+                if any(e.type == "EventVoided" for e in group):  # a void changes the past: fold again
+                    s = (await enc.snapshots.load(stream, group[-1].seq)).state
+                else:
+                    for e in group:
+                        s = evolve(s, e, ruleset)
+        new = [NewEvent("WebhookEnabled", hook)]
+        rows += outbox_rows({**state, "webhooks": {wid: hook}}, new, actor, command_id, ruleset)
+        return {"outbox": rows}
+
+    return side_of
+
+
+async def _disabled_at(enc: Any, stream: str, wid: str, head: int) -> int:
+    """The seq of the webhook's last WebhookDisabled (after its last delivery); the head if none."""
+    last = await enc.deliveries(wid, 1)
+    events = await enc.read_range(stream, last[0].seq if last else 1, head)
+    found = [e.seq for e in events if e.type == "WebhookDisabled" and e.data["webhook"] == wid]
+    return found[-1] if found else head
+
+
+def _by_command(events: list[Event]) -> list[list[Event]]:
+    """Consecutive events appended by one command, together."""
+    groups: list[list[Event]] = []
+    for e in events:
+        if groups and (groups[-1][0].command_id, groups[-1][0].actor) == (e.command_id, e.actor):
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    return groups
 
 
 @routes.post("/encounters/{id}/webhooks/{wid}/test")
