@@ -173,7 +173,7 @@ class Subscriber:
         # What the idle sender waits on, made when it waits (an asyncio.Event keeps a deque per connection).
         self.wake: asyncio.Future[None] | None = None
         self.live = False  # offered frames go straight to the queue (else they are held)
-        self.held: list[tuple[int, bytes, bool]] = []
+        self.held: list[tuple[int, bytes | Pieces, bool]] = []
         self.held_bytes = 0
         self.held_overflow = False
         self.last_seq = 0
@@ -229,7 +229,11 @@ class Subscriber:
             or self.transport.is_closing()
         ):
             return False
-        if len(frame) > FRAGMENT or self.transport.get_write_buffer_size() > FAST_PATH_BUFFER:
+        if (
+            isinstance(frame, Pieces)  # a large frame, sent in fragments
+            or len(frame) > FRAGMENT
+            or self.transport.get_write_buffer_size() > FAST_PATH_BUFFER
+        ):
             return False
         self.transport.write(text_frame(frame))
         self.sent += 1
@@ -310,7 +314,7 @@ class Subscriber:
         self.mid_message = True
         self.sent_large = True
         first = True
-        chunk = next(chunks)
+        chunk: bytes | memoryview | None = next(chunks)
         while chunk is not None:
             following = next(chunks, None)
             if self.transport.is_closing():
@@ -380,10 +384,10 @@ class Subscriber:
                     await self._ping()
                 finally:
                     self.wake = None
-            _, frame = self.ending
-            if frame is not None and not self.mid_message:  # else only the Close may follow
+            _, last = self.ending
+            if last is not None and not self.mid_message:  # else only the Close may follow
                 async with asyncio.timeout(self.settings.close_timeout_s), self.sending_lock:
-                    await self.ws.send_frame(frame, WSMsgType.TEXT)
+                    await self.ws.send_frame(last, WSMsgType.TEXT)
         except (ConnectionError, RuntimeError, TimeoutError):
             if self.transport is not None:
                 self.transport.abort()
@@ -489,6 +493,7 @@ class Hub:
             self.follower_has_entries = True
             return
         loaded = await enc.snapshots.load(self.stream, upto)
+        assert loaded is not None, "a hub follows an encounter that has events"
         f = NarrativeLog(self.hubs.ruleset_for, set(loaded.skipped))
         f.state = loaded.state
         f.ruleset = enc.ruleset_of(loaded.state) if loaded.state["ruleset"] else None
