@@ -152,13 +152,16 @@ class FirstTurn(msgspec.Struct, frozen=True, kw_only=True):
 class Ruleset:
     """Base class of every ruleset. Override what your rules need; the defaults do nothing special.
 
-    `class Mine(Ruleset, guide=playing)` takes the guide's `phases`, `stats`, `reactions` and `first_turn`
+    `class Mine(Ruleset, guide=playing, shapes=shapes)` takes the guide's `phases`, `stats`, `reactions` and `first_turn`
     from the module's PHASES, STATS, REACTIONS and FIRST_TURN (those it has; REQUIRED_STATS, COMPLETED_STATS,
     STAT_TYPES, COMPLETED_STAT_TYPES, ITEM_FIELDS and ITEM_TYPES too), so that wiring names the module
     once instead of copying each; `deciders` is the table `decide` looks a command's type up in."""
 
-    def __init_subclass__(cls, guide: Any = None, **kwargs: Any) -> None:
+    def __init_subclass__(cls, guide: Any = None, shapes: Any = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if shapes is not None:  # the ruleset's shapes.py (rules/json_shapes.py)
+            cls.rules_shape = getattr(shapes, "RULES_STATE", cls.rules_shape)
+            cls.resume_shape = getattr(shapes, "RESUME", cls.resume_shape)
         if guide is not None:
             cls.phases = getattr(guide, "PHASES", cls.phases)
             cls.stats = getattr(guide, "STATS", cls.stats)
@@ -213,6 +216,10 @@ class Ruleset:
     item_types: ClassVar[dict[str, dict[str, Any]]] = {}
     reactions: ClassVar[dict[str, dict[str, Any]]] = {}
     first_turn: ClassVar[FirstTurn | None] = None
+    # The JSON schemas of the ruleset's part of the state and of its reactions' `resume`, from its
+    # shapes.py (`class Mine(Ruleset, shapes=shapes)`); None: the documents leave that object open.
+    rules_shape: ClassVar[dict[str, Any] | None] = None
+    resume_shape: ClassVar[dict[str, Any] | None] = None
     # Each of the ruleset's command types with its decider `(state, command, dice) -> events`.
     deciders: ClassVar[Mapping[type[Command], Callable[..., list[msgspec.Struct]]]] = {}
 

@@ -12,7 +12,7 @@ import msgspec
 
 from events.common import TurnStarted
 from events.dice import Dice
-from rules.ap_grapple import acting, offers, playing
+from rules.ap_grapple import acting, offers, playing, shapes
 from rules.ap_grapple.brawl import decide_brawl
 from rules.ap_grapple.combatants import completed_combatant
 from rules.ap_grapple.commands import RULESET_COMMANDS, Brawl, MakeAGrab, Move, Pass, SwingTarget
@@ -40,7 +40,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[msgspec
 }
 
 
-class ApGrapple(Ruleset, guide=playing):
+class ApGrapple(Ruleset, guide=playing, shapes=shapes):
     """Unskilled wrestling (Make a Grab, Brawl) in an action-point d20 game."""
 
     id = "ap-grapple"

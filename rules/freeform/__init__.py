@@ -8,6 +8,7 @@ import msgspec
 
 from rules.acting import gm_step, name_of, reactions_acting
 from rules.interface import FirstTurn, Ruleset, geometry_hex
+from rules.json_shapes import record
 
 NO_ORDER = "freeform keeps no turn order of its own: the GM says who acts"
 
@@ -23,6 +24,7 @@ class Freeform(Ruleset):
     Options = FreeformOptions
     geometry = geometry_hex(position_required=False)
     players_may_move = True  # freeform has no movement rules of its own
+    rules_shape = record({}, about="freeform keeps no state of its own.")
     first_turn = FirstTurn(
         name="Tavern brawl",
         combatants=(

@@ -16,7 +16,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.common import commands as common
-from rules.gurps import acting, playing
+from rules.gurps import acting, playing, shapes
 from rules.gurps import commands as cmds
 from rules.gurps.adjacent import decide_declare
 from rules.gurps.attacks import decide_attack
@@ -71,7 +71,7 @@ RESUMERS: dict[str, Callable[[dict[str, Any], dict[str, Any], Answer, Dice], lis
 }
 
 
-class Gurps(Ruleset, guide=playing):
+class Gurps(Ruleset, guide=playing, shapes=shapes):
     id = "gurps"
     title = "GURPS close combat"
     # 2: close combat follows occupancy (issue 17); parry and unarmed attacks need an empty hand and

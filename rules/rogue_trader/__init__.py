@@ -15,7 +15,7 @@ import msgspec
 
 from events.dice import Dice
 from rules.interface import Answer, Command, Ruleset, geometry_plane
-from rules.rogue_trader import acting, legal, offers, playing, roster
+from rules.rogue_trader import acting, legal, offers, playing, roster, shapes
 from rules.rogue_trader.aftermath import STOP_KIND, decide_follow_up, decide_push_back, resume_push_back
 from rules.rogue_trader.authority import command_actors
 from rules.rogue_trader.breaking_off import decide_break_off
@@ -55,7 +55,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice, Any], list[ms
 RESUMERS = {"charged": resume_charged, STOP_KIND: resume_push_back}
 
 
-class RogueTrader(Ruleset, guide=playing):
+class RogueTrader(Ruleset, guide=playing, shapes=shapes):
     id = "rogue-trader"
     title = "Rogue Trader (1987) hand-to-hand combat"
     # 3: issue 29 (the follow-up +1 is the pusher's; stand and fire, or run away, not both); 4: a push-back

@@ -29,6 +29,7 @@ from rules.skirmish import (
     playing,
     prisoners,
     rulings,
+    shapes,
 )
 from rules.skirmish import commands as c
 from rules.skirmish import (
@@ -70,7 +71,7 @@ ON_COMMON: dict[
 }
 
 
-class Skirmish(Ruleset, guide=playing):
+class Skirmish(Ruleset, guide=playing, shapes=shapes):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
     version = "4"  # 4: the last undrawn card is turned up without a 1d1 roll; 3: stats.wound_level shows the current wound level

@@ -12,7 +12,7 @@ import msgspec
 from events.dice import Dice
 from rules.common import commands as common
 from rules.interface import Answer, Command, Ruleset, geometry_hex
-from rules.tft import acting, offers, playing
+from rules.tft import acting, offers, playing, shapes
 from rules.tft import commands as c
 from rules.tft.attacking import defend, hth_attack, prone_unarmed_attack
 from rules.tft.attacking_the_fallen import attack_fallen
@@ -66,7 +66,7 @@ DECIDERS: dict[type[Command], Callable[[dict[str, Any], Any, Dice], list[Any]]] 
 GM_ONLY: tuple[type[Command], ...] = (c.SetBackToWall,)
 
 
-class Tft(Ruleset, guide=playing):
+class Tft(Ruleset, guide=playing, shapes=shapes):
     """The Fantasy Trip with Rick's revised hand-to-hand rules."""
 
     id = "tft"

@@ -14,6 +14,7 @@ import msgspec
 from events.common import COMMON_EVENTS
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
+from rules.json_shapes import ENGINE_RESUME
 from rules.pipeline import COMBATANT_OVERRIDABLE, NewCombatant
 from rules.registry import Registry
 from server.encounters.service_errors import RuleRefusal, ServiceError
@@ -748,6 +749,7 @@ def build_openapi(registry: Registry, ruleset: str | None = None) -> dict[str, A
     _positions(components, registry)
     _items(components, registry, ref_of[NewCombatant])
     _combatant_stats(components, registry, ref_of[NewCombatant], ref_of[events_of["CombatantJoined"]])
+    _rulesets_own_parts(components, registry)
     _ruling_overrides(components, registry)
     g.described(components)
     g.arrays_have_items(components)
@@ -1056,6 +1058,39 @@ def _combatant_stats(
         joined[field] = {
             **{k: v for k, v in components["Combatant"]["properties"][field].items() if k != "description"},
             "description": joined[field].get("description", ""),
+        }
+
+
+def _rulesets_own_parts(components: dict[str, Any], registry: Registry) -> None:
+    """The state's `rules` and a pending reaction's `resume`, each ruleset's own (its shapes.py): one
+    ruleset's exactly, any one's in /openapi.json. A `resume` stays an open object in a document with a
+    ruleset that has not declared its shape."""
+    rulesets = sorted(registry.rulesets.values(), key=lambda rs: rs.id)
+    rules = []
+    for rs in rulesets:
+        name = f"{g.camel(rs.id)}RulesState"
+        components[name] = rs.rules_shape or {
+            "type": "object",
+            "description": f"{rs.id}'s part of the state: its own keys, not declared.",
+        }
+        rules.append({"$ref": REF.format(name=name)})
+    state = components["EncounterState"]["properties"]
+    state["rules"] = {
+        **({"anyOf": rules} if len(rules) > 1 else rules[0]),
+        "description": "The ruleset's own part of the state (rules/<ruleset>/shapes.py).",
+    }
+    if any(rs.resume_shape is None for rs in rulesets):
+        return
+    components["EngineResume"] = ENGINE_RESUME
+    resumes = [{"$ref": REF.format(name="EngineResume")}]
+    for rs in rulesets:
+        name = f"{g.camel(rs.id)}Resume"
+        components[name] = rs.resume_shape
+        resumes.append({"$ref": REF.format(name=name)})
+    for reaction in ("PendingReaction", "AskedReaction"):
+        components[reaction]["properties"]["resume"] = {
+            "anyOf": resumes,
+            "description": "What the ruleset needs to resume once it is answered (the engine's, for `ask`).",
         }
 
 

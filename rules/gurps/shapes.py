@@ -1,0 +1,72 @@
+"""The JSON shape of gurps's part of the state (rules/json_shapes.py), as rules/gurps/state.py folds it
+(spec section 3). Its reactions' `resume` (a defence's attack, an evade's path, a GM ruling's action)
+stays the ruleset's own object for now."""
+
+from __future__ import annotations
+
+from rules.json_shapes import BOOL, CELL, INT, STR, list_of, map_of, nullable, record, said
+
+FIGHTER = record(
+    {
+        "cc_turns_completed": said(INT, "Close-combat turns it completed."),
+        "entered_this_maneuver": said(BOOL, "It entered close combat this maneuver."),
+        "attacks_this_maneuver": said(INT, "Attacks made this maneuver."),
+        "maneuver": said(nullable(STR), "Its maneuver this turn; null: none yet."),
+        "maneuver_turn": said(nullable(INT), "The turn of that maneuver."),
+        "movement_left": said(INT, "Hexes of movement left."),
+        "began_in_hex": said(nullable(STR), 'The shared hex ("q,r") it began its turn in; null: none.'),
+        "readied": said(list_of(STR), "Items readied this turn."),
+        "turn_over": said(BOOL, "Its own turn is over."),
+        "retreat_turn": said(nullable(INT), "The turn it last retreated; null: never."),
+    },
+    about="Per-combatant close-combat bookkeeping.",
+)
+
+RULES_STATE = record(
+    {
+        "hexes": map_of(
+            record(
+                {
+                    "at": said(CELL, "The hex."),
+                    "occupants": map_of(
+                        record(
+                            {
+                                "entry_edge": said(INT, "The hex side it came in by."),
+                                "declared_adjacent": said(BOOL, "It declared itself adjacent, not sharing."),
+                            }
+                        ),
+                        "combatant id in the hex",
+                    ),
+                },
+                about="A hex shared in close combat (halves).",
+            ),
+            '"q,r" hex',
+        ),
+        "grapples": said(
+            list_of(
+                record({"grappler": said(STR, "Who grapples."), "grappled": said(STR, "Who is grappled.")})
+            ),
+            "The grapples held.",
+        ),
+        "assists": said(
+            list_of(
+                record(
+                    {
+                        "helper": said(STR, "Who helps."),
+                        "lead": said(STR, "Whom it helps."),
+                        "target": said(STR, "Their target."),
+                        "action": said(STR, "The action helped."),
+                        "owed_turn": said(INT, "The turn the help is owed."),
+                    }
+                )
+            ),
+            "Team takedowns and pins under way.",
+        ),
+        "fighters": map_of(FIGHTER, "combatant id"),
+        "current": said(nullable(STR), "The combatant whose own turn runs; null: none."),
+        "turn": said(INT, "The turn number."),
+    },
+    about="gurps's part of the state (rules/gurps/state.py); pins are the common state's.",
+)
+
+RESUME = None
