@@ -52,4 +52,7 @@ def record(required: dict[str, Shape], optional: dict[str, Shape] | None = None,
 
 
 # The engine's own reactions (the common `ask`): resumed by the engine, never by a ruleset.
-ENGINE_RESUME = record({"engine": {"type": "string", "enum": ["ask"]}}, about="An engine question (`ask`).")
+ENGINE_RESUME = record(
+    {"engine": said({"type": "string", "enum": ["ask"]}, "The engine resumes it.")},
+    about="An engine question (`ask`).",
+)

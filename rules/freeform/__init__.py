@@ -8,7 +8,7 @@ import msgspec
 
 from rules.acting import gm_step, name_of, reactions_acting
 from rules.interface import FirstTurn, Ruleset, geometry_hex
-from rules.json_shapes import record
+from rules.json_shapes import ENGINE_RESUME, record
 
 NO_ORDER = "freeform keeps no turn order of its own: the GM says who acts"
 
@@ -25,6 +25,7 @@ class Freeform(Ruleset):
     geometry = geometry_hex(position_required=False)
     players_may_move = True  # freeform has no movement rules of its own
     rules_shape = record({}, about="freeform keeps no state of its own.")
+    resume_shape = ENGINE_RESUME  # it asks nothing of its own: only the engine's `ask`
     first_turn = FirstTurn(
         name="Tavern brawl",
         combatants=(

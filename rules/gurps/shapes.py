@@ -1,10 +1,12 @@
 """The JSON shape of gurps's part of the state (rules/json_shapes.py), as rules/gurps/state.py folds it
-(spec section 3). Its reactions' `resume` (a defence's attack, an evade's path, a GM ruling's action)
-stays the ruleset's own object for now."""
+(spec section 3), and its reactions' `resume`: a defence's attack, an evade's path, a GM ruling's
+contest, where a fallen grappler lands."""
 
 from __future__ import annotations
 
 from rules.json_shapes import BOOL, CELL, INT, STR, list_of, map_of, nullable, record, said
+
+IDS = list_of(STR)
 
 FIGHTER = record(
     {
@@ -69,4 +71,58 @@ RULES_STATE = record(
     about="gurps's part of the state (rules/gurps/state.py); pins are the common state's.",
 )
 
-RESUME = None
+RESUME = {
+    "anyOf": [
+        record(
+            {
+                "attacker": said(STR, "Who hit."),
+                "target": said(STR, "Who defends."),
+                "attack": said(STR, "The attack."),
+                "weapon": said(STR, 'The weapon\'s name ("grapple" for one).'),
+                "damage": said(nullable(STR), "The weapon's damage; null: none."),
+                "attack_margin": said(INT, "The attack roll's margin."),
+            },
+            about="A defence against a hit (rules/gurps/attacks.py).",
+        ),
+        record(
+            {
+                "action": said(
+                    {"type": "string", "enum": ["takedown", "pin", "break_free", "grapple"]}, "The contest."
+                ),
+                "lead": said(STR, "Who leads it."),
+                "target": said(STR, "Against whom."),
+            },
+            {
+                "participants": said(IDS, "The lead and the helpers."),
+                "to": said(nullable(CELL), "Where the foe falls; null: not said."),
+            },
+            about="A contest the GM rules on (base_grapple_mode gm, rules/gurps/grappling.py).",
+        ),
+        record(
+            {"fallen": said(STR, "The grappler who falls."), "at": said(CELL, "The hex it falls from.")},
+            about="Where a failed takedown's grappler lands (rules/gurps/grappling.py).",
+        ),
+        record(
+            {
+                "mover": said(STR, "Who evades."),
+                "foe": said(STR, "The foe asked."),
+                "at": said(CELL, "The foe's hex."),
+                "came_from": said(CELL, "The hex before it."),
+                "onward": said(list_of(CELL), "The path after it."),
+                "approach": said(STR, "From which arc it comes."),
+                "entry_edge": said(INT, "The hex side it enters by."),
+                "leaving": said(BOOL, "It leaves close combat with the foe."),
+                "hexes": said(INT, "Hexes of the move."),
+                "left_after": said(INT, "Movement left after it."),
+                "modifiers": said(
+                    list_of(
+                        record({"value": said(INT, "The adjustment."), "reason": said(STR, "Its rule.")})
+                    ),
+                    "The GM's modifiers to the contest.",
+                ),
+            },
+            {"then": said(IDS, "The foes asked next (crowded_evade each_foe).")},
+            about="An evade through a foe's hex (rules/gurps/evading.py).",
+        ),
+    ]
+}

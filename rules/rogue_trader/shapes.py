@@ -1,6 +1,6 @@
 """The JSON shape of rogue-trader's part of the state (rules/json_shapes.py), as
-rules/rogue_trader/state.py folds it (spec section 3). Its reactions' `resume` (a charge, a push-back
-stopped by a blocker) stays the ruleset's own object for now."""
+rules/rogue_trader/state.py folds it (spec section 3), and its reactions' `resume`: a charge, and a
+push-back a model in the way stops."""
 
 from __future__ import annotations
 
@@ -185,4 +185,42 @@ RULES_STATE = record(
     about="rogue-trader's part of the state (rules/rogue_trader/state.py).",
 )
 
-RESUME = None
+RESUME = {
+    "anyOf": [
+        record(
+            {"charger": said(STR, "Who charges."), "target": said(STR, "The model charged.")},
+            about="A charged model's response (rules/rogue_trader/charging.py).",
+        ),
+        record(
+            {
+                "unit": said(STR, "The unit pushed back."),
+                "movers": said(IDS, "Its models still to move, from the one stopped on."),
+                "per_model": map_of(
+                    record(
+                        {},
+                        {
+                            "terrain_divisor": said(INT, "The terrain's divisor of its move."),
+                            "stop_after": said(INT, "Hundredths of an inch it stops after."),
+                        },
+                    ),
+                    "model id (the command's settings)",
+                ),
+                "rulings": map_of(
+                    record(
+                        {},
+                        {
+                            "to": said(CELL, "Where the GM set it down."),
+                            "stop_after": said(INT, "Hundredths of an inch it stops after."),
+                        },
+                    ),
+                    "model id (the GM's answers so far)",
+                ),
+                "followers": map_of(map_of(IDS, "model id (the enemies it touched)"), "unit id"),
+                "model": said(STR, "The model stopped."),
+                "blocker": said(STR, "The model in its way."),
+                "meets_after": said(INT, "Hundredths of an inch it goes before meeting it."),
+            },
+            about="A push-back stopped by a model in the way (rules/rogue_trader/aftermath.py).",
+        ),
+    ]
+}

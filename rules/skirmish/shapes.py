@@ -1,6 +1,5 @@
 """The JSON shape of skirmish's part of the state (rules/json_shapes.py), as rules/skirmish/state.py
-folds it (spec section 3). Its reactions' `resume` (an exchange's flow and claims) stays the ruleset's
-own object for now."""
+folds it (spec section 3), and its reactions' `resume`: where an exchange goes on once answered."""
 
 from __future__ import annotations
 
@@ -54,4 +53,20 @@ RULES_STATE = record(
     about="skirmish's part of the state (rules/skirmish/state.py).",
 )
 
-RESUME = None
+RESUME = record(
+    {
+        "flow": said({"type": "string", "enum": ["strike", "grapple"]}, "The exchange it resumes."),
+        "attacker": said(STR, "Who attacks."),
+        "defender": said(STR, "Who defends."),
+    },
+    {
+        "claims": said(IDS, "Figures claimed to face the wrong way (a defence asked, spec 6)."),
+        "striker": said(STR, "Whose blow the GM's chart result is for."),
+        "target": said(STR, "Whom it struck."),
+        "total": said({"type": "integer"}, "The damage evaluation's or fall roll's total."),
+        "after": said(
+            {"type": "string", "enum": ["defender_blow", "defender_falls", "morale"]}, "The grapple's step."
+        ),
+    },
+    about="An exchange waiting for a defence or for the GM's chart or morale result (rules/skirmish/flow.py).",
+)

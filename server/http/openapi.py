@@ -1063,30 +1063,30 @@ def _combatant_stats(
 
 def _rulesets_own_parts(components: dict[str, Any], registry: Registry) -> None:
     """The state's `rules` and a pending reaction's `resume`, each ruleset's own (its shapes.py): one
-    ruleset's exactly, any one's in /openapi.json. A `resume` stays an open object in a document with a
-    ruleset that has not declared its shape."""
+    ruleset's exactly, any one's in /openapi.json; a ruleset that declares none adds an open object."""
     rulesets = sorted(registry.rulesets.values(), key=lambda rs: rs.id)
-    rules = []
+    rules: list[dict[str, Any]] = []
+    resumes: list[dict[str, Any]] = [{"$ref": REF.format(name="EngineResume")}]
+    components["EngineResume"] = ENGINE_RESUME
     for rs in rulesets:
-        name = f"{g.camel(rs.id)}RulesState"
-        components[name] = rs.rules_shape or {
-            "type": "object",
-            "description": f"{rs.id}'s part of the state: its own keys, not declared.",
-        }
-        rules.append({"$ref": REF.format(name=name)})
-    state = components["EncounterState"]["properties"]
-    state["rules"] = {
+        for part, shape, members in (
+            ("RulesState", rs.rules_shape, rules),
+            ("Resume", rs.resume_shape, resumes),
+        ):
+            name = f"{g.camel(rs.id)}{part}"
+            components[name] = shape or {"type": "object", "description": f"{rs.id}'s own: not declared."}
+            if "anyOf" in components[name]:  # each variant its own component: generators name them
+                variants = components[name]["anyOf"]
+                for i, variant in enumerate(variants):
+                    components[f"{name}{i + 1}"] = variant
+                components[name] = {
+                    "anyOf": [{"$ref": REF.format(name=f"{name}{i + 1}")} for i in range(len(variants))]
+                }
+            members.append({"$ref": REF.format(name=name)})
+    components["EncounterState"]["properties"]["rules"] = {
         **({"anyOf": rules} if len(rules) > 1 else rules[0]),
         "description": "The ruleset's own part of the state (rules/<ruleset>/shapes.py).",
     }
-    if any(rs.resume_shape is None for rs in rulesets):
-        return
-    components["EngineResume"] = ENGINE_RESUME
-    resumes = [{"$ref": REF.format(name="EngineResume")}]
-    for rs in rulesets:
-        name = f"{g.camel(rs.id)}Resume"
-        components[name] = rs.resume_shape
-        resumes.append({"$ref": REF.format(name=name)})
     for reaction in ("PendingReaction", "AskedReaction"):
         components[reaction]["properties"]["resume"] = {
             "anyOf": resumes,
