@@ -162,6 +162,7 @@ class Ruleset:
         if shapes is not None:  # the ruleset's shapes.py (rules/json_shapes.py)
             cls.rules_shape = getattr(shapes, "RULES_STATE", cls.rules_shape)
             cls.resume_shape = getattr(shapes, "RESUME", cls.resume_shape)
+            cls.event_field_shapes = getattr(shapes, "EVENT_FIELDS", cls.event_field_shapes)
         if guide is not None:
             cls.phases = getattr(guide, "PHASES", cls.phases)
             cls.stats = getattr(guide, "STATS", cls.stats)
@@ -220,6 +221,8 @@ class Ruleset:
     # shapes.py (`class Mine(Ruleset, shapes=shapes)`); None: the documents leave that object open.
     rules_shape: ClassVar[dict[str, Any] | None] = None
     resume_shape: ClassVar[dict[str, Any] | None] = None
+    # Its events' fields whose Struct type says only "objects" (list[dict]): event type -> field -> schema.
+    event_field_shapes: ClassVar[dict[str, dict[str, dict[str, Any]]]] = {}
     # Each of the ruleset's command types with its decider `(state, command, dice) -> events`.
     deciders: ClassVar[Mapping[type[Command], Callable[..., list[msgspec.Struct]]]] = {}
 

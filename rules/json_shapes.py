@@ -56,3 +56,21 @@ ENGINE_RESUME = record(
     {"engine": said({"type": "string", "enum": ["ask"]}, "The engine resumes it.")},
     about="An engine question (`ask`).",
 )
+
+
+# The common events' fields that hold lists of objects (events/common.py types them as dicts).
+COMMON_EVENT_FIELDS: dict[str, dict[str, Shape]] = {
+    "Wounded": {
+        "stopped": said(
+            list_of(
+                record(
+                    {
+                        "by": said(STR, "What stopped part of the hit (armor, a shield ...)."),
+                        "amount": said(INT, "How much it stopped."),
+                    }
+                )
+            ),
+            "What stopped how much of the hit, in order; absent where the ruleset does not say.",
+        )
+    },
+}

@@ -126,3 +126,24 @@ RESUME = {
         ),
     ]
 }
+
+
+EVENT_FIELDS = {
+    "QuickContestResolved": {
+        "sides": said(
+            list_of(
+                record(
+                    {
+                        "combatant": said(STR, "Whose roll."),
+                        "effective": said(INT, "The effective skill rolled against."),
+                        "roll": said(INT, "The roll."),
+                        "margin": said(INT, "Its margin."),
+                        "success": said(BOOL, "Whether it succeeded."),
+                    },
+                    {"helpers": said(IDS, "The lead's helpers (a team's side).")},
+                )
+            ),
+            "Each side's success roll (rules/gurps/success_rolls.py).",
+        )
+    }
+}

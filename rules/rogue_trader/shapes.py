@@ -89,6 +89,16 @@ ALLOCATION = record(
     },
 )
 
+PAIR = record(
+    {
+        "unit": said(STR, "A unit."),
+        "vs": said(STR, "Its opponent."),
+        "caused": said(INT, "Wounds it caused."),
+        "received": said(INT, "Wounds it took."),
+        "result": said(STR, "Its result."),
+    }
+)
+
 RULES_STATE = record(
     {
         "turn": said(INT, "The turn number."),
@@ -162,20 +172,7 @@ RULES_STATE = record(
                 {
                     "round": said(INT, "The round."),
                     "group": said(nullable(STR), "The group."),
-                    "pairs": said(
-                        list_of(
-                            record(
-                                {
-                                    "unit": said(STR, "A unit."),
-                                    "vs": said(STR, "Its opponent."),
-                                    "caused": said(INT, "Wounds it caused."),
-                                    "received": said(INT, "Wounds it took."),
-                                    "result": said(STR, "Its result."),
-                                }
-                            )
-                        ),
-                        "The tallies, pair by pair.",
-                    ),
+                    "pairs": said(list_of(PAIR), "The tallies, pair by pair."),
                     "results": map_of(STR, "unit id"),
                 }
             ),
@@ -223,4 +220,15 @@ RESUME = {
             about="A push-back stopped by a model in the way (rules/rogue_trader/aftermath.py).",
         ),
     ]
+}
+
+
+EVENT_FIELDS = {
+    "RtAttacksAllocated": {"allocations": said(list_of(ALLOCATION), "Every attack of the model this round.")},
+    "RtCombatRoundResolved": {"pairs": said(list_of(PAIR), "The tallies, pair by pair.")},
+    "RtCreatureVariantDetermined": {
+        "attacks": said(
+            STAT_TYPES["special_attacks"], "The creature's attacks, its variant's claws included."
+        )
+    },
 }

@@ -14,7 +14,7 @@ import msgspec
 from events.common import COMMON_EVENTS
 from rules.common.commands import COMMON_COMMANDS, Respond
 from rules.common.options import EngineOptions
-from rules.json_shapes import ENGINE_RESUME
+from rules.json_shapes import COMMON_EVENT_FIELDS, ENGINE_RESUME
 from rules.pipeline import COMBATANT_OVERRIDABLE, NewCombatant
 from rules.registry import Registry
 from server.encounters.service_errors import RuleRefusal, ServiceError
@@ -803,8 +803,64 @@ def build_openapi(registry: Registry, ruleset: str | None = None) -> dict[str, A
         },
     )
     _encounter_options(doc["components"]["schemas"], doc["x-tussle-rulesets"])
+    _events_as_their_answers(doc["components"]["schemas"])
+    _event_object_fields(doc["components"]["schemas"], registry, rulesets)
     g.defaults_in_words(doc)
     return doc
+
+
+# An event's field that holds what a request or an answer holds, typed as that one is.
+EVENT_FIELDS_AS = (
+    (("ReactionRequested", "resume"), ("PendingReaction", "resume")),
+    (("ReactionRequested", "dice_key"), ("PendingReaction", "dice_key")),
+    (("ReactionAnswered", "params"), ("Respond", "params")),
+    (("RulingMade", "overrides"), ("Ruling", "overrides")),
+    (("EncounterCreated", "options"), ("EncounterState", "options")),
+    (("OptionsChanged", "options"), ("SetOptions", "options")),
+    (("EncounterCreated", "geometry"), ("EncounterState", "geometry")),
+)
+
+
+def _event_object_fields(schemas: dict[str, Any], registry: Registry, rulesets: list[str]) -> None:
+    """The fields of events whose Struct says only "objects": the shapes the kernel and each ruleset's
+    shapes.py give them (rules/json_shapes.py COMMON_EVENT_FIELDS, a ruleset's EVENT_FIELDS)."""
+    named = [(etype, fields, etype) for etype, fields in COMMON_EVENT_FIELDS.items()]
+    for rid in rulesets:
+        rs = registry.rulesets[rid]
+        named += [
+            (etype, fields, f"{g.camel(rid)}{etype}") for etype, fields in rs.event_field_shapes.items()
+        ]
+    for _etype, fields, name in named:
+        for field, shape in fields.items():
+            schemas[name]["properties"][field] = shape
+
+
+def _events_as_their_answers(schemas: dict[str, Any]) -> None:
+    """The event fields that hold a reaction's resume, an answer's params, a ruling's patch or options:
+    the schema of the request or answer holding the same (the event keeps what was sent)."""
+    for (event, field), (like, its) in EVENT_FIELDS_AS:
+        prop = schemas[event]["properties"][field]
+        schemas[event]["properties"][field] = {
+            **{
+                k: v
+                for k, v in schemas[like]["properties"][its].items()
+                if k not in ("default", "description")
+            },
+            "description": prop.get("description", ""),
+        }
+    # An offer's fields are its command's: a ruling's patch, set_options' options (or a reaction's answers).
+    fields = schemas["Offer"]["properties"]["fields"]["properties"]
+    fields["overrides"] = {**schemas["Ruling"]["properties"]["overrides"], **_said(fields["overrides"])}
+    fields["options"]["anyOf"] = [
+        {k: v for k, v in schemas["SetOptions"]["properties"]["options"].items() if k != "description"}
+        if member == {"type": "object"}
+        else member
+        for member in fields["options"]["anyOf"]
+    ]
+
+
+def _said(prop: dict[str, Any]) -> dict[str, Any]:
+    return {"description": prop["description"]} if "description" in prop else {}
 
 
 # Where an answer holds the encounter's options, resolved: every one the ruleset and the engine have.
