@@ -1,5 +1,5 @@
 """Issue 30 item 2: every answer of every golden stream, at every seq — GET /state?at=seq, /log?at=seq
-and /me — is valid against its ruleset's own document (GET /rulesets/{id}/openapi.json) and against
+and /me, and its /audit — is valid against its ruleset's own document (GET /rulesets/{id}/openapi.json) and against
 /openapi.json's unions, with every object of the test's copy closed (`additionalProperties: false`
 wherever the document leaves it unsaid, a bare `{type: object}` included), so a key the document does
 not name fails as surely as a missing one.
@@ -64,7 +64,7 @@ class Answers:
             name: jsonschema.Draft202012Validator(
                 {"$ref": f"#/components/schemas/{name}", "components": components}
             )
-            for name in ("EncounterState", "LogPage", "Me")
+            for name in ("EncounterState", "LogPage", "Me", "AuditReport")
         }
 
     def check(self, name: str, value: Any, where: str) -> None:
@@ -88,6 +88,10 @@ async def _every_seq(client: TussleClient, path: str, token: str, head: int, doc
         for doc in docs:
             doc.check("EncounterState", state, f"{path}/state?at={at}")
             doc.check("LogPage", log, f"{path}/log?at={at}")
+    audit = await client.request("GET", f"{path}/audit", token=token)
+    assert audit.status == 200, audit.body
+    for doc in docs:
+        doc.check("AuditReport", audit.body, f"{path}/audit")
 
 
 @pytest.mark.parametrize("name", script_names())

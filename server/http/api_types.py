@@ -1079,6 +1079,81 @@ class ReplayReport(msgspec.Struct):
     ] = 0
 
 
+class AuditModifier(msgspec.Struct):
+    """One adjustment of a roll, with its rule."""
+
+    value: Annotated[int, about("The adjustment.")]
+    reason: Annotated[str, about("The rule that causes it.")]
+
+
+class AuditRoll(msgspec.Struct, omit_defaults=True):
+    """One roll of the stream (projections/audit.py): its inputs as stored, and its mark."""
+
+    seq: Annotated[int, about("The DieRolled event's seq.")]
+    command_id: Annotated[str | None, about("The command that rolled it.")]
+    actor: Annotated[str, about("Who sent that command.")]
+    combatant: Annotated[str | None, about("The combatant it is for; null: none.")]
+    purpose: Annotated[str | None, about("What it is for.")]
+    notation: Annotated[str | None, about("The dice, as written (3d6 ...).")]
+    sides: Annotated[int | None, about("The dice's sides.")]
+    draws: Annotated[list[int] | None, about("The draws from the seed, before they became faces.")]
+    faces: Annotated[list[int] | None, about("The faces.")]
+    kept: Annotated[list[int] | None, about("The faces kept.")]
+    modifiers: Annotated[list[AuditModifier] | None, about("Each modifier with its reason.")]
+    total: Annotated[int | None, about("The total.")]
+    target: Annotated[int | None, about("The target; null: none.")]
+    outcome: Annotated[str | None, about("What it means, in words.")]
+    entropy: Annotated[str, about("The keying command's entropy.")]
+    entropy_weak: Annotated[bool, about("true: that entropy is short enough to be guessed.")]
+    keyed_by: Annotated[str | None, about("Who keyed the dice: seat, gm, client or server.")]
+    client_keyed: Annotated[bool, about("true: the sender chose the keying command_id.")]
+    source: Annotated[str | None, about("server, or manual (faces a person typed in).")]
+    commitment: Annotated[str | None, about("The seed commitment in force; null for manual dice.")]
+    voided: Annotated[bool, about("true: a void removed it.")]
+    mark: Annotated[
+        Literal["verified", "failed", "seed_failed", "not_yet_revealed", "manual"],
+        about("What the check found."),
+    ]
+    problem: Annotated[str | None, about("What is wrong, in words; null: nothing.")]
+    keyed_command_id: Annotated[str | None, about("The command whose id keys the faces (newer streams).")] = (
+        None
+    )
+    expected_faces: Annotated[list[int] | None, about("The faces the seed gives, where they differ.")] = None
+
+
+class AuditCommitment(msgspec.Struct):
+    """One dice seed commitment: when it was published and replaced, and its seed once revealed."""
+
+    commitment: Annotated[str, about("SHA-256 of the seed, hex.")]
+    published_at_seq: Annotated[int, about("The seq that published it.")]
+    replaced_at_seq: Annotated[int | None, about("The seq that replaced it; null: in force.")]
+    revealed_seed: Annotated[str | None, about("The seed, hex, once revealed.")]
+    revealed_at_seq: Annotated[int | None, about("The seq that revealed it.")]
+    seed_matches: Annotated[bool | None, about("true: the revealed seed hashes to the commitment.")]
+
+
+class AuditCounts(msgspec.Struct):
+    """How many rolls, and of them how many of each mark."""
+
+    rolls: Annotated[int, about("Every roll.")]
+    verified: Annotated[int, about("Recomputed from their revealed seed and found right.")]
+    failed: Annotated[int, about("Wrong, or their seed fails its commitment.")]
+    not_yet_revealed: Annotated[int, about("Waiting for their seed.")]
+    manual: Annotated[int, about("Manual dice.")]
+
+
+class AuditReport(msgspec.Struct):
+    """`GET /encounters/{id}/audit`: every roll with its inputs, the commitments and revealed seeds."""
+
+    stream: Annotated[str | None, about("The encounter.")]
+    head: Annotated[Head, about("The chain head the report read to.")]
+    commitments: Annotated[list[AuditCommitment], about("Each commitment, in order.")]
+    rolls: Annotated[list[AuditRoll], about("Every roll, in order.")]
+    counts: Annotated[AuditCounts, about("The tallies.")]
+    commitment_in_force: Annotated[str | None, about("The commitment of the seed in force; null: none.")]
+    revealed_seeds: Annotated[dict[str, str], about("Commitment to its revealed seed, hex.")]
+
+
 class VerifyProblem(msgspec.Struct):
     """One thing wrong with a stream."""
 

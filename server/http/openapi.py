@@ -498,7 +498,7 @@ ENDPOINTS: list[Endpoint] = [
         "get",
         _enc("/audit"),
         "Every roll with its inputs, the commitments, revealed seeds and marks.",
-        {200: {"application/json": {"schema": {"type": "object"}}}},
+        {200: t.AuditReport},
         (401, 403, 404),
         auth="optional",
     ),
