@@ -128,6 +128,10 @@ async def test_stalled_client_is_closed_with_4008_while_a_healthy_one_keeps_rece
                 break
         assert frames[-1]["closed"] == 4008
         assert frames[-2]["type"] == "error" and frames[-2]["code"] == "lagging"
+        # It names the last seq the client was sent (what was still queued was dropped): resuming after it
+        # misses nothing and repeats nothing.
+        got = [f["seq"] for f in frames if f.get("type") == "event"]
+        assert frames[-2]["details"]["last_seq"] == got[-1], (frames[-2], got[-3:])
         await healthy.close()
 
 

@@ -70,7 +70,7 @@ class FirehoseSubscriber(Subscriber):
     )
 
     def lag_details(self) -> dict[str, Any]:
-        return {"last_position": self.last_seq}
+        return {"last_position": self.sent_seq}
 
 
 class Firehose:
@@ -299,6 +299,7 @@ async def _catch_up(sub: FirehoseSubscriber, after: int) -> None:
             )
             return
         last = after
+        sub.sent_seq = after  # the reader has everything up to it
         limit = FIRST_CATCH_UP_PAGE
         page_bytes = max(1, sub.settings.queue_bytes // 4)
         while sub.ending is None:
@@ -311,9 +312,10 @@ async def _catch_up(sub: FirehoseSubscriber, after: int) -> None:
                 if not firehose.reads(sub, e.stream) and not (
                     e.type == "FirehoseRevoked" and e.data["token_id"] == sub.reader_id
                 ):
+                    sub.sent_seq = position  # nothing of it is owed to this reader
                     continue
                 frame = firehose_frame(position, e)
-                if not await sub.send(frame):
+                if not await sub.send(frame, position):
                     return
                 sent += len(frame)
             full = len(page) == limit

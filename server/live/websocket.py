@@ -142,6 +142,7 @@ class Subscriber:
         "held_bytes",
         "held_overflow",
         "last_seq",
+        "sent_seq",
         "ending",
         "receiving",
         "sent",
@@ -168,7 +169,7 @@ class Subscriber:
         self.token_hash: str | None = None
         self.projection: str | None = None
         self.hub: Hub | None = None
-        self.queue: collections.deque[tuple[bytes | Pieces, bool]] = collections.deque()
+        self.queue: collections.deque[tuple[bytes | Pieces, bool, int | None]] = collections.deque()
         self.queued_bytes = 0
         # What the idle sender waits on, made when it waits (an asyncio.Event keeps a deque per connection).
         self.wake: asyncio.Future[None] | None = None
@@ -176,7 +177,8 @@ class Subscriber:
         self.held: list[tuple[int, bytes | Pieces, bool]] = []
         self.held_bytes = 0
         self.held_overflow = False
-        self.last_seq = 0
+        self.last_seq = 0  # the last seq offered (queued or written)
+        self.sent_seq = 0  # the last seq whose frame went to the socket: what `lagging` names
         self.ending: tuple[int, bytes | None] | None = None
         self.receiving: asyncio.Future[Any] | None = None  # the handler's wait for the client's next message
         self.sent = 0
@@ -213,8 +215,9 @@ class Subscriber:
             return
         self.last_seq = seq
         if not closes and self._write_now(frame):
+            self.sent_seq = seq
             return
-        self.enqueue(frame, closes)
+        self.enqueue(frame, closes, seq)
 
     def _write_now(self, frame: bytes | Pieces) -> bool:
         """The fast path of fan-out: when nothing waits before this frame and the socket's buffer is
@@ -239,7 +242,7 @@ class Subscriber:
         self.sent += 1
         return True
 
-    def enqueue(self, frame: bytes | Pieces, closes: bool = False) -> None:
+    def enqueue(self, frame: bytes | Pieces, closes: bool = False, seq: int | None = None) -> None:
         """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
         if self.ending is not None:
             return
@@ -251,7 +254,7 @@ class Subscriber:
         ):
             self.lag()
             return
-        self.queue.append((frame, closes))
+        self.queue.append((frame, closes, seq))
         self.queued_bytes += len(frame)
         self._wake()
 
@@ -287,13 +290,19 @@ class Subscriber:
     )
 
     def lag_details(self) -> dict[str, Any]:
-        return {"last_seq": self.last_seq}
+        # The last one written, not the last queued: the queue is dropped, so resuming after a queued
+        # seq would skip what never went out.
+        return {"last_seq": self.sent_seq}
 
-    async def send(self, frame: bytes | Pieces) -> bool:
-        """Send one frame, waiting while the socket's buffer is full; False (and the connection lagging)
-        when the client took none of it within `send_timeout_s`."""
+    async def send(self, frame: bytes | Pieces, seq: int | None = None) -> bool:
+        """Send one frame (of event `seq`, if it is one), waiting while the socket's buffer is full; False
+        (and the connection lagging) when the client took none of it within `send_timeout_s`."""
         try:
             async with self.sending_lock:
+                # Counted as it starts: send_frame writes the whole frame before it waits for the drain,
+                # and a fragmented message cut off by a lag gets no `lagging` frame after it at all.
+                if seq is not None:
+                    self.sent_seq = seq
                 if isinstance(frame, Pieces) or (
                     len(frame) > FRAGMENT and self.writer is not None and self.transport is not None
                 ):
@@ -365,10 +374,10 @@ class Subscriber:
         try:
             while True:
                 while self.queue:
-                    frame, closes = self.queue.popleft()
+                    frame, closes, seq = self.queue.popleft()
                     self.queued_bytes -= len(frame)
                     self.sending = True
-                    if not await self.send(frame):
+                    if not await self.send(frame, seq):
                         break
                     self.sending = False
                     self.sent += 1
@@ -508,11 +517,11 @@ class Hub:
         assert f is not None
         seq, hash_ = f.state["seq"], f.state["hash"]
         if sub.projection == "state":
-            sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": self._state_view(f)}))
+            sub.enqueue(_encode({"type": "snapshot", "seq": seq, "data": self._state_view(f)}), seq=seq)
         else:
             if self.log_snapshot is None or self.log_snapshot[0] != seq:
                 self.log_snapshot = (seq, await payload({"type": "snapshot", "seq": seq, "data": f.entries}))
-            sub.enqueue(self.log_snapshot[1])
+            sub.enqueue(self.log_snapshot[1], seq=seq)
         sub.last_seq = seq
         sub.enqueue(caught_up_frame(seq, hash_), closes=bool(f.state["closed"]))
         sub.live = True
@@ -894,6 +903,7 @@ async def _check_position_then_join(hubs: Hubs, sub: Subscriber, stream: str, af
 
 async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> None:
     """Send every event after `after` from the store, then caught_up, then go live without a gap."""
+    sub.sent_seq = after  # the client has everything up to it
     try:
         store = hubs.encounters.store
         if await _bad_position(hubs, sub, stream, after) is None:
@@ -911,7 +921,7 @@ async def _catch_up(hubs: Hubs, sub: Subscriber, stream: str, after: int) -> Non
                     return
                 # Catch-up frames are ours to pace: wait on the socket rather than fill the queue.
                 frame = event_frame(e)
-                if not await sub.send(frame):
+                if not await sub.send(frame, e.seq):
                     return
                 sent += len(frame)
                 last, last_hash, closed = e.seq, e.hash, closed or e.type == "EncounterClosed"
