@@ -43,6 +43,17 @@ class Event(msgspec.Struct, frozen=True):
     hash: Annotated[str, msgspec.Meta(description="SHA-256 (hex) of prev_hash and the canonical event body.")]
 
 
+def by_command(events: list[Event]) -> list[list[Event]]:
+    """The events cut into commands: runs of contiguous events sharing a command_id."""
+    out: list[list[Event]] = []
+    for e in events:
+        if out and out[-1][0].command_id == e.command_id:
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
+
+
 class NewEvent(msgspec.Struct, frozen=True):
     """An event decided but not yet appended: the store gives it seq, ts and hashes."""
 

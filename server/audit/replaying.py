@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from events.dice import Dice, DiceNeeded, commitment_of
-from events.envelope import Event, NewEvent
+from events.envelope import Event, NewEvent, by_command
 from projections.audit import commitment_timeline, seed_bytes
 from rules.common import commands as c
 from rules.interface import BadCommand, Command, Forbidden
@@ -66,17 +66,6 @@ class Skipped(msgspec.Struct, frozen=True):
     seq: int
     command_id: str
     reason: str
-
-
-def _commands(events: list[Event]) -> list[list[Event]]:
-    """The stream cut into commands: runs of contiguous events sharing a command_id."""
-    out: list[list[Event]] = []
-    for e in events:
-        if out and out[-1][0].command_id == e.command_id:
-            out[-1].append(e)
-        else:
-            out.append([e])
-    return out
 
 
 def _shown(value: Any) -> str:
@@ -201,7 +190,7 @@ class Replay:
 
     def run(self) -> None:
         state, ruleset, done = initial_state(), None, 0
-        for command in _commands(self.events):
+        for command in by_command(self.events):
             declared = _declared(command[0])
             if declared is not None:
                 self.declared += 1

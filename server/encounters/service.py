@@ -99,6 +99,11 @@ SideRows = Callable[
 SideOf = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
+def with_side_rows(side: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """`side` with each kind of `more`'s rows added after its own of that kind."""
+    return {**side, **{name: [*side.get(name, []), *rows] for name, rows in more.items()}}
+
+
 async def conflict_pause(attempt: int) -> None:
     """A short random pause before deciding again, growing with each lost race, so that two busy
     processes stop colliding in step and the one with a cold cache still gets its turn."""
@@ -810,9 +815,9 @@ class Encounters:
                     seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
         extra = dict(side or {})
         if self.side_rows is not None:
-            rows_of = self.side_rows(state, new, actor, command_id, self.ruleset_of(state), states)
-            for name, rows in rows_of.items():
-                extra[name] = [*extra.get(name, []), *rows]
+            extra = with_side_rows(
+                extra, self.side_rows(state, new, actor, command_id, self.ruleset_of(state), states)
+            )
         extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
         return Append(
             stream,
@@ -948,8 +953,8 @@ class Encounters:
         side_of: SideOf | None = None,
     ) -> Outcome:
         """Append a bookkeeping event (seats, tokens, webhooks: who may is `action`'s rule in
-        server/encounters/access.py) with its side rows, in one transaction; `side_of(state, seq,
-        command_id)` adds the rows that depend on the head it is appended at (under the encounter's lock)."""
+        server/encounters/access.py) with its side rows, in one transaction; `side_of(state, command_id)`
+        adds the rows that depend on the head it is appended at (under the encounter's lock)."""
         require(who, action)
         command_id = client_command_id(body) or self.ids.command()
         identity = identity_of(body)
@@ -970,8 +975,7 @@ class Encounters:
                         check(state)
                     extra = dict(side or {})
                     if side_of is not None:
-                        for name, rows in (await side_of(state, command_id)).items():
-                            extra[name] = [*extra.get(name, []), *rows]
+                        extra = with_side_rows(extra, await side_of(state, command_id))
                     try:
                         return await self._append(
                             stream,

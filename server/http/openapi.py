@@ -748,7 +748,7 @@ def build_openapi(registry: Registry, ruleset: str | None = None) -> dict[str, A
     _as_strict_as_the_server(components, list(registry.rulesets))
     _positions(components, registry)
     _items(components, registry, ref_of[NewCombatant])
-    _combatant_stats(components, registry, ref_of[NewCombatant], ref_of[events_of["CombatantJoined"]])
+    _combatant_stats(components, registry, ref_of[NewCombatant])
     _rulesets_own_parts(components, registry)
     _ruling_overrides(components, registry)
     g.described(components)
@@ -818,21 +818,25 @@ EVENT_FIELDS_AS = (
     (("EncounterCreated", "options"), ("EncounterState", "options")),
     (("OptionsChanged", "options"), ("SetOptions", "options")),
     (("EncounterCreated", "geometry"), ("EncounterState", "geometry")),
+    # CombatantJoined carries the combatant as its ruleset completed it: the state's Combatant's types.
+    *(
+        (("CombatantJoined", field), ("Combatant", field))
+        for field in ("stats", "position", "facing", "items", "talents")
+    ),
 )
 
 
 def _event_object_fields(schemas: dict[str, Any], registry: Registry, rulesets: list[str]) -> None:
     """The fields of events whose Struct says only "objects": the shapes the kernel and each ruleset's
     shapes.py give them (rules/json_shapes.py COMMON_EVENT_FIELDS, a ruleset's EVENT_FIELDS)."""
-    named = [(etype, fields, etype) for etype, fields in COMMON_EVENT_FIELDS.items()]
+    named = list(COMMON_EVENT_FIELDS.items())
     for rid in rulesets:
-        rs = registry.rulesets[rid]
         named += [
-            (etype, fields, f"{g.camel(rid)}{etype}") for etype, fields in rs.event_field_shapes.items()
+            (f"{g.camel(rid)}{etype}", fields)
+            for etype, fields in registry.rulesets[rid].event_field_shapes.items()
         ]
-    for _etype, fields, name in named:
-        for field, shape in fields.items():
-            schemas[name]["properties"][field] = shape
+    for name, fields in named:
+        schemas[name]["properties"].update(fields)
 
 
 def _events_as_their_answers(schemas: dict[str, Any]) -> None:
@@ -851,12 +855,15 @@ def _events_as_their_answers(schemas: dict[str, Any]) -> None:
     # An offer's fields are its command's: a ruling's patch, set_options' options (or a reaction's answers).
     fields = schemas["Offer"]["properties"]["fields"]["properties"]
     fields["overrides"] = {**schemas["Ruling"]["properties"]["overrides"], **_said(fields["overrides"])}
-    fields["options"]["anyOf"] = [
-        {k: v for k, v in schemas["SetOptions"]["properties"]["options"].items() if k != "description"}
-        if member == {"type": "object"}
-        else member
-        for member in fields["options"]["anyOf"]
-    ]
+    fields["options"]["anyOf"] = _typed_members(
+        fields["options"]["anyOf"],
+        {k: v for k, v in schemas["SetOptions"]["properties"]["options"].items() if k != "description"},
+    )
+
+
+def _typed_members(members: list[dict[str, Any]], typed: dict[str, Any]) -> list[dict[str, Any]]:
+    """A union's members with its bare `{type: object}` member replaced by `typed`."""
+    return [typed if member == {"type": "object"} else member for member in members]
 
 
 def _said(prop: dict[str, Any]) -> dict[str, Any]:
@@ -1068,9 +1075,7 @@ def _items(components: dict[str, Any], registry: Registry, combatant_ref: str) -
     }
 
 
-def _combatant_stats(
-    components: dict[str, Any], registry: Registry, combatant_ref: str, ref_of_joined: str
-) -> None:
+def _combatant_stats(components: dict[str, Any], registry: Registry, combatant_ref: str) -> None:
     """`add_combatant.combatant` field by field; its `stats` any one ruleset's (`anyOf`: an encounter's
     ruleset is not in the command, and one body may fit the stats of two rulesets)."""
     # The members that require most first, so that a client trying them in turn (openapi-python-client
@@ -1103,18 +1108,8 @@ def _combatant_stats(
     many["items"] = {"$ref": combatant_ref}
     # An offer's fields are its command's: add_combatant's combatant, add_combatants' list of them.
     offered = components["Offer"]["properties"]["fields"]["properties"]
-    offered["combatant"]["anyOf"] = [
-        {"$ref": combatant_ref} if member == {"type": "object"} else member
-        for member in offered["combatant"]["anyOf"]
-    ]
+    offered["combatant"]["anyOf"] = _typed_members(offered["combatant"]["anyOf"], {"$ref": combatant_ref})
     offered["combatants"]["items"] = {"$ref": combatant_ref}
-    # CombatantJoined carries the combatant as its ruleset completed it: the state's Combatant's types.
-    joined = components[ref_of_joined.rsplit("/", 1)[1]]["properties"]
-    for field in ("stats", "position", "facing", "items", "talents"):
-        joined[field] = {
-            **{k: v for k, v in components["Combatant"]["properties"][field].items() if k != "description"},
-            "description": joined[field].get("description", ""),
-        }
 
 
 def _rulesets_own_parts(components: dict[str, Any], registry: Registry) -> None:

@@ -45,7 +45,6 @@ class HeapTrim:
         self.trim = _malloc_trim()
         self.timer: asyncio.TimerHandle | None = None
         self.running: asyncio.Future[int] | None = None
-        self.trims = 0
 
     def soon(self) -> None:
         """After a large read ended: give its freed pages back shortly (the freeing may still be under way)."""
@@ -60,7 +59,6 @@ class HeapTrim:
             return
         assert self.trim is not None
         self.running = asyncio.get_running_loop().run_in_executor(None, self.trim, 0)
-        self.trims += 1
 
     async def close(self) -> None:
         if self.timer is not None:

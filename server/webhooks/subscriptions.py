@@ -19,7 +19,7 @@ import msgspec
 from aiohttp import web
 
 from events.common import WebhookCreated, WebhookDeleted, WebhookEnabled, WebhookSecretRotated
-from events.envelope import Event, NewEvent
+from events.envelope import NewEvent, by_command
 from events.store.outbox import (
     ACTIVE,
     DELETED,
@@ -295,16 +295,19 @@ def _missed_while_disabled(enc: Any, stream: str, enabling: WebhookEnabled, acto
         if since < state["seq"]:
             loaded = await enc.snapshots.load(stream, since)
             s = loaded.state
-            for group in _by_command(await enc.read_range(stream, since + 1, state["seq"])):
+            for group in by_command(await enc.read_range(stream, since + 1, state["seq"])):
+                before = {**s, "webhooks": {wid: hook}}
+                states: list[
+                    dict[str, Any]
+                ] = []  # after each event, folded once: outbox_rows takes them as they are
+                for e in group:
+                    states.append(evolve(states[-1] if states else before, e, ruleset))
                 new = [NewEvent(e.type, e.data) for e in group]
-                rows += outbox_rows(
-                    {**s, "webhooks": {wid: hook}}, new, group[0].actor, group[0].command_id, ruleset
-                )
+                rows += outbox_rows(before, new, group[0].actor, group[0].command_id, ruleset, states=states)
                 if any(e.type == "EventVoided" for e in group):  # a void changes the past: fold again
                     s = (await enc.snapshots.load(stream, group[-1].seq)).state
                 else:
-                    for e in group:
-                        s = evolve(s, e, ruleset)
+                    s = states[-1]
         new = [NewEvent("WebhookEnabled", hook)]
         rows += outbox_rows({**state, "webhooks": {wid: hook}}, new, actor, command_id, ruleset)
         return {"outbox": rows}
@@ -318,17 +321,6 @@ async def _disabled_at(enc: Any, stream: str, wid: str, head: int) -> int:
     events = await enc.read_range(stream, last[0].seq if last else 1, head)
     found = [e.seq for e in events if e.type == "WebhookDisabled" and e.data["webhook"] == wid]
     return found[-1] if found else head
-
-
-def _by_command(events: list[Event]) -> list[list[Event]]:
-    """Consecutive events appended by one command, together."""
-    groups: list[list[Event]] = []
-    for e in events:
-        if groups and (groups[-1][0].command_id, groups[-1][0].actor) == (e.command_id, e.actor):
-            groups[-1].append(e)
-        else:
-            groups.append([e])
-    return groups
 
 
 @routes.post("/encounters/{id}/webhooks/{wid}/test")
