@@ -101,12 +101,24 @@ def controls(state: dict[str, Any], ctx: Context, combatant_id: str) -> bool:
     """Whether the actor may command this combatant (the GM always may)."""
     if _is_gm(ctx):
         return True
-    seat_id = _seat_of(ctx) or ""
+    return seat_controls(state, _seat_of(ctx) or "", combatant_id)
+
+
+def seat_controls(state: dict[str, Any], seat_id: str, combatant_id: str) -> bool:
+    """Whether a seat's player commands this combatant: the seat lists it, or it names the seat its
+    controller; a revoked seat commands none."""
     seat = state["seats"].get(seat_id)
     if not seat or seat.get("revoked"):
         return False
     combatant = state["combatants"].get(combatant_id) or {}
     return combatant_id in seat["combatants"] or combatant.get("controller") == seat_id
+
+
+def commanded_by(state: dict[str, Any], seat_id: str | None) -> list[str]:
+    """The combatants a seat commands, in the state's order; every one for the GM (`seat_id` None)."""
+    if seat_id is None:
+        return list(state["combatants"])
+    return [c for c in state["combatants"] if seat_controls(state, seat_id, c)]
 
 
 def acting_as(cmd: Command) -> list[str]:

@@ -12,6 +12,7 @@ from aiohttp import web
 from events.store.port import SharedFeed, Store
 from projections.view import offers_view
 from rules.offers import GM
+from rules.pipeline import commanded_by
 from rules.registry import Registry
 from server import webhooks
 from server.discord import interactions as discord
@@ -274,14 +275,9 @@ async def get_me(request: web.Request) -> web.Response:
     state = await enc.state(stream)
     ruleset = enc.ruleset_of(state)
     if who.role == "gm":
-        mine = list(state["combatants"])
+        mine = commanded_by(state, None)
     elif who.role == "player":
-        seat = state["seats"].get(who.seat or "", {})
-        mine = [
-            c
-            for c in state["combatants"]
-            if c in seat.get("combatants", []) or state["combatants"][c].get("controller") == who.seat
-        ]
+        mine = commanded_by(state, who.seat or "")
     else:
         mine = []
     asked = [

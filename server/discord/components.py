@@ -55,14 +55,6 @@ def message(
     return out
 
 
-def mine(state: dict[str, Any], seat: str | None) -> list[str]:
-    """The combatants a seat sends commands for (all of them for the GM: seat None), in the state's order."""
-    if seat is None:
-        return list(state["combatants"])
-    held = state["seats"].get(seat, {}).get("combatants", [])
-    return [c for c, v in state["combatants"].items() if c in held or v.get("controller") == seat]
-
-
 def flat(
     offers: dict[str, list[dict[str, Any]]], figures: list[str]
 ) -> list[tuple[int, int, str, dict[str, Any]]]:

@@ -23,8 +23,9 @@ from aiohttp import web
 
 from projections.view import acting_now_view, offers_view
 from rules.offers import GM
+from rules.pipeline import commanded_by
 from server.discord import binding, signature
-from server.discord.components import choice_view, message, mine, parse_picks, situation, turn_view, walk
+from server.discord.components import choice_view, message, parse_picks, situation, turn_view, walk
 from server.discord.followups import DEFAULT_API, DiscordApi, DiscordApiError
 from server.encounters.acting import reaction_deadlines
 from server.encounters.log_reading import log_range, turn_range
@@ -263,7 +264,7 @@ def _speaker(state: dict[str, Any], who: Principal) -> str:
     if who.role == "gm":
         return "**The GM**"
     seat = state["seats"].get(who.seat or "", {})
-    figures = ", ".join(state["combatants"][c].get("name") or c for c in mine(state, who.seat))
+    figures = ", ".join(state["combatants"][c].get("name") or c for c in commanded_by(state, who.seat))
     return f"**{escape(str(seat.get('name', who.seat)))}**" + (f" ({escape(figures)})" if figures else "")
 
 
@@ -278,7 +279,7 @@ async def _log(enc: Encounters, stream: str, turn: Any) -> Reply:
 
 
 def _figures(state: dict[str, Any], who: Principal) -> list[str]:
-    return [*mine(state, None), GM] if who.role == "gm" else mine(state, who.seat)
+    return [*commanded_by(state, None), GM] if who.role == "gm" else commanded_by(state, who.seat)
 
 
 async def _turn(
