@@ -53,9 +53,14 @@ class Expression(msgspec.Struct, frozen=True):
     constant: int
 
 
+# The longest expression the parse cache keeps: a table's own are short, and a long one sent to fill the
+# cache with a body's worth of text each would hold that memory.
+CACHED_TEXT = 64
+
+
 def parse(text: str, limits: RollLimits = DEFAULT_LIMITS) -> Expression:
     """Parse a roll expression, enforcing the caps given (API.md's unless the server set its own)."""
-    return _parse(text, limits)
+    return _parse_cached(text, limits) if len(text) <= CACHED_TEXT else _parse(text, limits)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -66,9 +71,14 @@ def parse_recorded(text: str) -> Expression:
     return _parse(text, RollLimits(max_dice=100_000, max_sides=10**9))
 
 
+@functools.lru_cache(maxsize=1024)
+def _parse_cached(text: str, limits: RollLimits) -> Expression:
+    """A table rolls the same few expressions all evening, and an Expression is immutable (a refused
+    expression raises every time: exceptions are not cached)."""
+    return _parse(text, limits)
+
+
 def _parse(text: str, limits: RollLimits) -> Expression:
-    """Cached: a table rolls the same few expressions all evening, and an Expression is immutable.
-    (A refused expression raises every time; exceptions are not cached.)"""
     s = text.replace(" ", "").lower()
     if not s:
         raise BadExpression("the expression is empty")
