@@ -10,10 +10,12 @@ than a piece. Meanwhile a command on another encounter is answered before the re
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
+import msgspec
 import pytest
 
 import projections.log
@@ -172,3 +174,25 @@ async def test_verify_and_audit_check_a_big_stream_off_the_loop(big, monkeypatch
         assert body["ok"] is True and body["events_checked"] == EVENTS
     # Made in the worker process: neither the report nor a hash of it in this one.
     assert made_here.calls == 0 and hashed_here.calls == 0
+
+
+@pytest.mark.parametrize("path", ["/events", "/log"])
+async def test_a_ten_thousand_answer_sent_in_pieces_is_its_pages_put_together(big, path):
+    """The long answer, cut into pieces as its items are converted and encoded, is the compact JSON of
+    the same fields in the same order as a short page, and its items are the short pages' items."""
+    client, stream = big
+    url = f"{client.base_url}/encounters/{stream}{path}"
+    items = "events" if path == "/events" else "entries"
+    async with client.session.get(f"{url}?limit=10000") as r:
+        assert r.status == 200 and r.headers.get("Transfer-Encoding") == "chunked"
+        raw = await r.read()
+    whole = json.loads(raw)
+    assert raw == msgspec.json.encode(whole)
+    paged: list[Any] = []
+    for first in range(1, 10_001, 1000):
+        async with client.session.get(f"{url}?from={first}&limit=1000") as r:
+            page = await r.json()
+        assert list(page) == list(whole)
+        paged += page[items]
+    assert whole[items] == paged
+    assert whole["next_from"] == 10_001

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import msgspec
 from aiohttp import web
 
 from projections.forum_export import forum_posts
@@ -14,7 +13,7 @@ from server.encounters.service_errors import bad_request
 from server.http import api_types as t
 from server.http.asyncapi import asyncapi_document
 from server.http.context import ENCOUNTERS, SETTINGS, int_query, json_response, reader
-from server.http.streamed_json import LONG_LIST, streamed, streamed_json
+from server.http.streamed_json import LONG_LIST, converted, streamed, streamed_json
 from server.http.web import verifying_url
 from server.live import firehose, firehose_tokens, websocket
 from server.transfer.exporting import forum_chunks
@@ -63,12 +62,12 @@ async def get_log(request: web.Request) -> web.StreamResponse:
             at=head["seq"],
             head=t.Head(head["seq"], head["hash"]),
             turn=turn,
-            entries=msgspec.convert(entries, list[t.LogEntry]),
-            turns=msgspec.convert(group_by_turn(entries), list[t.LogTurn]),
+            entries=await converted(entries, t.LogEntry),
+            turns=await converted(group_by_turn(entries), t.LogTurn),
             next_from=next_from,
         )
-        if len(entries) > LONG_LIST:  # sent in pieces, which streamed_json cuts from plain values
-            return await streamed_json(request, msgspec.to_builtins(answer))
+        if len(entries) > LONG_LIST:
+            return await streamed_json(request, answer)
         return json_response(answer)
     commitments = timeline(r, await enc.store.revealed_seeds(stream) if r.earlier else {})
     posts = forum_posts(
