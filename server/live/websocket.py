@@ -620,10 +620,11 @@ class Hubs:
     def drop(self, hub: Hub) -> None:
         if self.hubs.get(hub.stream) is hub:
             del self.hubs[hub.stream]
-        had_log = hub.follower_has_entries
+        # The whole log it followed is freed a piece at a time (server/ops/heap_trim.py), then trimmed.
+        entries = hub.follower.entries if hub.follower is not None and hub.follower_has_entries else None
         hub.close()
-        if had_log:  # the whole log it followed is freed now
-            self.app[HEAP_TRIM].soon()
+        if entries is not None:
+            self.app[HEAP_TRIM].release(entries)
 
     async def token_alive(self, hash_: str) -> bool:
         return await self.encounters.store.token(hash_) is not None
