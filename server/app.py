@@ -243,7 +243,9 @@ async def get_events(request: web.Request) -> web.Response | web.StreamResponse:
     # The stored events are the answer's envelopes as they are (t.Envelope is the store's Event).
     page = t.EventsPage(t.envelopes(events), next_from, t.Head(info.seq, info.hash))
     if len(events) > LONG_LIST:
-        return await streamed_json(request, page)
+        resp = await streamed_json(request, page)
+        request.app[heap_trim.HEAP_TRIM].release(events)  # as /log's entries are (server/live/routes.py)
+        return resp
     return json_response(page)
 
 

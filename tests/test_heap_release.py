@@ -4,14 +4,31 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 import aiohttp
 import pytest
 
 from server.ops import heap_trim
 from server.ops.heap_trim import HEAP_TRIM, HeapTrim
-from tests.support.client import RunningServer, TussleClient
+from tests.support.client import Encounter, RunningServer, TussleClient
 from tests.support.ws import subscribe, until
+
+
+@contextlib.asynccontextmanager
+async def notes(tmp_path: Any, count: int) -> AsyncIterator[tuple[RunningServer, Encounter]]:
+    """A running server and a freeform encounter of `count` notes."""
+    srv = await RunningServer(str(tmp_path / "t.db"), rate_reads=0, rate_commands=0).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            enc = await TussleClient(srv.base_url, session, srv.db_path).create("freeform")
+            for i in range(count):
+                await enc.ok("note", text=f"note {i}")
+            yield srv, enc
+    finally:
+        await srv.stop()
 
 
 class Lengths:
@@ -47,27 +64,20 @@ async def test_release_frees_a_long_list_a_piece_per_turn_then_trims():
 
 async def test_the_last_log_subscriber_leaving_frees_the_hubs_log_in_pieces(tmp_path, monkeypatch):
     monkeypatch.setattr(heap_trim, "RELEASE_PIECE", 100)
-    srv = await RunningServer(str(tmp_path / "t.db"), rate_reads=0, rate_commands=0).start()
-    try:
-        async with aiohttp.ClientSession() as session:
-            enc = await TussleClient(srv.base_url, session, srv.db_path).create("freeform")
-            for i in range(600):
-                await enc.ok("note", text=f"note {i}")
-            ws = await subscribe(enc, "log", after=0)
-            await until(ws, "caught_up")
-            trim = srv.app[HEAP_TRIM]
-            watch = Lengths(trim)
-            await ws.close()
-            for _ in range(500):
-                await asyncio.sleep(0.01)
-                if max(watch.seen, default=0) and not trim.releasing:
-                    break
-            watch.task.cancel()
-            assert max(watch.seen) >= 600  # the hub's log (an entry per note) went to the release...
-            assert watch.most_freed_in_one_turn() <= 100  # ...and was freed a piece per turn
-            assert trim.releasing == []
-    finally:
-        await srv.stop()
+    async with notes(tmp_path, 600) as (srv, enc):
+        ws = await subscribe(enc, "log", after=0)
+        await until(ws, "caught_up")
+        trim = srv.app[HEAP_TRIM]
+        watch = Lengths(trim)
+        await ws.close()
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if max(watch.seen, default=0) and not trim.releasing:
+                break
+        watch.task.cancel()
+        assert max(watch.seen) >= 600  # the hub's log (an entry per note) went to the release...
+        assert watch.most_freed_in_one_turn() <= 100  # ...and was freed a piece per turn
+        assert trim.releasing == []
 
 
 @pytest.mark.parametrize("pieces", [1, 3])
@@ -77,3 +87,18 @@ async def test_close_stops_a_release_under_way(pieces):
         trim.release(list(range(50_000)))
     await trim.close()
     assert trim.releasing == [] and trim.releaser is not None and trim.releaser.done()
+
+
+async def test_a_long_page_is_freed_in_pieces_once_sent(tmp_path, monkeypatch):
+    monkeypatch.setattr(heap_trim, "RELEASE_PIECE", 100)
+    async with notes(tmp_path, 1_100) as (srv, enc):  # past LONG_LIST: the pages are streamed
+        trim = srv.app[HEAP_TRIM]
+        for path in ("/events?limit=2000", "/log?limit=2000"):
+            watch = Lengths(trim)
+            r = await enc.get(path)
+            assert r.status == 200
+            assert trim.releaser is not None
+            await asyncio.wait_for(trim.releaser, 30)
+            watch.task.cancel()
+            assert max(watch.seen) >= 1_100, path  # what the page held went to the release...
+            assert watch.most_freed_in_one_turn() <= 100, path  # ...and was freed a piece per turn
