@@ -13,7 +13,8 @@ another client reads the big encounter back to back in every way — GET /encoun
 It prints the commands' p50/p99/max in
 both phases, the p99's ratio to the ceiling's and to the 20 ms target, and how long each read took.
 With `--trace` the server runs asyncio's debug mode (TUSSLE_LOOP_PROBE=trace) and the script lists
-the slowest steps it logged: which callback or task held the loop.
+the slowest steps it logged: which callback or task held the loop. With `--steps` the server runs under
+bench/step_probe.py, which lists each loop step over 8 ms of CPU with the await points it ran between.
 """
 
 from __future__ import annotations
@@ -228,6 +229,12 @@ def main() -> None:
     p.add_argument(
         "--trace", action="store_true", help="list the slowest loop steps asyncio's debug mode logged"
     )
+    p.add_argument(
+        "--steps",
+        action="store_true",
+        help="run the server under bench/step_probe.py and list the loop steps over 8 ms of CPU with the "
+        "await points each ran between",
+    )
     args = p.parse_args()
     workdir = tempfile.mkdtemp(prefix="tussle-stalls-", dir=args.db_dir)
     path = os.path.join(workdir, "stalls.db")
@@ -241,11 +248,14 @@ def main() -> None:
             f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
         )
         port = free_port()
+        steps = os.path.join(workdir, "steps.txt")
+        launcher = (
+            [os.path.join(ROOT, "bench", "step_probe.py"), steps, "8"] if args.steps else ["-m", "server"]
+        )
         server = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "server",
+                *launcher,
                 "serve",
                 "--db",
                 path,
@@ -272,6 +282,14 @@ def main() -> None:
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         if args.trace:
             slowest(os.path.join(workdir, "server.log"))
+        if args.steps:
+            with open(steps) as f:
+                found = sorted(f, key=lambda line: -float(line.split()[0]))
+            print(
+                f"loop steps over 8 ms of CPU under bench/step_probe.py (its Python tasks slow each a little): {len(found)}"
+            )
+            for line in found[:25]:
+                print("   ", line.rstrip()[:300])
     finally:
         if server is not None:
             server.terminate()
