@@ -38,7 +38,7 @@ from server.encounters.service_errors import RateLimited, ServiceError
 from server.encounters.tokens import Principal, token_hash
 from server.http.context import ENCOUNTERS, SETTINGS, bearer, principal, reader
 from server.http.input_checks import decode_json
-from server.http.streamed_json import encoded_pieces
+from server.http.streamed_json import encoded_pieces, raw_json_in_place
 from server.live.frames import PING, PONG, caught_up_frame, error_frame, event_frame
 from server.live.masked_frames import MaskedOnlyResponse
 from server.ops.heap_trim import HEAP_TRIM
@@ -499,6 +499,8 @@ class Hub:
             upto = info.seq if info is not None else 0
         if self.subs["log"]:
             self.follower = await whole_log(enc, self.stream, upto)
+            # Kept for as long as anyone watches, and only ever sent again (snapshot, log_reset) or freed.
+            await raw_json_in_place(self.follower.entries)
             self.follower_has_entries = True
             return
         loaded = await enc.snapshots.load(self.stream, upto)
