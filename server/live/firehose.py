@@ -190,7 +190,6 @@ async def firehose_handler(request: web.Request) -> web.StreamResponse:
     sub.reader_id = reader_id
     if token is not None:
         sub.token_hash = token_hash(token)
-    sender = asyncio.create_task(sub.run_sender())
     try:
         while (
             msg := await _receive(ws, sub, None if sub.reader_id else settings.auth_timeout_s)
@@ -232,7 +231,7 @@ async def firehose_handler(request: web.Request) -> web.StreamResponse:
         firehose.leave(sub)
         if sub.task is not None:
             sub.task.cancel()
-    return await _finish(ws, sub, sender)
+    return await _finish(ws, sub)
 
 
 async def _reader_id(request: web.Request, token: str) -> str:

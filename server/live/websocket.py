@@ -6,10 +6,13 @@ Shape of the machinery:
   listener only queues the published batch (O(1)); the hub's worker task encodes each frame once and
   offers the same bytes to every subscriber, and keeps one shared state-and-log follower for the
   `state` and `log` projections.
-- One `Subscriber` per connection, with a bounded send queue (frames and bytes) drained by its own
-  sender task. Offering a frame never waits: a subscriber whose queue is full is ended with `lagging`
+- One `Subscriber` per connection, with a bounded send queue (frames and bytes) drained by a sender
+  task of its own. Offering a frame never waits: a subscriber whose queue is full is ended with `lagging`
   and close 4008, its queue dropped, so a slow client never slows the others nor grows memory. Every
   send to the socket has a deadline (`send_timeout_s`): a client that takes nothing is lagging too.
+- An idle connection holds no queue, no sender task and no task of its own reading: the queue and its
+  sender exist while frames wait, the keep-alive ping is a timer, and the handler's task reads the
+  socket itself (thousands of idle subscribers, issue 32 item 3).
 - `events` catch-up: the subscriber joins the hub (so it receives everything published from then on)
   BEFORE it reads the store; live frames are held while it reads (within the same byte bound), and
   those the catch-up already sent are dropped by seq. The catch-up reads pages sized in bytes and
@@ -135,8 +138,11 @@ class Subscriber:
         "hub",
         "queue",
         "queued_bytes",
+        "sender",
+        "pinger",
+        "drained_at",
+        "token_due",
         "sent_large",
-        "wake",
         "live",
         "held",
         "held_bytes",
@@ -144,7 +150,7 @@ class Subscriber:
         "last_seq",
         "sent_seq",
         "ending",
-        "receiving",
+        "reader",
         "sent",
         "sending",
         "mid_message",
@@ -169,10 +175,15 @@ class Subscriber:
         self.token_hash: str | None = None
         self.projection: str | None = None
         self.hub: Hub | None = None
-        self.queue: collections.deque[tuple[bytes | Pieces, bool, int | None]] = collections.deque()
+        # Made for the first frame that waits and dropped once sent: an empty deque costs 768 bytes.
+        self.queue: collections.deque[tuple[bytes | Pieces, bool, int | None]] | None = None
         self.queued_bytes = 0
-        # What the idle sender waits on, made when it waits (an asyncio.Event keeps a deque per connection).
-        self.wake: asyncio.Future[None] | None = None
+        self.sender: asyncio.Task[None] | None = None  # while the queue has frames
+        loop = asyncio.get_running_loop()
+        # A timer rather than a sender idling under a timeout: a TimerHandle is a fifth of a waiting task.
+        self.pinger = loop.call_later(settings.ping_s, self._ping)
+        self.drained_at = loop.time()  # the ping comes ping_s after the queue last drained
+        self.token_due = False  # the sender checks the token once the ping is out
         self.live = False  # offered frames go straight to the queue (else they are held)
         self.held: list[tuple[int, bytes | Pieces, bool]] = []
         self.held_bytes = 0
@@ -180,7 +191,7 @@ class Subscriber:
         self.last_seq = 0  # the last seq offered (queued or written)
         self.sent_seq = 0  # the last seq whose frame went to the socket: what `lagging` names
         self.ending: tuple[int, bytes | None] | None = None
-        self.receiving: asyncio.Future[Any] | None = None  # the handler's wait for the client's next message
+        self.reader: asyncio.Task[Any] | None = None  # the handler's task while it waits for a message
         self.sent = 0
         self.sending = False
         self.mid_message = False  # a fragmented message is part-written: no other data frame may start
@@ -254,9 +265,12 @@ class Subscriber:
         ):
             self.lag()
             return
+        if self.queue is None:
+            self.queue = collections.deque()
         self.queue.append((frame, closes, seq))
         self.queued_bytes += len(frame)
-        self._wake()
+        if self.sender is None:
+            self.sender = asyncio.create_task(self._drain())
 
     def more_to_read(self, full_page: bool) -> bool:
         """After a catch-up page: whether to read another (the page was full, or the live frames held
@@ -347,30 +361,27 @@ class Subscriber:
         if self.ending is not None:
             return
         if drop_queue:
-            self.queue.clear()
+            self.queue = None  # the sender stops after the frame it is writing
             self.queued_bytes = 0
         self.ending = (code, frame)
-        if self.receiving is not None and not self.receiving.done():
-            self.receiving.cancel()  # the handler stops reading: `_receive` answers None
+        self.pinger.cancel()
+        reader, self.reader = self.reader, None
+        if reader is not None:
+            reader.cancel()  # the handler stops reading: `_receive` answers None
         if self.hub is not None:
             self.hub.leave(self)
-        self._wake()
         # A client that reads nothing cannot even take the close frame: cut it off after a while.
         asyncio.get_running_loop().call_later(self.settings.close_timeout_s, self._abort_if_open)
-
-    def _wake(self) -> None:
-        if self.wake is not None and not self.wake.done():
-            self.wake.set_result(None)
 
     def _abort_if_open(self) -> None:
         if not self.ws.closed and self.transport is not None:
             self.transport.abort()
 
-    # -- the sender task --------------------------------------------------------------------
+    # -- the sender task, while frames wait ------------------------------------------------------
 
-    async def run_sender(self) -> None:
-        """Drain the queue to the socket; ping when idle; send the last frame `end` asked for. The close
-        itself is the handler's (`_finish`): it is the task that reads the socket."""
+    async def _drain(self) -> None:
+        """Send the queued frames, then end: the next frame queued starts another. The close itself is
+        the handler's (`_finish`): it is the task that reads the socket."""
         try:
             while True:
                 while self.queue:
@@ -378,33 +389,53 @@ class Subscriber:
                     self.queued_bytes -= len(frame)
                     self.sending = True
                     if not await self.send(frame, seq):
-                        break
+                        return
                     self.sending = False
                     self.sent += 1
                     if closes:
                         self.end(1000)
-                if self.ending is not None:
-                    break
-                self.wake = asyncio.get_running_loop().create_future()
-                try:  # a timeout scope, not wait_for: no task of its own per idle connection
-                    async with asyncio.timeout(self.settings.ping_s):
-                        await self.wake
-                except TimeoutError:
-                    await self._ping()
-                finally:
-                    self.wake = None
-            _, last = self.ending
-            if last is not None and not self.mid_message:  # else only the Close may follow
-                async with asyncio.timeout(self.settings.close_timeout_s), self.sending_lock:
-                    await self.ws.send_frame(last, WSMsgType.TEXT)
+                if not self.token_due or self.ending is not None:
+                    return
+                self.token_due = False
+                assert self.token_hash is not None
+                if not await self.hubs.token_alive(self.token_hash):
+                    self.end(4401, error_frame("unauthenticated", "your token was revoked"))
         except (ConnectionError, RuntimeError, TimeoutError):
             if self.transport is not None:
                 self.transport.abort()
+        finally:
+            self.sender, self.queue, self.queued_bytes, self.sending = None, None, 0, False
+            self.drained_at = asyncio.get_running_loop().time()
 
-    async def _ping(self) -> None:
+    def _ping(self) -> None:
+        """The keep-alive, ping_s after the queue last drained; the token is checked once it is out."""
+        if self.ending is not None:
+            return
+        loop, every = asyncio.get_running_loop(), self.settings.ping_s
+        # Not silent for ping_s yet: frames are going out (look again soon), or went out lately.
+        wait = every / 8 if self.sender is not None else self.drained_at + every - loop.time()
+        if wait > every / 100:
+            self.pinger = loop.call_later(wait, self._ping)
+            return
+        self.pinger = loop.call_later(every, self._ping)
+        self.token_due = self.token_hash is not None
         self.enqueue(PING)
-        if self.token_hash is not None and not await self.hubs.token_alive(self.token_hash):
-            self.end(4401, error_frame("unauthenticated", "your token was revoked"))
+
+    async def finish_sending(self) -> None:
+        """Once the connection is ending: wait for the queued frames, then send the frame `end` asked for."""
+        if self.sender is not None:
+            with contextlib.suppress(Exception):
+                await self.sender
+        assert self.ending is not None
+        _, last = self.ending
+        if last is None or self.mid_message:  # only the Close may follow a part-written message
+            return
+        try:
+            async with asyncio.timeout(self.settings.close_timeout_s), self.sending_lock:
+                await self.ws.send_frame(last, WSMsgType.TEXT)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            if self.transport is not None:
+                self.transport.abort()
 
 
 class Hub:
@@ -694,7 +725,6 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     sub.token_hash = (
         token_hash(token) if token is not None and who is not None and who.role != "admin" else None
     )
-    sender = asyncio.create_task(sub.run_sender())
     try:
         first = True
         if who is None:
@@ -708,9 +738,9 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                         f'send {{"op": "auth", "token": ...}} within {settings.auth_timeout_s:g} s',
                     ),
                 )
-                return await _finish(ws, sub, sender)
+                return await _finish(ws, sub)
             if msg is None or msg.type in _CLOSED:
-                return await _finish(ws, sub, sender)
+                return await _finish(ws, sub)
             body = _parse(msg)
             if body is None or body.get("op") != "auth":
                 sub.end(
@@ -721,10 +751,10 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                         'must be {"op": "auth", "token": ...}',
                     ),
                 )
-                return await _finish(ws, sub, sender)
+                return await _finish(ws, sub)
             key = await _auth(request, sub, stream, body, key)
             if sub.ending is not None:
-                return await _finish(ws, sub, sender)
+                return await _finish(ws, sub)
             first = False
         while (msg := await _receive(ws, sub)) is not None and msg.type not in _CLOSED:
             body = _parse(msg)
@@ -757,7 +787,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
             sub.hub.leave(sub)
         if sub.task is not None:
             sub.task.cancel()
-    return await _finish(ws, sub, sender)
+    return await _finish(ws, sub)
 
 
 # ERROR: a frame aiohttp could not take (too big, unmasked, malformed); it has closed the connection already.
@@ -785,32 +815,26 @@ async def _receive(ws: web.WebSocketResponse, sub: Subscriber, timeout: float | 
     1006). Stopping the read here lets `_finish` close from the reading task: a full handshake."""
     if sub.ending is not None:
         return None
-    receiving = asyncio.ensure_future(ws.receive(timeout))
-    sub.receiving = receiving  # `end` cancels it: one task per wait, none of its own to watch the end
+    this = asyncio.current_task()
+    # `end` cancels this very task while it waits here: no task per wait, nor one to watch the end.
+    sub.reader = this
     try:
-        return await receiving
+        return await ws.receive(timeout)
     except asyncio.CancelledError:
-        this = asyncio.current_task()
-        if receiving.cancelled() and this is not None and not this.cancelling():
-            return None  # `end` stopped the read, not a cancellation of this handler
+        # `end` took `reader` as it cancelled; its cancel is taken back, and any other still ends us.
+        if sub.reader is None and this is not None and this.uncancel() == 0:
+            return None
         raise
     finally:
-        sub.receiving = None
-        if not receiving.done():
-            receiving.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await receiving
+        sub.reader = None
 
 
-async def _finish(
-    ws: web.WebSocketResponse, sub: Subscriber, sender: asyncio.Task[None]
-) -> web.WebSocketResponse:
-    """After the sender's last frame, close with the code `end` asked for: from this task, the only one
-    reading, so aiohttp sends our Close and waits (at most close_timeout_s) for the client's."""
+async def _finish(ws: web.WebSocketResponse, sub: Subscriber) -> web.WebSocketResponse:
+    """After the queued frames and the last one, close with the code `end` asked for: from this task, the
+    only one reading, so aiohttp sends our Close and waits (at most close_timeout_s) for the client's."""
     if sub.ending is None:  # the client left first (its Close is answered already)
         sub.end(1000)
-    with contextlib.suppress(Exception):
-        await sender
+    await sub.finish_sending()
     assert sub.ending is not None
     code = sub.ending[0]
     try:
