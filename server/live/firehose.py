@@ -197,6 +197,7 @@ async def firehose_handler(request: web.Request) -> web.StreamResponse:
             if msg.type in _CLOSED:
                 break
             body = _parse(msg)
+            del msg  # an idle connection waits for the next one holding none (issue 32 item 3)
             op = body.get("op") if body is not None else None
             if sub.reader_id is None:
                 if op != "auth" or not isinstance(body, dict) or not isinstance(body.get("token"), str):
@@ -208,8 +209,7 @@ async def firehose_handler(request: web.Request) -> web.StreamResponse:
                     )
                     break
                 key = await _auth(request, sub, body["token"], key)
-                continue
-            if op == "ping":
+            elif op == "ping":
                 sub.enqueue(PONG)
             elif op == "subscribe":
                 _subscribe(sub, body or {})
@@ -217,6 +217,7 @@ async def firehose_handler(request: web.Request) -> web.StreamResponse:
                 sub.enqueue(
                     error_frame("bad_request", f"unknown op {op!r}: use subscribe or ping", {"field": "op"})
                 )
+            body = None
     except TimeoutError:
         sub.end(
             4401,

@@ -24,6 +24,8 @@ from aiohttp.http_websocket import WebSocketError
 class MaskedFrames:
     """Stands where aiohttp's websocket reader stood in the connection, passing it masked frames only."""
 
+    __slots__ = ("_reader", "_refuse", "_head", "_payload_left", "refused")  # one per connection
+
     def __init__(self, reader: Any, refuse: Callable[[], None]):
         self._reader = reader
         self._refuse = refuse

@@ -758,11 +758,11 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
             first = False
         while (msg := await _receive(ws, sub)) is not None and msg.type not in _CLOSED:
             body = _parse(msg)
+            del msg  # an idle connection waits for the next one holding none (issue 32 item 3)
+            op = body.get("op") if body is not None else None
             if body is None:
                 sub.enqueue(error_frame("bad_request", "messages are JSON objects with an op"))
-                continue
-            op = body.get("op")
-            if op == "auth" and first and token is None:
+            elif op == "auth" and first and token is None:
                 key = await _auth(request, sub, stream, body, key)
                 if sub.ending is not None:
                     break
@@ -778,7 +778,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
                         {"field": "op"},
                     )
                 )
-            first = False
+            first, body, op = False, None, None
     finally:
         ws_closed(app, key)
         if sub.ending is None:
@@ -897,7 +897,7 @@ def _subscribe(hubs: Hubs, sub: Subscriber, stream: str, body: dict[str, Any]) -
             error_frame("bad_request", "after must be the last seq you have (0 for none)", {"field": "after"})
         )
         return
-    sub.projection = projection
+    sub.projection = PROJECTIONS[PROJECTIONS.index(projection)]  # ours, not the message's copy
     if projection == "events":
         hubs.hub(stream).join_events(sub)  # BEFORE reading the store: nothing published from now on is missed
         sub.task = _forgotten_when_done(sub, asyncio.create_task(_catch_up(hubs, sub, stream, after)))

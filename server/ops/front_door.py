@@ -36,31 +36,36 @@ def front_door(networks: tuple[Network, ...]) -> Middleware:
         if networks:
             request = forwarded(request, networks)
         started = time.perf_counter()
-        response = await _answer(request, handler)
+        response, token_key = _refusal(request)
+        if response is None:
+            # Awaited here rather than in a helper coroutine: a websocket's handler lasts as long as its
+            # connection, and so does every frame below it (idle subscribers' memory, issue 32 item 3).
+            try:
+                response = await handler(request)
+            except Exception as exc:
+                if token_key is not None and isinstance(exc, ServiceError):
+                    learn(request, token_key, status_of(exc))
+                response = error_answer(request, exc)
+            else:
+                if token_key is not None:
+                    learn(request, token_key, response.status)
         await _observe(request, response, time.perf_counter() - started)
         return response
 
     return middleware
 
 
-async def _answer(request: web.Request, handler: Handler) -> web.StreamResponse:
+def _refusal(request: web.Request) -> tuple[web.StreamResponse | None, str | None]:
+    """The answer given before the handler, if any (a preflight, a NUL in the URL, over the rate), and
+    the key of the token whose answers teach the rate limits."""
     preflight = preflight_answer(request)
     if preflight is not None:
-        return preflight
-    token_key = None
+        return preflight, None
     try:
         check_url(request)
-        limited, token_key = rate_limited(request)
-        if limited is not None:
-            return limited
-        response = await handler(request)
+        return rate_limited(request)
     except Exception as exc:
-        if token_key is not None and isinstance(exc, ServiceError):
-            learn(request, token_key, status_of(exc))
-        return error_answer(request, exc)
-    if token_key is not None:
-        learn(request, token_key, response.status)
-    return response
+        return error_answer(request, exc), None
 
 
 async def _observe(request: web.Request, response: web.StreamResponse, elapsed: float) -> None:
