@@ -41,6 +41,7 @@ from server.live.websocket import (
     _parse,
     _receive,
     count_against,
+    offer_all,
     upgrade,
 )
 from server.ops.metrics import ws_closed
@@ -159,9 +160,7 @@ class Firehose:
         if e.type == "FirehoseRevoked":  # the revoked reader's last frame of this encounter
             readers += [s for s in self.subs if s.reader_id == e.data["token_id"] and s not in readers]
         if readers:
-            frame = firehose_frame(position, e)
-            for s in readers:
-                s.offer(position, frame)
+            offer_all(readers, position, firehose_frame(position, e))
 
     def follow_access(self, e: Event) -> None:
         if e.type == "EncounterCreated" and e.data.get("public"):

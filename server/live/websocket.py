@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -61,7 +61,6 @@ _encode = msgspec.json.Encoder().encode
 FAST_PATH_BUFFER = 64 * 1024
 # Larger payloads go out as a fragmented message, one fragment per socket drain (Subscriber.send).
 FRAGMENT = 64 * 1024
-_last_frame: tuple[bytes, bytes] = (b"", b"")
 
 
 def frame_header(first_byte: int, n: int) -> bytes:
@@ -74,14 +73,20 @@ def frame_header(first_byte: int, n: int) -> bytes:
 
 
 def text_frame(payload: bytes) -> bytes:
-    """An unmasked, final, text websocket frame (RFC 6455 section 5.2), as a server sends it. The hub
-    offers one payload object to every subscriber in turn, so the last one built is reused."""
-    global _last_frame
-    if _last_frame[0] is payload:
-        return _last_frame[1]
-    wire = frame_header(0x81, len(payload)) + payload
-    _last_frame = (payload, wire)
-    return wire
+    """An unmasked, final, text websocket frame (RFC 6455 section 5.2), as a server sends it."""
+    return frame_header(0x81, len(payload)) + payload
+
+
+def offer_all(subs: Iterable[Subscriber], seq: int, frame: bytes | Pieces, closes: bool = False) -> None:
+    """Offer one frame to each of `subs`, built as a websocket frame once for all of them: what is left
+    per subscriber is its queue's bookkeeping and the write (`Subscriber.offer`)."""
+    # A closing frame goes through the queue (its sender ends the connection after it); a large one in
+    # fragments: neither is written at once.
+    wire = None
+    if not closes and isinstance(frame, bytes) and len(frame) <= FRAGMENT:
+        wire = text_frame(frame)
+    for s in list(subs):
+        s.offer(seq, frame, closes, wire)
 
 
 def _slices(frame: bytes) -> Iterator[bytes | memoryview]:
@@ -151,7 +156,6 @@ class Subscriber:
         "sent_seq",
         "ending",
         "reader",
-        "sent",
         "sending",
         "mid_message",
         "sending_lock",
@@ -192,7 +196,6 @@ class Subscriber:
         self.sent_seq = 0  # the last seq whose frame went to the socket: what `lagging` names
         self.ending: tuple[int, bytes | None] | None = None
         self.reader: asyncio.Task[Any] | None = None  # the handler's task while it waits for a message
-        self.sent = 0
         self.sending = False
         self.mid_message = False  # a fragmented message is part-written: no other data frame may start
         self.sent_large = False  # a frame went out in fragments: its close asks for a heap trim
@@ -203,8 +206,9 @@ class Subscriber:
 
     # -- called by the hub: never waits -------------------------------------------------------
 
-    def offer(self, seq: int, frame: bytes | Pieces, closes: bool = False) -> None:
-        """A live frame for `seq`; dropped when the connection already has it."""
+    def offer(self, seq: int, frame: bytes | Pieces, closes: bool = False, wire: bytes | None = None) -> None:
+        """A live frame for `seq`, dropped when the connection already has it; `wire`: the frame as
+        written to the socket, when it may be written at once (`offer_all`)."""
         if self.ending is not None:
             return
         if not self.live:
@@ -225,33 +229,23 @@ class Subscriber:
         if seq <= self.last_seq:
             return
         self.last_seq = seq
-        if not closes and self._write_now(frame):
+        # The fast path of fan-out: when nothing waits before this frame and the socket's buffer is
+        # nearly empty, the whole websocket frame goes to the transport at once (no task switch per
+        # subscriber per event). `wire` is built per RFC 6455 (no compression is negotiated), and every
+        # write is a whole frame, so none interleaves with aiohttp's own pings and closes.
+        transport = self.transport
+        if (
+            wire is not None
+            and not self.sending
+            and not self.queue
+            and transport is not None
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() <= FAST_PATH_BUFFER
+        ):
+            transport.write(wire)
             self.sent_seq = seq
             return
         self.enqueue(frame, closes, seq)
-
-    def _write_now(self, frame: bytes | Pieces) -> bool:
-        """The fast path of fan-out: when nothing waits before this frame and the socket's buffer is
-        nearly empty, write the whole websocket frame to the transport at once (saves a task switch per
-        subscriber per event). Frames are built here per RFC 6455 (no compression is negotiated), and
-        every write is a whole frame, so they never interleave with aiohttp's own pings and closes."""
-        if (
-            self.sending
-            or self.queue
-            or self.ending is not None
-            or self.transport is None
-            or self.transport.is_closing()
-        ):
-            return False
-        if (
-            isinstance(frame, Pieces)  # a large frame, sent in fragments
-            or len(frame) > FRAGMENT
-            or self.transport.get_write_buffer_size() > FAST_PATH_BUFFER
-        ):
-            return False
-        self.transport.write(text_frame(frame))
-        self.sent += 1
-        return True
 
     def enqueue(self, frame: bytes | Pieces, closes: bool = False, seq: int | None = None) -> None:
         """Queue a frame for the sender; a full queue ends the connection with `lagging`."""
@@ -391,7 +385,6 @@ class Subscriber:
                     if not await self.send(frame, seq):
                         return
                     self.sending = False
-                    self.sent += 1
                     if closes:
                         self.end(1000)
                 if not self.token_due or self.ending is not None:
@@ -508,10 +501,7 @@ class Hub:
         subs = self.subs["events"]
         if subs:
             for e in events:
-                frame = event_frame(e)
-                closes = e.type == "EncounterClosed"
-                for s in list(subs):
-                    s.offer(e.seq, frame, closes)
+                offer_all(subs, e.seq, event_frame(e), e.type == "EncounterClosed")
         if self.subs["state"] or self.subs["log"]:
             if self.follower is not None:
                 await self._follow(events, states)
@@ -579,7 +569,7 @@ class Hub:
                 self._send_state(e.seq, f, e.type == "EncounterClosed", offers_at=last)
                 if self.subs["log"]:
                     reset = await payload({"type": "log_reset", "seq": e.seq, "data": f.entries})
-                    self._send_all(self.subs["log"], e.seq, reset)
+                    offer_all(self.subs["log"], e.seq, reset)
                 continue
             entry = f.apply(e, states[i] if states is not None else None)
             if entry is not None:
@@ -605,19 +595,12 @@ class Hub:
                     "offers_at": offers_at,
                     "data": self._state_view(f, False),
                 }
-            self._send_all(self.subs["state"], seq, _encode(msg), closes)
+            offer_all(self.subs["state"], seq, _encode(msg), closes)
 
     def _send_log(self, batch: list[dict[str, Any]], closes: bool) -> None:
         if batch and self.subs["log"]:
             seq = batch[-1]["seq"]
-            self._send_all(
-                self.subs["log"], seq, _encode({"type": "log", "seq": seq, "entries": batch}), closes
-            )
-
-    @staticmethod
-    def _send_all(subs: set[Subscriber], seq: int, frame: bytes | Pieces, closes: bool = False) -> None:
-        for s in list(subs):
-            s.offer(seq, frame, closes)
+            offer_all(self.subs["log"], seq, _encode({"type": "log", "seq": seq, "entries": batch}), closes)
 
     async def _check_tokens(self) -> None:
         for s in [s for subs in self.subs.values() for s in subs]:
