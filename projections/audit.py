@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from events.dice import WEAK_ENTROPY_BELOW, derive_face
 from events.envelope import Event
 from rules.state import voided_seqs
-from rules.supplied_dice import refused_faces
+from rules.supplied_dice import SuppliedDice
 
 VERIFIED, FAILED, NOT_YET_REVEALED, MANUAL = "verified", "failed", "not_yet_revealed", "manual"
 SEED_FAILED = "seed_failed"  # its seed was revealed but fails its commitment: not recomputed
@@ -47,127 +47,251 @@ def expected_faces(seed: bytes, stream: str, command_id: str, data: dict[str, An
     ]
 
 
-def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
-    """Each commitment: the seq that published it, the seq that replaced it, and its revealed seed."""
-    out: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    for e in events:
+def _published(commitment: str, seq: int) -> dict[str, Any]:
+    return {
+        "commitment": commitment,
+        "published_at_seq": seq,
+        "replaced_at_seq": None,
+        "revealed_seed": None,
+        "revealed_at_seq": None,
+        "seed_matches": None,
+    }
+
+
+class Timeline:
+    """The commitments a stream published so far, read event by event (`commitment_timeline`)."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.current: dict[str, Any] | None = None
+        self.by_commitment: dict[str, dict[str, Any]] = {}  # the last entry to publish each
+
+    def step(self, e: Event) -> str | None:
+        """Take `e` in; the commitment it revealed the seed of, if it did."""
+        revealed = None
         if e.type == "EncounterCreated" and e.data.get("commitment"):
-            current = {
-                "commitment": e.data["commitment"],
-                "published_at_seq": e.seq,
-                "replaced_at_seq": None,
-                "revealed_seed": None,
-                "revealed_at_seq": None,
-                "seed_matches": None,
-            }
-            out.append(current)
+            self._publish(e.data["commitment"], e.seq)
         elif e.type == "DiceSeedRotated":
-            if current is not None:
+            if self.current is not None:
                 seed = e.data.get("revealed_seed") or ""
                 raw = seed_bytes(seed)
-                current.update(
+                self.current.update(
                     replaced_at_seq=e.seq,
                     revealed_seed=seed,
                     revealed_at_seq=e.seq,
-                    seed_matches=raw is not None and hashlib.sha256(raw).hexdigest() == current["commitment"],
+                    seed_matches=raw is not None
+                    and hashlib.sha256(raw).hexdigest() == self.current["commitment"],
                 )
-            current = None
+                revealed = self.current["commitment"]
+            self.current = None
             if e.data.get("commitment"):
-                current = {
-                    "commitment": e.data["commitment"],
-                    "published_at_seq": e.seq,
-                    "replaced_at_seq": None,
-                    "revealed_seed": None,
-                    "revealed_at_seq": None,
-                    "seed_matches": None,
-                }
-                out.append(current)
-    return out
+                self._publish(e.data["commitment"], e.seq)
+        return revealed
+
+    def _publish(self, commitment: str, seq: int) -> None:
+        self.current = _published(commitment, seq)
+        self.entries.append(self.current)
+        self.by_commitment[commitment] = self.current
+
+
+def commitment_timeline(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """Each commitment: the seq that published it, the seq that replaced it, and its revealed seed."""
+    timeline = Timeline()
+    for e in events:
+        timeline.step(e)
+    return timeline.entries
 
 
 def audit_rolls(events: list[Event]) -> list[dict[str, Any]]:
     """Every `DieRolled` with its inputs, the commitment in force, and its mark."""
-    return _walk(events)[0]
+    walk = RollWalk(keep=True, voided=voided_seqs(events))
+    walk.fold(events)
+    return walk.rolls
 
 
-def key_problems(events: list[Event]) -> list[tuple[int, str]]:
-    """Each `ReactionRequested` whose `dice_key` is not its own resolution's key, or does not count the
-    draws already made under it: (seq, why)."""
-    return _walk(events)[1]
+# What a verifier's checkpoint keeps of a roll: what its verdict names, and what its faces are recomputed
+# from once its seed is revealed (a checkpoint may hold every roll of an encounter whose seed never rotated).
+_JUDGED = ("seq", "purpose", "mark", "problem")
+_RECOMPUTED_FROM = ("keyed_command_id", "sides", "draws", "entropy", "faces", "source", "purpose")
 
 
-def _walk(events: list[Event]) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
-    timeline = {c["commitment"]: c for c in commitment_timeline(events)}
-    voided = voided_seqs(events)
-    refused = refused_faces(events)  # manual faces where the rules let nobody supply them: forged
-    rolls: list[dict[str, Any]] = []
-    in_force: str | None = None
-    command_commitment: str | None = None
-    previous_command: str | None = None
-    actor_of: dict[str, str] = {}  # each command's sender, from its first event
-    next_draw: dict[str, int] = {}  # per keying command: the draw the next die must have
-    asked: dict[str, dict[str, Any] | None] = {}  # reaction id -> the dice_key it was asked under
-    key: dict[str, Any] | None = None  # the key this command's dice must continue, when it answers
-    # Stream rules 3 (docs/verifying.md "Stream rules"): a resolution's dice keep the commitment in force
-    # when its starting command was accepted. reaction id -> (that commitment, the starting seq).
-    per_resolution = False
-    began: dict[str, tuple[str | None, int]] = {}
-    resolution: tuple[str | None, int] = (None, 0)  # the resolution this command's dice belong to
-    requests: list[tuple[int, str]] = []
-    for e in events:
-        if e.command_id != previous_command:
-            command_commitment = in_force
-            previous_command = e.command_id
-            key = _continued_key(e, asked)
-            resolution = _resolution_of(e, began, (in_force, e.seq))
-        actor_of.setdefault(e.command_id, e.actor)
+def _recomputable(e: Event) -> Event:
+    """The roll with only what marking it needs."""
+    data = {k: e.data[k] for k in _RECOMPUTED_FROM if k in e.data}
+    return Event(e.stream, e.seq, e.type, data, e.actor, e.command_id, "", "", "")
+
+
+class _Pending(NamedTuple):
+    """A roll whose commitment's seed is not revealed yet: what marks it again once it is."""
+
+    n: int  # its number among the rolls that waited
+    at: int  # its place in `RollWalk.rolls` (kept rolls), else -1
+    event: Event
+    commitment: str | None
+    keyed_actor: str
+    faults: tuple[str | None, str | None, str | None, str | None]
+    roll: dict[str, Any]  # as marked now
+
+
+class RollWalk:
+    """The rolls of a stream marked event by event, resumable: `fold` the events after the last ones it
+    took. A roll is marked when its commitment's seed is revealed, which may come after it: until then it
+    waits in `pending`. With `keep`, every roll is kept (the dice audit); without, a settled roll only
+    counts (`marks`) and, if it failed, stays in `failed` (the verifier's checkpoint)."""
+
+    def __init__(self, keep: bool, voided: set[int] | None = None) -> None:
+        self.keep = keep
+        self.voided = voided or set()
+        self.timeline = Timeline()
+        self.supplied = SuppliedDice()  # manual faces where the rules let nobody supply them: forged
+        self.refused: dict[int, str] = {}
+        self.rolls: list[dict[str, Any]] = []
+        self.marks: dict[str, int] = {}  # settled rolls' marks (not `keep`)
+        self.failed: list[dict[str, Any]] = []  # settled rolls marked failed (not `keep`)
+        self.pending: dict[str | None, list[_Pending]] = {}
+        # The pending rolls' marks now, and those failed already (a fault no seed can mend), by number.
+        self.waiting_marks: dict[str, int] = {}
+        self.waiting_failed: dict[int, dict[str, Any]] = {}
+        self.waited = 0  # pending rolls numbered
+        self.requests: list[tuple[int, str]] = []
+        self.in_force: str | None = None
+        self.command_commitment: str | None = None
+        self.previous_command: str | None = None
+        self.actor_of: dict[str, str] = {}  # each command's sender, from its first event (`keep` only)
+        self.next_draw: dict[str, int] = {}  # per keying command: the draw the next die must have
+        self.asked: dict[str, dict[str, Any] | None] = {}  # reaction id -> the dice_key it was asked under
+        self.key: dict[str, Any] | None = None  # the key this command's dice must continue, when it answers
+        # Stream rules 3 (docs/verifying.md "Stream rules"): a resolution's dice keep the commitment in force
+        # when its starting command was accepted. reaction id -> (that commitment, the starting seq).
+        self.per_resolution = False
+        self.began: dict[str, tuple[str | None, int]] = {}
+        self.resolution: tuple[str | None, int] = (None, 0)  # the resolution this command's dice belong to
+
+    def failing(self) -> list[dict[str, Any]]:
+        """Every roll marked failed now."""
+        if self.keep:
+            return [r for r in self.rolls if r["mark"] == FAILED]
+        return [*self.failed, *self.waiting_failed.values()]
+
+    def counts(self) -> dict[str, int]:
+        """How many rolls have each mark now."""
+        if self.keep:
+            out: dict[str, int] = {}
+            for r in self.rolls:
+                out[r["mark"]] = out.get(r["mark"], 0) + 1
+            return out
+        out = dict(self.marks)
+        for mark, n in self.waiting_marks.items():
+            out[mark] = out.get(mark, 0) + n
+        return out
+
+    def fold(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self._step(e)
+
+    def _step(self, e: Event) -> None:
+        revealed = self.timeline.step(e)
+        if e.command_id != self.previous_command:
+            self.command_commitment = self.in_force
+            self.previous_command = e.command_id
+            self.key = _continued_key(e, self.asked)
+            self.resolution = _resolution_of(e, self.began, (self.in_force, e.seq))
+        if self.keep:
+            self.actor_of.setdefault(e.command_id, e.actor)
         if e.type == "ReactionRequested" and isinstance(e.data.get("id"), str):
-            asked[e.data["id"]] = e.data.get("dice_key")
-            began[e.data["id"]] = resolution
-            wrong = _wrong_request_key(e, key, next_draw)
+            self.asked[e.data["id"]] = e.data.get("dice_key")
+            self.began[e.data["id"]] = self.resolution
+            wrong = _wrong_request_key(e, self.key, self.next_draw)
             if wrong:
-                requests.append((e.seq, wrong))
+                self.requests.append((e.seq, wrong))
         if e.type == "EncounterCreated":
-            in_force = e.data.get("commitment")
-            command_commitment = in_force
-            resolution = (in_force, e.seq)
-            per_resolution = (e.data.get("stream_rules") or 0) >= 3
+            self.in_force = e.data.get("commitment")
+            self.command_commitment = self.in_force
+            self.resolution = (self.in_force, e.seq)
+            self.per_resolution = (e.data.get("stream_rules") or 0) >= 3
         elif e.type == "DiceSeedRotated":
-            in_force = e.data.get("commitment")
-        if e.type != "DieRolled":
-            continue
+            self.in_force = e.data.get("commitment")
+        refusal = self.supplied.refusal(e)
+        if refusal is not None:
+            self.refused[e.seq] = refusal
+        if revealed is not None:
+            for p in self.pending.pop(revealed, []):
+                self.waiting_marks[p.roll["mark"]] -= 1
+                self.waiting_failed.pop(p.n, None)
+                self._mark(p.at, p.event, p.commitment, p.keyed_actor, p.faults)
+        if e.type == "DieRolled":
+            self._rolled(e, refusal)
+
+    def _rolled(self, e: Event, refusal: str | None) -> None:
         by = keying_command(e)
-        roll = _roll(e, command_commitment, timeline, e.seq in voided, actor_of.get(by, e.actor))
-        if per_resolution and roll["source"] != "manual" and resolution[0] != command_commitment:
-            roll = {
-                **roll,
-                "mark": FAILED,
-                "problem": f"drawn from commitment {command_commitment}, but its resolution began at seq "
-                f"{resolution[1]} under commitment {resolution[0]}: every die of a resolution is drawn from "
-                "the seed in force when its starting command was accepted (the seed was rotated mid-resolution)",
-            }
-        draws, first = e.data.get("draws"), next_draw.get(by, 0)
-        wrong_key = _wrongly_keyed(e, key, per_resolution)
+        commitment = self.command_commitment
+        resolution_fault = None
+        if self.per_resolution and e.data.get("source") != "manual" and self.resolution[0] != commitment:
+            resolution_fault = (
+                f"drawn from commitment {commitment}, but its resolution began at seq "
+                f"{self.resolution[1]} under commitment {self.resolution[0]}: every die of a resolution is "
+                "drawn from the seed in force when its starting command was accepted (the seed was rotated "
+                "mid-resolution)"
+            )
+        draws, first = e.data.get("draws"), self.next_draw.get(by, 0)
+        draws_fault = None
+        if isinstance(draws, list) and draws != list(range(first, first + len(draws))):
+            draws_fault = (
+                f"draws {draws} do not run on from draw {first} of command "
+                f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice"
+            )
+        if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
+            self.next_draw[by] = max(first, max(draws) + 1)
+        faults = (resolution_fault, _wrongly_keyed(e, self.key, self.per_resolution), draws_fault, refusal)
+        at = len(self.rolls) if self.keep else -1
+        if self.keep:
+            self.rolls.append({})
+        else:
+            e = _recomputable(e)
+        self._mark(at, e, commitment, self.actor_of.get(by, e.actor), faults)
+
+    def _mark(
+        self,
+        at: int,
+        e: Event,
+        commitment: str | None,
+        keyed_actor: str,
+        faults: tuple[str | None, str | None, str | None, str | None],
+    ) -> None:
+        """Mark a roll by what is known now; one whose seed is still to come waits for it."""
+        roll = _roll(
+            e,
+            commitment,
+            self.timeline.by_commitment.get(commitment or ""),
+            e.seq in self.voided,
+            keyed_actor,
+        )
+        waits = roll["mark"] == NOT_YET_REVEALED
+        resolution_fault, wrong_key, draws_fault, refusal = faults
+        if resolution_fault:
+            roll = {**roll, "mark": FAILED, "problem": resolution_fault}
         if wrong_key and roll["mark"] != FAILED:
             roll = {**roll, "mark": FAILED, "problem": wrong_key}
-        if (
-            isinstance(draws, list)
-            and draws != list(range(first, first + len(draws)))
-            and roll["mark"] != FAILED
-        ):
-            roll = {
-                **roll,
-                "mark": FAILED,
-                "problem": f"draws {draws} do not run on from draw {first} of command "
-                f"{by!r}: draws under one keying command run 0, 1, 2 … with no gap, repeat or choice",
-            }
-        if isinstance(draws, list) and draws and all(isinstance(d, int) for d in draws):
-            next_draw[by] = max(first, max(draws) + 1)
-        if e.seq in refused:
-            roll = {**roll, "mark": FAILED, "problem": refused[e.seq]}
-        rolls.append(roll)
-    return rolls, requests
+        if draws_fault and roll["mark"] != FAILED:
+            roll = {**roll, "mark": FAILED, "problem": draws_fault}
+        if refusal is not None:
+            roll = {**roll, "mark": FAILED, "problem": refusal}
+        if self.keep:
+            self.rolls[at] = roll
+        else:
+            roll = {k: roll[k] for k in _JUDGED}
+        if waits:
+            self.waited += 1
+            self.pending.setdefault(commitment, []).append(
+                _Pending(self.waited, at, e, commitment, keyed_actor, faults, roll)
+            )
+            self.waiting_marks[roll["mark"]] = self.waiting_marks.get(roll["mark"], 0) + 1
+            if roll["mark"] == FAILED and not self.keep:
+                self.waiting_failed[self.waited] = roll
+        elif not self.keep:
+            self.marks[roll["mark"]] = self.marks.get(roll["mark"], 0) + 1
+            if roll["mark"] == FAILED:
+                self.failed.append(roll)
 
 
 def _wrong_request_key(e: Event, continued: dict[str, Any] | None, next_draw: dict[str, int]) -> str | None:
@@ -237,7 +361,7 @@ def _wrongly_keyed(e: Event, continued: dict[str, Any] | None, rules_3: bool = F
 
 
 def _roll(
-    e: Event, commitment: str | None, timeline: dict[str, dict[str, Any]], voided: bool, keyed_actor: str
+    e: Event, commitment: str | None, c: dict[str, Any] | None, voided: bool, keyed_actor: str
 ) -> dict[str, Any]:
     d = e.data
     entropy = d.get("entropy", "")
@@ -275,7 +399,6 @@ def _roll(
     if d.get("source") == "manual":
         return roll
     roll["commitment"] = commitment
-    c = timeline.get(commitment or "")
     if c is None:
         return {**roll, "mark": FAILED, "problem": "no dice commitment was in force for this roll"}
     if c["revealed_seed"] is None:

@@ -19,30 +19,42 @@ def check_supplied_dice(state: dict[str, Any], actor: str) -> None:
         raise Forbidden("only the GM may supply dice faces in this encounter (option manual_dice_from is gm)")
 
 
-def refused_faces(events: list[Event]) -> dict[int, str]:
-    """Each manual `DieRolled` whose faces the encounter's rules forbade anyone to supply (server dice; or
-    a player's where option manual_dice_from is gm), by seq, with why: judged by rules/supplied_dice.py
-    on the dice source and options the stream itself published, as the service judged the command."""
-    state: dict[str, Any] = {"dice": "server", "options": {}}
-    refused: dict[int, str] = {}
-    for e in events:
+class SuppliedDice:
+    """The dice source and options a stream has published so far, read event by event: so a verifier that
+    resumes where it stopped judges a new manual roll by the rules in force then, without the events
+    before it."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {"dice": "server", "options": {}}
+
+    def refusal(self, e: Event) -> str | None:
+        """Why `e`, a manual `DieRolled`, supplied faces the rules in force forbade anyone to supply, or
+        None (for every event: each moves the rules on)."""
         if e.type == "EncounterCreated":
-            state = {"dice": e.data.get("dice", "server"), "options": dict(e.data.get("options") or {})}
+            self.state = {"dice": e.data.get("dice", "server"), "options": dict(e.data.get("options") or {})}
         elif e.type == "OptionsChanged" and isinstance(e.data.get("options"), dict):
-            state = {**state, "options": {**state["options"], **e.data["options"]}}
+            self.state = {**self.state, "options": {**self.state["options"], **e.data["options"]}}
         if e.type != "DieRolled" or e.data.get("source") != "manual":
-            continue
+            return None
         what = f"faces {e.data.get('faces')} ({e.data.get('purpose')})"
         try:
-            check_supplied_dice(state, e.actor)
+            check_supplied_dice(self.state, e.actor)
         except BadCommand:
-            refused[e.seq] = (
+            return (
                 f"seq {e.seq}: manual faces in an encounter whose dice are the server's: {what}, "
                 "but no command may supply faces there"
             )
         except Forbidden as exc:
-            refused[e.seq] = f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
-    return refused
+            return f"seq {e.seq}: manual faces from {e.actor}: {what}, but {exc.message}"
+        return None
 
 
-__all__ = ["check_supplied_dice", "refused_faces"]
+def refused_faces(events: list[Event]) -> dict[int, str]:
+    """Each manual `DieRolled` whose faces the encounter's rules forbade anyone to supply (server dice; or
+    a player's where option manual_dice_from is gm), by seq, with why: judged by rules/supplied_dice.py
+    on the dice source and options the stream itself published, as the service judged the command."""
+    rules = SuppliedDice()
+    return {e.seq: why for e in events if (why := rules.refusal(e)) is not None}
+
+
+__all__ = ["SuppliedDice", "check_supplied_dice", "refused_faces"]

@@ -22,16 +22,15 @@ from projections.audit import (
     NOT_YET_REVEALED,
     SEED_FAILED,
     VERIFIED,
-    audit_rolls,
+    RollWalk,
     commitment_timeline,
-    key_problems,
     keying_command,
 )
 from rules.registry import Registry
 from rules.supplied_dice import refused_faces
 from server.audit.replaying import GIVEN, replay_stream
-from server.audit.verifying_discord import discord_problems
-from server.audit.verifying_hidden import hidden_roll_report
+from server.audit.verifying_discord import DiscordClaims
+from server.audit.verifying_hidden import HiddenRolls
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -57,15 +56,19 @@ def _span(first: int, last: int) -> str:
     return f"seq {first}" if first == last else f"seqs {first}-{last}"
 
 
-def chain_problems(events: list[Event]) -> list[Problem]:
+def chain_problems(
+    events: list[Event], after: tuple[int, str] = (0, ZERO_HASH), stream: str | None = None
+) -> list[Problem]:
     """Missing, repeated and out-of-order seqs, foreign streams, broken links and hashes that do not match
     their event's body, each named where it is: a missing event by its own seq, an out-of-order one at the
     first position that holds the wrong seq, an edited one at itself (links are checked seq to seq, so an
-    event is not blamed for a neighbour that is missing or moved)."""
+    event is not blamed for a neighbour that is missing or moved). `after`: the (seq, hash) of the last
+    event already checked, which the first of `events` links to; `stream`: theirs."""
     problems: list[Problem] = []
     if not events:
         return problems
-    stream = events[0].stream
+    stream = stream or events[0].stream
+    after_seq, after_hash = after
     by_seq: dict[int, Event] = {}
     for e in events:
         if e.seq in by_seq:
@@ -77,7 +80,7 @@ def chain_problems(events: list[Event]) -> list[Problem]:
                 Problem("chain", f"seq {e.seq} belongs to stream {e.stream!r}, not {stream!r}", e.seq)
             )
     present = sorted(by_seq)
-    for first, last in _runs(sorted(set(range(1, present[-1] + 1)) - set(present))):
+    for first, last in _runs(sorted(set(range(after_seq + 1, present[-1] + 1)) - set(present))):
         problems.append(
             Problem(
                 "chain",
@@ -100,7 +103,7 @@ def chain_problems(events: list[Event]) -> list[Problem]:
     for seq in present:
         e = by_seq[seq]
         before = by_seq.get(seq - 1)
-        link = ZERO_HASH if seq == 1 else before.hash if before is not None else None
+        link = after_hash if seq == after_seq + 1 else before.hash if before is not None else None
         if link is not None and e.prev_hash != link:
             problems.append(
                 Problem(
@@ -142,8 +145,13 @@ def parse_head(text: str) -> tuple[int, str]:
 def head_problems(events: list[Event], seq: int, h: str, where: str) -> list[Problem]:
     """A head kept outside the stream (by a client, the store's listing or a trailer) must be in it: a
     stream that ends before it was cut, named at the first missing seq."""
-    by_seq = {e.seq: e for e in events}
-    last = max(by_seq, default=0)
+    return known_head_problems(
+        {e.seq: e.hash for e in events}, max((e.seq for e in events), default=0), seq, h, where
+    )
+
+
+def known_head_problems(hashes: dict[int, str], last: int, seq: int, h: str, where: str) -> list[Problem]:
+    """`head_problems` against the hashes known of a stream that ends at seq `last`."""
     if seq > last:
         return [
             Problem(
@@ -155,12 +163,12 @@ def head_problems(events: list[Event], seq: int, h: str, where: str) -> list[Pro
         ]
     if seq == 0 and h == ZERO_HASH:
         return []
-    e = by_seq.get(seq)
-    if e is not None and e.hash != h:
+    stored = hashes.get(seq)
+    if stored is not None and stored != h:
         return [
             Problem(
                 "head",
-                f"seq {seq}: {where} says hash {h}, the stream says {e.hash}: the stream was "
+                f"seq {seq}: {where} says hash {h}, the stream says {stored}: the stream was "
                 f"rewritten at or before seq {seq}",
                 seq,
             )
@@ -268,10 +276,13 @@ def receipt_problems(
     return problems
 
 
-def commitment_problems(events: list[Event], pinned: str) -> list[Problem]:
-    """The first commitment, pinned from the create answer, must be the stream's."""
-    first = events[0] if events else None
-    found = first.data.get("commitment") if first is not None and first.type == "EncounterCreated" else None
+def created_commitment(first: Event | None) -> str | None:
+    """The commitment the stream's first event published, if it is the creation."""
+    return first.data.get("commitment") if first is not None and first.type == "EncounterCreated" else None
+
+
+def commitment_problems(found: str | None, pinned: str) -> list[Problem]:
+    """The first commitment, pinned from the create answer, must be the stream's (`found`)."""
     if found != pinned:
         return [
             Problem(
@@ -398,70 +409,101 @@ def unseen_seat_changes(events: list[Event], sent: list[dict[str, Any]], seats: 
     return problems
 
 
-def declaration_problems(events: list[Event]) -> list[Problem]:
+def _rules_3(first: Event) -> bool:
+    return first.type == "EncounterCreated" and (first.data.get("stream_rules") or 0) >= 3
+
+
+class Declarations:
     """In a stream of stream rules 3, every command the pipeline decided (anything but the facts a replay
     takes as given: the creation, seats, tokens, webhooks) declares itself in its first event, so that no
-    command escapes the replay by leaving its declaration out."""
-    first = events[0] if events else None
-    if first is None or first.type != "EncounterCreated" or (first.data.get("stream_rules") or 0) < 3:
-        return []
-    problems, previous = [], None
-    for e in events:
-        if e.command_id == previous:
-            continue
-        previous = e.command_id
-        if e.type not in GIVEN and not isinstance(e.data.get("declaration"), dict):
-            problems.append(
-                Problem(
-                    "declaration",
-                    f"seq {e.seq}: command {e.command_id!r} ({e.type}) records no declaration, but every "
-                    "command of this stream declares itself (stream rules 3)",
-                    e.seq,
-                )
-            )
-    return problems
+    command escapes the replay by leaving its declaration out. Checked event by event, resumable."""
 
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.applies: bool | None = None  # known from the first event
+        self.previous: str | None = None
 
-def version_problems(events: list[Event]) -> list[Problem]:
-    """In a stream of stream rules 3, each declaration names the ruleset and the version the stream
-    announced last (at creation, or in a `RulesetUpgraded`), and versions only go up: a declaration set to
-    a version nobody announced would otherwise make a forged command "not replayable here"."""
-    first = events[0] if events else None
-    if first is None or first.type != "EncounterCreated" or (first.data.get("stream_rules") or 0) < 3:
-        return []
-    ruleset, version, at = first.data.get("ruleset"), first.data.get("ruleset_version"), first.seq
-    problems, previous = [], None
-    for e in events:
-        if e.type == "RulesetUpgraded":
-            if e.data.get("ruleset") != ruleset or not newer_version(e.data.get("version"), version):
-                problems.append(
+    def fold(self, events: list[Event]) -> None:
+        """Take the events after the last ones taken."""
+        if events and self.applies is None:
+            self.applies = _rules_3(events[0])
+        if not self.applies:
+            return
+        for e in events:
+            if e.command_id == self.previous:
+                continue
+            self.previous = e.command_id
+            if e.type not in GIVEN and not isinstance(e.data.get("declaration"), dict):
+                self.problems.append(
                     Problem(
-                        "version",
-                        f"seq {e.seq} announces {e.data.get('ruleset')} version {e.data.get('version')} after "
-                        f"{ruleset} version {version}: an encounter's ruleset stays and its version only goes up",
+                        "declaration",
+                        f"seq {e.seq}: command {e.command_id!r} ({e.type}) records no declaration, but every "
+                        "command of this stream declares itself (stream rules 3)",
                         e.seq,
                     )
                 )
-            else:
-                version, at = e.data["version"], e.seq
-        if e.command_id == previous:
-            continue
-        previous = e.command_id
-        declared = e.data.get("declaration")
-        if isinstance(declared, dict) and (declared.get("ruleset"), declared.get("version")) != (
-            ruleset,
-            version,
-        ):
-            problems.append(
-                Problem(
-                    "version",
-                    f"seq {e.seq} declares {declared.get('ruleset')} version {declared.get('version')}, but "
-                    f"the stream announced {ruleset} version {version} (at seq {at}): a declaration names only "
-                    "the version the stream announced",
-                    e.seq,
-                )
+
+
+class Versions:
+    """In a stream of stream rules 3, each declaration names the ruleset and the version the stream
+    announced last (at creation, or in a `RulesetUpgraded`), and versions only go up: a declaration set to
+    a version nobody announced would otherwise make a forged command "not replayable here". Checked event
+    by event, resumable."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.applies: bool | None = None  # known from the first event
+        self.ruleset: Any = None
+        self.version: Any = None
+        self.at = 0  # the seq that announced `version`
+        self.previous: str | None = None
+
+    def fold(self, events: list[Event]) -> None:
+        """Take the events after the last ones taken."""
+        if events and self.applies is None:
+            first = events[0]
+            self.applies = _rules_3(first)
+            self.ruleset, self.version, self.at = (
+                first.data.get("ruleset"),
+                first.data.get("ruleset_version"),
+                first.seq,
             )
-    return problems
+        if not self.applies:
+            return
+        problems = self.problems
+        for e in events:
+            if e.type == "RulesetUpgraded":
+                if e.data.get("ruleset") != self.ruleset or not newer_version(
+                    e.data.get("version"), self.version
+                ):
+                    problems.append(
+                        Problem(
+                            "version",
+                            f"seq {e.seq} announces {e.data.get('ruleset')} version {e.data.get('version')} "
+                            f"after {self.ruleset} version {self.version}: an encounter's ruleset stays and its "
+                            "version only goes up",
+                            e.seq,
+                        )
+                    )
+                else:
+                    self.version, self.at = e.data["version"], e.seq
+            if e.command_id == self.previous:
+                continue
+            self.previous = e.command_id
+            declared = e.data.get("declaration")
+            if isinstance(declared, dict) and (declared.get("ruleset"), declared.get("version")) != (
+                self.ruleset,
+                self.version,
+            ):
+                problems.append(
+                    Problem(
+                        "version",
+                        f"seq {e.seq} declares {declared.get('ruleset')} version {declared.get('version')}, but "
+                        f"the stream announced {self.ruleset} version {self.version} (at seq {self.at}): a "
+                        "declaration names only the version the stream announced",
+                        e.seq,
+                    )
+                )
 
 
 def moved_problems(events: list[Event], sent: list[dict[str, Any]]) -> list[Problem]:
@@ -490,6 +532,103 @@ def moved_problems(events: list[Event], sent: list[dict[str, Any]]) -> list[Prob
     return problems
 
 
+class Checkpoint:
+    """What the verifier found in a stream's events up to `seq` and all it carries to check the ones after
+    them: the chain's head, the commitments and the rolls still waiting for their seed, the draws made
+    under each key, the questions asked, the hidden rolls, the stream rules, the Discord claims. A check
+    of the whole stream is `resume` from a new checkpoint; a check of only what came after an earlier
+    one is `resume` from that one: the same code, so both reach the same verdict. `discord_keys`: the
+    Discord application's keys the claims are checked with (a checkpoint holds for those only)."""
+
+    def __init__(self, discord_keys: list[str] | None = None) -> None:
+        self.stream: str | None = None
+        self.seq = 0
+        self.hash = ZERO_HASH
+        self.events = 0
+        self.created_commitment: str | None = None
+        self.chain: list[Problem] = []
+        self.rolls = RollWalk(keep=False)
+        self.hidden = HiddenRolls()
+        self.declarations = Declarations()
+        self.versions = Versions()
+        self.discord = DiscordClaims(discord_keys)
+
+    def resume(self, events: list[Event]) -> None:
+        """Check the events that come after the ones checked so far."""
+        if not events:
+            return
+        if self.stream is None:
+            self.stream = events[0].stream
+            self.created_commitment = created_commitment(events[0])
+        self.chain += chain_problems(events, (self.seq, self.hash), self.stream)
+        self.rolls.fold(events)
+        self.hidden.fold(events)
+        self.declarations.fold(events)
+        self.versions.fold(events)
+        self.discord.fold(events)
+        self.events += len(events)
+        last = max(events, key=lambda e: e.seq)
+        if last.seq > self.seq:
+            self.seq, self.hash = last.seq, last.hash
+
+    def problems(self, hidden: list[tuple[str, str, int]]) -> list[Problem]:
+        """Every problem of the events checked so far (`hidden`: the hidden rolls' report's), unsorted, in
+        the order of the checks."""
+        problems = list(self.chain)
+        for c in self.rolls.timeline.entries:
+            if c["revealed_seed"] is not None and not c["seed_matches"]:
+                problems.append(
+                    Problem(
+                        "seed",
+                        f"the seed revealed at seq {c['revealed_at_seq']} does not hash to "
+                        f"commitment {c['commitment']}",
+                        c["revealed_at_seq"],
+                    )
+                )
+        problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
+        problems += [Problem("dice", message, seq) for seq, message in self.rolls.requests]
+        problems += self.declarations.problems + self.versions.problems
+        problems += [Problem("discord", message, seq) for seq, message in self.discord.problems]
+        refused = self.rolls.refused
+        for r in self.rolls.failing():
+            if r["seq"] in refused:
+                problems.append(Problem("dice", refused[r["seq"]], r["seq"]))
+            else:
+                problems.append(Problem("dice", f"seq {r['seq']} ({r['purpose']}): {r['problem']}", r["seq"]))
+        return problems
+
+    def report(
+        self, before: list[Problem], after: list[Problem], replay: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The verification report of the events checked so far, with problems found beside the stream's
+        own checks (`before`: the file's format; `after`: what a client kept, the replay) and the
+        replay's summary."""
+        hidden, hidden_counts = self.hidden.report()
+        problems = [*before, *self.problems(hidden), *after]
+        problems.sort(key=lambda p: (p.seq is None, p.seq or 0))
+        bad = [p.seq for p in problems if p.seq is not None]
+        marks = self.rolls.counts()
+        report = {
+            "ok": not problems,
+            "chain_ok": not self.chain,
+            "first_bad_seq": min(bad) if bad else None,
+            "events_checked": self.events,
+            "rolls_checked": sum(marks.values()),
+            "rolls_verified": marks.get(VERIFIED, 0),
+            "rolls_failed": marks.get(FAILED, 0) + marks.get(SEED_FAILED, 0),
+            "rolls_unverifiable": marks.get(NOT_YET_REVEALED, 0) + marks.get(MANUAL, 0),
+            "rolls_not_yet_revealed": marks.get(NOT_YET_REVEALED, 0),
+            "rolls_manual": marks.get(MANUAL, 0),
+            # Only where there are hidden rolls: the reports of streams without them stay as they were.
+            **(hidden_counts if hidden_counts["hidden_rolls"] else {}),
+            "head": {"seq": self.seq, "hash": self.hash},
+            "problems": [msgspec.to_builtins(p) for p in problems],
+        }
+        if replay is not None:
+            report["replay"] = replay
+        return report
+
+
 def verify_events(
     events: list[Event],
     *,
@@ -509,34 +648,11 @@ def verify_events(
     again with (server/audit/replaying.py), which adds the report's `replay` part; `receipt_keys`: the
     public keys signed receipts are checked with (else the trailer's); `discord_keys`: the Discord
     application's public keys the commands sent from Discord are checked with (else the trailer's)."""
-    problems: list[Problem] = list(format_problems or [])
-    chain = chain_problems(events)
-    problems += chain
-    for c in commitment_timeline(events):
-        if c["revealed_seed"] is not None and not c["seed_matches"]:
-            problems.append(
-                Problem(
-                    "seed",
-                    f"the seed revealed at seq {c['revealed_at_seq']} does not hash to "
-                    f"commitment {c['commitment']}",
-                    c["revealed_at_seq"],
-                )
-            )
-    hidden, hidden_counts = hidden_roll_report(events)
-    problems += [Problem(kind, message, seq) for kind, message, seq in hidden]
-    refused = refused_faces(events)
-    problems += [Problem("dice", message, seq) for seq, message in key_problems(events)]
-    problems += declaration_problems(events)
-    problems += version_problems(events)
     if discord_keys is None and trailer is not None and isinstance(trailer.get("discord_public_keys"), list):
         discord_keys = [k for k in trailer["discord_public_keys"] if isinstance(k, str)]
-    problems += [Problem("discord", message, seq) for seq, message in discord_problems(events, discord_keys)]
-    rolls = audit_rolls(events)
-    for r in rolls:
-        if r["seq"] in refused:
-            problems.append(Problem("dice", refused[r["seq"]], r["seq"]))
-        elif r["mark"] == FAILED:
-            problems.append(Problem("dice", f"seq {r['seq']} ({r['purpose']}): {r['problem']}", r["seq"]))
+    checkpoint = Checkpoint(discord_keys)
+    checkpoint.resume(events)
+    problems: list[Problem] = []
     if trailer is not None:
         problems += trailer_problems(events, trailer)
     if receipts is not None:
@@ -547,35 +663,15 @@ def verify_events(
     for seq, h, whose in heads or []:
         problems += head_problems(events, seq, h, whose)
     if commitment is not None:
-        problems += commitment_problems(events, commitment)
+        problems += commitment_problems(checkpoint.created_commitment, commitment)
     if sent is not None:
-        problems += sent_problems(events, sent, refused)
+        problems += sent_problems(events, sent, checkpoint.rolls.refused)
     replayed = replay_stream(events, replay) if replay is not None else None
     if replayed is not None:
         problems += [Problem("replay", d.message, d.seq) for d in replayed.differences]
-    problems.sort(key=lambda p: (p.seq is None, p.seq or 0))
-    bad = [p.seq for p in problems if p.seq is not None]
-    marks = [r["mark"] for r in rolls]
-    last = max(events, key=lambda e: e.seq) if events else None
-    report = {
-        "ok": not problems,
-        "chain_ok": not chain,
-        "first_bad_seq": min(bad) if bad else None,
-        "events_checked": len(events),
-        "rolls_checked": len(rolls),
-        "rolls_verified": marks.count(VERIFIED),
-        "rolls_failed": marks.count(FAILED) + marks.count(SEED_FAILED),
-        "rolls_unverifiable": marks.count(NOT_YET_REVEALED) + marks.count(MANUAL),
-        "rolls_not_yet_revealed": marks.count(NOT_YET_REVEALED),
-        "rolls_manual": marks.count(MANUAL),
-        # Only where there are hidden rolls: the reports of streams without them stay as they were.
-        **(hidden_counts if hidden_counts["hidden_rolls"] else {}),
-        "head": {"seq": last.seq, "hash": last.hash} if last else {"seq": 0, "hash": ZERO_HASH},
-        "problems": [msgspec.to_builtins(p) for p in problems],
-    }
-    if replayed is not None:
-        report["replay"] = replayed.summary()
-    return report
+    return checkpoint.report(
+        list(format_problems or []), problems, replayed.summary() if replayed is not None else None
+    )
 
 
 def parse_export(raw: bytes) -> tuple[list[Event], dict[str, Any] | None, list[Problem]]:

@@ -14,32 +14,44 @@ from events.envelope import Event
 from server.discord.signature import BadPublicKey, signed_request_problem
 
 
-def discord_problems(events: list[Event], keys: list[str] | None) -> list[tuple[int, str]]:
-    """(seq, why) of each command claiming Discord that does not prove it; `keys`: the application's
-    public keys (hex), None or empty when none was given (then a claim cannot be checked, and is named)."""
-    out: list[tuple[int, str]] = []
-    previous = None
-    declared_by: dict[str, str] = {}
-    for e in events:
-        if e.command_id != previous:
-            previous = e.command_id
-            declared = e.data.get("declaration")
-            if isinstance(declared, dict):
-                declared_by[e.command_id] = str(declared.get("keyed_by"))
-                if declared.get("keyed_by") == "discord":
-                    why = _problem(declared, e.command_id, keys)
-                    if why is not None:
-                        out.append((e.seq, f"seq {e.seq}: command {e.command_id!r} {why}"))
-        if e.type == "DieRolled" and e.data.get("keyed_by") == "discord" and e.data.get("source") != "manual":
-            key = e.data.get("keyed_command_id") or e.command_id
-            if declared_by.get(key) != "discord":
-                out.append(
-                    (
-                        e.seq,
-                        f"seq {e.seq}: a die keyed by Discord under {key!r}, a command that was not sent from Discord",
+class DiscordClaims:
+    """The Discord claims checked event by event, resumable (the verifier's checkpoint), under `keys`."""
+
+    def __init__(self, keys: list[str] | None) -> None:
+        self.keys = keys
+        self.problems: list[tuple[int, str]] = []
+        self.previous: str | None = None
+        self.from_discord: set[str] = set()  # the commands whose declaration says Discord keyed them
+
+    def fold(self, events: list[Event]) -> None:
+        """Take the events after the last ones taken."""
+        out = self.problems
+        for e in events:
+            if e.command_id != self.previous:
+                self.previous = e.command_id
+                declared = e.data.get("declaration")
+                if isinstance(declared, dict):
+                    if declared.get("keyed_by") == "discord":
+                        self.from_discord.add(e.command_id)
+                        why = _problem(declared, e.command_id, self.keys)
+                        if why is not None:
+                            out.append((e.seq, f"seq {e.seq}: command {e.command_id!r} {why}"))
+                    else:
+                        self.from_discord.discard(e.command_id)
+            if (
+                e.type == "DieRolled"
+                and e.data.get("keyed_by") == "discord"
+                and e.data.get("source") != "manual"
+            ):
+                key = e.data.get("keyed_command_id") or e.command_id
+                if key not in self.from_discord:
+                    out.append(
+                        (
+                            e.seq,
+                            f"seq {e.seq}: a die keyed by Discord under {key!r}, a command that was not sent "
+                            "from Discord",
+                        )
                     )
-                )
-    return out
 
 
 def _problem(declared: dict[str, Any], command_id: str, keys: list[str] | None) -> str | None:

@@ -17,25 +17,39 @@ from events.hidden_rolls import hidden_faces, roll_commitment, salt_of, total_of
 from projections.audit import seed_bytes
 
 
-def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
-    """(kind, message, seq) problems, and the counts {hidden_rolls, hidden_rolls_revealed,
-    hidden_rolls_verified}: verified when its reveal matches its commitment (and the seed, once revealed)."""
-    problems: list[tuple[str, str, int]] = []
-    ordered = sorted(events, key=lambda e: e.seq)
-    created = ordered[0].data if ordered and ordered[0].type == "EncounterCreated" else {}
-    made: dict[int, Event] = {e.seq: e for e in ordered if e.type == "HiddenRollMade"}
-    reveals: dict[int, Event] = {}
-    bad: set[int] = set()
-    for e in ordered:
-        if e.type != "HiddenRollRevealed":
-            continue
+class HiddenRolls:
+    """The hidden rolls checked event by event, resumable (the verifier's checkpoint): each reveal when it
+    comes; the seed, which may be revealed at any point, against every roll when the report is made."""
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str, int]] = []
+        self.created: dict[str, Any] | None = None  # the creation's data, once the first event is taken
+        self.made: dict[int, Event] = {}
+        self.reveals: dict[int, Event] = {}
+        self.bad: set[int] = set()
+        self.seed_event: Event | None = None
+
+    def fold(self, events: list[Event]) -> None:
+        """Take the events after the last ones taken."""
+        ordered = sorted(events, key=lambda e: e.seq)
+        if ordered and self.created is None:
+            self.created = ordered[0].data if ordered[0].type == "EncounterCreated" else {}
+        self.made.update((e.seq, e) for e in ordered if e.type == "HiddenRollMade")
+        for e in ordered:
+            if e.type == "HiddenRollRevealed":
+                self._revealed(e)
+            elif e.type == "HiddenSeedRevealed" and self.seed_event is None:
+                self.seed_event = e
+
+    def _revealed(self, e: Event) -> None:
+        problems, reveals, bad = self.problems, self.reveals, self.bad
         target = e.data.get("seq")
-        roll = made.get(target) if isinstance(target, int) else None
+        roll = self.made.get(target) if isinstance(target, int) else None
         if roll is None or not isinstance(target, int) or target >= e.seq:
             problems.append(
                 ("hidden", f"seq {e.seq} reveals seq {target}, which is no earlier hidden roll", e.seq)
             )
-            continue
+            return
         if target in reveals:
             problems.append(
                 (
@@ -45,7 +59,7 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
                     e.seq,
                 )
             )
-            continue
+            return
         reveals[target] = e
         faces, salt = e.data.get("faces"), e.data.get("salt")
         if (
@@ -63,7 +77,7 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
                 )
             )
             bad.add(target)
-            continue
+            return
         try:
             total = total_of(roll.data["expression"], faces)
         except ValueError as exc:
@@ -76,7 +90,7 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
                 )
             )
             bad.add(target)
-            continue
+            return
         if total != e.data.get("total"):
             problems.append(
                 (
@@ -87,42 +101,46 @@ def hidden_roll_report(events: list[Event]) -> tuple[list[tuple[str, str, int]],
                 )
             )
             bad.add(target)
-    seed_event = next((e for e in ordered if e.type == "HiddenSeedRevealed"), None)
-    seed = _checked_seed(seed_event, created, problems)
-    if seed is not None and seed_event is not None:
-        stream = seed_event.stream
-        for seq, roll in made.items():
-            d = roll.data
-            faces = hidden_faces(seed, stream, d["keyed_command_id"], d["entropy"], d["expression"])
-            if (
-                roll_commitment(faces, salt_of(seed, stream, d["keyed_command_id"], d["entropy"]))
-                != d["commitment"]
-            ):
-                problems.append(
-                    (
-                        "hidden",
-                        f"seq {seq}: the hidden roll's commitment is not what the hidden seed "
-                        f"revealed at seq {seed_event.seq} gives for its inputs",
-                        seq,
+
+    def report(self) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
+        """The problems and counts of every event taken so far."""
+        problems, bad, made, reveals = list(self.problems), set(self.bad), self.made, self.reveals
+        seed_event = self.seed_event
+        seed = _checked_seed(seed_event, self.created or {}, problems)
+        if seed is not None and seed_event is not None:
+            stream = seed_event.stream
+            for seq, roll in made.items():
+                d = roll.data
+                faces = hidden_faces(seed, stream, d["keyed_command_id"], d["entropy"], d["expression"])
+                if (
+                    roll_commitment(faces, salt_of(seed, stream, d["keyed_command_id"], d["entropy"]))
+                    != d["commitment"]
+                ):
+                    problems.append(
+                        (
+                            "hidden",
+                            f"seq {seq}: the hidden roll's commitment is not what the hidden seed "
+                            f"revealed at seq {seed_event.seq} gives for its inputs",
+                            seq,
+                        )
                     )
-                )
-                bad.add(seq)
-            elif seq not in reveals:
-                problems.append(
-                    (
-                        "hidden",
-                        f"the hidden roll at seq {seq} was never revealed, though the hidden "
-                        f"seed was (seq {seed_event.seq})",
-                        seed_event.seq,
+                    bad.add(seq)
+                elif seq not in reveals:
+                    problems.append(
+                        (
+                            "hidden",
+                            f"the hidden roll at seq {seq} was never revealed, though the hidden "
+                            f"seed was (seq {seed_event.seq})",
+                            seed_event.seq,
+                        )
                     )
-                )
-                bad.add(seq)
-    counts = {
-        "hidden_rolls": len(made),
-        "hidden_rolls_revealed": len(reveals),
-        "hidden_rolls_verified": len([s for s in reveals if s not in bad]),
-    }
-    return problems, counts
+                    bad.add(seq)
+        counts = {
+            "hidden_rolls": len(made),
+            "hidden_rolls_revealed": len(reveals),
+            "hidden_rolls_verified": len([s for s in reveals if s not in bad]),
+        }
+        return problems, counts
 
 
 def _checked_seed(
@@ -146,4 +164,4 @@ def _checked_seed(
     return seed
 
 
-__all__ = ["hidden_roll_report"]
+__all__ = ["HiddenRolls"]
