@@ -298,11 +298,18 @@ class WholeStreamReads(EventStore):
     """The events port, and whole streams read outside the event loop (GET /verify and /audit:
     server/audit/whole_stream.py)."""
 
-    def whole_stream_reader(self) -> Callable[[str], list[Event]] | None:
-        """A picklable callable that a worker process calls with a stream id to read that whole stream
-        itself, in seq order, through a connection of its own; None when no other process can open this
-        store (its reports are then made from pages read on the loop)."""
+    def whole_stream_reader(self) -> Callable[[str, int], list[Event]] | None:
+        """A picklable callable that a worker process calls with a stream id and a seq to read that
+        stream's events after the seq (0: the whole stream) itself, in seq order, through a connection of
+        its own; None when no other process can open this store (its reports are then made from pages
+        read on the loop)."""
         return None
+
+    @abc.abstractmethod
+    async def external_writes_marker(self) -> int | None:
+        """A number that changes when anyone but this handle has written to the database since it was last
+        read, so what this process checked of a stream earlier (GET /verify's verified prefix) is no longer
+        to be trusted; None for a database others legitimately write to, or that cannot tell."""
 
 
 class Listening(abc.ABC):

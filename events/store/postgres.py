@@ -118,17 +118,19 @@ class PostgresStreamReader(msgspec.Struct, frozen=True):
     dsn: str
     schema: str
 
-    def __call__(self, stream: str) -> list[Event]:
-        return asyncio.run(self._read(stream))
+    def __call__(self, stream: str, after: int = 0) -> list[Event]:
+        return asyncio.run(self._read(stream, after))
 
-    async def _read(self, stream: str) -> list[Event]:
+    async def _read(self, stream: str, after: int) -> list[Event]:
         conn = await asyncpg.connect(self.dsn)
         try:
             await conn.execute(
                 "SELECT set_config('search_path', $1, false)", '"' + self.schema.replace('"', '""') + '"'
             )
             rows = await conn.fetch(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY seq", stream
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq",
+                stream,
+                after,
             )
         finally:
             await conn.close()
@@ -340,6 +342,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, PostgresDiscord, Store,
 
     def whole_stream_reader(self) -> PostgresStreamReader | None:
         return PostgresStreamReader(self.dsn, self.schema) if self.schema else None
+
+    async def external_writes_marker(self) -> None:
+        return None  # other processes append here by design: an edit of old rows is found by a full check
 
     def unavailable(self, exc: BaseException) -> str | None:
         # A connection the server dropped mid-command can be left "in another operation" when asyncpg

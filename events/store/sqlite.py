@@ -133,11 +133,12 @@ class SqliteStreamReader(msgspec.Struct, frozen=True):
 
     path: str
 
-    def __call__(self, stream: str) -> list[Event]:
+    def __call__(self, stream: str, after: int = 0) -> list[Event]:
         db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
         try:
             rows = db.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY seq", (stream,)
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND seq > ? ORDER BY seq",
+                (stream, after),
             ).fetchall()
         finally:
             db.close()
@@ -387,6 +388,17 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, SqliteDiscord, Store):
 
     def whole_stream_reader(self) -> SqliteStreamReader:
         return SqliteStreamReader(self.path)
+
+    async def external_writes_marker(self) -> int:
+        # SQLite's data_version changes when another connection commits, never for the connection's own
+        # commits: read on the writer, through which every write of this server goes, it moves only for
+        # someone else's (the readers' would move with every append of ours).
+        async with self._write:
+            return int(await self._on_writer(self._data_version))
+
+    def _data_version(self) -> int:
+        assert self._writer is not None
+        return int(self._writer.execute("PRAGMA data_version").fetchone()[0])
 
     def unavailable(self, exc: BaseException) -> str | None:
         code = getattr(exc, "sqlite_errorcode", None)

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,9 @@ from events.envelope import Event
 from events.store.port import WholeStreamReads
 from projections.audit import audit
 from rules.registry import Registry
-from server.audit.verifying import Problem, verify_events
+from server.audit.replaying import replay_stream
+from server.audit.verified_prefixes import VerifiedPrefixes
+from server.audit.verifying import Checkpoint, Problem, commitment_problems, known_head_problems
 from server.encounters.snapshots import read_range
 
 # Bytes of a report written to the client between awaits.
@@ -44,14 +47,22 @@ def verify_report(
     commitment: str | None = None,
     replay: bool = False,
     discord_keys: list[str] | None = None,
-) -> dict[str, Any]:
-    """GET /verify's report: the stream's checks, the listing's head (a tail cut below it is named at the
-    first missing seq), what the client kept (`?head=`, `?commitment=`) and, with `?replay=1`, every declared
-    command decided again by the installed rulesets (as `tussle verify --replay` would here)."""
+    resumed: Checkpoint | None = None,
+) -> tuple[dict[str, Any], Checkpoint]:
+    """GET /verify's report and the checkpoint it leaves: the stream's checks, the listing's head (a tail
+    cut below it is named at the first missing seq), what the client kept (`?head=`, `?commitment=`) and,
+    with `?replay=1`, every declared command decided again by the installed rulesets (as `tussle verify
+    --replay` would here). `resumed`: the checkpoint of an earlier report, `events` then being only those
+    after it (its verified prefix is not read again: a kept head must then be its head or after it)."""
+    checkpoint = resumed if resumed is not None else Checkpoint(discord_keys)
+    hashes = {checkpoint.seq: checkpoint.hash} if checkpoint.seq else {}
+    from_seq = checkpoint.seq + 1
+    checkpoint.resume(events)
+    hashes.update((e.seq, e.hash) for e in events)
     extra: list[Problem] = []
     heads = list(kept or [])
     seq, hash_ = head
-    last = max((e.seq for e in events), default=0)
+    last = checkpoint.seq
     if seq < last:
         extra.append(
             Problem(
@@ -62,14 +73,16 @@ def verify_report(
         )
     else:
         heads.append((seq, hash_, "the encounter's listing"))
-    return verify_events(
-        events,
-        format_problems=extra,
-        heads=heads,
-        commitment=commitment,
-        replay=_installed() if replay else None,
-        discord_keys=discord_keys,
-    )
+    after = [p for s, h, whose in heads for p in known_head_problems(hashes, last, s, h, whose)]
+    if commitment is not None:
+        after += commitment_problems(checkpoint.created_commitment, commitment)
+    replayed = replay_stream(events, _installed()) if replay else None
+    if replayed is not None:
+        after += [Problem("replay", d.message, d.seq) for d in replayed.differences]
+    report = checkpoint.report(extra, after, replayed.summary() if replayed is not None else None)
+    report["checked"] = "incremental" if resumed is not None else "full"
+    report["from_seq"] = from_seq
+    return report, checkpoint
 
 
 @functools.cache
@@ -89,24 +102,45 @@ def audit_report(events: list[Event]) -> dict[str, Any]:
     return report
 
 
-def _in_worker(
-    kind: str,
-    read: Callable[[str], list[Event]],
+def _in_worker(read: Callable[[str, int], list[Event]], stream: str) -> bytes:
+    """The `audit` report as JSON: encoded there, so the loop only passes the bytes on (an audit of
+    100,000 events lists every roll: decoding it back into objects here would hold the loop again)."""
+    return msgspec.json.encode(audit_report(read(stream, 0)))
+
+
+def _verified_in_worker(
+    read: Callable[[str, int], list[Event]],
+    owner: str,
     stream: str,
-    head: tuple[int, str],
-    kept: Any = None,
-    commitment: str | None = None,
-    replay: bool = False,
-    discord_keys: list[str] | None = None,
+    marker: int | None,
+    full: bool,
+    args: tuple[Any, ...],
 ) -> bytes:
-    """The report as JSON: encoded there, so the loop only passes the bytes on (an audit of 100,000
-    events lists every roll: decoding it back into objects here would hold the loop again)."""
-    events = read(stream)
-    return msgspec.json.encode(
-        verify_report(events, head, kept, commitment, replay, discord_keys)
-        if kind == "verify"
-        else audit_report(events)
-    )
+    """The `verify` report as JSON, resumed from the checkpoint this worker kept of the stream: it stays
+    here, where the next check runs (pickled to the server and back, the checkpoint of a 100,000-event
+    encounter would cost more than checking a few new events)."""
+    head, kept, commitment, replay, discord_keys = args
+    prefixes = _prefixes_of((read, owner))
+    resumed = prefixes.resumable(stream, marker, full, head[0], kept, discord_keys)
+    events = read(stream, resumed.seq if resumed else 0)
+    report, checkpoint = verify_report(events, head, kept, commitment, replay, discord_keys, resumed)
+    prefixes.keep(stream, checkpoint, marker)
+    return msgspec.json.encode(report)
+
+
+# In the worker: the verified prefixes of each app of its server process, by (database reader, owner).
+_by_source: OrderedDict[Any, VerifiedPrefixes] = OrderedDict()
+
+# How many apps' verified prefixes the worker keeps (a server has one; a test run starts many).
+SOURCES_KEPT = 4
+
+
+def _prefixes_of(source: Any) -> VerifiedPrefixes:
+    prefixes = _by_source.pop(source, None) or VerifiedPrefixes()
+    _by_source[source] = prefixes
+    while len(_by_source) > SOURCES_KEPT:
+        _by_source.popitem(last=False)
+    return prefixes
 
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -148,9 +182,19 @@ def _worker() -> concurrent.futures.ProcessPoolExecutor:
     return _pool
 
 
-async def report(
+async def report(store: WholeStreamReads, stream: str) -> bytes:
+    """The `audit` report of the stream as JSON, off the event loop where the store allows."""
+    source = store.whole_stream_reader()
+    if source is not None:
+        return await _off_the_loop(_in_worker, source, stream)
+    return msgspec.json.encode(audit_report(await read_range(store, stream, 1, None)))
+
+
+async def verified(
     store: WholeStreamReads,
-    kind: str,
+    prefixes: VerifiedPrefixes,
+    marker: int | None,
+    full: bool,
     stream: str,
     head: tuple[int, str],
     kept: Any = None,
@@ -158,24 +202,32 @@ async def report(
     replay: bool = False,
     discord_keys: list[str] | None = None,
 ) -> bytes:
-    """The `verify` or `audit` report of the stream as JSON, off the event loop where the store allows."""
+    """The `verify` report of the stream as JSON, off the event loop where the store allows: of only the
+    events after the last check's, unless `full` (server/audit/verified_prefixes.py). `marker`: the
+    store's external writes marker, read now; `prefixes`: where the checkpoints are kept when the report
+    is made here (the worker keeps those of the reports it makes)."""
     source = store.whole_stream_reader()
     if source is not None:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(
-                _worker(), _in_worker, kind, source, stream, head, kept, commitment, replay, discord_keys
-            )
-        except concurrent.futures.BrokenExecutor:
-            global _pool
-            _pool = None  # the worker died (killed, out of memory): the next report starts another
-            raise
-    events = await read_range(store, stream, 1, None)
-    return msgspec.json.encode(
-        verify_report(events, head, kept, commitment, replay, discord_keys)
-        if kind == "verify"
-        else audit_report(events)
-    )
+        args = (head, kept, commitment, replay, discord_keys)
+        body: bytes = await _off_the_loop(
+            _verified_in_worker, source, prefixes.owner, stream, marker, full, args
+        )
+        return body
+    resumed = prefixes.resumable(stream, marker, full, head[0], kept, discord_keys)
+    events = await read_range(store, stream, resumed.seq + 1 if resumed else 1, None)
+    report, checkpoint = verify_report(events, head, kept, commitment, replay, discord_keys, resumed)
+    prefixes.keep(stream, checkpoint, marker)
+    return msgspec.json.encode(report)
+
+
+async def _off_the_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_worker(), fn, *args)
+    except concurrent.futures.BrokenExecutor:
+        global _pool
+        _pool = None  # the worker died (killed, out of memory): the next report starts another
+        raise
 
 
 async def write_report(request: web.Request, body: bytes) -> web.StreamResponse:

@@ -1170,7 +1170,21 @@ class VerifyReport(msgspec.Struct):
     ok: Annotated[bool, about("true: nothing is wrong.")]
     chain_ok: Annotated[bool, about("true: every event's hash and prev_hash hold.")]
     first_bad_seq: Annotated[int | None, about("The first seq with a problem; null: none.")]
-    events_checked: Annotated[int, about("How many events the check read.")]
+    events_checked: Annotated[
+        int, about("How many events the verdict covers: this check's and those an earlier one checked.")
+    ]
+    checked: Annotated[
+        Literal["full", "incremental"],
+        about(
+            "full: every event was checked now (the first check since the server started, `?full=1`, "
+            "`?replay=1`, a `?head=` before the last check's head, or a write to the database by anyone "
+            "but this server); incremental: only the events from `from_seq` on, resuming from what this "
+            "server checked last time."
+        ),
+    ]
+    from_seq: Annotated[
+        int, about("The first seq checked this time: 1 for a full check, the last check's head + 1 else.")
+    ]
     rolls_checked: Annotated[int, about("How many rolls were checked.")]
     rolls_verified: Annotated[
         int, about("How many were recomputed from their revealed seed and found right.")

@@ -515,10 +515,17 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "get",
         _enc("/verify"),
-        "Check the hash chain and every verifiable roll.",
+        "Check the hash chain and every verifiable roll: only the events after the ones this server "
+        "checked last time (`checked: incremental`), unless `?full=1` (docs/verifying.md).",
         {200: t.VerifyReport},
         (400, 401, 403, 404),
         query=(
+            (
+                "full",
+                {"type": "string", "enum": ["0", "1"]},
+                "1: check the whole stream again, not only what came since the last check (an edit of "
+                "old rows behind the server's back on PostgreSQL shows only so)",
+            ),
             ("head", {"type": "string", "pattern": "^[0-9]+:[0-9a-f]{64}$"}, "SEQ:HASH, a head you kept"),
             ("commitment", {"type": "string"}, "the first commitment, from the create answer"),
             (

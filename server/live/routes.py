@@ -7,6 +7,7 @@ from aiohttp import web
 from projections.forum_export import forum_posts
 from projections.log import group_by_turn
 from server.audit import whole_stream
+from server.audit.verified_prefixes import VERIFIED_PREFIXES, VerifiedPrefixes
 from server.audit.verifying import parse_head
 from server.encounters.log_reading import DEFAULT_LIMIT, log_range, timeline, turn_range
 from server.encounters.service_errors import bad_request
@@ -115,13 +116,15 @@ async def get_audit(request: web.Request) -> web.StreamResponse:
     stream = request.match_info["id"]
     await reader(request, stream)
     enc = request.app[ENCOUNTERS]
-    info = await enc.info(stream)
-    body = await whole_stream.report(enc.store, "audit", stream, (info.seq, info.hash))
+    await enc.info(stream)  # 404 for an encounter that is not there
+    body = await whole_stream.report(enc.store, stream)
     return await whole_stream.write_report(request, body)
 
 
 async def get_verify(request: web.Request) -> web.StreamResponse:
-    """GET /encounters/{id}/verify (made off the event loop: server/audit/whole_stream.py)"""
+    """GET /encounters/{id}/verify (made off the event loop: server/audit/whole_stream.py). It checks only
+    the events after the ones this server checked last time (server/audit/verified_prefixes.py), unless
+    `?full=1`, `?replay=1` or a `?head=` inside the part already checked asks for all of them."""
     stream = request.match_info["id"]
     await reader(request, stream)
     kept = []
@@ -135,9 +138,14 @@ async def get_verify(request: web.Request) -> web.StreamResponse:
     replay = request.query.get("replay", "0")
     if replay not in ("0", "1"):
         raise bad_request("replay must be 1 (decide every declared command again) or 0", "replay")
-    body = await whole_stream.report(
+    full = request.query.get("full", "0")
+    if full not in ("0", "1"):
+        raise bad_request("full must be 1 (check the whole stream again) or 0 (only what came since)", "full")
+    body = await whole_stream.verified(
         enc.store,
-        "verify",
+        request.app[VERIFIED_PREFIXES],
+        await enc.store.external_writes_marker(),
+        full == "1" or replay == "1",
         stream,
         (info.seq, info.hash),
         kept,
@@ -158,6 +166,7 @@ def setup(app: web.Application) -> None:
     app.router.add_get("/encounters/{id}/log", get_log)
     app.router.add_get("/encounters/{id}/audit", get_audit)
     app.router.add_get("/encounters/{id}/verify", get_verify)
+    app[VERIFIED_PREFIXES] = VerifiedPrefixes()
     app.router.add_get("/asyncapi.json", get_asyncapi)
     websocket.setup(app)
     firehose.setup(app)

@@ -124,6 +124,16 @@ class StoreContract:
         assert [p for p, _ in feed] == [1, 2, 3, 4, 5, 6]
         assert [e for _, e in feed] == events
 
+    async def test_its_own_writes_never_move_the_external_writes_marker(self, store: Store):
+        # The marker tells GET /verify that someone else wrote: this handle's own appends, snapshots and
+        # deletions are what the verified prefix already accounts for.
+        before = await store.external_writes_marker()
+        await created(store, "mine")
+        await store.append(command("mine", 1, "c1", n=3))
+        await created(store, "gone")
+        await store.delete_stream("gone")
+        assert await store.external_writes_marker() == before
+
     async def test_data_is_stored_and_hashed_exactly_as_sealed(self, store: Store):
         await created(store, "texts")
         data = {

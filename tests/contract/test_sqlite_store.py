@@ -3,6 +3,7 @@ read and write beside it."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -20,3 +21,19 @@ class TestSqliteStore(StoreContract):
     def make_handle(self, tmp_path: Any) -> Callable[..., Store]:
         path = str(tmp_path / "contract.db")
         return lambda first, seed_key=None: SqliteStore(path, lock=first, seed_key=seed_key)
+
+
+async def test_a_write_by_another_connection_moves_the_external_writes_marker(tmp_path: Any) -> None:
+    path = str(tmp_path / "marked.db")
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        before = await store.external_writes_marker()
+        other = sqlite3.connect(path)
+        with other:
+            other.execute("UPDATE events SET data = data WHERE 0")
+            other.execute("CREATE TABLE IF NOT EXISTS scribbles (x)")
+        other.close()
+        assert before is not None and await store.external_writes_marker() != before
+    finally:
+        await store.close()

@@ -240,6 +240,9 @@ class MemoryStore(Store):
     async def last_position(self) -> int:
         return self._t.feed[-1][0] if self._t.feed else 0
 
+    async def external_writes_marker(self) -> None:
+        return None  # nothing but this process's own handles can write to memory
+
     async def stream_info(self, stream: str) -> StreamInfo | None:
         return self._t.streams.get(stream)
 
