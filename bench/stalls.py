@@ -9,7 +9,7 @@ sends `note` commands to a small encounter one after another and times each answ
 (the ceiling: the same commands with nothing else running, measured in the same run), then while
 another client reads the big encounter back to back in every way — GET /encounters/{id}, /state,
 /state?at=N/2, /log (a page), /log?limit=10000, /log?format=markdown, a turn excerpt, /events,
-/events as NDJSON (the whole export), /audit, /verify and a websocket `log` subscription's snapshot.
+/events as NDJSON (the whole export), /audit, /verify?full=1 and a websocket `log` subscription's snapshot.
 It prints the commands' p50/p99/max in
 both phases, the p99's ratio to the ceiling's and to the 20 ms target, and how long each read took.
 With `--trace` the server runs asyncio's debug mode (TUSSLE_LOOP_PROBE=trace) and the script lists
@@ -104,7 +104,7 @@ async def reads(
         ("/events?limit=10000", f"{e}/events?limit=10000", {}),
         ("/events NDJSON (export)", f"{e}/events", {"Accept": "application/x-ndjson"}),
         ("/audit", f"{e}/audit", {}),
-        ("/verify", f"{e}/verify", {}),
+        ("/verify?full=1", f"{e}/verify?full=1", {}),  # the whole check: an incremental one reads little
     ]
     kinds.append(("ws log subscription", f"{e}/ws", {}))
     while not stop.is_set():
