@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 
 import msgspec
 
@@ -162,14 +164,18 @@ def time_ceiling(path: str, stream: str, collector_paused: bool = False) -> tupl
         db.close()
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+@contextlib.contextmanager
+def big_encounter(description: str, name: str) -> Iterator[tuple[argparse.Namespace, str, str]]:
+    """The arguments of a bench over this script's encounter (--events, --runs, --db-dir) and the
+    encounter, built in a temporary database: (args, the database's path, the encounter's id). The
+    database is removed afterwards."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--events", type=int, default=100_000, help="events in the encounter (100,000)")
     p.add_argument("--runs", type=int, default=5, help="runs of each measurement; the best is shown (5)")
     p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
     args = p.parse_args()
-    workdir = tempfile.mkdtemp(prefix="tussle-replay-", dir=args.db_dir)
-    path = os.path.join(workdir, "replay.db")
+    workdir = tempfile.mkdtemp(prefix=f"tussle-{name}-", dir=args.db_dir)
+    path = os.path.join(workdir, f"{name}.db")
     try:
         t0 = time.perf_counter()
         stream = asyncio.run(build(path, args.events))
@@ -177,13 +183,18 @@ def main() -> None:
             f"built a {args.events:,}-event freeform encounter in {time.perf_counter() - t0:.1f} s; "
             f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
         )
+        yield args, path, stream
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main() -> None:
+    with big_encounter(__doc__.split("\n\n")[0], "replay") as (args, path, stream):
         server_runs, ceiling_runs, paused_runs = [], [], []
         for _ in range(args.runs):  # interleaved, so that all three see the same machine
             server_runs.append(asyncio.run(time_server(path, stream)))
             ceiling_runs.append(time_ceiling(path, stream))
             paused_runs.append(time_ceiling(path, stream, collector_paused=True))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     # Best of the runs (as timeit does): on a shared machine the slow runs measure the neighbours.
     n = server_runs[0][2]
     server_s, reading_s, _ = min(server_runs)

@@ -16,19 +16,16 @@ as the server keys them: each fails the draw check, some 38,000 problems at 100,
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 import msgspec
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.replay import build  # noqa: E402
+from bench.replay import big_encounter  # noqa: E402
 from events.store.sqlite import SqliteStore, SqliteStreamReader  # noqa: E402
 from rules.registry import Registry  # noqa: E402
 from server.audit.verified_prefixes import VerifiedPrefixes  # noqa: E402
@@ -99,23 +96,8 @@ def split(read: SqliteStreamReader, stream: str, runs: int) -> dict[str, list[fl
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--events", type=int, default=100_000, help="events in the encounter (100,000)")
-    p.add_argument("--runs", type=int, default=5, help="runs of each measurement; the best is shown (5)")
-    p.add_argument("--db-dir", default=None, help="where the temporary database goes (default: a temp dir)")
-    args = p.parse_args()
-    workdir = tempfile.mkdtemp(prefix="tussle-verify-", dir=args.db_dir)
-    path = os.path.join(workdir, "verify.db")
-    try:
-        t0 = time.perf_counter()
-        stream = asyncio.run(build(path, args.events))
-        print(
-            f"built a {args.events:,}-event freeform encounter in {time.perf_counter() - t0:.1f} s; "
-            f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}"
-        )
+    with big_encounter(__doc__.split("\n\n")[0], "verify") as (args, path, stream):
         times = asyncio.run(measure(path, stream, args.runs))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     # Best of the runs (as timeit does): on a shared machine the slow runs measure the neighbours.
     full_s, resumed_s = min(times["full"]), min(times["incremental"])
     n = int(max(times["events"]))
