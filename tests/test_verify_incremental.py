@@ -6,11 +6,17 @@ of the whole check (server/audit/verifying.py Checkpoint)."""
 from __future__ import annotations
 
 import copy
+import json
 import sqlite3
 from typing import Any
 
+import aiohttp
+import asyncpg
+
+from events.envelope import event_hash
 from server.audit.verifying import parse_export
 from server.audit.whole_stream import verify_report
+from tests.support.client import PgServer, TussleClient
 from tests.support.forged_corpus import CASES, UNLIMITED, fight
 from tests.support.serving import ServeProcess
 from tests.support.tampering import encode, parse
@@ -71,6 +77,44 @@ async def test_a_rewrite_of_an_old_event_in_the_file_is_found_by_the_next_check(
     report = (await enc.get("/verify")).body
     assert report["checked"] == "full" and not report["ok"] and not report["chain_ok"]
     assert report["first_bad_seq"] == note["seq"], report["problems"]
+
+
+async def test_on_postgresql_a_stream_rewritten_up_to_the_last_check_is_found_by_the_next(pg_schema_dsn):
+    """PostgreSQL has no marker of other writers (other processes append legitimately), so a resumed check
+    reads the event at its checkpoint again: a forger who rewrote it and sealed it anew, head and all,
+    meets the hash this server checked last time."""
+    srv = await PgServer(pg_schema_dsn).start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            enc = await TussleClient(srv.base_url, session, srv.db_path).create()
+            await enc.add(ANN)
+            await rolled(enc, 1)
+            note = await enc.ok("note", text="the bridge holds")
+            assert (await enc.get("/verify")).body["ok"]
+            conn = await asyncpg.connect(pg_schema_dsn)
+            try:
+                row = await conn.fetchrow(
+                    "SELECT * FROM events WHERE stream = $1 AND seq = $2", enc.id, note["seq"]
+                )
+                data = row["data"].replace("the bridge holds", "the bridge fell")
+                fields = ("stream", "seq", "type", "actor", "command_id", "ts", "prev_hash")
+                forged = event_hash(data=json.loads(data), **{k: row[k] for k in fields})
+                await conn.execute(
+                    "UPDATE events SET data = $1, hash = $2 WHERE stream = $3 AND seq = $4",
+                    data,
+                    forged,
+                    enc.id,
+                    note["seq"],
+                )
+                await conn.execute("UPDATE streams SET hash = $1 WHERE id = $2", forged, enc.id)
+            finally:
+                await conn.close()
+            report = (await enc.get("/verify")).body
+    finally:
+        await srv.stop()
+    assert report["checked"] == "full" and not report["ok"]
+    assert report["first_bad_seq"] == note["seq"], report["problems"]
+    assert any("this server's last check" in p["message"] for p in report["problems"]), report["problems"]
 
 
 async def test_full_1_checks_the_whole_stream_and_other_values_are_refused(tussle):

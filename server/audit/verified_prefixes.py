@@ -7,8 +7,10 @@ next check runs: a checkpoint pickled to the server and back would cost more tha
 the app's `VERIFIED_PREFIXES` for a store checked in the server's process. Only the most recently
 verified encounters keep one (`CAPACITY`, `EVENTS_KEPT`). A write to the database by anyone but this
 server (the store's `external_writes_marker` moved) drops them all: what they vouch for may have been
-rewritten. On a database other processes legitimately append to (PostgreSQL) the store cannot tell, and
-only a full check (`?full=1`, `tussle verify`) finds an edit of old rows.
+rewritten. On a database other processes legitimately append to (PostgreSQL) the store cannot tell: a
+resumed check reads the event at its checkpoint's seq again, so a stream rewritten up to there (its hashes
+made anew) is found as a head this server kept, but an edit of older rows that leaves that event alone is
+found only by a full check (`?full=1`, `tussle verify`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import OrderedDict
 
 from aiohttp import web
 
+from events.envelope import Event
 from server.audit.verifying import Checkpoint
 
 # How many encounters keep a checkpoint, and how many events their checkpoints may cover in all: one of a
@@ -84,6 +87,21 @@ class VerifiedPrefixes:
             len(self._kept) > self.capacity or sum(c.events for c in self._kept.values()) > self.events_kept
         ):
             self._kept.popitem(last=False)
+
+
+# Who kept the head a checkpoint names, as a report says it ("seq 12: this server's last check says hash ...").
+LAST_CHECK = "this server's last check"
+
+
+def past_checkpoint(checkpoint: Checkpoint, events: list[Event]) -> list[Event] | None:
+    """`events`, read from the checkpoint's seq on: those after it; or None when the event stored at its
+    seq is not the one it checked (rewritten since, hashes and all, by someone the marker did not see).
+    The check is then made whole, with the checkpoint's head as one kept (`LAST_CHECK`)."""
+    if checkpoint.seq == 0:
+        return events
+    if not events or events[0].seq != checkpoint.seq or events[0].hash != checkpoint.hash:
+        return None
+    return events[1:]
 
 
 VERIFIED_PREFIXES = web.AppKey("verified_prefixes", VerifiedPrefixes)
