@@ -55,8 +55,11 @@ async def read_json(request: web.Request) -> dict[str, Any]:
     """The request's body as a JSON object, whatever its Content-Type (`curl -d` sends form-urlencoded)."""
     timeout_s = request.app[SETTINGS].body_timeout_s
     try:
-        async with asyncio.timeout(timeout_s):
+        if request.content.is_eof():  # the whole body came with the headers: nothing to wait for, no timer
             body = await request.read()
+        else:
+            async with asyncio.timeout(timeout_s):
+                body = await request.read()
         raw = _decoded(request, body)
     except ConnectionError:
         raise ClientGone() from None
