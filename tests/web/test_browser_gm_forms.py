@@ -54,3 +54,23 @@ def test_the_gm_adds_two_figures_at_once_through_the_stats_form(served, api, ope
     assert [i["name"] for i in simeth["items"]] == ["Broadsword"] and simeth["items"][0]["state"] == "ready"
     assert troll["side"] == "monsters" and troll["stats"]["st"] == 30
     assert gm.script_errors() == []
+
+
+@pytest.mark.parametrize("ruleset", ["gurps", "tft"])
+def test_a_ruling_with_only_its_words_is_made_from_the_page(served, api, open_page, ruleset):
+    """The ruling's form is the encounter's own ruleset's (not /openapi.json's union, which offered other
+    rulesets' overridable paths), and a box left blank is not sent as "": a plain ruling was a 422."""
+    enc = api.ok("POST", "/encounters", {"name": "A ruling", "ruleset": ruleset})
+    gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844)
+    g = gm.page
+    g.locator("#connection.live").wait_for()
+    g.get_by_text("Make a ruling", exact=True).click()
+    form = g.locator('form[data-type="ruling"]')
+    form.locator('input[name="text"]').fill("Ana slips the hold")
+    form.get_by_role("button", name="Send").click()
+    form.locator(".status.ok").wait_for()
+    g.locator("ol.log li", has_text="Ana slips the hold").wait_for()
+    events = api.ok("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"])["events"]
+    ruling = [e for e in events if e["type"] == "RulingMade"]
+    assert len(ruling) == 1 and ruling[0]["data"]["text"] == "Ana slips the hold"
+    assert gm.script_errors() == []

@@ -123,3 +123,24 @@ def test_the_page_puts_what_you_must_do_first_at_phone_width_and_clips_nothing_a
     assert not [v for v in axe_violations(w) if v["impact"] in ("serious", "critical")]
     for page in (gm, wide):
         assert page.script_errors() == []
+
+
+def test_the_banners_link_scrolls_what_it_names_below_the_banner_not_under_it(served, api, open_page):
+    """On a phone the sticky banner is two or three lines tall: its "Answer" link (and any scroll to a
+    form) must stop below it, or it covers the question it leads to."""
+    enc, _ = _brawl(api)
+    gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844)
+    g = gm.page
+    g.locator("#connection.live").wait_for()
+    banner = g.locator("#banner")
+    banner.locator(".banner", has_text="You are asked").wait_for()
+    g.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    banner.get_by_role("link", name=re.compile("Answer")).click()
+    g.wait_for_function(
+        "() => window.scrollY > 0 || document.getElementById('pending-box').getBoundingClientRect().top >= 0"
+    )
+    g.wait_for_timeout(300)  # the smooth scroll, if any, settles
+    below = banner.bounding_box()
+    target = g.locator("#pending-box").bounding_box()
+    assert target["y"] >= below["y"] + below["height"] - 1, (below, target)
+    assert gm.script_errors() == []

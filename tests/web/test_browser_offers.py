@@ -68,3 +68,20 @@ def test_a_tft_turn_is_played_by_clicks_on_offers_and_the_map(served, api, open_
         assert page.locator('[data-chain="ok"]').count() == 1
     for w in (alice, gm):
         assert w.script_errors() == []
+
+
+def test_a_player_whose_gm_types_the_dice_is_told_who_sends_the_roll(served, api, open_page):
+    """Physical dice typed in by the GM (manual_dice_from "gm", the default): a player's action that
+    needs dice is not a dead end asking for faces the page gives no box for; it says who sends it."""
+    enc, seat_token = api.tft_movement({"name": "Table dice", "dice": "manual"}, [simeth(), troll()])
+    api.command(enc, "tft.move", token=seat_token, combatant="simeth", path=[[1, 0]])
+    api.command(enc, "start_phase", phase="action")
+    alice = open_page(f"{served.url}/encounters/{enc['id']}/view#token={seat_token}", width=390, height=844)
+    a = alice.page
+    a.locator("#connection.live").wait_for()
+    a.locator("button.offer", has_text="Enter hand-to-hand with Troll").click()
+    said = a.locator("#last-result", has_text="Not sent")
+    said.wait_for()
+    assert "the GM types in the dice" in said.inner_text() and "Ask your GM" in said.inner_text()
+    assert a.locator("#dice-box form").count() == 0
+    assert alice.script_errors(allow_status=(422,)) == []

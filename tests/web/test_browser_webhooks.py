@@ -171,3 +171,36 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     g.locator("#webhooks-list tr[data-webhook]", has_text="Alice").wait_for()
     assert gm.script_errors() == [] and alice.script_errors() == []
     assert axe_violations(g) == [] and axe_violations(a) == []
+
+
+def test_on_a_phone_each_webhook_is_a_card_whose_words_stay_whole(hooks_served, receivers, open_page):
+    """Six table columns at 390 px broke every word ("Hos t", "127 .0.0 .1"): each webhook is a card of
+    labelled lines, the host and the format each on one line."""
+    api = Api(hooks_served.url)
+    bot = DiscordLike()
+    receivers.append(bot)
+    enc = api.ok("POST", "/encounters", {"name": "Hooked", "ruleset": "freeform"})
+    gm = open_page(
+        f"{hooks_served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844
+    )
+    g = gm.page
+    g.locator("#webhooks").wait_for()
+    g.fill("#webhook-url", bot.url)
+    g.select_option("#webhook-format", "json")
+    g.click("#webhook-add button[type=submit]")
+    row = g.locator("#webhooks-list tr[data-webhook]")
+    row.first.wait_for()
+    lines = g.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#webhooks-list tr[data-webhook] td[data-label]')]
+            .map((td) => { const r = document.createRange(); r.selectNodeContents(td);
+                           const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+                           return [td.dataset.label, tops.size]; }))"""
+    )
+    assert lines["Host"] == 1 and lines["Format"] == 1, lines
+    label = g.evaluate(
+        "getComputedStyle(document.querySelector('#webhooks-list td[data-label=Host]'), '::before').content"
+    )
+    assert label == '"Host: "' and "127.0.0.1" in row.inner_text()
+    width = g.evaluate("document.documentElement.clientWidth")
+    assert row.bounding_box()["width"] <= width
+    assert gm.script_errors() == []

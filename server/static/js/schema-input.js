@@ -155,7 +155,7 @@ function structInput(s, o) {
       const out = {};
       for (const [k, f] of parts) {
         const v = f.read();
-        if (v === null && !required.has(k)) continue; // unset: the server's default
+        if ((v === null || v === "") && !required.has(k)) continue; // unset (a box left blank): the server's default
         out[k] = v;
       }
       return out;

@@ -498,8 +498,14 @@ async function sendOnce(body) {
       if (Array.isArray(err.details.rolls) && err.details.rolls.length && mayEnterFaces()) {
         return { ok: false, needed: err.details.rolls, more: !!err.details.more_may_follow, text: "Roll these dice." };
       }
-      const needed = err.details.needed || err.details.rolls || [];
-      return { ok: false, text: `Roll these dice and enter the faces: ${[].concat(needed).join("; ") || err.message}${err.details.more_may_follow ? " (more may follow)" : ""}` };
+      const needed = [].concat(err.details.needed || err.details.rolls || []).join("; ") || err.message;
+      const more = err.details.more_may_follow ? " (more may follow)" : "";
+      if (page.state && page.state.dice !== "server" && !mayEnterFaces()) {
+        // Physical dice typed in by the GM (option manual_dice_from is "gm"): this page has no faces to
+        // give, so the player is told who sends it rather than asked for dice it cannot enter.
+        return { ok: false, text: `Not sent: in this encounter the GM types in the dice (option manual_dice_from is "gm"). Ask your GM to send this action with the faces the table rolls: ${needed}${more}.` };
+      }
+      return { ok: false, text: `Roll these dice and enter the faces: ${needed}${more}` };
     }
     return { ok: false, text: err.message };
   }
@@ -794,6 +800,10 @@ async function main() {
   }
   if (token) rememberToken(stream, token);
   showDevice();
+  // The sticky banner covers the window's top: whatever the page scrolls to (the banner's own link, a
+  // form's first box, a focused field) stops below it, however tall its text wraps on a phone.
+  const banner = $("banner");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--banner-h", `${banner.hidden ? 0 : banner.offsetHeight}px`)).observe(banner);
   try {
     const published = await api("GET", "/keys");
     page.keys = published.keys || [];
@@ -804,7 +814,10 @@ async function main() {
     try {
       page.me = await api("GET", `/encounters/${encodeURIComponent(stream)}/me`, { token });
       if (page.me.role !== "observer") {
-        page.openapi = await api("GET", "/openapi.json");
+        // The encounter's own ruleset's document: its commands typed exactly (a ruling's overridable paths,
+        // a facing's range), where /openapi.json's union would offer other rulesets' fields.
+        const own = `/rulesets/${encodeURIComponent(page.info.ruleset)}/openapi.json`;
+        page.openapi = await api("GET", own).catch(() => api("GET", "/openapi.json"));
         page.registry = commandSchemas(page.openapi);
         if (page.me.role === "gm") page.rulesetInfo = await api("GET", `/rulesets/${encodeURIComponent(page.info.ruleset)}`).catch(() => null);
       }

@@ -70,9 +70,11 @@ function row(w) {
       return `${r.enabled ? "Re-enabled; " : ""}${r.redelivering} deliveries sent again`;
     }) }, w.status === "disabled" ? "Re-enable and retry" : "Retry now"));
   }
+  // Each cell names its column (data-label): on a phone the rows are cards, the header row hidden.
   return el("tr", { "data-webhook": w.id },
-    el("td", {}, w.host || ""), el("td", {}, w.format), el("td", {}, w.deliver.join(", ")), el("td", {}, forWhom),
-    el("td", { class: "health" }, health(w)), el("td", {}, ...buttons));
+    el("td", { "data-label": "Host" }, w.host || ""), el("td", { "data-label": "Format" }, w.format),
+    el("td", { "data-label": "Delivers" }, w.deliver.join(", ")), el("td", { "data-label": "For" }, forWhom),
+    el("td", { class: "health", "data-label": "Health" }, health(w)), el("td", { class: "actions" }, ...buttons));
 }
 
 async function refresh() {
@@ -80,7 +82,7 @@ async function refresh() {
   const table = document.getElementById("webhooks-list");
   table.replaceChildren(
     el("caption", {}, list.length ? "Webhooks of this encounter" : "No webhooks yet"),
-    el("tr", {}, ...["Host", "Format", "Delivers", "For", "Health", "Actions"].map((h) => el("th", { scope: "col" }, h))),
+    el("tr", { class: "head" }, ...["Host", "Format", "Delivers", "For", "Health", "Actions"].map((h) => el("th", { scope: "col" }, h))),
     ...list.map(row));
 }
 
