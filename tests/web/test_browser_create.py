@@ -43,9 +43,12 @@ def test_every_ruleset_is_created_from_the_page_with_defaults_and_structured_opt
     assert len(rulesets) >= 6
     for ruleset in rulesets:
         _pick(p, ruleset)
-        # Every option says what it does and what its default is.
+        # Every option says what it does and what its default is, once.
         for opt in p.locator("#c-options > .field, #c-options > fieldset").all():
-            assert "(default: " in opt.inner_text(), opt.inner_text()
+            text = opt.inner_text().strip()
+            said = "Default (when omitted)" in text  # the schema's own words
+            assert said or "(default: " in text, text
+            assert not (said and re.search(r"\(default: [^)]*\)$", text)), text  # not said twice
         enc_id, gm = _create(p, f"Defaults of {ruleset}")
         defaults = {o["name"]: o["default"] for o in rulesets[ruleset]["options"]}
         defaults["rotate_seed_each_turn"] = True  # the landing page's own default (server dice), its own box

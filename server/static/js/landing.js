@@ -34,7 +34,9 @@ function optionInput(opt, schema, resolve) {
   const f = schemaInput(schema || { type: typeof dflt === "boolean" ? "boolean" : typeof dflt === "number" ? "integer" : "string" },
     { name: opt.name, value: dflt, resolve, describe: false });
   f.node.id = `opt-${opt.name}`;
-  f.node.append(el("small", { class: "help" }, `${description ? `${description} ` : ""}(default: ${shortJson(dflt)})`));
+  // A schema's description may say its default already ("Default (when omitted): true."): not twice.
+  const said = /Default \(when omitted\)/.test(description);
+  f.node.append(el("small", { class: "help" }, `${description ? `${description} ` : ""}${said ? "" : `(default: ${shortJson(dflt)})`}`.trim()));
   return { name: opt.name, wrap: f.node, read: f.read, dflt };
 }
 
