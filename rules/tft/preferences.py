@@ -10,6 +10,7 @@ from rules.interface import BadCommand
 from rules.refusals import refuse
 from rules.tft import figures as F
 from rules.tft.commands import ConsentHth, SetBackToWall, SetHthPreferences
+from rules.tft.entry_conditions import c4_consent
 from rules.tft.events import HthConsentGiven, HthPreferencesSet
 
 # How a preference maps to a standing order of the reaction it answers (None: ask each time).
@@ -22,10 +23,11 @@ STANDING_ORDER_OF: dict[str, dict[str, str | None]] = {
 def consent_hth(state: dict[str, Any], cmd: ConsentHth, dice: Dice) -> list[Any]:
     """The defender lets this entrant try to enter HTH this turn (C4); he still rolls the die."""
     d, e = F.get(state, cmd.combatant), F.get(state, cmd.target, "target")
-    refuse(
-        [] if d["id"] != e["id"] else [f"{d['name']} cannot consent to their own entry"],
-        f"{d['name']} may not give consent",
-    )
+    problems = [] if d["id"] != e["id"] else [f"{d['name']} cannot consent to their own entry"]
+    if c4_consent(state, e, d, None).holds:
+        # Given once, it holds for the turn: a second would only repeat the log (and stay on offer).
+        problems.append(f"{d['name']} already agreed this turn to let {e['name']} try")
+    refuse(problems, f"{d['name']} may not give consent")
     return [HthConsentGiven(d["id"], e["id"], state.get("turn", 0))]
 
 

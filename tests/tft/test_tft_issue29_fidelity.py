@@ -145,3 +145,24 @@ async def test_armor_is_said_on_an_ordinary_hth_hit(tussle):
     b = await enc.ok("tft.hth_attack", combatant="b1", target="a1", weapon="fist", dice=[[1, 2, 2], [1]])
     assert of_type(b, "Wounded")[0]["stopped"] == []
     await enc.replay_matches_live()
+
+
+async def test_a_consent_given_holds_for_the_turn_and_is_not_offered_or_given_twice(tussle):
+    """C4: the defender lets this entrant try this turn. A player playing at the page saw "Let Troll
+    into hand-to-hand" still offered after it was given, and the log repeat it."""
+    enc = await tussle.create("tft")
+    await enc.ok("add_combatant", combatant=fig("a1", "a", 12, 12, [1, 0]))
+    await enc.ok("add_combatant", combatant=fig("b1", "b", 12, 12, [0, 0]))
+    await enc.ok("start_turn", turn=1)
+
+    def targets(offers: list) -> set:
+        return {o["fields"].get("target") for o in offers if o["type"] == "tft.consent_hth"}
+
+    before = (await enc.get("/me")).body["offers"]["b1"]
+    assert "a1" in targets(before), before
+    await enc.ok("tft.consent_hth", combatant="b1", target="a1")
+    after = (await enc.get("/me")).body["offers"]["b1"]
+    assert "a1" not in targets(after), after
+    await refused(enc, "tft.consent_hth", "already agreed this turn to let", combatant="b1", target="a1")
+    await enc.ok("start_turn", turn=2)  # a new turn: asked again
+    assert "a1" in targets((await enc.get("/me")).body["offers"]["b1"])
