@@ -204,3 +204,19 @@ def test_on_a_phone_each_webhook_is_a_card_whose_words_stay_whole(hooks_served, 
     width = g.evaluate("document.documentElement.clientWidth")
     assert row.bounding_box()["width"] <= width
     assert gm.script_errors() == []
+
+
+def test_a_seat_made_after_the_page_opened_is_offered_for_a_webhook(hooks_served, open_page):
+    """The webhooks panel read the seats once: a seat made since was missing from "For" until a reload."""
+    api = Api(hooks_served.url)
+    enc = api.ok("POST", "/encounters", {"name": "Late seat", "ruleset": "freeform"})
+    api.command(enc, "add_combatant", combatant={"id": "ana", "name": "Ana", "side": "a"})
+    gm = open_page(
+        f"{hooks_served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844
+    )
+    g = gm.page
+    g.locator("#webhook-seat").wait_for()
+    assert "Bea" not in g.locator("#webhook-seat").inner_text()
+    api.ok("POST", f"/encounters/{enc['id']}/seats", {"name": "Bea", "combatants": ["ana"]}, enc["gm_token"])
+    g.locator("#webhook-seat option", has_text="Bea's notices only").wait_for(state="attached")
+    assert gm.script_errors() == []

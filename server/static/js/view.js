@@ -146,6 +146,8 @@ async function refresh() {
     page.log = log;
     page.me = me;
     await fetchHiddenFaces(base);
+    // For the page's other panels (webhooks.js lists the seats a webhook may be for).
+    if (!page.viewAt) document.dispatchEvent(new CustomEvent("state-changed", { detail: state }));
   } catch (err) {
     fatal(err.message);
     renderChain();

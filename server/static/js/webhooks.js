@@ -103,8 +103,16 @@ function addForm() {
       boxes.push(box);
       set.append(el("label", { for: box.id }, box, ` ${label}`), " ");
     }
-    seat = el("select", { id: "webhook-seat" }, el("option", { value: "" }, "everyone (each notice says whose)"),
-      ...Object.values(seats).filter((s) => !s.revoked).map((s) => el("option", { value: s.seat }, `${s.name}'s notices only`)));
+    const seatOptions = () => [el("option", { value: "" }, "everyone (each notice says whose)"),
+      ...Object.values(seats).filter((s) => !s.revoked).map((s) => el("option", { value: s.seat }, `${s.name}'s notices only`))];
+    seat = el("select", { id: "webhook-seat" }, ...seatOptions());
+    // A seat made (or revoked) after the page loaded is listed (or dropped) as the page's state moves.
+    document.addEventListener("state-changed", (ev) => {
+      seats = ev.detail.seats || {};
+      const chosen = seat.value;
+      seat.replaceChildren(...seatOptions());
+      seat.value = [...seat.options].some((o) => o.value === chosen) ? chosen : "";
+    });
     parts.push(set, el("p", {}, el("label", { for: "webhook-seat" }, "For "), seat));
   } else {
     parts.push(el("p", {}, "It gets your seat's notices: it is your turn, you are asked, a reaction timed out, the fight closed."));
