@@ -85,3 +85,28 @@ def test_a_player_whose_gm_types_the_dice_is_told_who_sends_the_roll(served, api
     assert "the GM types in the dice" in said.inner_text() and "Ask your GM" in said.inner_text()
     assert a.locator("#dice-box form").count() == 0
     assert alice.script_errors(allow_status=(422,)) == []
+
+
+def test_after_an_offer_is_sent_on_a_phone_its_answer_is_in_view(served, api, open_page):
+    """The chooser folds away once sent, and the window was left on the panel below it (the webhooks)."""
+    enc, seat_token = api.tft_movement({"name": "Where am I"}, [simeth(), troll()])
+    alice = open_page(f"{served.url}/encounters/{enc['id']}/view#token={seat_token}", width=390, height=844)
+    a = alice.page
+    a.locator("#connection.live").wait_for()
+    a.locator('#actions button.offer[data-offer="tft.move"]').click()  # the chooser, in "Your actions"
+    a.locator("#actions button.choice").first.click()
+    send = a.locator("#actions button.send-offer")
+    # The window scrolled on past the answer's place (as it is once a long chooser folds), then Send.
+    a.evaluate(
+        "() => { const r = document.getElementById('last-result').getBoundingClientRect();"
+        " window.scrollTo(0, window.scrollY + r.bottom + 10); }"
+    )
+    top_before = a.locator("#last-result").bounding_box()["y"]
+    send.dispatch_event("click")
+    _log(a, "Simeth moves from [2, 0]").wait_for()
+    a.locator("#last-result", has_text="Done: seq").wait_for()
+    assert top_before < 0  # the answer's place was above the window when the button was pressed
+    a.wait_for_timeout(200)
+    box = a.locator("#last-result").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert alice.script_errors() == []

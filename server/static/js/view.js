@@ -773,7 +773,11 @@ function showDevice() {
 async function main() {
   // Every form's answer also where it stays put: a form the command made illegal is gone from the page.
   document.addEventListener("command-result", (ev) => {
-    Object.assign($("last-result"), { textContent: `${ev.detail.type}: ${ev.detail.text}`, className: `status ${ev.detail.ok ? "ok" : "error"}` });
+    const said = $("last-result");
+    Object.assign(said, { textContent: `${ev.detail.type}: ${ev.detail.text}`, className: `status ${ev.detail.ok ? "ok" : "error"}` });
+    // The chooser that sent it folds away, and on a phone the window was left on whatever came below
+    // it (the webhooks panel): bring the answer into view (below the banner), if it is not.
+    said.scrollIntoView({ block: "nearest" });
   });
   $("at").addEventListener("input", (ev) => setViewAt(Number(ev.target.value)));
   setInterval(() => refreshDeadlines(), 30000);
