@@ -194,7 +194,7 @@ class RollWalk:
         if e.command_id != self.previous_command:
             self.command_commitment = self.in_force
             self.previous_command = e.command_id
-            self.key = _continued_key(e, self.asked)
+            self.key = continued_key(e, self.asked)
             self.resolution = _resolution_of(e, self.began, (self.in_force, e.seq))
         if self.keep:
             self.actor_of.setdefault(e.command_id, e.actor)
@@ -329,7 +329,7 @@ def _resolution_of(
     return own
 
 
-def _continued_key(first: Event, asked: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
+def continued_key(first: Event, asked: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
     """The key a command's dice must continue: an answer not sent by a seat continues the key its
     question was asked under (DESIGN.md "Dice"); any other command keys its own dice (None)."""
     if first.type != "ReactionAnswered" or first.actor.startswith("seat:"):

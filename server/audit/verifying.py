@@ -24,6 +24,7 @@ from projections.audit import (
     VERIFIED,
     RollWalk,
     commitment_timeline,
+    continued_key,
     keying_command,
 )
 from rules.registry import Registry
@@ -299,8 +300,10 @@ def sent_problems(
     events: list[Event], sent: Iterable[dict[str, Any]], refused: dict[int, str] | None = None
 ) -> list[Problem]:
     """What a client sent (command_id, entropy) must be what keyed its dice: the dice of its commands are
-    keyed by them, with its entropy. A roll that merely claims to be manual where no faces may be supplied
-    (`refused`) is checked like a server roll."""
+    keyed by them, with its entropy; but the dice of its answer to a question, sent not as a seat (the
+    GM's `respond`), continue the key the question was asked under (`continued_key`, as the dice audit
+    has it), which keyed the resolution before the answer was sent. A roll that merely claims to be manual
+    where no faces may be supplied (`refused`) is checked like a server roll."""
     refused = refused_faces(events) if refused is None else refused
     sent = list(sent)
     # A send the server refused appended nothing: the record of it is the player's (the page keeps the 409).
@@ -310,17 +313,26 @@ def sent_problems(
         if isinstance(s.get("command_id"), str) and not s.get("refused")
     }
     problems, seen = moved_problems(events, sent), set()
+    asked: dict[str, dict[str, Any] | None] = {}  # reaction id -> the dice_key it was asked under
+    continued: dict[str, Any] | None = None  # the key this command's dice continue, when it answers
+    previous: str | None = None
     for e in events:
         seen.add(e.command_id)
+        if e.command_id != previous:
+            previous = e.command_id
+            continued = continued_key(e, asked)
+        if e.type == "ReactionRequested" and isinstance(e.data.get("id"), str):
+            asked[e.data["id"]] = e.data.get("dice_key")
         if e.type != "DieRolled" or (e.data.get("source") == "manual" and e.seq not in refused):
             continue
         key = keying_command(e)
-        if e.command_id in mine and key != e.command_id:
+        want = continued.get("command_id") if continued else e.command_id
+        if e.command_id in mine and key != want:
             problems.append(
                 Problem(
                     "sent",
-                    f"seq {e.seq}: the dice of your command {e.command_id!r} are keyed by "
-                    f"{key!r}, not by your command",
+                    f"seq {e.seq}: the dice of your command {e.command_id!r} are keyed by {key!r}, not by "
+                    + (f"{want!r}, the command whose question it answers" if continued else "your command"),
                     e.seq,
                 )
             )

@@ -174,8 +174,7 @@ function walk(events, timeline, cache) {
     if (e.command_id !== previousCommand) {
       commandCommitment = inForce; previousCommand = e.command_id;
       resolution = (e.type === "ReactionAnswered" && began.get(d.id)) || [inForce, e.seq];
-      const k = e.type === "ReactionAnswered" && !String(e.actor).startsWith("seat:") ? asked.get(d.id) : null;
-      key = k && typeof k === "object" ? k : null;
+      key = continuedKey(e, asked);
     }
     if (e.type === "ReactionRequested" && typeof d.id === "string") {
       began.set(d.id, resolution);
@@ -206,6 +205,15 @@ function walk(events, timeline, cache) {
     rolls.push(roll);
   }
   return { rolls, requests };
+}
+
+// The key a command's dice must continue (projections/audit.py `continued_key`): an answer not sent by a
+// seat continues the key its question was asked under (DESIGN.md "Dice"); any other command keys its own
+// dice (null). `first`: the command's first event; `asked`: reaction id -> its dice_key.
+function continuedKey(first, asked) {
+  if (first.type !== "ReactionAnswered" || String(first.actor).startsWith("seat:")) return null;
+  const k = asked.get((first.data || {}).id);
+  return k && typeof k === "object" && !Array.isArray(k) ? k : null;
 }
 
 // Why a die is keyed by the wrong command (projections/audit.py `_wrongly_keyed`), or null.
@@ -374,21 +382,27 @@ export function receiptProblems(events, receipts, complete = true, keys = null) 
 
 // What this player's devices sent (their sent records, refusals included) against the stream, as
 // `tussle verify --sent` checks it (verifying.py sent_problems): the dice of each sent command keyed by
-// it with its entropy; every command in the records' seat's name held by one of them; no change of the
-// seat that none of its devices had seen before a command in its name; each rotation that refused a
-// bound command named (commitment_moved).
+// it with its entropy (an answer sent not as a seat, the GM's respond, continues the key its question was
+// asked under, as walk() has it); every command in the records' seat's name held by one of them; no
+// change of the seat that none of its devices had seen before a command in its name; each rotation that
+// refused a bound command named (commitment_moved).
 export function sentProblems(events, sent) {
   const refused = refusedFaces(events);
   const mine = new Map(sent.filter((s) => s && typeof s.command_id === "string" && !s.refused).map((s) => [s.command_id, s.entropy || ""]));
   const out = movedProblems(events, sent);
   const seen = new Set();
+  const asked = new Map(); // reaction id -> the dice_key it was asked under
+  let continued = null, previous; // the key this command's dice continue, when it answers not as a seat
   for (const e of events) {
     seen.add(e.command_id);
     const d = e.data || {};
+    if (e.command_id !== previous) { previous = e.command_id; continued = continuedKey(e, asked); }
+    if (e.type === "ReactionRequested" && typeof d.id === "string") asked.set(d.id, d.dice_key ?? null);
     if (e.type !== "DieRolled" || (d.source === "manual" && !refused.has(e.seq))) continue;
     const key = d.keyed_command_id || e.command_id;
-    if (mine.has(e.command_id) && key !== e.command_id) {
-      out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: the dice of your command ${JSON.stringify(e.command_id)} are keyed by ${JSON.stringify(key)}, not by your command` });
+    const want = continued ? continued.command_id : e.command_id;
+    if (mine.has(e.command_id) && key !== want) {
+      out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: the dice of your command ${JSON.stringify(e.command_id)} are keyed by ${JSON.stringify(key)}, not by ${continued ? `${JSON.stringify(want)}, the command whose question it answers` : "your command"}` });
     } else if (mine.has(key) && d.entropy !== mine.get(key)) {
       out.push({ kind: "sent", seq: e.seq, message: `seq ${e.seq}: the dice keyed by your command ${JSON.stringify(key)} use entropy ${JSON.stringify(d.entropy)}, but you sent ${JSON.stringify(mine.get(key))}` });
     }

@@ -247,11 +247,14 @@ function renderChain() {
     : el("p", { class: "chain-state ok", "data-chain": "ok" }, `Chain verified in this browser: ${head.seq} events, head hash ${head.hash.slice(0, 16)}…`);
   const inForce = rep.commitments.filter((c) => c.revealed_seed === null).map((c) => c.commitment);
   const kept = receipts(stream).length;
+  // The receipts' line speaks of the receipts only: a sent record's problem (kind sent, commitment_moved)
+  // is named by the status line, not blamed on a receipt that matches.
+  const receiptsBad = keptBad.filter((p) => p.kind === "receipt").length;
   $("chain").replaceChildren(status,
     el("p", {}, `Rolls: ${rep.rolls_verified} verified, ${rep.rolls_not_yet_revealed} not yet revealed, ${rep.rolls_manual} manual, ${rep.rolls_failed} failed.`),
     rep.hidden_rolls ? el("p", { "data-fact": "hidden-rolls" }, `Rolls behind the GM screen: ${rep.hidden_rolls} made, ${rep.hidden_rolls_revealed} revealed, ${rep.hidden_rolls_verified} of them verified.`) : "",
     el("p", { class: "commitment" }, `Dice commitment in force: ${inForce.length ? inForce[inForce.length - 1] : "none (every seed revealed)"}`),
-    el("p", { "data-fact": "kept" }, `Receipts kept in this browser: ${kept}${kept ? (keptBad.length ? " — one does not match!" : ", all match the stream") : ""}.`),
+    el("p", { "data-fact": "kept" }, `Receipts kept in this browser: ${kept}${kept ? (receiptsBad ? (receiptsBad === 1 ? " — one does not match!" : ` — ${receiptsBad} do not match!`) : ", all match the stream") : ""}.`),
     el("button", { type: "button", onclick: saveExport }, "Save the export (JSONL)"),
     sentRecord(stream).length ? el("button", { type: "button", id: "save-sent", onclick: saveSent }, "Save what I sent (for tussle verify --sent)") : "");
 }
