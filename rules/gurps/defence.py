@@ -62,6 +62,15 @@ def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Str
     ]
 
 
+def held_back(state: dict[str, Any], cid: str, to: list[int]) -> list[msgspec.Struct]:
+    """A failed defence against a grapple: the figure who retreated is caught and pulled back to `to`,
+    the hex the retreat left (`Moved {reason: "held"}`, then the close combat that means there)."""
+    at = state["combatants"][cid]["position"]
+    if at is None or as_hex(at) == as_hex(to):
+        return []
+    return arrival(state, Moved(cid, list(to), "held", None, list(at)), "held")
+
+
 def resume_defence(
     state: dict[str, Any], pending: dict[str, Any], answer: Answer, dice: Dice
 ) -> list[msgspec.Struct]:
@@ -112,6 +121,12 @@ def resume_defence(
     if roll.success:
         return events
     if p["attack"] == "grapple":
+        if retreat:
+            # §Defense in Close Combat: the retreat is the step out, taken with the defence and rolled
+            # with its bonus, whatever the roll; the grapple still lands. A grappled figure "cannot
+            # leave the hex until you break free" (§Leaving a Foe's Hex) and nobody holds across hexes,
+            # so the hold pulls the retreating figure back into the hex the step left.
+            events += held_back(folded(state, events, evolve_rules), target, list(t["position"]))
         events.append(Grappled(attacker, target))
         return events
     a = state["combatants"][attacker]

@@ -61,6 +61,7 @@ LEAVING_WORDS: dict[str, str] = {
     "retreat": "retreats out of the close combat",
     "evade": "leaves the close combat past the foe",
     "thrown": "is thrown out of the close combat",
+    "held": "is pulled back out of the close combat by a grapple",
     "stopped": "is stopped and falls back out of the close combat",
     "moved": "is moved out of the close combat by the GM",
     "placed": "is placed out of the close combat by the GM",
@@ -190,6 +191,7 @@ def _moved(n: Any, d: dict[str, Any]) -> str | None:
         "evade": f"{who} goes on past, from {came} to {to}.",
         "disengage": f"{who} moves from {came} to {to}.",
         "thrown": f"{who} lands in {to}.",
+        "held": f"{who} is caught by the grapple and pulled back from {came} into {to}.",
     }.get(d.get("reason", "move"))
 
 

@@ -97,8 +97,11 @@ def actions_open(state: dict[str, Any], cid: str) -> list[str]:
             out.append("gurps.takedown")
         if any(is_lying(t) for t in held_foes):
             out.append("gurps.pin")
-        if held:
-            out.append("gurps.break_free")
+    # A held figure may always try to break free under an Attack (§Leaving a Foe's Hex: "you may still
+    # choose a maneuver ... you cannot leave the hex until you break free"), wherever the holder stands:
+    # not only at a foe beside him, or a figure held from another hex would be offered nothing at all.
+    if held and maneuver == "attack" and f["attacks_this_maneuver"] == 0:
+        out.append("gurps.break_free")
     if maneuver == "ready" and not f["readied"]:
         out.append("gurps.ready_item")
         if worn_shield(c) and in_close_combat(state, cid):

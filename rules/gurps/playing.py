@@ -87,7 +87,8 @@ REACTIONS: dict[str, dict[str, Any]] = {
             "block": "block with the shield: only outside close combat, with stats.block",
         },
         "params": {
-            "retreat": "true to retreat with the defence (the figure steps back into `to`)",
+            "retreat": "true to retreat with the defence (the figure steps back into `to`, whatever the roll; "
+            "a failed defence against a grapple pulls the figure back into the hex it left)",
             "to": "with retreat: the [q, r] hex to retreat to",
             "weapon": "parry: the name of the ready weapon parried with (default: the best)",
         },
