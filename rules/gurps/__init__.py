@@ -76,7 +76,9 @@ class Gurps(Ruleset, guide=playing, shapes=shapes):
     title = "GURPS close combat"
     # 2: close combat follows occupancy (issue 17); parry and unarmed attacks need an empty hand and
     # weapons a ready state; the step-out attack; option crowded_evade.
-    version = "2"
+    # 3: a failed retreating defence against a grapple pulls the figure back into the hex the retreat
+    # left (Moved {reason: "held"}) before Grappled.
+    version = "3"
     Options = GurpsOptions
     commands = cmds.GURPS_COMMANDS
     events = GURPS_EVENTS
