@@ -91,8 +91,8 @@ def defence_request(
                 "attack_margin": roll.margin,
             },
             question=f"{state['combatants'][attacker]['name']} hits {t['name']} with a {wname if weapon else 'grapple'}: "
-            f"{' or '.join(options)}{' (no block in close combat)' if in_close_combat(state, target) else ''}, "
-            "with retreat: true and to: [q, r] to retreat?"
+            f"{' or '.join(options)}{' (no block in close combat)' if in_close_combat(state, target) else ''}? "
+            "Any of them may be made retreating a hex, for a bonus."
             + ("" if "parry" in options else f" No parry: {no_parry_reason(state, target)}."),
         ),
     ]
