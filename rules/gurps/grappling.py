@@ -28,7 +28,7 @@ from rules.gurps.events import Grappled, GrappleReleased, QuickContestResolved
 from rules.gurps.hex_sharing import group_members, hex_occupants
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
-from rules.gurps.situational_modifiers import grappled_by_me, grapplers_of, pins_on
+from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of, pins_on
 from rules.gurps.state import evolve_rules
 from rules.gurps.success_rolls import SuccessRoll, contest_side, quick_contest, success_roll
 from rules.gurps.teamwork import assist_events, helper_problems, score, team_of
@@ -272,6 +272,9 @@ def decide_break_free(state: dict[str, Any], cmd: BreakFree, dice: Dice) -> list
     problems = []
     if maneuver != "attack":
         problems.append(f"breaking free needs an Attack maneuver, not {maneuver}")
+    elif fighter(state, cid)["attacks_this_maneuver"] >= 1:
+        # As the offers say (legal.py): the try is the Attack maneuver's one attack.
+        problems.append(f"{c['name']} has already attacked this maneuver")
     held_by = grapplers_of(state, cid) + [p["holder"] for p in pins_on(state, cid)]
     if holder not in held_by:
         problems.append(f"{name(state, holder)} neither grapples nor pins {c['name']}")

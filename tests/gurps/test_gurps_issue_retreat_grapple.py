@@ -129,3 +129,18 @@ async def test_pulled_back_out_of_the_close_combat_the_retreat_stepped_into(tuss
     assert st["rules"]["grapples"] == [{"grappler": "bors", "grappled": "ana"}], st["rules"]["grapples"]
     assert "Ana is pulled back out of the close combat by a grapple" in await log_text(enc)
     await replay_equals_live(enc)
+
+
+async def test_a_failed_break_free_is_the_maneuvers_one_attack_so_a_second_is_refused(tussle):
+    """The offers stop at one try a maneuver (legal.py); the server refused a second only as far as the
+    offers went: it now says so too."""
+    enc, ana_seat, _ = await _scene(tussle)
+    await enc.ok("start_turn", turn=2)
+    await enc.ok("gurps.choose_maneuver", combatant="ana", maneuver="attack")
+    await enc.ok("gurps.break_free", combatant="ana", target="bors", dice=[[6, 6, 6], [3, 3, 3]])
+    me = (await enc.get("/me", token=ana_seat)).body
+    assert "gurps.break_free" not in me["legal_actions"]["ana"], me
+    again = await enc.command("gurps.break_free", combatant="ana", target="bors", dice=[[3, 3, 3], [6, 6, 6]])
+    assert again.status == 422 and "already attacked this maneuver" in again.body["error"]["message"], (
+        again.body
+    )
