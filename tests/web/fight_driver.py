@@ -212,7 +212,7 @@ class Table:
         """The server's answer to what was just sent is on the page, or the page asks for dice."""
         p.locator("#last-result:not(:empty), #dice-box:not([hidden])").first.wait_for()
         said = p.locator("#last-result").inner_text()
-        assert not said or "Done: seq" in said, said
+        assert not said or "Done: seq" in said or "Waiting for the faces" in said, said
 
     def choose(self, who: str, title: str | re.Pattern[str]) -> None:
         """In the chooser open now, the option button so titled."""
@@ -287,6 +287,8 @@ class Table:
         p = self.page_of(who)
         form = p.locator("#dice-box form")
         form.wait_for()
+        # Not the previous command's answer: the page says this one waits for the dice.
+        assert "Waiting for the faces" in p.locator("#last-result").inner_text()
         self.axe(p, f"{who}:dice")
         for _ in range(len(faces)):
             for i, roll in enumerate(faces):

@@ -476,6 +476,8 @@ function askFaces(rolls, kept, more) {
     });
     box.replaceChildren(form);
     box.hidden = false;
+    // The last answer shown is the previous command's: say this one waits for the table's dice.
+    Object.assign($("last-result"), { className: "status", textContent: "Waiting for the faces of the table's dice: enter them in the dice form." });
     box.scrollIntoView({ block: "nearest" });
     form.querySelector("select").focus();
   });
