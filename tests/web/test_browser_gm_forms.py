@@ -27,12 +27,17 @@ def _fill_figure(
     return fig
 
 
-def test_the_gm_adds_two_figures_at_once_through_the_stats_form(served, api, open_page):
-    enc = api.ok("POST", "/encounters", {"name": "Stats by boxes", "ruleset": "tft"})
+def _gm_at_phone_width(served, api, open_page, name: str, ruleset: str):
+    """A new encounter's GM page at 390x844, live: (encounter, page, its add-figures form)."""
+    enc = api.ok("POST", "/encounters", {"name": name, "ruleset": ruleset})
     gm = open_page(f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844)
+    gm.page.locator("#connection.live").wait_for()
+    return enc, gm, gm.page.locator("#add-figures")
+
+
+def test_the_gm_adds_two_figures_at_once_through_the_stats_form(served, api, open_page):
+    enc, gm, form = _gm_at_phone_width(served, api, open_page, "Stats by boxes", "tft")
     g = gm.page
-    g.locator("#connection.live").wait_for()
-    form = g.locator("#add-figures")
     st = form.locator('fieldset.figure-form[data-figure="1"] label[for$="stat-st"]')
     assert "(required)" in st.inner_text()  # marked from the stats schema
     assert form.locator("textarea").count() == 0
@@ -73,4 +78,23 @@ def test_a_ruling_with_only_its_words_is_made_from_the_page(served, api, open_pa
     events = api.ok("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"])["events"]
     ruling = [e for e in events if e["type"] == "RulingMade"]
     assert len(ruling) == 1 and ruling[0]["data"]["text"] == "Ana slips the hold"
+    assert gm.script_errors() == []
+
+
+def test_a_true_false_stat_typed_with_a_capital_is_read_as_true(served, api, open_page):
+    """A phone keyboard capitalises the first letter: skirmish's "street fighter" typed as "True" was a
+    400 ("must be true or false"); the stat boxes no longer capitalise, and "True" reads as true."""
+    enc, gm, form = _gm_at_phone_width(served, api, open_page, "Capitals", "skirmish")
+    g = gm.page
+    fig = form.locator('fieldset.figure-form[data-figure="1"]')
+    box = fig.locator('input[data-stat="street_fighter"]')
+    assert box.get_attribute("autocapitalize") == "off"
+    fig.get_by_label("Name (required)").fill("Sgt Hale")
+    fig.get_by_label("Side (required)").fill("allies")
+    box.fill("True")
+    fig.locator('input[data-stat="speedy"]').fill("FALSE")
+    form.get_by_role("button", name="Add to the fight").click()
+    g.locator("ol.log li", has_text="Sgt Hale").first.wait_for()
+    (hale,) = api.ok("GET", f"/encounters/{enc['id']}/state", token=enc["gm_token"])["combatants"].values()
+    assert hale["stats"]["street_fighter"] is True and hale["stats"]["speedy"] is False
     assert gm.script_errors() == []

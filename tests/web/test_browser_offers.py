@@ -110,3 +110,36 @@ def test_after_an_offer_is_sent_on_a_phone_its_answer_is_in_view(served, api, op
     box = a.locator("#last-result").bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box
     assert alice.script_errors() == []
+
+
+def test_a_reactions_answer_buttons_are_the_answers_the_rules_offer_in_words(served, api, open_page):
+    """ap-grapple: Aldo pulls Berk off balance and swings him; "in_place" is only for a swing against a
+    barrier, which the rules know is not there. The card offered "Answer: in_place" and the server refused
+    it (422): the buttons are now the offered answers, titled as the offers title them."""
+    enc = api.ok("POST", "/encounters", {"name": "Swing", "ruleset": "ap-grapple", "dice": "manual"})
+    aldo = {"id": "aldo", "name": "Aldo", "side": "heroes", "position": [0, 0], "facing": 0,
+            "stats": {"weight_lb": 170, "strength": 14, "thac0": 16, "ac": 5, "ap_per_round": 5, "hp": 10}}  # fmt: skip
+    berk = {"id": "berk", "name": "Berk", "side": "bandits", "position": [1, 0], "facing": 3,
+            "stats": {"weight_lb": 180, "strength": 12, "thac0": 18, "ac": 6, "hp": 9}}  # fmt: skip
+    api.command(enc, "add_combatants", combatants=[aldo, berk])
+    seat = api.ok(
+        "POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["aldo"]}, enc["gm_token"]
+    )
+    api.command(enc, "start_turn", turn=1)
+    api.command(enc, "ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[20], [1]])
+    (pending,) = api.ok("GET", f"/encounters/{enc['id']}/state", token=enc["gm_token"])["pending"]
+    assert "in_place" in pending["options"]  # the reaction lists it; the rules refuse it here
+    alice = open_page(
+        f"{served.url}/encounters/{enc['id']}/view#token={seat['token']}", width=390, height=844
+    )
+    a = alice.page
+    a.locator("#connection.live").wait_for()
+    buttons = a.locator(f'.reaction[data-reaction="{pending["id"]}"] button.answer')
+    buttons.first.wait_for()
+    choices = [b.get_attribute("data-choice") for b in buttons.all()]
+    assert "in_place" not in choices and "own_hex" in choices, choices
+    own = a.locator('.reaction button.answer[data-choice="own_hex"]')
+    assert "own_hex" not in own.inner_text(), own.inner_text()  # in words, as the offers say it
+    own.click()
+    a.locator("#last-result", has_text="Done: seq").wait_for()
+    assert alice.script_errors() == []

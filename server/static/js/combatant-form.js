@@ -33,7 +33,8 @@ function readStat(text) {
   const t = text.trim();
   if (t === "") return undefined;
   if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  if (t === "true" || t === "false") return t === "true";
+  // A phone keyboard capitalises the first letter: "True" is true too.
+  if (/^(true|false)$/i.test(t)) return t.toLowerCase() === "true";
   if (/^[[{]/.test(t)) {
     try { return JSON.parse(t); } catch { throw new Error(`${t.slice(0, 20)}…: not a JSON list or object`); }
   }
@@ -114,7 +115,7 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
       return { k, required, records: rec, node: el("div", { class: "field stat-records", "data-stat-records": k }, rec.node,
         el("small", { class: "help" }, (p.description || "").split("\n")[0])) };
     }
-    const input = el("input", { id: id(`stat-${k}`), type: "text", autocomplete: "off", "data-stat": k, required: required || null, "aria-describedby": id(`stat-${k}-help`) });
+    const input = el("input", { id: id(`stat-${k}`), type: "text", autocomplete: "off", autocapitalize: "off", "data-stat": k, required: required || null, "aria-describedby": id(`stat-${k}-help`) });
     return { k, input, required, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
       el("small", { class: "help", id: id(`stat-${k}-help`) }, (p.description || "").split("\n")[0])) };
   });

@@ -309,13 +309,21 @@ function renderPending(s) {
         deadline ? ["; the default answers ", deadlineEl(deadline)] : "", "."));
     if (mayAnswer(p)) {
       const status = el("span", { class: "status", role: "status" });
-      const buttons = [...p.options, "default"].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
+      // The answers the rules offer now (GET /me's offers), in their words: an option they would refuse
+      // (ap-grapple's in_place with no barrier) gets no button. No offer known for it: every option.
+      const offered = new Map();
+      for (const o of Object.values(page.me.offers || {}).flat()) {
+        if (o.reaction === p.id && o.fields && o.fields.choice !== undefined && !offered.has(o.fields.choice)) offered.set(o.fields.choice, o.title.replace(/…$/, ""));
+      }
+      const open = offered.size ? p.options.filter((c) => offered.has(c)) : p.options;
+      const words = (c) => offered.get(c) || c;
+      const buttons = [...open, ...(open.includes(p.default) ? ["default"] : [])].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
         onclick: async () => {
           const msg = await send({ type: "respond", reaction: p.id, choice });
           status.textContent = msg.text;
           document.dispatchEvent(new CustomEvent("command-result", { detail: { type: `Answer ${choice}`, ...msg } }));
         } },
-      choice === "default" ? `Answer the default (${p.default})` : `Answer: ${choice}`));
+      choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}`));
       item.append(el("div", { class: "answers" }, buttons, status));
     }
     return item;
