@@ -93,15 +93,18 @@ class VerifiedPrefixes:
 LAST_CHECK = "this server's last check"
 
 
-def past_checkpoint(checkpoint: Checkpoint, events: list[Event]) -> list[Event] | None:
-    """`events`, read from the checkpoint's seq on: those after it; or None when the event stored at its
-    seq is not the one it checked (rewritten since, hashes and all, by someone the marker did not see).
-    The check is then made whole, with the checkpoint's head as one kept (`LAST_CHECK`)."""
-    if checkpoint.seq == 0:
-        return events
+def past_checkpoint(
+    checkpoint: Checkpoint | None, events: list[Event], kept: list[tuple[int, str, str]] | None
+) -> tuple[Checkpoint | None, list[Event] | None, list[tuple[int, str, str]] | None]:
+    """Where a check goes on from, given `events` read from the checkpoint's seq on: (the checkpoint, the
+    events after it, `kept`); or, when the event stored at its seq is not the one it checked (rewritten
+    since, hashes and all, by someone the marker did not see), (None, None: read the whole stream, `kept`
+    with the checkpoint's head as one kept, `LAST_CHECK`). No checkpoint: the events are the whole stream."""
+    if checkpoint is None or checkpoint.seq == 0:
+        return checkpoint, events, kept
     if not events or events[0].seq != checkpoint.seq or events[0].hash != checkpoint.hash:
-        return None
-    return events[1:]
+        return None, None, [*(kept or []), (checkpoint.seq, checkpoint.hash, LAST_CHECK)]
+    return checkpoint, events[1:], kept
 
 
 VERIFIED_PREFIXES = web.AppKey("verified_prefixes", VerifiedPrefixes)

@@ -32,7 +32,7 @@ from events.store.port import WholeStreamReads
 from projections.audit import audit
 from rules.registry import Registry
 from server.audit.replaying import replay_stream
-from server.audit.verified_prefixes import LAST_CHECK, VerifiedPrefixes, past_checkpoint
+from server.audit.verified_prefixes import VerifiedPrefixes, past_checkpoint
 from server.audit.verifying import Checkpoint, Problem, commitment_problems, known_head_problems
 from server.encounters.snapshots import read_range
 
@@ -122,13 +122,10 @@ def _verified_in_worker(
     head, kept, commitment, replay, discord_keys = args
     prefixes = _prefixes_of((read, owner))
     resumed = prefixes.resumable(stream, marker, full, head[0], kept, discord_keys)
-    events = read(stream, resumed.seq - 1 if resumed and resumed.seq else 0)
-    if resumed is not None:
-        after = past_checkpoint(resumed, events)
-        if after is None:
-            kept = [*(kept or []), (resumed.seq, resumed.hash, LAST_CHECK)]
-            resumed, after = None, read(stream, 0)
-        events = after
+    resumed, after, kept = past_checkpoint(
+        resumed, read(stream, resumed.seq - 1 if resumed and resumed.seq else 0), kept
+    )
+    events = after if after is not None else read(stream, 0)
     report, checkpoint = verify_report(events, head, kept, commitment, replay, discord_keys, resumed)
     prefixes.keep(stream, checkpoint, marker)
     return msgspec.json.encode(report)
@@ -220,13 +217,10 @@ async def verified(
         )
         return body
     resumed = prefixes.resumable(stream, marker, full, head[0], kept, discord_keys)
-    events = await read_range(store, stream, max(resumed.seq, 1) if resumed else 1, None)
-    if resumed is not None:
-        after = past_checkpoint(resumed, events)
-        if after is None:
-            kept = [*(kept or []), (resumed.seq, resumed.hash, LAST_CHECK)]
-            resumed, after = None, await read_range(store, stream, 1, None)
-        events = after
+    resumed, after, kept = past_checkpoint(
+        resumed, await read_range(store, stream, max(resumed.seq, 1) if resumed else 1, None), kept
+    )
+    events = after if after is not None else await read_range(store, stream, 1, None)
     report, checkpoint = verify_report(events, head, kept, commitment, replay, discord_keys, resumed)
     prefixes.keep(stream, checkpoint, marker)
     return msgspec.json.encode(report)
