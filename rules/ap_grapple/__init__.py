@@ -45,9 +45,9 @@ class ApGrapple(Ruleset, guide=playing, shapes=shapes):
 
     id = "ap-grapple"
     title = "AP grappling: unskilled wrestling (Make a Grab, Brawl)"
-    version = (
-        "2"  # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs)
-    )
+    # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs);
+    # 3: a prone combatant may not charge (a brawl's path is a walk; NOTES.md)
+    version = "3"
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS

@@ -89,6 +89,13 @@ def brawl_problems(state: dict[str, Any], attacker: str, defender: str, path: li
     if attacker != defender:
         problems += path_problems(state, attacker, defender, path)
         problems += target_problems(state, attacker, defender)
+        posture = state["combatants"][attacker].get("posture")
+        if path and posture not in (None, "standing"):
+            # DECISION (NOTES.md): a charge is a walk first, and a down combatant may not walk (walking.py).
+            problems.append(
+                f"{name_of(state, attacker)} is {posture} and cannot charge: getting up is the base game's, "
+                "which the GM rules (a brawl from where they lie needs the enemy next to them)"
+            )
     return problems
 
 

@@ -200,3 +200,24 @@ def test_lower_row_option_reaches_the_brawl():
     w = _brawl_world(100, 180, brawl_ratio_rule="lower_row")
     events = w.send("ap-grapple.brawl", combatant="aldo", target="berk", dice=[[10]])
     assert of_type(events, "WeightRatio")[0]["modifier"] == -4
+
+
+def test_a_prone_combatant_is_neither_offered_nor_allowed_a_charge():
+    """A charge is walked hex by hex, and a down combatant may not walk (NOTES.md, version 3)."""
+    w = worked_example_world()
+    g1(w)
+    w.send("ap-grapple.swing_target", combatant="aldo", to="own_hex")
+    w.send("start_turn")
+    w.send("ap-grapple.brawl", combatant="aldo", target="berk", path=[], dice=[[10]])
+    w.send("start_turn")
+    assert w.combatant("berk")["posture"] == "prone" and w.rules["ap_left"]["berk"] > 0
+    with pytest.raises(RuleError) as refused:
+        w.send(
+            "ap-grapple.brawl", combatant="berk", target="cade", path=[[1, 0], [2, 0], [3, 0]], dice=[[20]]
+        )
+    assert "Berk is prone and cannot charge" in refused.value.message
+    offered = w.ruleset.offers(w.state, "berk")
+    assert not [o for o in offered if o["type"] == "ap-grapple.brawl" and o["fields"].get("target") == "cade"]
+    # Standing, Cade may still charge the prone Berk.
+    charges = [o for o in w.ruleset.offers(w.state, "cade") if o["type"] == "ap-grapple.brawl"]
+    assert charges and all(opt["value"] for o in charges for opt in o["choices"][0]["options"])
