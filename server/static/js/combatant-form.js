@@ -28,10 +28,47 @@ export function statsSchema(openapi, ruleset) {
   return schemas[`${camel(ruleset)}Stats`] || { properties: {} };
 }
 
-// A stat's box reads what it holds as a number, true/false, or (advanced) a JSON list or object.
-function readStat(text) {
+// A stat's schema without its null alternative, and whether null is allowed.
+function plainSchema(schema) {
+  const alts = (schema && Array.isArray(schema.anyOf)) ? schema.anyOf : [schema || {}];
+  const rest = alts.filter((a) => a && a.type !== "null");
+  return { schema: rest.length === 1 ? rest[0] : {}, nullable: rest.length < alts.length };
+}
+
+const isNumberSchema = (s) => s && (s.type === "integer" || s.type === "number");
+
+// A list or a map typed as words, the way a player writes it: "4 4 4 1" or "4, 4, 4, 1" (a profile),
+// "flight, super_jump" (traits), "Wrestling: 13, Judo: 12" (skills); JSON is read as before.
+function readTyped(t, schema) {
+  const { schema: s, nullable } = plainSchema(schema);
+  if (nullable && /^(null|none)$/i.test(t)) return null;
+  if (/^[[{]/.test(t)) return undefined;
+  if (s.type === "array") {
+    const parts = (isNumberSchema(s.items) ? t.split(/[\s,;]+/) : t.split(/[,;]/)).map((x) => x.trim()).filter(Boolean);
+    return isNumberSchema(s.items) ? parts.map((x) => (/^-?\d+(\.\d+)?$/.test(x) ? Number(x) : x)) : parts;
+  }
+  if (s.type === "object" && s.additionalProperties && !s.properties) {
+    const out = {};
+    for (const part of t.split(/[,;]/).map((x) => x.trim()).filter(Boolean)) {
+      const m = /^(.*?)\s*[:=]\s*(\S.*)$/.exec(part);
+      if (!m) throw new Error(`${part}: write each as name: value, separated by commas`);
+      const v = m[2].trim();
+      out[m[1].trim()] = isNumberSchema(s.additionalProperties) && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+// A stat's box reads what it holds as a number, true/false, a list or map in words (by its schema),
+// or (advanced) a JSON list or object.
+function readStat(text, schema = null) {
   const t = text.trim();
   if (t === "") return undefined;
+  if (schema) {
+    const typed = readTyped(t, schema);
+    if (typed !== undefined) return typed;
+  }
   if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
   // A phone keyboard capitalises the first letter: "True" is true too.
   if (/^(true|false)$/i.test(t)) return t.toLowerCase() === "true";
@@ -116,7 +153,7 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
         el("small", { class: "help" }, (p.description || "").split("\n")[0])) };
     }
     const input = el("input", { id: id(`stat-${k}`), type: "text", autocomplete: "off", autocapitalize: "off", "data-stat": k, required: required || null, "aria-describedby": id(`stat-${k}-help`) });
-    return { k, input, required, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
+    return { k, input, required, schema: p, node: el("div", { class: "field" }, el("label", { for: id(`stat-${k}`) }, humanName(k), required ? " (required)" : ""), input,
       el("small", { class: "help", id: id(`stat-${k}-help`) }, (p.description || "").split("\n")[0])) };
   });
   const { schema: itemsOf, extra } = itemSchema(itemFields);
@@ -139,7 +176,8 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
         else if (s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
         continue;
       }
-      const v = readStat(s.input.value);
+      let v;
+      try { v = readStat(s.input.value, s.schema); } catch (err) { throw new Error(`${out.name}: ${humanName(s.k)}: ${err.message}`); }
       if (v === undefined && s.required) throw new Error(`${out.name}: the stat ${humanName(s.k)} is required`);
       if (v !== undefined) out.stats[s.k] = v;
     }

@@ -4,8 +4,8 @@
 import { el } from "./api.js";
 import { humanName, resolverOf, schemaInput } from "./schema-input.js";
 
-// Fields the page fills in itself for every command (ids, entropy) or never sends.
-const ENVELOPE_FIELDS = new Set(["type", "command_id", "entropy", "expected_seq", "actor"]);
+// Fields the page fills in itself for every command (ids, entropy, the commitment it saw) or never sends.
+const ENVELOPE_FIELDS = new Set(["type", "command_id", "entropy", "expected_seq", "actor", "expected_commitment"]);
 
 let uid = 0;
 

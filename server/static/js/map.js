@@ -193,6 +193,9 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
     } else if (!act && onFigure && mine.includes(c.id)) {
       g.classList.add("mine");
       asButton(g, `${shown}: show where it may go`, () => onFigure(c.id));
+    } else if (dests.length) {
+      // Drawn over the hexes it may go to: a tap on a foe's hex (entering it, in close combat) must reach the hex.
+      g.classList.add("passive");
     }
     root.append(g);
   }

@@ -31,6 +31,7 @@ const GM_COMMANDS = ["start_turn", "start_phase", "set_initiative", "add_combata
 const PLAYER_COMMANDS = ["roll", "note", "rotate_seed"];
 const GM_TABLE = ["roll", "note", "ask", "ruling"];
 const GM_TABLE_TITLES = { roll: "Roll dice", note: "Write a note in the log", ask: "Ask a player (a question with answers)", ruling: "Make a ruling" };
+const PLAYER_TITLES = { roll: "Roll dice", note: "Write a note in the log", rotate_seed: "Ask for a new dice seed (the current one is revealed)" };
 const COMBATANT_TEMPLATE = { id: "", name: "", side: "", position: [0, 0], facing: 0, stats: {}, items: [] };
 
 function fatal(message) {
@@ -206,11 +207,18 @@ function deadlineOf(s, reactionId) {
   return (mine && mine.deadline) || (entry && entry.until && entry.until.deadline) || null;
 }
 
+// The rulesets' sentences name the command that does it, for API users: "(start_turn)", "(start_phase
+// movement)", "(gurps.choose_maneuver, which ends Ana's)". The page says it in words and offers the button.
+const COMMAND_NAME = String.raw`(?:[a-z][a-z-]*\.[a-z_]+|[a-z]+_[a-z_]+)(?: [a-z_]+)?`;
+function withoutCommandNames(text) {
+  return text.replace(new RegExp(String.raw`\s*\(${COMMAND_NAME}\)`, "g"), "").replace(new RegExp(String.raw`\(${COMMAND_NAME}, `, "g"), "(");
+}
+
 function actingText(a) {
   const who = a.combatant ? nameOf(a.combatant) : askedOfText(a.asked_of || "gm");
   // The ruleset's `why` names the figure already ("Simeth may move: ..."); else say who.
   const why = a.why ? (a.why.startsWith(who) ? a.why : `${who}: ${a.why}`) : who;
-  return `${why}${a.until ? ` — ${untilText(a.until)}` : ""}`;
+  return withoutCommandNames(`${why}${a.until ? ` — ${untilText(a.until)}` : ""}`);
 }
 
 function renderSummary(s) {
@@ -222,7 +230,7 @@ function renderSummary(s) {
   const role = page.me ? (page.me.role === "player" ? `player (${askedOfText(page.me.seat)})` : page.me.role) : "observer";
   const rows = [
     ["Ruleset", `${s.ruleset} ${s.ruleset_version || ""}`], ["Dice", s.dice],
-    ["Turn", s.turn ?? "—"], ["Phase", s.phase ?? "—"],
+    ["Turn", s.turn ?? "—"], ["Phase", s.phase ? String(s.phase).replace(/_/g, " ") : "—"],
     ["You are", role], ["Status", s.closed ? "closed" : "open"],
   ];
   $("summary").replaceChildren(el("dl", { class: "facts" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k.toLowerCase().replace(/ /g, "-") }, String(v))])),
@@ -303,25 +311,26 @@ function renderPending(s) {
   if (!(s.pending || []).length) { box.replaceChildren(el("p", {}, "No reaction is pending.")); return; }
   box.replaceChildren(...s.pending.map((p) => {
     const deadline = deadlineOf(s, p.id);
+    // The answers the rules offer now (GET /me's offers), in their words: an option they would refuse
+    // (ap-grapple's in_place with no barrier) gets no button. No offer known for it: every option, its
+    // words made from it ("run_away" -> "run away"; a hex's "-1,0" keeps its sign).
+    const offered = new Map();
+    for (const o of Object.values((page.me && page.me.offers) || {}).flat()) {
+      if (o.reaction === p.id && o.fields && o.fields.choice !== undefined && !offered.has(o.fields.choice)) offered.set(o.fields.choice, o.title.replace(/…$/, ""));
+    }
+    const words = (c) => offered.get(c) || String(c).replace(/_/g, " ");
     const item = el("div", { class: "reaction card", "data-reaction": p.id },
       el("p", {}, el("strong", {}, p.kind.replace(/_/g, " ")), `: ${p.question || ""}`),
-      el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.join(", ")}; default ${p.default}`,
+      el("p", {}, `Asked of ${askedOfText(p.asked_of)}${p.combatant ? ` for ${nameOf(p.combatant)}` : ""}; choices ${p.options.map(words).join(", ")}; default ${words(p.default)}`,
         deadline ? ["; the default answers ", deadlineEl(deadline)] : "", "."));
     if (mayAnswer(p)) {
       const status = el("span", { class: "status", role: "status" });
-      // The answers the rules offer now (GET /me's offers), in their words: an option they would refuse
-      // (ap-grapple's in_place with no barrier) gets no button. No offer known for it: every option.
-      const offered = new Map();
-      for (const o of Object.values(page.me.offers || {}).flat()) {
-        if (o.reaction === p.id && o.fields && o.fields.choice !== undefined && !offered.has(o.fields.choice)) offered.set(o.fields.choice, o.title.replace(/…$/, ""));
-      }
       const open = offered.size ? p.options.filter((c) => offered.has(c)) : p.options;
-      const words = (c) => offered.get(c) || c;
       const buttons = [...open, ...(open.includes(p.default) ? ["default"] : [])].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
         onclick: async () => {
           const msg = await send({ type: "respond", reaction: p.id, choice });
           status.textContent = msg.text;
-          document.dispatchEvent(new CustomEvent("command-result", { detail: { type: `Answer ${choice}`, ...msg } }));
+          document.dispatchEvent(new CustomEvent("command-result", { detail: { type: choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}`, ...msg } }));
         } },
       choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}`));
       item.append(el("div", { class: "answers" }, buttons, status));
@@ -631,7 +640,7 @@ function renderPlay(s) {
   }
   if (me.role === "player") {
     groups.push(el("div", { class: "card" }, el("h3", {}, "Anyone at the table"),
-      PLAYER_COMMANDS.map((type) => actionDetails(`p:${type}`, type, commandForm(type, page.registry, formContext({ mine: me.combatants }), sender(`p:${type}`)), open))));
+      PLAYER_COMMANDS.map((type) => actionDetails(`p:${type}`, PLAYER_TITLES[type] || type, commandForm(type, page.registry, formContext({ mine: me.combatants, title: PLAYER_TITLES[type] }), sender(`p:${type}`)), open))));
   }
   $("actions").replaceChildren(...groups);
   if (me.role === "gm") renderGm(s, open);
