@@ -118,10 +118,7 @@ async def test_a_player_plays_a_tft_turn_from_buttons_and_the_dice_verify(table:
     await enc.add(fig("rolf", "a", 12, 11, [-1, 0], 0, ma=10, items=[dict(BROADSWORD), dict(DAGGER)]))
     await enc.add(fig("ogre", "b", 12, 13, [1, 0], 3, ma=12))
     seat = await enc.seat("Alice", ["rolf"])
-    bind = (await tussle.request("POST", enc.path + "/discord/codes", {}, token=enc.gm_token)).body
-    await table.command("bind", GM_USER, code=bind["code"])
-    link = (await tussle.request("POST", enc.path + "/discord/codes", {}, token=seat)).body
-    await table.command("link", code=link["code"])
+    await table.bind_and_link(enc, seat)
     await enc.ok("start_turn", turn=1)
     await enc.ok("start_phase", phase="movement")
 

@@ -113,6 +113,14 @@ def turn_view(
     return message(text, rows_of(buttons))
 
 
+def index(text: str) -> int:
+    """A seq, figure, offer, option or page number of a custom_id: ASCII digits only. `int` alone would
+    take "-1" (Python's last item: an offer or option the button never named), "+1", " 1" or "1_0"."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"not an index: {text!r}")
+    return int(text)
+
+
 def parse_picks(picks: str) -> list[str]:
     return [p for p in picks.split(".") if p]
 
@@ -128,7 +136,7 @@ def walk(off: dict[str, Any], picks: list[str]) -> tuple[dict[str, Any], list[di
             if ch["required"]:
                 raise ValueError("a required choice was skipped")
             continue
-        opt = ch["options"][int(tok)]
+        opt = ch["options"][index(tok)]
         command = set_field(command, ch["field"], opt["value"])
         queue = [*(opt.get("then") or []), *queue]
     return command, queue

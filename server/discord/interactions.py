@@ -25,7 +25,15 @@ from projections.view import acting_now_view, offers_view
 from rules.offers import GM
 from rules.pipeline import commanded_by
 from server.discord import binding, signature
-from server.discord.components import choice_view, message, parse_picks, situation, turn_view, walk
+from server.discord.components import (
+    choice_view,
+    index,
+    message,
+    parse_picks,
+    situation,
+    turn_view,
+    walk,
+)
 from server.discord.followups import DEFAULT_API, DiscordApi, DiscordApiError
 from server.encounters.acting import reaction_deadlines
 from server.encounters.log_reading import log_range, turn_range
@@ -313,9 +321,10 @@ async def _click(enc: Encounters, interaction: dict[str, Any], signed: Signed, b
     state = await enc.state(stream)
     try:
         if parts[0] == "t":
-            return Reply(await _turn(enc, stream, who, int(parts[2])), update=True)
-        seq, f, o = int(parts[1]), int(parts[2]), int(parts[3])
+            return Reply(await _turn(enc, stream, who, index(parts[2])), update=True)
+        seq, f, o = index(parts[1]), index(parts[2]), index(parts[3])
         picks = parse_picks(parts[4])
+        page = index(parts[5]) if parts[0] == "m" and len(parts) > 5 else 0
     except (IndexError, ValueError):
         raise bad_request("this button is not one of Tussle's") from None
     if seq != state["seq"]:
@@ -336,7 +345,6 @@ async def _click(enc: Encounters, interaction: dict[str, Any], signed: Signed, b
         )
     where = f"{seq}:{f}:{o}"
     if queue:
-        page = int(parts[5]) if parts[0] == "m" and len(parts) > 5 else 0
         view = choice_view(state, off, where, picks, page)
         if view is None:
             return private(

@@ -112,6 +112,13 @@ class Table:
             await self.api.until(lambda: self.api.to_webhook(i["token"]), "the deferred answer")
         return i, answer
 
+    async def bind_and_link(self, enc: Any, seat: str, user: str = ALICE) -> None:
+        """The channel bound to `enc` by the GM's code, and `user` linked to `seat` by the seat's."""
+        bind = (await self.tussle.request("POST", enc.path + "/discord/codes", {}, token=enc.gm_token)).body
+        await self.command("bind", GM_USER, code=bind["code"])
+        link = (await self.tussle.request("POST", enc.path + "/discord/codes", {}, token=seat)).body
+        await self.command("link", user, code=link["code"])
+
     async def click(
         self, custom_id: str, user: str = ALICE, values: list[str] | None = None
     ) -> tuple[dict[str, Any], Any]:
