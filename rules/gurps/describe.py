@@ -234,8 +234,10 @@ def describe_event(state: dict[str, Any], t: str, d: dict[str, Any]) -> str | No
         return _contest(n, d)
     if t == "GurpsDefenceAwaited":
         block = "" if "block" in d["options"] else " (no block in close combat)"
+        # A grapple is its own weapon: "Bram's grapple hits", not "Bram's grapple with the grapple hits".
+        weapon = f" with the {d['weapon']}" if d.get("weapon") and d["weapon"] != d["attack"] else ""
         return (
-            f"{n(d['attacker'])}'s {d['attack']} with the {d['weapon']} hits; {n(d['target'])} may "
+            f"{n(d['attacker'])}'s {d['attack']}{weapon} hits; {n(d['target'])} may "
             f"{' or '.join(d['options'])}{block}."
         )
     if t == "Grappled":

@@ -80,6 +80,11 @@ def test_v2a_dorn_wins_and_bram_falls_losing_his_grapple():
     assert w.rules["grapples"] == []
     req = evs[-1]
     assert req["type"] == "ReactionRequested" and req["kind"] == "fall_hex" and req["default"] == "0,0"
+    # The answers are offered titled by their hexes, minus signs kept: "1,-1" and "1,1" are two places.
+    answers = [o for o in w.ruleset.offers(w.state, "gm") if o["reaction"] == req["id"]]
+    titles = {o["fields"]["choice"]: o["title"] for o in answers}
+    assert titles and all(title == choice for choice, title in titles.items()), titles
+    assert len(set(titles.values())) == len(titles)
     out = w.respond("-1,0")
     assert one(out, "Moved")["reason"] == "thrown" and w.c("bram")["position"] == [-1, 0]
     assert w.replayed() == w.state
