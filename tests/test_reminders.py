@@ -91,7 +91,7 @@ async def test_a_seat_is_reminded_once_before_the_deadline_signed_naming_seat_an
     assert n["to"] == seat["seat"] and n["to_name"] == "Ana" and n["reaction"] == asked["id"]
     assert n["deadline"] == asked["deadline"] and n["combatant"] == "simeth"
     assert n["text"].startswith(
-        "reminder: you are asked: parry or dodge for Simeth — choose parry or dodge by "
+        "reminder: you are asked (for Simeth): parry or dodge — choose parry or dodge by "
     )
     assert n["text"].endswith(" UTC, or the default (dodge) is applied")
     assert asked["deadline"][:19].replace("T", " ") in n["text"]

@@ -234,7 +234,7 @@ async def test_a_players_webhook_gets_its_seats_notices_only_and_stops_with_its_
     notice = got[0].json["data"]
     assert notice["to"] == ana["seat"] and notice["kind"] == "asked"
     assert notice["reaction"] == (await enc.state())["pending"][1]["id"]  # what a bot answers with `respond`
-    assert notice["text"].startswith("you are asked: entry dagger for Simeth — choose yes or no by ")
+    assert notice["text"].startswith("you are asked (for Simeth): entry dagger — choose yes or no by ")
     assert notice["text"].endswith(" UTC (default: no)")
     assert notice["link"] == f"{hooked.base_url}/encounters/{enc.id}/view"
     assert [r.json["data"]["to_name"] for r in table.processed] == ["Bo", "Ana"]
@@ -349,8 +349,10 @@ async def test_discord_format_splits_a_long_note_between_words_keeping_spans_lin
     assert notices[-1]["content"].endswith("\n" + link) and all(
         link not in p["content"] for p in notices[:-1]
     )
-    assert notices[0]["content"].startswith("**Ann \\*\\*discord\\*\\* Clyde**: you are asked: a \\`code")
-    assert "for Bo \\*the\\* \\_Bold\\_ — choose yes or no (default: no)" in notices[-1]["content"]
+    assert notices[0]["content"].startswith(
+        "**Ann \\*\\*discord\\*\\* Clyde**: you are asked (for Bo \\*the\\* \\_Bold\\_): a \\`code"
+    )
+    assert "— choose yes or no (default: no)" in notices[-1]["content"]
     name = notices[0]["username"]
     assert (
         name.startswith("Bo *the* _Bold_ (Ann")

@@ -17,6 +17,7 @@ from typing import Any
 from events.envelope import Event, timestamp
 from projections.log import name_of
 from rules.acting import gained
+from rules.offers import words_of_choice
 
 GM = "gm"
 
@@ -63,19 +64,25 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
 
 
 def _question(state: dict[str, Any], p: dict[str, Any]) -> str:
-    about = f" for {name_of(state, p['combatant'])}" if p.get("combatant") else ""
+    # Whom it is for comes first: a ruleset's question is often whole sentences, ending in a full stop.
+    about = f" (for {name_of(state, p['combatant'])})" if p.get("combatant") else ""
     question = p.get("question") or str(p["kind"]).replace("_", " ")
-    return f"you are asked: {question}{about} — choose {' or '.join(map(str, p['options']))}"
+    return f"you are asked{about}: {question} — choose {' or '.join(_words(o) for o in p['options'])}"
+
+
+def _words(choice: Any) -> str:
+    """An answer as the page's buttons say it, lower case: "run_away" -> "run away"."""
+    return words_of_choice(str(choice)).lower()
 
 
 def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> str:
-    return f"{_question(state, p)}{_deadline(state, now)} (default: {p['default']})"
+    return f"{_question(state, p)}{_deadline(state, now)} (default: {_words(p['default'])})"
 
 
 def reminder_notice(state: dict[str, Any], p: dict[str, Any], deadline: dt.datetime) -> dict[str, Any]:
     """The reminder (`reminder_before_s`) to the seat a pending reaction waits on, before its deadline."""
     when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
-    text = f"reminder: {_question(state, p)} by {when}, or the default ({p['default']}) is applied"
+    text = f"reminder: {_question(state, p)} by {when}, or the default ({_words(p['default'])}) is applied"
     return {
         **notice(p["asked_of"], "reminder", text),
         "reaction": p["id"],

@@ -165,7 +165,9 @@ def test_the_gm_and_a_player_run_webhooks_from_the_page(hooks_served, receivers,
     api.command(enc, "ask", combatant="ana", kind="dodge", options=["yes", "no"], default="no")
     bot.wait(lambda: any(m["data"].get("kind") == "asked" for m in bot.verified(mine)), "Alice's notice")
     asked = next(m["data"] for m in bot.verified(mine) if m["data"].get("kind") == "asked")
-    assert asked["to"] == seat["seat"] and asked["text"].startswith("you are asked: dodge for Ana *the* Bold")
+    assert asked["to"] == seat["seat"] and asked["text"].startswith(
+        "you are asked (for Ana *the* Bold): dodge"
+    )
     # The GM's list shows Alice's webhook too.
     g.reload()
     g.locator("#webhooks-list tr[data-webhook]", has_text="Alice").wait_for()
