@@ -78,7 +78,9 @@ class Gurps(Ruleset, guide=playing, shapes=shapes):
     # weapons a ready state; the step-out attack; option crowded_evade.
     # 3: a failed retreating defence against a grapple pulls the figure back into the hex the retreat
     # left (Moved {reason: "held"}) before Grappled.
-    version = "3"
+    # 4: gurps.ready_item is legal only with an item to ready (a figure with none was named as acting,
+    # told "your turn", and offered nothing).
+    version = "4"
     Options = GurpsOptions
     commands = cmds.GURPS_COMMANDS
     events = GURPS_EVENTS

@@ -75,6 +75,11 @@ def item_state(c: dict[str, Any], item_id: str) -> str | None:
     return None
 
 
+def readyable_items(c: dict[str, Any]) -> list[dict[str, Any]]:
+    """His items a Ready maneuver could ready: carried, not ready already, not lying on the ground."""
+    return [it for it in c.get("items") or [] if item_state(c, it["id"]) not in ("ready", "dropped", None)]
+
+
 def weapon_is_ready(c: dict[str, Any], weapon: dict[str, Any]) -> bool:
     """An empty hand is ready while he has one; a weapon is ready when its item is."""
     if is_unarmed(weapon):

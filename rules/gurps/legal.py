@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.gurps.attacks import attack_problems, grapple_problems, strike_problems
-from rules.gurps.combatant_stats import is_lying, weapons, worn_shield
+from rules.gurps.combatant_stats import is_lying, readyable_items, weapons, worn_shield
 from rules.gurps.commands import StepOutAttack
 from rules.gurps.hex_sharing import in_close_combat, shared_hex
 from rules.gurps.leaving import exits_for, leaving_problems
@@ -64,7 +64,8 @@ def actions_open(state: dict[str, Any], cid: str) -> list[str]:
             return []
         out = ["gurps.choose_maneuver"]
         if not pins_on(state, cid):
-            out.append("gurps.ready_item")
+            if readyable_items(c):  # with nothing to ready there is no ready_item to send (offers.py)
+                out.append("gurps.ready_item")
             if worn_shield(c) and in_close_combat(state, cid):
                 out.append("gurps.drop_shield")
         return out
@@ -103,7 +104,8 @@ def actions_open(state: dict[str, Any], cid: str) -> list[str]:
     if held and maneuver == "attack" and f["attacks_this_maneuver"] == 0:
         out.append("gurps.break_free")
     if maneuver == "ready" and not f["readied"]:
-        out.append("gurps.ready_item")
+        if readyable_items(c):
+            out.append("gurps.ready_item")
         if worn_shield(c) and in_close_combat(state, cid):
             out.append("gurps.drop_shield")
     if option(state, "adjacent_close_combat") and not in_close_combat(state, cid):

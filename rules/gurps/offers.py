@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.gurps.attacks import attack_problems, grapple_problems, strike_problems
 from rules.gurps.close_combat import in_close_combat_at
-from rules.gurps.combatant_stats import item_state, weapons, worn_shield
+from rules.gurps.combatant_stats import readyable_items, weapons, worn_shield
 from rules.gurps.hex_sharing import hex_occupants
 from rules.gurps.leaving import exits_for, leaving_problems
 from rules.gurps.legal import _foes_beside, legal_actions
@@ -124,9 +124,7 @@ def _of_type(
             for h in dict.fromkeys(holders)
         ]
     if ctype == "gurps.ready_item":
-        items = [
-            it for it in c.get("items") or [] if item_state(c, it["id"]) not in ("ready", "dropped", None)
-        ]
+        items = readyable_items(c)
         if not items:
             return []
         opts = [option(it["id"], it.get("name") or it["id"]) for it in items]

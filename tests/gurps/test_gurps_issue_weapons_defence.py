@@ -318,6 +318,24 @@ async def test_a_failed_ready_roll_still_spends_the_ready_and_readies_nothing(tu
     await replay_equals_live(enc)
 
 
+async def test_with_nothing_to_ready_ready_item_is_not_listed(tussle):
+    """Gurps version 4: a figure with no item to ready chose Ready (its step allowed) and was then named
+    as acting, told "your turn", with `gurps.ready_item` listed and no offer for it."""
+    enc = await encounter(tussle, cai(), fig("dun", "b", [5, 0]))
+    st = await enc.state()
+    assert st["legal_actions"]["cai"] == ["gurps.choose_maneuver"]
+    await enc.ok("gurps.choose_maneuver", combatant="cai", maneuver="ready")
+    st = await enc.state()
+    assert "gurps.ready_item" not in st["legal_actions"]["cai"]
+    offered = {o["type"] for o in st["offers"]["cai"]}
+    assert set(st["legal_actions"]["cai"]) <= offered | {"respond"}, (st["legal_actions"], offered)
+    # With a carried knife the same figure may ready it, and is offered it.
+    enc = await encounter(tussle, cai(items=CARRIED), fig("dun", "b", [5, 0]))
+    st = await enc.state()
+    assert "gurps.ready_item" in st["legal_actions"]["cai"]
+    assert any(o["type"] == "gurps.ready_item" for o in st["offers"]["cai"])
+
+
 async def test_readying_outside_close_combat_needs_no_roll(tussle):
     enc = await encounter(tussle, cai(items=CARRIED), fig("dun", "b", [5, 0]))
     b = await enc.ok("gurps.ready_item", combatant="cai", item="knife")
