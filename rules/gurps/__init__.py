@@ -80,7 +80,9 @@ class Gurps(Ruleset, guide=playing, shapes=shapes):
     # left (Moved {reason: "held"}) before Grappled.
     # 4: gurps.ready_item is legal only with an item to ready (a figure with none was named as acting,
     # told "your turn", and offered nothing).
-    version = "4"
+    # 5: a kneeling or lying defender's dodge, parry or block takes the posture penalty (OPTION
+    # defence_posture_penalty, the Basic Set's -2 / -3).
+    version = "5"
     Options = GurpsOptions
     commands = cmds.GURPS_COMMANDS
     events = GURPS_EVENTS

@@ -11,7 +11,7 @@ import msgspec
 from events.common import Moved, ReactionCancelled
 from events.dice import Dice, Modifier
 from rules.gurps.close_combat import arrival
-from rules.gurps.combatant_stats import is_unarmed, stats, weapon_named, worn_shield
+from rules.gurps.combatant_stats import is_lying, is_unarmed, stats, weapon_named, worn_shield
 from rules.gurps.events import Grappled
 from rules.gurps.hex_sharing import rules_of, seat_of
 from rules.gurps.leaving import exits_for, releases_on_leaving
@@ -27,6 +27,17 @@ from rules.refusals import refuse
 from rules.working import folded
 
 DEFENCE_PARAMS = frozenset({"weapon", "retreat", "to"})
+
+
+def defence_posture_modifiers(state: dict[str, Any], cid: str) -> list[Modifier]:
+    """OPTION defence_posture_penalty: a defender kneeling or lying down (version 5)."""
+    c = state["combatants"][cid]
+    table = option(state, "defence_posture_penalty")
+    if is_lying(c):
+        return [Modifier(int(table["lying"]), "lying down")]
+    if c.get("posture") == "kneeling":
+        return [Modifier(int(table["kneeling"]), "kneeling")]
+    return []
 
 
 def retreat_events(state: dict[str, Any], cid: str, to: Any) -> list[msgspec.Struct]:
@@ -103,6 +114,7 @@ def resume_defence(
     shield = worn_shield(t)
     if shield:
         mods.append(Modifier(int(shield["db"]), f"{shield.get('name', 'shield')} DB"))
+    mods += defence_posture_modifiers(state, target)
     if retreat:
         events += retreat_events(state, target, answer.params.get("to"))
         bonus = option(state, "retreat_bonus")

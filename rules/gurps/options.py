@@ -19,6 +19,12 @@ def _posture_penalty() -> dict[str, int]:
     return {"kneeling": -2, "lying": -4}
 
 
+def _defence_posture_penalty() -> dict[str, int]:
+    # DECISION (NOTES.md): the spec's "Dodge: as normal" is the Basic Set's, whose posture table takes
+    # 2 from the active defences of a kneeling figure and 3 from one lying down; the seed is silent.
+    return {"kneeling": -2, "lying": -3}
+
+
 class GurpsOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Options of an encounter, with the spec's defaults."""
 
@@ -65,6 +71,10 @@ class GurpsOptions(msgspec.Struct, forbid_unknown_fields=True):
     posture_penalty: Annotated[
         dict[str, int], msgspec.Meta(description="The penalty of a kneeling or lying figure.")
     ] = msgspec.field(default_factory=_posture_penalty)
+    defence_posture_penalty: Annotated[
+        dict[str, int],
+        msgspec.Meta(description="The dodge, parry or block penalty of a kneeling or lying defender."),
+    ] = msgspec.field(default_factory=_defence_posture_penalty)
 
 
 DEFAULTS: dict[str, Any] = defaults_of(GurpsOptions)

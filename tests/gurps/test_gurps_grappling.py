@@ -253,3 +253,19 @@ def test_declare_close_combat_needs_the_option():
     w.run(ChooseManeuver(combatant="eve", maneuver="attack"))
     with pytest.raises(RuleError, match="needs the option adjacent_close_combat"):
         w.run(DeclareCloseCombat(combatant="eve", target="dorn"))
+
+
+@pytest.mark.parametrize(
+    ("posture", "modifier"),
+    [("standing", None), ("kneeling", (-2, "kneeling")), ("prone", (-3, "lying down"))],
+)
+def test_a_kneeling_or_lying_defender_dodges_at_the_posture_penalty(posture, modifier):
+    """Version 5 (NOTES.md): the Basic Set's posture table, which the spec's "Dodge: as normal" keeps."""
+    w = hex_fight(dorn_posture=posture)
+    w.run(ChooseManeuver(combatant="cole", maneuver="attack"))
+    w.run(Grapple(combatant="cole", target="dorn"), dice=[[3, 3, 3]])
+    dodge = one(w.respond("dodge", dice=[[3, 3, 3]]), "DieRolled")
+    base = int(w.c("dorn")["stats"]["dodge"])
+    assert dodge["modifiers"] == ([] if modifier is None else [{"value": modifier[0], "reason": modifier[1]}])
+    assert dodge["target"] == base + (modifier[0] if modifier else 0)
+    assert w.replayed() == w.state
