@@ -60,8 +60,9 @@ class RogueTrader(Ruleset, guide=playing, shapes=shapes):
     title = "Rogue Trader (1987) hand-to-hand combat"
     # 3: issue 29 (the follow-up +1 is the pusher's; stand and fire, or run away, not both); 4: a push-back
     # into another model's base is the GM's question (issue 29 item 9); 5: a charge's question offers only the
-    # answers the rules allow now (issue 29 item 7)
-    version = "5"
+    # answers the rules allow now (issue 29 item 7); 6: the charge's question says in words that the
+    # charged model may turn to face the charger, and each answer offers it (§Being Charged)
+    version = "6"
     Options = RogueTraderOptions
     commands = RT_COMMANDS
     events = RT_EVENTS

@@ -119,7 +119,10 @@ def charged_request(state: State, charger: dict[str, Any], target: dict[str, Any
         if len(words) == 1
         else ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1]
     )
-    notes = [*dict.fromkeys(closed.values()), "turn_to_face: true to turn toward the charger"]
+    notes = [
+        *dict.fromkeys(closed.values()),
+        f"with any answer {target['name']} may turn to face {charger['name']}",
+    ]
     return ReactionRequested(
         id="",
         kind="charged",

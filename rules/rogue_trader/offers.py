@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.offer_checks import offers_of
-from rules.offers import GM, choice, offer, plane_move, region
+from rules.offers import GM, choice, offer, option, plane_move, region
 from rules.rogue_trader.aftermath import STOP_KIND, push_line
 from rules.rogue_trader.allocation import attack_slots, legal_targets
 from rules.rogue_trader.models import effective_move, group_of, is_enemy, radius, rules_model, turn, unit_of
@@ -38,7 +38,29 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
     if cid == GM:
         built += [_placed(state, p) for p in state.get("pending", []) if p.get("kind") == STOP_KIND]
     fixed = {"unit": unit_of(state, cid), "group": group_of(state, cid)} if c is not None else {}
-    return offers_of(ruleset, state, cid, [b for b in built if b], titles=TITLES, fixed=fixed)
+    return [
+        _with_facing(state, o)
+        for o in offers_of(ruleset, state, cid, [b for b in built if b], titles=TITLES, fixed=fixed)
+    ]
+
+
+def _with_facing(state: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+    """§Being Charged: "Models which are charged may always turn to face their attacker", with whatever
+    they answer (`turn_to_face`, which no answer is refused for): each answer to a charge asks it too."""
+    p = next((p for p in state.get("pending", []) if p["id"] == o.get("reaction")), None)
+    if o["type"] != "respond" or p is None or p.get("kind") != "charged":
+        return o
+    charger = state["combatants"].get((p.get("resume") or {}).get("charger"), {})
+    facing = choice(
+        "params.turn_to_face",
+        "Which way to face",
+        "enum",
+        [
+            option(False, "Stay as it faces"),
+            option(True, f"Turn to face {charger.get('name', 'the charger')}"),
+        ],
+    )
+    return {**o, "choices": [*o["choices"], facing]}
 
 
 def _placed(state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any] | None:

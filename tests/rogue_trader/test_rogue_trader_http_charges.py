@@ -74,6 +74,25 @@ async def _e11(tussle, m6_move: int = 4, c6_x: float = 7):
     return enc, req["id"]
 
 
+async def test_every_answer_to_a_charge_offers_turning_to_face_the_charger(tussle):
+    """§Being Charged: "Models which are charged may always turn to face their attacker" — with any
+    answer. The answers were offered without it (the question said "turn_to_face: true")."""
+    enc, rid = await _e11(tussle)
+    st = await enc.state()
+    answers = [o for key in st["offers"] for o in st["offers"][key] if o["reaction"] == rid]
+    assert {o["fields"]["choice"] for o in answers} == {"hold", "stand_and_fire", "run_away"}
+    for o in answers:
+        facing = o["choices"][-1]
+        assert facing["field"] == "params.turn_to_face"
+        charger = st["combatants"]["m6"]["name"]
+        assert [(opt["value"], opt["title"]) for opt in facing["options"]] == [
+            (False, "Stay as it faces"),
+            (True, f"Turn to face {charger}"),
+        ]
+    body = await enc.ok("respond", reaction=rid, choice="hold", params={"turn_to_face": True})
+    assert of_type(body["events"], "FacingChanged", combatant="c6")
+
+
 async def test_e11_run_retarget_stand_and_fire(tussle):
     enc, rid = await _e11(tussle)
     body = await enc.ok("respond", reaction=rid, choice="run_away")
