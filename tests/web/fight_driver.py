@@ -132,10 +132,11 @@ class Table:
             self.figures[fig.id] = fig
         self.axe(g, "gm:add-figures")
         form.get_by_role("button", name="Add to the fight").click()
+        # Attached, not visible: once the fight has figures the section folds away (its answer is in #last-result too).
         status = form.locator(".status")
-        status.filter(has_text=re.compile(r"Done|\w{4,}")).wait_for()
-        status.filter(has_text=re.compile(r"^(?!sending)")).wait_for()
-        assert "Done" in status.inner_text(), status.inner_text()
+        status.filter(has_text=re.compile(r"Done|\w{4,}")).wait_for(state="attached")
+        status.filter(has_text=re.compile(r"^(?!sending)")).wait_for(state="attached")
+        assert "Done" in status.text_content(), status.text_content()
         for fig in figures:
             self.log(g, f"{fig.name} joins the fight").wait_for()
 

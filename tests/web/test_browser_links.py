@@ -52,7 +52,7 @@ def test_a_tokenless_link_opens_as_the_seat_this_browser_was_given(served, api, 
     notice = open_page(view, context=a.context)
     n = notice.page
     n.locator("#connection.live").wait_for()
-    assert "player (Alice" in n.locator('[data-fact="you-are"]').inner_text()
+    assert "Alice (player, " in n.locator('[data-fact="you-are"]').inner_text()
     assert "remembers" in n.locator("#device").inner_text()
     assert all("token" not in u.split("#")[0] for u in notice.urls)  # never in a URL sent anywhere
 
@@ -82,7 +82,7 @@ def test_a_tokenless_link_opens_as_the_seat_this_browser_was_given(served, api, 
     n.locator("#connection.live").wait_for()
     n.goto(view)
     n.locator("#connection.live").wait_for()
-    assert "player (Alice" in n.locator('[data-fact="you-are"]').inner_text()
+    assert "Alice (player, " in n.locator('[data-fact="you-are"]').inner_text()
     n.click("#forget-device")
     n.locator("#fatal", has_text="open your seat link once on this device").wait_for()
     assert n.evaluate(f"localStorage.getItem('tussle-token:{enc['id']}')") is None

@@ -77,7 +77,7 @@ def test_a_tft_fight_created_from_the_landing_page_is_played_from_a_seat_link(se
     alice = open_page(seat_url)
     a = alice.page
     a.locator("#banner .banner", has_text="Your turn").wait_for()
-    assert "player (Alice" in a.locator('[data-fact="you-are"]').inner_text()
+    assert "Alice (player, " in a.locator('[data-fact="you-are"]').inner_text()
     assert a.locator('details[data-key^="troll:"]').count() == 0  # only her own combatant's actions
     form = open_action(a, "simeth:tft.move")
     form.locator("textarea[name=path]").fill("[[1, 0]]")

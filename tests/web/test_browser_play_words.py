@@ -128,7 +128,7 @@ def _added_at_the_page(served, api, open_page, ruleset, boxes):
     for label, value in boxes.items():
         form.get_by_label(label, exact=True).fill(value)
     form.get_by_role("button", name="Add to the fight").click()
-    form.locator(".status.ok").wait_for()
+    form.locator(".status.ok").wait_for(state="attached")  # the section folds once the fight has figures
     (figure,) = api.ok("GET", f"/encounters/{enc['id']}/state", token=enc["gm_token"])["combatants"].values()
     return figure["stats"]
 

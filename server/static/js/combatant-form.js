@@ -4,6 +4,7 @@
 
 import { el } from "./api.js";
 import { humanName, schemaInput } from "./schema-input.js";
+import { positionUnit, toSteps } from "./units.js";
 
 let uid = 0;
 
@@ -128,7 +129,9 @@ function itemSchema(itemFields) {
   return { schema: { ...ITEM, properties: props }, extra: extra.map((f) => f.name) };
 }
 
-function figureFieldset(n, stats, plane, sides, itemFields) {
+function figureFieldset(n, stats, geometry, sides, itemFields) {
+  const unit = positionUnit(geometry);
+  const plane = unit.plane;
   const id = (s) => `cf${uid}-${n}-${s}`;
   uid++;
   const box = (name, label, attrs = {}) => {
@@ -139,8 +142,9 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
   const [cid, cidF] = box("id", "Id (blank: from the name)");
   const [side, sideF] = box("side", "Side (required)", { list: `${id("sides")}`, required: true });
   const sidesList = el("datalist", { id: id("sides") }, sides.map((s) => el("option", { value: s })));
-  const [px, pxF] = box("x", plane ? 'Position x (inches)' : "Position q", { type: "number", step: plane ? "0.01" : "1", value: "0" });
-  const [py, pyF] = box("y", plane ? 'Position y (inches)' : "Position r", { type: "number", step: plane ? "0.01" : "1", value: "0" });
+  // In the unit the page shows positions in (inches on a table-top plane), sent as the geometry's steps.
+  const [px, pxF] = box("x", plane ? `Position x (${unit.words})` : "Position q", { type: "number", step: String(unit.step), value: "0" });
+  const [py, pyF] = box("y", plane ? `Position y (${unit.words})` : "Position r", { type: "number", step: String(unit.step), value: "0" });
   const facing = plane ? el("input", { id: id("facing"), type: "number", min: 0, max: 359, value: 0 })
     : el("select", { id: id("facing") }, HEX_FACINGS.map((t, i) => el("option", { value: i }, t)));
   const posture = el("select", { id: id("posture") }, POSTURES.map((p) => el("option", { value: p }, humanName(p))));
@@ -167,7 +171,7 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
     if (!name.value.trim()) throw new Error(`Figure ${n}: give it a name`);
     if (!side.value.trim()) throw new Error(`Figure ${n}: give it a side`);
     const out = { id: cid.value.trim() || slug(name.value) || `figure-${n}`, name: name.value.trim(), side: side.value.trim(),
-      position: plane ? [Math.round(Number(px.value) * 100), Math.round(Number(py.value) * 100)] : [Number(px.value), Number(py.value)],
+      position: plane ? [toSteps(px.value, geometry), toSteps(py.value, geometry)] : [Number(px.value), Number(py.value)],
       facing: Number(facing.value), posture: posture.value, stats: {}, items: items.read() };
     for (const s of statBoxes) {
       if (s.records) {
@@ -192,12 +196,12 @@ function figureFieldset(n, stats, plane, sides, itemFields) {
  * The form; `send(body)` sends a command and resolves to {ok, text}. `bulk`: the server has
  * add_combatants (one request for several figures).
  */
-export function combatantForm({ openapi, ruleset, plane, sides, bulk, send, itemFields = [] }) {
+export function combatantForm({ openapi, ruleset, geometry, sides, bulk, send, itemFields = [] }) {
   const stats = statsSchema(openapi, ruleset);
   const figures = [];
   const list = el("div", { class: "figures" });
   const add = () => {
-    const f = figureFieldset(figures.length + 1, stats, plane, sides, itemFields);
+    const f = figureFieldset(figures.length + 1, stats, geometry, sides, itemFields);
     figures.push(f);
     list.append(f.node);
     return f;
@@ -224,6 +228,8 @@ export function combatantForm({ openapi, ruleset, plane, sides, bulk, send, item
       msg = await send({ type: "add_combatant", combatant: c });
     }
     Object.assign(status, { textContent: msg.text, className: `status ${msg.ok ? "ok" : "error"}` });
+    // Also where every answer goes (#last-result): the section folds away once the fight has figures.
+    document.dispatchEvent(new CustomEvent("command-result", { detail: { type: "Add combatants", ...msg } }));
     if (msg.ok) {
       figures.length = 0;
       list.replaceChildren();

@@ -93,7 +93,8 @@ function showDiceHelp() {
 // default is unchanged).
 function rotateEachTurnField() {
   const box = el("input", { type: "checkbox", id: "c-rotate-each-turn", name: "rotate_seed_each_turn", checked: true });
-  return el("div", { class: "field" }, box, " ", el("label", { for: "c-rotate-each-turn" }, "Rotate the dice seed each turn (recommended)"),
+  // A box beside its label, as every other checkbox (a plain field is a column: the box sat centred above it).
+  return el("div", { class: "field field-boolean" }, box, el("label", { for: "c-rotate-each-turn" }, "Rotate the dice seed each turn (recommended)"),
     el("small", { class: "help" }, "every roll of a turn can be checked as soon as the next turn starts (docs/verifying.md)"));
 }
 

@@ -2,6 +2,7 @@
 // table-top plane in hundredths of an inch (facing in degrees, counter-clockwise, 0 = +x).
 
 import { el, svg } from "./api.js";
+import { positionText, positionUnit } from "./units.js";
 
 const HEX = 28; // px from a hex's centre to a corner
 const SQRT3 = Math.sqrt(3);
@@ -51,7 +52,7 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
   const figures = Object.values(state.combatants || {}).filter((c) => Array.isArray(c.position));
   const sides = [...new Set(Object.values(state.combatants || {}).map((c) => c.side))];
   const colour = (side) => SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
-  const scale = hex ? 1 : 0.3; // a plane: 1" (100 units) = 30 px
+  const scale = hex ? 1 : 30 * positionUnit(geometry).step; // a plane: 1" (100 steps of 0.01in) = 30 px
   const place = (p) => (hex ? hexCentre(p) : [p[0] * scale, -p[1] * scale]);
 
   // Figures sharing a spot (every HTH fight in TFT shares one hex) are a ring of small numbered tokens
@@ -81,7 +82,7 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
   const minX = Math.min(0, ...xs) - pad, maxX = Math.max(0, ...xs) + pad;
   const minY = Math.min(0, ...ys) - pad, maxY = Math.max(0, ...ys) + pad;
   const root = svg("svg", { viewBox: `${minX.toFixed(0)} ${minY.toFixed(0)} ${(maxX - minX).toFixed(0)} ${(maxY - minY).toFixed(0)}`,
-    role: "img", "aria-label": `Map: ${figures.map((c) => `${c.name} at ${c.position.join(",")}`).join("; ") || "no figures placed"}`,
+    role: "img", "aria-label": `Map: ${figures.map((c) => `${c.name} at ${positionText(c.position, geometry)}`).join("; ") || "no figures placed"}`,
     class: "map", width: ((maxX - minX) * (hex ? 1.6 : 1.2)).toFixed(0) });
   root.append(svg("title", {}, "The map"));
 
@@ -159,7 +160,7 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
       const value = [Math.round(at_.x / scale), Math.round(-at_.y / scale)];
       const outside = (forbidden || []).some((f) => Math.hypot(value[0] - f.centre[0], value[1] - f.centre[1]) < f.radius);
       if (Math.hypot(value[0] - centre[0], value[1] - centre[1]) <= radius && !outside) {
-        act.pick(value, `to (${(value[0] / 100).toFixed(1)}", ${(value[1] / 100).toFixed(1)}")`);
+        act.pick(value, `to (${positionText(value, geometry)})`);
       }
     });
     root.append(layer);
@@ -169,7 +170,7 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
   for (const c of figures) {
     const [x, y] = at.get(c.id);
     const g = svg("g", { class: `figure posture-${c.posture || "standing"}`, "data-combatant": c.id });
-    g.append(svg("title", {}, `${c.name} (${c.side}) at ${c.position.join(",")}, ${c.posture || "standing"}`));
+    g.append(svg("title", {}, `${c.name} (${c.side}) at ${positionText(c.position, geometry)}, ${c.posture || "standing"}`));
     let angle = null;
     if (typeof c.facing === "number") {
       if (hex && HEX_DIRS[c.facing]) {
@@ -201,14 +202,14 @@ export function drawMap(state, act = null, mine = [], onFigure = null) {
   }
   // With buttons inside it the map is a group, not an image (an image holds nothing one can press).
   if (root.querySelector("[role=button]") || root.querySelector(".region")) root.setAttribute("role", "group");
-  return { svg: root, stacks, box: [minX, minY, maxX - minX, maxY - minY] };
+  return { svg: root, stacks, geometry, box: [minX, minY, maxX - minX, maxY - minY] };
 }
 
-// The legend of the stacks: "At 1,0: 1 Simeth, 2 Troll".
-function legend(stacks) {
+// The legend of the stacks: "At 1,0: 1 Simeth, 2 Troll" (on a plane "At 3″, 0″: ...").
+function legend(stacks, geometry) {
   if (!stacks.length) return null;
   return el("ul", { class: "map-legend", "aria-label": "Figures sharing a spot" }, stacks.map((group) => el("li", {},
-    `At ${group[0].position.join(",")}: `, group.map((c, i) => [i ? ", " : "", el("span", { class: "stack-number-key" }, String(i + 1)), ` ${c.name}`]))));
+    `At ${positionText(group[0].position, geometry)}: `, group.map((c, i) => [i ? ", " : "", el("span", { class: "stack-number-key" }, String(i + 1)), ` ${c.name}`]))));
 }
 
 // Zoom and pan survive the map's redraws (every event redraws it).
@@ -223,7 +224,7 @@ function applyView(root, box) {
 
 // The map with its zoom and pan buttons (and the keys + - and the arrows on the map), and its legend.
 export function mapPanel(state, act = null, mine = [], onFigure = null) {
-  const { svg: root, stacks, box } = drawMap(state, act, mine, onFigure);
+  const { svg: root, stacks, geometry, box } = drawMap(state, act, mine, onFigure);
   applyView(root, box);
   const viewing = (f) => () => { f(); applyView(root, box); };
   const step = () => 0.15 / view.zoom;
@@ -265,5 +266,5 @@ export function mapPanel(state, act = null, mine = [], onFigure = null) {
   frame.tabIndex = 0;
   frame.setAttribute("role", "group");
   frame.setAttribute("aria-label", "Map (keys: + and - zoom, arrows pan, 0 resets)");
-  return el("div", { class: "map-panel" }, bar, frame, legend(stacks));
+  return el("div", { class: "map-panel" }, bar, frame, legend(stacks, geometry));
 }

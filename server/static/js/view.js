@@ -12,6 +12,7 @@ import { confirmInline, deadlineEl, refreshDeadlines, turnSection, whenText } fr
 import { receipts, keepReceipt, keepSent, sentRecord } from "./receipts.js";
 import { postUntilAnswered } from "./sending.js";
 import { forgetToken, onceLink, rememberToken, rememberedToken } from "./device.js";
+import { positionText } from "./units.js";
 
 const stream = decodeURIComponent(location.pathname.split("/")[2] || "");
 const fragmentToken = tokenFromFragment();
@@ -45,9 +46,20 @@ function setConnection(text, cls) {
   c.className = `connection ${cls}`;
 }
 
+// How positions are measured here (GET /encounters/{id}'s `geometry`, also in the state).
+function geometryOf(s) {
+  return (s && s.geometry) || (page.info && page.info.geometry) || { kind: "hex_axial", unit: "hex" };
+}
+
 function nameOf(cid) {
   const c = page.state && page.state.combatants && page.state.combatants[cid];
   return (c && c.name) || cid;
+}
+
+// A player's "You are": "Alice (player, seat-1)", not "player (Alice (seat-1))".
+function playerText(seatId) {
+  const seat = page.state && page.state.seats && page.state.seats[seatId];
+  return seat ? `${seat.name} (player, ${seatId})` : `player (${seatId})`;
 }
 
 function askedOfText(who) {
@@ -227,7 +239,7 @@ function renderSummary(s) {
   if (acting && acting.length) whose = acting.map(actingText).join("; ");
   else if (acting) whose = "nobody right now";
   else whose = (s.initiative || []).length ? `order: ${s.initiative.map(nameOf).join(", ")}` : "—";
-  const role = page.me ? (page.me.role === "player" ? `player (${askedOfText(page.me.seat)})` : page.me.role) : "observer";
+  const role = page.me ? (page.me.role === "player" ? playerText(page.me.seat) : page.me.role) : "observer";
   const rows = [
     ["Ruleset", `${s.ruleset} ${s.ruleset_version || ""}`], ["Dice", s.dice],
     ["Turn", s.turn ?? "—"], ["Phase", s.phase ? String(s.phase).replace(/_/g, " ") : "—"],
@@ -362,7 +374,9 @@ function renderCombatants(s) {
   const rows = cs.map((c) => {
     const group = c.group && s.groups && s.groups[c.group];
     const hth = [group ? `with ${(group.combatants || []).filter((m) => m !== c.id).map(nameOf).join(", ")}` : "", ...pinsOf(c.id)].filter(Boolean).join("; ");
-    const cells = [c.name, c.side, controllers[c.id] || "GM", `${(c.position || []).join(",")}${typeof c.facing === "number" ? ` facing ${c.facing}` : ""}`,
+    const geo = geometryOf(s);
+    const facing = typeof c.facing === "number" ? ` facing ${c.facing}${geo.facing === "degrees" ? "°" : ""}` : "";
+    const cells = [c.name, c.side, controllers[c.id] || "GM", `${positionText(c.position || [], geo)}${facing}`,
       c.posture || "", String(c.wounds ?? 0), (c.conditions || []).join(", "), itemsText(c, ["ready", "worn"]), itemsText(c, ["carried"]),
       itemsText(c, ["dropped"]), hth, statsText(c.stats)];
     return el("tr", { "data-combatant": c.id }, cells.map((v, i) => (i === 0 ? el("th", { scope: "row" }, v)
@@ -437,6 +451,20 @@ function renderLog() {
   $("log").replaceChildren(...(parts.length ? parts : [el("p", {}, "Nothing yet.")]));
 }
 
+// Where "Go to your actions" leads: to what the banner names first. The GM's next step (start the turn,
+// the phase) is a button of "Run the fight", so the link lands on that card, not on the top of the GM's
+// tools (the seats and the add form came first) nor on the GM's figures' cards (they always have some
+// command: their HTH preferences, say); to the card of a figure the GM moves now.
+function bannerTarget(me, now) {
+  const mine = me.combatants || [];
+  const hasCard = (cid) => ((me.legal_actions || {})[cid] || []).length || ((me.offers || {})[cid] || []).length;
+  if (me.role !== "gm") return "play";
+  const first = (now || [])[0];
+  if (first && first.combatant && mine.includes(first.combatant) && hasCard(first.combatant)) return `act-${first.combatant}`;
+  if (first) return "gm-run";
+  return mine.some(hasCard) ? "play" : "gm-run";
+}
+
 function renderBanner(s) {
   const banner = $("banner");
   const me = page.me;
@@ -444,18 +472,20 @@ function renderBanner(s) {
   const asked = (s.pending || []).filter((p) => (me.role === "gm" ? p.asked_of === "gm" : p.asked_of === me.seat));
   const mine = me.combatants || [];
   let text = null;
+  let now = null;
   if (asked.length) text = `You are asked: ${asked.map((p) => p.question || `${p.kind.replace(/_/g, " ")} for ${nameOf(p.combatant)}`).join("; ")}`;
   else if (typeof me.your_turn === "boolean") { // the server says whose turn it is (GET /me)
-    const now = (me.acting_now || []).filter((a) => me.role === "player" || a.asked_of === "gm");
+    now = (me.acting_now || []).filter((a) => me.role === "player" || a.asked_of === "gm");
     if (me.your_turn && now.length) text = `Your turn: ${now.map(actingText).join("; ")}`;
+    else now = null;
   } else if (me.role === "player") { // an older server: whoever has legal actions may act
     const can = mine.filter((c) => ((me.legal_actions || {})[c] || []).length);
     if (can.length) text = `Your turn: ${can.map(nameOf).join(", ")} may act`;
   }
   banner.hidden = !text;
-  const target = asked.length ? "pending-box" : me.role === "gm" && !(me.combatants || []).some((c) => ((me.legal_actions || {})[c] || []).length) ? "gm" : "play";
+  const target = asked.length ? "pending-box" : bannerTarget(me, now);
   banner.replaceChildren(el("p", { class: "banner" }, text || "", " ",
-    el("a", { href: `#${target}`, class: "to-panel" }, asked.length ? "Answer ↓" : "Go to your actions ↓")));
+    el("a", { href: `#${encodeURIComponent(target)}`, class: "to-panel" }, asked.length ? "Answer ↓" : "Go to your actions ↓")));
 }
 
 // ---- playing: forms from the schemas, sent with a fresh id and entropy ----
@@ -634,7 +664,7 @@ function renderPlay(s) {
     const actions = (me.legal_actions || {})[cid] || [];
     const offers = ((me.offers || {})[cid]) || [];
     if (!actions.length && !offers.length) continue;
-    groups.push(el("div", { class: "card actions-of", "data-combatant": cid }, el("h3", {}, nameOf(cid)),
+    groups.push(el("div", { class: "card actions-of", id: `act-${cid}`, "data-combatant": cid }, el("h3", {}, nameOf(cid)),
       offersList(cid, offers, sendOffer, offersChanged),
       actions.length ? advanced(`adv:${cid}`, "Advanced: the commands as typed forms", actions.map((type) => actionDetails(`${cid}:${type}`, type, commandForm(type, page.registry, formContext({ fixed: { combatant: cid }, mine: [cid], title: `${nameOf(cid)}: ${type}` }), sender(`${cid}:${type}`)), open)), open) : ""));
   }
@@ -648,7 +678,7 @@ function renderPlay(s) {
 
 // One form for the whole session: what the GM is typing survives the page's redraws.
 function addForm(s) {
-  page.addForm ||= combatantForm({ openapi: page.openapi, ruleset: s.ruleset, plane: (s.geometry || {}).kind === "plane",
+  page.addForm ||= combatantForm({ openapi: page.openapi, ruleset: s.ruleset, geometry: geometryOf(s),
     sides: [...new Set(Object.values(s.combatants).map((c) => c.side))], bulk: page.registry.byType.has("add_combatants"), send,
     itemFields: (page.rulesetInfo && page.rulesetInfo.item_fields) || [] });
   return page.addForm;
@@ -672,6 +702,8 @@ function renderGm(s, open) {
       const r = await api("POST", `${base}/seats`, { token, body: { name: seatName.value, combatants, command_id: newCommandId() } });
       made.append(onceLink(`Seat link for ${seatName.value}`, viewLink(stream, r.token)));
       status.textContent = "";
+      // Made: its figures unticked, so a second click does not make the same seat again.
+      for (const box of seatForm.querySelectorAll("input[name=seat-combatant]")) box.checked = false;
     } catch (err) { status.textContent = err.message; }
   });
   const seats = Object.values(s.seats || {}).filter((x) => !x.revoked).map((seat) => el("li", {}, `${seat.name} (${seat.seat}): ${(seat.combatants || []).map(nameOf).join(", ") || "no combatants"} `,
@@ -699,12 +731,16 @@ function renderGm(s, open) {
   const commands = GM_COMMANDS.filter((t) => page.registry.byType.has(t) && !GM_TABLE.includes(t) && t !== "close").map((type) => gmForm(type));
   const previous = $("made-links");
   if (previous) made.append(...previous.childNodes);
-  $("gm-tools").replaceChildren(
-    // Folded once the fight has figures, so the steps of the fight come first on a phone.
-    el("details", { class: "card add-figures", "data-key": "gm:add-figures", open: !Object.keys(s.combatants).length || open.has("gm:add-figures") },
-      el("summary", {}, el("h3", { class: "inline" }, "Add combatants")), addForm(s)),
+  // Folded once the fight has figures, so the steps of the fight come first on a phone; open while it has
+  // none, and as the GM last left it by hand (the default open of an empty fight is no wish to keep it open).
+  const count = ids.length;
+  const addOpen = count ? page.addFiguresOpen === true : page.addFiguresOpen !== false;
+  const addBox = el("details", { class: "card add-figures", "data-key": "gm:add-figures", open: addOpen },
+    el("summary", {}, el("h3", { class: "inline" }, "Add combatants"), count ? el("span", { class: "help" }, ` (${count} in the fight)`) : ""), addForm(s));
+  addBox.querySelector("summary").addEventListener("click", () => { page.addFiguresOpen = !addBox.open; });
+  $("gm-tools").replaceChildren(addBox,
     el("div", { class: "card" }, el("h3", {}, "Seats and links"), seatForm, el("ul", { class: "seats" }, seats), readButton, status, made),
-    el("div", { class: "card" }, el("h3", {}, "Run the fight"), offersList("gm", ((page.me.offers || {}).gm) || [], sendOffer, offersChanged),
+    el("div", { class: "card", id: "gm-run" }, el("h3", {}, "Run the fight"), offersList("gm", ((page.me.offers || {}).gm) || [], sendOffer, offersChanged),
       el("div", { class: "table-tools" }, table), page.registry.byType.has("close") ? gmForm("close", "Close the encounter") : "",
       advanced("adv:gm", "Advanced: every other GM command as a typed form", commands, open)));
 }
