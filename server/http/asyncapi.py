@@ -26,6 +26,8 @@ def _const(value: str) -> dict[str, Any]:
 
 
 _ENVELOPE = {"$ref": "#/components/schemas/Envelope"}
+# /openapi.json's EncounterState, `offers` optional: a command's frames but the last leave it out.
+_FRAME_STATE = {"$ref": "#/components/schemas/FrameState"}
 
 _LOG_ENTRY = _obj(
     ["seq", "turn", "type", "actor", "ts", "hash", "text"],
@@ -78,7 +80,7 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
             seq=_SEQ,
             data={
                 "oneOf": [
-                    {"type": "object", "title": "StateSnapshot", "description": "GET /state's state"},
+                    {**_FRAME_STATE, "description": "GET /state's state"},
                     {"type": "array", "title": "LogSnapshot", "items": _LOG_REF},
                 ]
             },
@@ -95,7 +97,7 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
                 **_SEQ,
                 "description": "present when `data` has no offers: the seq whose frame has them",
             },
-            data={"type": "object", "title": "State", "description": "GET /state's state"},
+            data={**_FRAME_STATE, "description": "GET /state's state (`offers` only in a command's last frame)"},
         ),
     ),
     "log": (
@@ -225,14 +227,23 @@ def _titled(value: Any, name: str) -> None:
                     _titled(sub, f"{name}{i}")
 
 
-def _event_schemas(registry: Registry) -> dict[str, Any]:
-    """/openapi.json's event schemas (the envelope unions and all they refer to)."""
+def _openapi_schemas(registry: Registry) -> dict[str, Any]:
+    """/openapi.json's event schemas (the envelope unions and all they refer to) and its EncounterState,
+    which state and snapshot frames carry as `FrameState` (the same, with `offers` not required): a bot
+    generated from this document gets typed states, not bare objects."""
     schemas = build_openapi(registry)["components"]["schemas"]
-    roots = ["Envelope", *(n for n in schemas if n.endswith("Envelope"))]
-    return {
+    roots = ["Envelope", "EncounterState", *(n for n in schemas if n.endswith("Envelope"))]
+    out = {
         n: _dialect(schemas[n])
         for n in sorted(reachable(schemas, [{"$ref": f"#/components/schemas/{r}"} for r in roots]))
     }
+    state = out["EncounterState"]
+    out["FrameState"] = {
+        **state,
+        "title": "FrameState",
+        "required": [r for r in state.get("required", []) if r != "offers"],
+    }
+    return out
 
 
 def asyncapi_document(registry: Registry) -> dict[str, Any]:
@@ -248,7 +259,7 @@ def _document(registry: Registry) -> dict[str, Any]:
     schemas = {
         **{_frame_name(n): p for n, p in payloads.items()},
         "LogEntry": _LOG_ENTRY,
-        **_event_schemas(registry),
+        **_openapi_schemas(registry),
     }
     for name, schema in schemas.items():
         _titled(schema, name)
