@@ -97,7 +97,10 @@ _MESSAGES: dict[str, tuple[str, dict[str, Any]]] = {
                 **_SEQ,
                 "description": "present when `data` has no offers: the seq whose frame has them",
             },
-            data={**_FRAME_STATE, "description": "GET /state's state (`offers` only in a command's last frame)"},
+            data={
+                **_FRAME_STATE,
+                "description": "GET /state's state (`offers` only in a command's last frame)",
+            },
         ),
     ),
     "log": (
