@@ -6,6 +6,7 @@ A real server (its sweep polling every 50 ms), a real receiver on 127.0.0.1, rea
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
@@ -95,6 +96,15 @@ async def test_a_seat_is_reminded_once_before_the_deadline_signed_naming_seat_an
     )
     assert n["text"].endswith(" UTC, or the default (dodge) is applied")
     assert asked["deadline"][:19].replace("T", " ") in n["text"]
+    # The question's own notice names its deadline too: the one the store answers by default at (the
+    # same clock reading as the store's row), never after the one /me shows (counted from the event's
+    # ts, sealed a moment later); its text to the second, where it said the minute, which near a
+    # minute's end could name a later time than the default's.
+    first = rx.processed[0].json["data"]
+    assert first["kind"] == "asked" and first["deadline"] is not None
+    when = [dt.datetime.strptime(x, "%Y-%m-%dT%H:%M:%S.%fZ") for x in (first["deadline"], asked["deadline"])]
+    assert dt.timedelta(0) <= when[1] - when[0] < dt.timedelta(seconds=1), when
+    assert f"by {first['deadline'][:19].replace('T', ' ')} UTC" in first["text"]
 
 
 async def test_no_reminder_when_the_option_is_off(sweeping, receivers):

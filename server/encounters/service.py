@@ -92,8 +92,11 @@ DICE_MODES = ("server", "manual", "mixed")
 CONFLICT_RETRIES = 12
 
 
+# (state, new events, actor, command id, ruleset, states after each, now): the rows they cause beside
+# the events; `now` is the command's one clock reading, which its reaction deadlines are counted from.
 SideRows = Callable[
-    [dict[str, Any], list[NewEvent], str, str, Any, list[dict[str, Any]] | None], dict[str, Any]
+    [dict[str, Any], list[NewEvent], str, str, Any, list[dict[str, Any]] | None, dt.datetime],
+    dict[str, Any],
 ]
 # (state at the head, command id) -> side rows of a bookkeeping event that depend on that head.
 SideOf = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
@@ -814,11 +817,15 @@ class Encounters:
                     assert fresh_seed is not None and commitment_of(fresh_seed) == ne.data["commitment"]
                     seeds.append(SeedRow(ne.data["commitment"], fresh_seed))
         extra = dict(side or {})
+        # One clock reading for the command: an "asked" notice names the deadline the store keeps.
+        now = dt.datetime.now(dt.UTC)
         if self.side_rows is not None:
             extra = with_side_rows(
-                extra, self.side_rows(state, new, actor, command_id, self.ruleset_of(state), states)
+                extra, self.side_rows(state, new, actor, command_id, self.ruleset_of(state), states, now)
             )
-        extra["deadlines"], extra["clear_deadlines"] = deadline_changes(state, new, voided_reactions or [])
+        extra["deadlines"], extra["clear_deadlines"] = deadline_changes(
+            state, new, voided_reactions or [], now
+        )
         return Append(
             stream,
             state["seq"],

@@ -9,6 +9,7 @@ its figures on /metrics. Settings: `webhooks=WebhookSettings(...)` and `webhook_
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 from collections.abc import AsyncIterator
 from typing import Any
@@ -38,6 +39,7 @@ def side_rows(
     command_id: str,
     ruleset: Any,
     states: list[dict[str, Any]] | None = None,
+    now: dt.datetime | None = None,
     survived: Survived | None = None,
 ) -> dict[str, list[Any]]:
     """The deliveries an append's events cause, and the webhooks of seats it revokes."""
@@ -51,7 +53,9 @@ def side_rows(
             survived.record(ACTING_NOTICES, exc, state["stream"])
 
     return {
-        "outbox": outbox_rows(state, new, actor, command_id, ruleset, on_error=acting_failed, states=states),
+        "outbox": outbox_rows(
+            state, new, actor, command_id, ruleset, now, on_error=acting_failed, states=states
+        ),
         "webhook_changes": [
             WebhookChange(wid, status=REVOKED) for wid, w in hooks.items() if w["seat"] in revoked
         ],

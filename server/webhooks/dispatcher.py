@@ -160,7 +160,8 @@ def render(w: WebhookRow, d: Delivery, event: Event | None) -> bytes:
                 # your_turn and asked: the acting_now entry the notice tells of (rules/acting.py)
                 "combatant": data.get("combatant"),
                 "slot": data.get("slot"),
-                "deadline": data.get("deadline"),  # a reminder's: when the default answers (UTC)
+                # asked and reminder: when the default answers (UTC; null: the encounter sets no timeout)
+                "deadline": data.get("deadline"),
                 "link": link,
             },
         }

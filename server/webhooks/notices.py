@@ -26,11 +26,16 @@ def notice(to: str, kind: str, text: str) -> dict[str, str]:
     return {"to": to, "kind": kind, "text": text}
 
 
-def _deadline(state: dict[str, Any], now: dt.datetime) -> str:
+def _due(state: dict[str, Any], now: dt.datetime) -> dt.datetime | None:
+    """When a reaction asked `now` is answered by default: the deadline the store keeps
+    (server/encounters/reaction_deadlines.py counts it from the same clock reading)."""
     timeout = state["options"].get("reaction_timeout_s")
-    if not timeout:
-        return ""
-    return " by " + (now + dt.timedelta(seconds=timeout)).strftime("%Y-%m-%d %H:%M UTC")
+    return now + dt.timedelta(seconds=timeout) if timeout else None
+
+
+def _deadline(state: dict[str, Any], now: dt.datetime) -> str:
+    due = _due(state, now)
+    return "" if due is None else " by " + due.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _everyone(state: dict[str, Any]) -> list[str]:
@@ -79,6 +84,10 @@ def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> s
     return f"{_question(state, p)}{_deadline(state, now)} (default: {_words(p['default'])})"
 
 
+def _timestamp_or_none(when: dt.datetime | None) -> str | None:
+    return None if when is None else timestamp(when)
+
+
 def reminder_notice(state: dict[str, Any], p: dict[str, Any], deadline: dt.datetime) -> dict[str, Any]:
     """The reminder (`reminder_before_s`) to the seat a pending reaction waits on, before its deadline."""
     when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -125,7 +134,11 @@ def acting_notices(
     for a in new:
         p = pending.get(a.get("reaction"))
         told = (
-            {**notice(a["asked_of"], "asked", _asked_text(after, p, now)), "reaction": p["id"]}
+            {
+                **notice(a["asked_of"], "asked", _asked_text(after, p, now)),
+                "reaction": p["id"],
+                "deadline": _timestamp_or_none(_due(after, now)),
+            }
             if p is not None
             else notice(a["asked_of"], "your_turn", _turn_text(after, a))
         )
