@@ -36,6 +36,9 @@ def state_view(
         "dropped_items": dropped,
         "acting_now": acting_now_view(state, ruleset, deadlines or {}),
     }
+    holds = ruleset.holds(state) if ruleset is not None else []
+    if holds:  # absent while none: the views of rulesets without holds, and of old streams, are unchanged
+        view["holds"] = holds
     if with_offers:
         view["offers"] = offers_view(state, ruleset, [*state["combatants"], GM])
     return view

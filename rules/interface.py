@@ -281,6 +281,11 @@ class Ruleset:
         in rules/acting.py (`slot`: what opened the entry, the same while it stays open). It must agree with `legal_actions`. Default: whoever a pending reaction asks."""
         return reactions_acting(state)
 
+    def holds(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The holds short of a pin its rules keep in `rules` (a GURPS grapple), for the views to show:
+        `[{holder, held, hold, effect}]`, `hold` and `effect` in words. Default: none."""
+        return []
+
     def next_slot(self, state: dict[str, Any], combatant: str) -> str | None:
         """When this combatant, not acting now, will be at its slot, as a sentence (None: it acts now, or
         the ruleset cannot say)."""

@@ -35,6 +35,7 @@ from rules.gurps.grappling import (
     resume_fall_hex,
     resume_gm_ruling,
 )
+from rules.gurps.grappling import holds as grapple_holds
 from rules.gurps.injuries import decide_record_injury
 from rules.gurps.legal import legal_actions
 from rules.gurps.maneuvers import decide_choose, with_turn_start
@@ -125,6 +126,7 @@ class Gurps(Ruleset, guide=playing, shapes=shapes):
 
     acting_now = staticmethod(acting.acting_now)
     next_slot = staticmethod(acting.next_slot)
+    holds = staticmethod(grapple_holds)
 
     def describe(self, state_before: dict[str, Any], event: Any) -> str | None:
         return describe_event(state_before, event.type, event.data)

@@ -25,7 +25,7 @@ from rules.gurps.close_combat import arrival
 from rules.gurps.combatant_stats import is_lying, name
 from rules.gurps.commands import BreakFree, Grapple, Pin, Takedown
 from rules.gurps.events import Grappled, GrappleReleased, QuickContestResolved
-from rules.gurps.hex_sharing import group_members, hex_occupants
+from rules.gurps.hex_sharing import group_members, hex_occupants, rules_of
 from rules.gurps.maneuvers import own_turn_or_error
 from rules.gurps.options import option
 from rules.gurps.situational_modifiers import fighter, grappled_by_me, grapplers_of, pins_on
@@ -378,3 +378,17 @@ def resume_fall_hex(state: dict[str, Any], pending: dict[str, Any], answer: Answ
     if hex_occupants(state, (q, r)):
         raise RuleError(f"{answer.choice} is occupied now")
     return _thrown(state, fallen, at, (q, r))
+
+
+def holds(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The grapples as the views show them (Ruleset.holds): §Grappling, "-4 DX" and §Leaving a Foe's Hex,
+    no leaving the hex until breaking free. A pin is the common `pins`, not repeated here."""
+    return [
+        {
+            "holder": g["grappler"],
+            "held": g["grappled"],
+            "hold": "grapple",
+            "effect": "-4 DX; cannot leave the hex until breaking free",
+        }
+        for g in rules_of(state).get("grapples", [])
+    ]

@@ -841,6 +841,15 @@ class PinView(msgspec.Struct):
     last_held_turn: Annotated[int, about("The last turn it was held.")]
 
 
+class HoldView(msgspec.Struct):
+    """A hold short of a pin that a ruleset keeps (a GURPS grapple), as long as it holds."""
+
+    holder: Annotated[str, about("Who holds.")]
+    held: Annotated[str, about("Who is held.")]
+    hold: Annotated[str, about('What the hold is, in words ("grapple").')]
+    effect: Annotated[str, about('What it does to the held, in words ("-4 DX; cannot leave the hex").')]
+
+
 class PushBackView(msgspec.Struct):
     """A push-back this turn (PushedBack)."""
 
@@ -985,6 +994,10 @@ class EncounterState(msgspec.Struct):
     ] = {}
     hidden_rolls: Annotated[
         list[HiddenRollState], about("The GM's hidden rolls as the chain shows them; absent: none yet.")
+    ] = []
+    holds: Annotated[
+        list[HoldView],
+        about("The holds short of a pin (a GURPS grapple: who holds whom, and what it does); absent: none."),
     ] = []
 
 

@@ -370,10 +370,16 @@ function renderCombatants(s) {
     if (p.pinned === cid) return [`pinned by ${nameOf(p.holder)}`];
     return [];
   });
+  // A ruleset's holds short of a pin (a GURPS grapple): the held figure's row says what it does to it.
+  const holdsOf = (cid) => (s.holds || []).flatMap((h) => {
+    if (h.holder === cid) return [`holds ${nameOf(h.held)} (${h.hold})`];
+    if (h.held === cid) return [`held by ${nameOf(h.holder)} (${h.hold}: ${h.effect})`];
+    return [];
+  });
   const head = ["Name", "Side", "Seat", "Position", "Posture", "Wounds", "Conditions", "Ready", "Carried", "Dropped", "HTH", "Stats"];
   const rows = cs.map((c) => {
     const group = c.group && s.groups && s.groups[c.group];
-    const hth = [group ? `with ${(group.combatants || []).filter((m) => m !== c.id).map(nameOf).join(", ")}` : "", ...pinsOf(c.id)].filter(Boolean).join("; ");
+    const hth = [group ? `with ${(group.combatants || []).filter((m) => m !== c.id).map(nameOf).join(", ")}` : "", ...holdsOf(c.id), ...pinsOf(c.id)].filter(Boolean).join("; ");
     const geo = geometryOf(s);
     const facing = typeof c.facing === "number" ? ` facing ${c.facing}${geo.facing === "degrees" ? "°" : ""}` : "";
     const cells = [c.name, c.side, controllers[c.id] || "GM", `${positionText(c.position || [], geo)}${facing}`,
