@@ -388,6 +388,23 @@ async def test_it_is_your_turn_reaches_the_seat_whose_figure_acts_now(hooked, re
     assert len(simeths.requests) == 1
 
 
+async def test_a_notice_says_the_gms_step_in_words_without_the_commands_api_name(hooked, receivers):
+    """The rulesets' sentences name the command for API readers ("the GM starts the movement phase
+    (start_phase movement)"); a notice, read by people, leaves the name out as the page does."""
+    from tests.tft.helpers import simeth, troll
+
+    table = await receiver(receivers)
+    enc = await hooked.create("tft", dice="manual")
+    await enc.add(simeth())
+    await enc.add(troll())
+    await subscribe(enc, table.url, deliver=["notices"])
+    await enc.ok("start_turn", turn=1)
+    told = [r.json["data"] for r in await table.until_processed(1)]
+    waits = next(n for n in told if n["to"] == "gm" and n["kind"] == "your_turn")
+    assert waits["text"].startswith("the table waits for you (turn 1)"), waits["text"]
+    assert "movement phase" in waits["text"] and "start_phase" not in waits["text"], waits["text"]
+
+
 async def test_an_endpoint_failing_past_the_give_up_time_is_disabled_and_the_gm_told(giving_up, receivers):
     client = giving_up
     broken = await receiver(receivers, lambda n: Answer(500))

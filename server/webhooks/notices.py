@@ -11,6 +11,7 @@ players as they wait for the GM (docs/notifications.md "When you are told").
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -109,7 +110,19 @@ def _turn_text(state: dict[str, Any], a: dict[str, Any]) -> str:
         where.append(f"{str(s['phase']).replace('_', ' ')} phase")
     head = "it is your turn" if a["combatant"] else "the table waits for you"
     text = f"{head} ({', '.join(where)})" if where else head
-    return f"{text}: {a['why']}" if a.get("why") else text
+    return f"{text}: {without_command_names(a['why'])}" if a.get("why") else text
+
+
+# A command's API name in a ruleset's sentence, "(gurps.choose_maneuver)", "(start_phase action)": a
+# reader has the offers' buttons for it, so a notice leaves it out, as the page does (view.js).
+_COMMAND_NAME = r"(?:[a-z][a-z-]*\.[a-z_]+|[a-z]+_[a-z_]+)(?: [a-z_]+)?"
+_NAME_ALONE = re.compile(rf"\s*\({_COMMAND_NAME}\)")
+_NAME_FIRST = re.compile(rf"\({_COMMAND_NAME}, ")
+
+
+def without_command_names(text: str) -> str:
+    """ "… the GM starts the next turn (start_turn)" -> "… the GM starts the next turn"."""
+    return _NAME_FIRST.sub("(", _NAME_ALONE.sub("", text))
 
 
 def acting_notices(
