@@ -33,3 +33,12 @@ export function keepSent(stream, entry) {
     localStorage.setItem(sentKey(stream), JSON.stringify(all));
   } catch { /* private mode: the record is not kept */ }
 }
+
+// Replace the record of one send (by its command_id) with what the server answered: a send kept before it
+// went out (so the event it makes never arrives ahead of its record) learns here that it was refused.
+export function updateSent(stream, commandId, patch) {
+  try {
+    const all = sentRecord(stream).map((s) => (s && s.command_id === commandId ? { ...s, ...patch } : s));
+    localStorage.setItem(sentKey(stream), JSON.stringify(all));
+  } catch { /* private mode: the record is not kept */ }
+}

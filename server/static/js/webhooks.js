@@ -5,8 +5,9 @@
 // A module of its own, hooked into view.html by its section (#webhooks): it reads the token from the
 // fragment as view.js does and talks to the API only (docs/notifications.md).
 
-import { api, el, linkRow, tokenFromFragment } from "./api.js";
+import { ApiError, api, el, linkRow, newCommandId, tokenFromFragment } from "./api.js";
 import { rememberedToken } from "./device.js";
+import { keepSent, updateSent } from "./receipts.js";
 
 const match = /^\/encounters\/([^/]+)\/view/.exec(location.pathname);
 const stream = match ? decodeURIComponent(match[1]) : null;
@@ -127,7 +128,18 @@ function addForm() {
         body.deliver = boxes.filter((b) => b.checked).map((b) => b.value);
         if (seat.value) body.seat = seat.value;
       }
-      const made = await api("POST", base, { token, body });
+      // A command of this seat's (WebhookCreated, in its name): sent with an id of the page's own and kept
+      // in the sent record before it goes, as every command the page sends is, or the page's own check
+      // (every command in the seat's name held by its records) would call the seat's new webhook forged.
+      body.command_id = newCommandId();
+      keepSent(stream, { command_id: body.command_id, type: "create_webhook", seat: me.seat ?? null, sent_at: new Date().toISOString() });
+      let made;
+      try {
+        made = await api("POST", base, { token, body });
+      } catch (err) {
+        if (err instanceof ApiError) updateSent(stream, body.command_id, { refused: { status: err.status, code: err.code, message: err.message, details: err.details } });
+        throw err;
+      }
       showSecret(`Signing secret for ${made.host}`, made.secret);
       url.value = "";
       return `Webhook to ${made.host} added`;
