@@ -44,6 +44,11 @@ function readTyped(t, schema) {
   const { schema: s, nullable } = plainSchema(schema);
   if (nullable && /^(null|none)$/i.test(t)) return null;
   if (/^[[{]/.test(t)) return undefined;
+  // One of a list of names, typed as the help reads it ("rifle bayonet", "Sword"): the name it means.
+  if (Array.isArray(s.enum)) {
+    const key = (x) => String(x).trim().toLowerCase().replace(/[\s_-]+/g, "_");
+    return s.enum.find((e) => typeof e === "string" && key(e) === key(t));
+  }
   if (s.type === "array") {
     const parts = (isNumberSchema(s.items) ? t.split(/[\s,;]+/) : t.split(/[,;]/)).map((x) => x.trim()).filter(Boolean);
     return isNumberSchema(s.items) ? parts.map((x) => (/^-?\d+(\.\d+)?$/.test(x) ? Number(x) : x)) : parts;

@@ -355,9 +355,12 @@ function itemsText(c, states) {
   return (c.items || []).filter((i) => states.includes(i.state)).map((i) => i.name || i.id).join(", ");
 }
 
+// A name as the API spells it, in words: "on_back" -> "on back", "hth_weapon" -> "hth weapon".
+const spaced = (v) => String(v).replace(/_/g, " ");
+
 function statsText(stats) {
   return Object.entries(stats || {}).filter(([, v]) => v !== false && v !== 0 && v !== null && !(Array.isArray(v) && !v.length) && !(typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length))
-    .map(([k, v]) => `${k} ${typeof v === "object" ? (Array.isArray(v) ? v.map((x) => (x && x.name) || JSON.stringify(x)).join("/") : JSON.stringify(v)) : v}`).join(", ");
+    .map(([k, v]) => `${spaced(k)} ${typeof v === "object" ? (Array.isArray(v) ? v.map((x) => (x && x.name) || JSON.stringify(x)).join("/") : JSON.stringify(v)) : typeof v === "string" ? spaced(v) : v}`).join(", ");
 }
 
 function renderCombatants(s) {
@@ -383,7 +386,7 @@ function renderCombatants(s) {
     const geo = geometryOf(s);
     const facing = typeof c.facing === "number" ? ` facing ${c.facing}${geo.facing === "degrees" ? "°" : ""}` : "";
     const cells = [c.name, c.side, controllers[c.id] || "GM", `${positionText(c.position || [], geo)}${facing}`,
-      c.posture || "", String(c.wounds ?? 0), (c.conditions || []).join(", "), itemsText(c, ["ready", "worn"]), itemsText(c, ["carried"]),
+      spaced(c.posture || ""), String(c.wounds ?? 0), (c.conditions || []).map(spaced).join(", "), itemsText(c, ["ready", "worn"]), itemsText(c, ["carried"]),
       itemsText(c, ["dropped"]), hth, statsText(c.stats)];
     return el("tr", { "data-combatant": c.id }, cells.map((v, i) => (i === 0 ? el("th", { scope: "row" }, v)
       : el("td", { "data-col": head[i].toLowerCase(), "data-label": head[i], class: v ? null : "empty" }, v))));
