@@ -140,7 +140,10 @@ async def test_a_player_plays_a_tft_turn_from_buttons_and_the_dice_verify(table:
     await enc.ok("start_phase", phase="action")
     await enc.ok("tft.enter_hth", combatant="ogre", target="rolf", dice=[[3]])
     _, turn = await table.command("turn")
-    assert "You are asked" in turn["data"]["content"]
+    content = turn["data"]["content"]
+    # As a notice says it: whom it is for before the question, the default and the steps in words.
+    assert "You are asked (for Rolf): " in content, content
+    assert "(default: " in content and not any(f"({n})" in content for n in ("start_turn", "start_phase"))
     answered, answer = await table.click(buttons(turn)["Dagger"])
     assert answer["type"] == 7
     state = await enc.state()

@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.acting import name_of
-from rules.offers import set_field
+from rules.offers import set_field, words_of_choice
 from server.webhooks.discord import LIMIT, escape
+from server.webhooks.notices import without_command_names
 
 ROWS = 5
 BUTTONS = 5
@@ -72,11 +73,14 @@ def situation(state: dict[str, Any], acting: list[dict[str, Any]], seat: str | N
     for p in state["pending"]:
         if seat is not None and p["asked_of"] != seat:
             continue
-        about = f" for {escape(name_of(state, p['combatant']))}" if p.get("combatant") else ""
+        # As a notice says it (server/webhooks/notices.py): whom it is for first, the default in words.
+        about = f" (for {escape(name_of(state, p['combatant']))})" if p.get("combatant") else ""
         question = p.get("question") or str(p["kind"]).replace("_", " ")
-        lines.append(f"You are asked: {escape(question)}{about} (default: {escape(str(p['default']))}).")
+        default = words_of_choice(str(p["default"])).lower()
+        lines.append(f"You are asked{about}: {escape(question)} (default: {escape(default)}).")
     for e in acting:
-        lines.append(f"• {escape(e.get('why') or (name_of(state, e['combatant']) + ' acts'))}")
+        why = without_command_names(e["why"]) if e.get("why") else name_of(state, e["combatant"]) + " acts"
+        lines.append(f"• {escape(why)}")
     if not acting:
         lines.append("Nobody is asked to act now.")
     return "\n".join(lines)
