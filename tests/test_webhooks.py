@@ -524,3 +524,27 @@ async def test_a_delivery_refused_at_connection_keeps_the_reason():
         with pytest.raises(aiohttp.ClientError) as caught:
             await session.post(f"http://{host}:9/hook", data=b"{}")
     assert f"{host} resolves to a" in _reason(caught.value), _reason(caught.value)
+
+
+async def test_a_webhooks_rotation_and_removal_take_the_clients_command_id(hooked, receivers):
+    """WebhookSecretRotated and WebhookDeleted are in the sender's name: they take its command_id (a POST's
+    body, a DELETE's query), so a page or bot can keep them in its sent record; a resend answers as one."""
+    rx = await receiver(receivers)
+    enc = await hooked.create()
+    hook = await subscribe(enc, rx.url, deliver=["notices"])
+    path = f"{enc.path}/webhooks/{hook['id']}"
+    first = await enc.client.request("POST", f"{path}/secret", {"command_id": "rot-1"}, token=enc.gm_token)
+    assert first.status == 201 and first.body["secret"] != hook["secret"], first.body
+    again = await enc.client.request("POST", f"{path}/secret", {"command_id": "rot-1"}, token=enc.gm_token)
+    assert again.status == 200 and again.body == first.body, again.body  # not a second rotation
+    other = await enc.client.request("DELETE", f"{path}?command_id=rot-1", token=enc.gm_token)
+    assert other.status == 409 and other.body["error"]["code"] == "command_id_reused", other.body
+    bad = await enc.client.request("POST", f"{path}/secret", {"command_id": "x", "y": 1}, token=enc.gm_token)
+    assert bad.status == 400, bad.body
+    gone = await enc.client.request("DELETE", f"{path}?command_id=del-1", token=enc.gm_token)
+    assert gone.status == 204
+    events = [e for e in await enc.events() if e["type"] in ("WebhookSecretRotated", "WebhookDeleted")]
+    assert [(e["type"], e["command_id"]) for e in events] == [
+        ("WebhookSecretRotated", "rot-1"),
+        ("WebhookDeleted", "del-1"),
+    ]

@@ -455,6 +455,13 @@ class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True):
     command_id: RequestId = None
 
 
+class WebhookOperation(msgspec.Struct, forbid_unknown_fields=True):
+    """The optional body of a webhook's secret rotation or redelivery: the stream records them in your
+    name (WebhookSecretRotated, WebhookEnabled), so a page or bot names them to keep them in its record."""
+
+    command_id: RequestId = None
+
+
 class WebhookView(msgspec.Struct):
     """A webhook as the GM (or its seat) sees it: the host only, never the URL or the secret."""
 

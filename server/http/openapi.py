@@ -121,6 +121,7 @@ class Endpoint(msgspec.Struct):
     errors: tuple[int, ...] = ()
     body: Any = None  # a Struct, or "commands" for the union of every installed ruleset's commands
     query: tuple[tuple[str, Any, str], ...] = ()  # (name, json type or schema, description)
+    body_required: bool = True
     auth: str = "none"  # none | optional | token | admin
     rate: str | None = READ
 
@@ -585,18 +586,23 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "delete",
         _enc("/webhooks/{wid}"),
-        "Remove a webhook: WebhookDeleted.",
+        "Remove a webhook: WebhookDeleted. `?command_id=` names the request as yours (a resend answers 204 "
+        "again, the same id for another request is a 409).",
         {204: None},
-        (401, 403, 404, 409),
+        (400, 401, 403, 404, 409),
+        query=(("command_id", {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}, "your id for it"),),
         auth="token",
         rate=WRITE,
     ),
     Endpoint(
         "post",
         _enc("/webhooks/{wid}/secret"),
-        "Rotate a webhook's signing secret (shown once).",
-        {201: t.WebhookSecret},
-        (401, 403, 404, 409),
+        "Rotate a webhook's signing secret (shown once; a resent command_id answers 200 with the secret its "
+        "rotation set, to the one who rotated it).",
+        {201: t.WebhookSecret, 200: t.WebhookSecret},
+        (400, 401, 403, 404, 409),
+        body=t.WebhookOperation,
+        body_required=False,
         auth="token",
         rate=WRITE,
     ),
@@ -607,9 +613,11 @@ ENDPOINTS: list[Endpoint] = [
         "re-enabled first, recorded in the stream (WebhookEnabled) as its disabling was; in a closed "
         "encounter that is a 409 closed (it takes no more events), while an active webhook's deliveries are "
         "still retried. A re-enabled webhook is also sent what it missed while disabled (every command "
-        "since, and the re-enabling), in order, with no gap.",
+        "since, and the re-enabling), in order, with no gap. The body's command_id names the re-enabling as yours.",
         {200: t.Redelivering},
-        (401, 403, 404, 409),
+        (400, 401, 403, 404, 409),
+        body=t.WebhookOperation,
+        body_required=False,
         auth="token",
         rate=WRITE,
     ),
@@ -1265,7 +1273,7 @@ def _operation(
         op["parameters"] = params
     if e.body is not None:
         schema = {"$ref": REF.format(name="Command")} if e.body == "commands" else {"$ref": ref_of[e.body]}
-        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+        op["requestBody"] = {"required": e.body_required, "content": {"application/json": {"schema": schema}}}
     if e.auth in ("token", "admin"):
         op["security"] = [{"bearer": []}]
     elif e.auth == "optional":

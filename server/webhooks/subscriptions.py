@@ -143,6 +143,23 @@ async def _mine(request: web.Request, stream: str, who: Principal, wid: str) -> 
     return w
 
 
+async def _operation(request: web.Request, op: str, wid: str) -> dict[str, Any]:
+    """The body a webhook's deletion, secret rotation or re-enabling is appended with: the client's own
+    `command_id` (a POST's JSON body, a DELETE's query), so that a page or bot can keep it in its sent
+    record as it does every command in its seat's name (docs/verifying.md), and a resend is answered as
+    one; with the operation and the webhook, so that the same id reused for another is a 409."""
+    given: dict[str, Any] = {}
+    if request.method == "DELETE":
+        if "command_id" in request.query:
+            given = {"command_id": request.query["command_id"]}
+    elif request.can_read_body:
+        given = await read_json(request)
+        unknown = set(given) - {"command_id"}
+        if unknown:
+            raise bad_request(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    return {**given, "operation": op, "webhook": wid}
+
+
 async def _manager(request: web.Request, stream: str) -> Principal:
     return require(await actor(request, stream), "manage_webhooks")
 
@@ -204,11 +221,12 @@ async def list_webhooks(request: web.Request) -> web.Response:
 async def delete_webhook(request: web.Request) -> web.Response:
     stream, wid = request.match_info["id"], request.match_info["wid"]
     who = await _manager(request, stream)
+    body = await _operation(request, "delete", wid)
     await _mine(request, stream, who, wid)
     await request.app[ENCOUNTERS].admin_event(
         stream,
         who,
-        {},
+        body,
         WebhookDeleted(wid),
         action="manage_webhooks",
         side={"webhook_changes": [WebhookChange(wid, status=DELETED)]},
@@ -220,16 +238,21 @@ async def delete_webhook(request: web.Request) -> web.Response:
 async def rotate_secret(request: web.Request) -> web.Response:
     stream, wid = request.match_info["id"], request.match_info["wid"]
     who = await _manager(request, stream)
+    body = await _operation(request, "rotate_secret", wid)
     await _mine(request, stream, who, wid)
     secret = signing.new_secret()
-    await request.app[ENCOUNTERS].admin_event(
+    out = await request.app[ENCOUNTERS].admin_event(
         stream,
         who,
-        {},
+        body,
         WebhookSecretRotated(wid),
         action="manage_webhooks",
         side={"webhook_changes": [WebhookChange(wid, secret=secret)]},
     )
+    if out.duplicate:  # a resent command_id: the secret its rotation set, for the one who rotated it
+        rotated = await request.app[ENCOUNTERS].webhook(wid)
+        assert rotated is not None
+        return json_response(t.WebhookSecret(wid, rotated.secret), status=200)
     return json_response(t.WebhookSecret(wid, secret), status=201)
 
 
@@ -249,6 +272,7 @@ async def redeliver(request: web.Request) -> web.Response:
     first, which the stream records (`WebhookEnabled`), as it recorded the disabling."""
     stream, wid = request.match_info["id"], request.match_info["wid"]
     who = require(await _manager(request, stream), "redeliver_webhook")
+    body = await _operation(request, "redeliver", wid)
     w = await _mine(request, stream, who, wid)
     enc = request.app[ENCOUNTERS]
     if w.status == REVOKED:
@@ -267,7 +291,7 @@ async def redeliver(request: web.Request) -> web.Response:
         await enc.admin_event(
             stream,
             who,
-            {},
+            body,
             enabling,
             action="redeliver_webhook",
             side={"webhook_changes": [WebhookChange(wid, status=ACTIVE)]},

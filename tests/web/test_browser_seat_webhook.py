@@ -53,3 +53,43 @@ def test_a_players_own_webhook_is_not_called_forged_by_their_page(hooks_served, 
     a.wait_for_timeout(500)  # the chain's line is drawn again as the note's events arrive
     assert chain.locator('[data-chain="ok"]').count() == 1, chain.inner_text()
     assert "none of your sent records" not in chain.inner_text()
+
+
+def test_a_players_new_secret_and_removal_are_not_called_forged_either(hooks_served, receivers, open_page):  # noqa: F811
+    """The same for the webhook's other operations the stream records in the seat's name: its new secret
+    (WebhookSecretRotated) and its removal (WebhookDeleted) went with ids the server made up, which the
+    page could not keep; they now take the page's own command_id (a POST's body, a DELETE's query)."""
+    api = Api(hooks_served.url)
+    bot = DiscordLike()
+    receivers.append(bot)
+    enc = api.ok("POST", "/encounters", {"name": "Bridge", "ruleset": "tft"})
+    api.command(enc, "add_combatant", combatant=SIMETH)
+    seat = api.ok(
+        "POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["simeth"]}, enc["gm_token"]
+    )
+    a = open_page(
+        f"{hooks_served.url}/encounters/{enc['id']}/view#token={seat['token']}", width=390, height=844
+    ).page
+    a.locator("#connection.live").wait_for()
+    a.locator("#webhook-url").fill(bot.url)
+    a.get_by_role("button", name="Add webhook").click()
+    a.locator("#webhooks", has_text="Webhook to 127.0.0.1 added").wait_for()
+    a.locator("#webhooks-list").get_by_role("button", name="New secret").click()
+    a.locator("#webhooks", has_text="New secret made").wait_for()
+    a.once("dialog", lambda d: d.accept())
+    a.locator("#webhooks-list").get_by_role("button", name="Remove").click()
+    a.locator("#webhooks", has_text="removed").wait_for()
+    types = [
+        e["type"] for e in api.ok("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"])["events"]
+    ]
+    assert "WebhookSecretRotated" in types and "WebhookDeleted" in types, types
+    a.locator("summary", has_text="Write a note in the log").click()
+    note = a.locator("form[data-type=note]")
+    note.locator("input[name=text]").fill("Simeth watches the bridge.")
+    note.locator("button[type=submit]").click()
+    a.get_by_text("Simeth watches the bridge.").first.wait_for()
+    chain = a.locator("#chain")
+    chain.locator("[data-chain]").first.wait_for()
+    a.wait_for_timeout(500)
+    assert chain.locator('[data-chain="ok"]').count() == 1, chain.inner_text()
+    assert "none of your sent records" not in chain.inner_text()

@@ -38,6 +38,21 @@ function showSecret(label, secret) {
     linkRow(label, secret));
 }
 
+// A webhook operation the stream records in this seat's name (WebhookDeleted, WebhookSecretRotated,
+// WebhookEnabled): sent with an id of the page's own, kept in the sent record before it goes (a refusal
+// recorded as one), as addForm does for the creation, so the page's own check finds it among its records.
+async function recorded(type, method, path, opts = {}) {
+  const id = newCommandId();
+  const url = method === "DELETE" ? `${path}?command_id=${encodeURIComponent(id)}` : path;
+  keepSent(stream, { command_id: id, type, seat: me.seat ?? null, sent_at: new Date().toISOString() });
+  try {
+    return await api(method, url, method === "DELETE" ? { token } : { token, body: { command_id: id }, ...opts });
+  } catch (err) {
+    if (err instanceof ApiError) updateSent(stream, id, { refused: { status: err.status, code: err.code, message: err.message, details: err.details } });
+    throw err;
+  }
+}
+
 async function act(what, fn) {
   status.textContent = `${what}…`;
   try {
@@ -56,18 +71,18 @@ function row(w) {
       return `Test sent (delivery ${r.delivery}): see it arrive, then its status below`;
     }) }, "Send a test"),
     el("button", { type: "button", onclick: () => act("New secret", async () => {
-      const r = await api("POST", `${base}/${encodeURIComponent(w.id)}/secret`, { token });
+      const r = await recorded("rotate_webhook_secret", "POST", `${base}/${encodeURIComponent(w.id)}/secret`);
       showSecret(`New signing secret for ${w.host}`, r.secret);
       return "New secret made: the old one no longer signs";
     }) }, "New secret"),
     el("button", { type: "button", onclick: () => act("Remove", async () => {
-      await api("DELETE", `${base}/${encodeURIComponent(w.id)}`, { token });
+      await recorded("delete_webhook", "DELETE", `${base}/${encodeURIComponent(w.id)}`);
       return `Webhook to ${w.host} removed`;
     }) }, "Remove"),
   ];
   if (me.role === "gm" && (w.status === "disabled" || w.failing_since)) {
     buttons.splice(1, 0, el("button", { type: "button", onclick: () => act("Retry", async () => {
-      const r = await api("POST", `${base}/${encodeURIComponent(w.id)}/redeliver`, { token });
+      const r = await recorded("redeliver_webhook", "POST", `${base}/${encodeURIComponent(w.id)}/redeliver`);
       return `${r.enabled ? "Re-enabled; " : ""}${r.redelivering} deliveries sent again`;
     }) }, w.status === "disabled" ? "Re-enable and retry" : "Retry now"));
   }
