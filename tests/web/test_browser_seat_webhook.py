@@ -24,41 +24,8 @@ SIMETH = {
 }
 
 
-def test_a_players_own_webhook_is_not_called_forged_by_their_page(hooks_served, receivers, open_page):  # noqa: F811
-    api = Api(hooks_served.url)
-    bot = DiscordLike()
-    receivers.append(bot)
-    enc = api.ok("POST", "/encounters", {"name": "Bridge", "ruleset": "tft"})
-    api.command(enc, "add_combatant", combatant=SIMETH)
-    seat = api.ok(
-        "POST", f"/encounters/{enc['id']}/seats", {"name": "Alice", "combatants": ["simeth"]}, enc["gm_token"]
-    )
-    alice = open_page(
-        f"{hooks_served.url}/encounters/{enc['id']}/view#token={seat['token']}", width=390, height=844
-    )
-    a = alice.page
-    a.locator("#connection.live").wait_for()
-    a.locator("#webhook-url").fill(bot.url)
-    a.get_by_role("button", name="Add webhook").click()
-    a.locator("#webhooks", has_text="Webhook to 127.0.0.1 added").wait_for()
-    # A command of the player's own afterwards: the sent record now names the seat, so every command in its
-    # name is looked for in it, the webhook's included.
-    a.locator("summary", has_text="Write a note in the log").click()
-    note = a.locator("form[data-type=note]")
-    note.locator("input[name=text]").fill("Simeth watches the bridge.")
-    note.locator("button[type=submit]").click()
-    a.get_by_text("Simeth watches the bridge.").first.wait_for()
-    chain = a.locator("#chain")
-    chain.locator("[data-chain]").first.wait_for()
-    a.wait_for_timeout(500)  # the chain's line is drawn again as the note's events arrive
-    assert chain.locator('[data-chain="ok"]').count() == 1, chain.inner_text()
-    assert "none of your sent records" not in chain.inner_text()
-
-
-def test_a_players_new_secret_and_removal_are_not_called_forged_either(hooks_served, receivers, open_page):  # noqa: F811
-    """The same for the webhook's other operations the stream records in the seat's name: its new secret
-    (WebhookSecretRotated) and its removal (WebhookDeleted) went with ids the server made up, which the
-    page could not keep; they now take the page's own command_id (a POST's body, a DELETE's query)."""
+def _alice_with_a_webhook(hooks_served, receivers, open_page):  # noqa: F811
+    """Alice's page (390x844) in a TFT encounter, having added a webhook for her seat's notices there."""
     api = Api(hooks_served.url)
     bot = DiscordLike()
     receivers.append(bot)
@@ -74,6 +41,34 @@ def test_a_players_new_secret_and_removal_are_not_called_forged_either(hooks_ser
     a.locator("#webhook-url").fill(bot.url)
     a.get_by_role("button", name="Add webhook").click()
     a.locator("#webhooks", has_text="Webhook to 127.0.0.1 added").wait_for()
+    return api, enc, a
+
+
+def _plays_on_and_her_check_holds(a) -> None:
+    """A command of the player's own afterwards: the sent record now names the seat, so every command in
+    its name is looked for in it, the webhook's operations included."""
+    a.locator("summary", has_text="Write a note in the log").click()
+    note = a.locator("form[data-type=note]")
+    note.locator("input[name=text]").fill("Simeth watches the bridge.")
+    note.locator("button[type=submit]").click()
+    a.get_by_text("Simeth watches the bridge.").first.wait_for()
+    chain = a.locator("#chain")
+    chain.locator("[data-chain]").first.wait_for()
+    a.wait_for_timeout(500)  # the chain's line is drawn again as the note's events arrive
+    assert chain.locator('[data-chain="ok"]').count() == 1, chain.inner_text()
+    assert "none of your sent records" not in chain.inner_text()
+
+
+def test_a_players_own_webhook_is_not_called_forged_by_their_page(hooks_served, receivers, open_page):  # noqa: F811
+    _, _, a = _alice_with_a_webhook(hooks_served, receivers, open_page)
+    _plays_on_and_her_check_holds(a)
+
+
+def test_a_players_new_secret_and_removal_are_not_called_forged_either(hooks_served, receivers, open_page):  # noqa: F811
+    """The same for the webhook's other operations the stream records in the seat's name: its new secret
+    (WebhookSecretRotated) and its removal (WebhookDeleted) went with ids the server made up, which the
+    page could not keep; they now take the page's own command_id (a POST's body, a DELETE's query)."""
+    api, enc, a = _alice_with_a_webhook(hooks_served, receivers, open_page)
     a.locator("#webhooks-list").get_by_role("button", name="New secret").click()
     a.locator("#webhooks", has_text="New secret made").wait_for()
     a.once("dialog", lambda d: d.accept())
@@ -83,13 +78,4 @@ def test_a_players_new_secret_and_removal_are_not_called_forged_either(hooks_ser
         e["type"] for e in api.ok("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"])["events"]
     ]
     assert "WebhookSecretRotated" in types and "WebhookDeleted" in types, types
-    a.locator("summary", has_text="Write a note in the log").click()
-    note = a.locator("form[data-type=note]")
-    note.locator("input[name=text]").fill("Simeth watches the bridge.")
-    note.locator("button[type=submit]").click()
-    a.get_by_text("Simeth watches the bridge.").first.wait_for()
-    chain = a.locator("#chain")
-    chain.locator("[data-chain]").first.wait_for()
-    a.wait_for_timeout(500)
-    assert chain.locator('[data-chain="ok"]').count() == 1, chain.inner_text()
-    assert "none of your sent records" not in chain.inner_text()
+    _plays_on_and_her_check_holds(a)
