@@ -548,3 +548,29 @@ async def test_a_webhooks_rotation_and_removal_take_the_clients_command_id(hooke
         ("WebhookSecretRotated", "rot-1"),
         ("WebhookDeleted", "del-1"),
     ]
+
+
+async def test_an_asked_notice_lists_the_answers_offered_not_the_ones_the_rules_refuse_now(hooked, receivers):
+    """ap-grapple: after a pull off balance with no barrier there, the seat's page offered Left, Right and
+    Own hex, while its notice said "choose left or right or own hex or in place" ("in place" needs a
+    barrier). The notice now lists the answers offered for the question."""
+    from tests.ap_grapple.ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX
+
+    rx = await receiver(receivers)
+    enc = await hooked.create("ap-grapple", dice="manual")
+    for cid, name, side, at, stats in (
+        ("aldo", "Aldo", "a", ALDO_HEX, ALDO),
+        ("berk", "Berk", "b", BERK_HEX, BERK),
+    ):
+        await enc.add(
+            {"id": cid, "name": name, "side": side, "position": at, "facing": 0, "stats": dict(stats)}
+        )
+    ana = await enc.seat("Aldo's player", ["aldo"])
+    await subscribe(enc, rx.url, token=ana)
+    await enc.ok("start_turn")
+    await enc.ok("ap-grapple.make_a_grab", combatant="aldo", target="berk", dice=[[13], [37]])
+    await rx.until(lambda: any(r.json["data"]["kind"] == "asked" for r in rx.processed), "the swing question")
+    asked = next(r.json["data"] for r in rx.processed if r.json["data"]["kind"] == "asked")
+    assert "— choose left or right or own hex" in asked["text"] and "in place" not in asked["text"], asked[
+        "text"
+    ]

@@ -69,11 +69,20 @@ def event_notices(state: dict[str, Any], e: Event, now: dt.datetime) -> list[dic
     return []
 
 
-def _question(state: dict[str, Any], p: dict[str, Any]) -> str:
+def _question(state: dict[str, Any], p: dict[str, Any], offered: list[Any] | None = None) -> str:
     # Whom it is for comes first: a ruleset's question is often whole sentences, ending in a full stop.
     about = f" (for {name_of(state, p['combatant'])})" if p.get("combatant") else ""
     question = p.get("question") or str(p["kind"]).replace("_", " ")
-    return f"you are asked{about}: {question} — choose {' or '.join(_words(o) for o in p['options'])}"
+    choices = offered or p["options"]
+    return f"you are asked{about}: {question} — choose {' or '.join(_words(o) for o in choices)}"
+
+
+def offered_answers(state: dict[str, Any], ruleset: Any, p: dict[str, Any]) -> list[Any]:
+    """The answers the page offers for a pending reaction (its offers, held to the rules): a question's
+    options may hold one its rules refuse now (ap-grapple's "in place" with no barrier there)."""
+    key = GM if p.get("asked_of", GM) == GM else p.get("combatant") or GM
+    offers = ruleset.offers(state, key)
+    return list(dict.fromkeys(o["fields"]["choice"] for o in offers if o.get("reaction") == p["id"]))
 
 
 def _words(choice: Any) -> str:
@@ -81,8 +90,8 @@ def _words(choice: Any) -> str:
     return words_of_choice(str(choice)).lower()
 
 
-def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime) -> str:
-    return f"{_question(state, p)}{_deadline(state, now)} (default: {_words(p['default'])})"
+def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime, offered: list[Any]) -> str:
+    return f"{_question(state, p, offered)}{_deadline(state, now)} (default: {_words(p['default'])})"
 
 
 def _timestamp_or_none(when: dt.datetime | None) -> str | None:
@@ -148,7 +157,9 @@ def acting_notices(
         p = pending.get(a.get("reaction"))
         told = (
             {
-                **notice(a["asked_of"], "asked", _asked_text(after, p, now)),
+                **notice(
+                    a["asked_of"], "asked", _asked_text(after, p, now, _offered(after, ruleset, p, on_error))
+                ),
                 "reaction": p["id"],
                 "deadline": _timestamp_or_none(_due(after, now)),
             }
@@ -157,3 +168,15 @@ def acting_notices(
         )
         out.append({**told, "combatant": a["combatant"], "slot": a["slot"]})
     return out
+
+
+def _offered(
+    state: dict[str, Any], ruleset: Any, p: dict[str, Any], on_error: Callable[[BaseException], None] | None
+) -> list[Any]:
+    """`offered_answers`, or none (the question's own options) should the ruleset fail at it."""
+    try:
+        return offered_answers(state, ruleset, p)
+    except Exception as exc:  # noqa: BLE001 - a ruleset bug must not refuse the command it is telling of
+        if on_error is not None:
+            on_error(exc)  # logged and counted (server/encounters/survived.py)
+        return []
