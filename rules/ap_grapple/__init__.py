@@ -47,7 +47,9 @@ class ApGrapple(Ruleset, guide=playing, shapes=shapes):
     title = "AP grappling: unskilled wrestling (Make a Grab, Brawl)"
     # 2: issue 17, movement spends AP (ap-grapple.move; the plain move a walk once a round runs);
     # 3: a prone combatant may not charge (a brawl's path is a walk; NOTES.md)
-    version = "3"
+    # 4: the swing's question in words ("to the left, to the right, into Aldo's own hex or against a wall
+    # or other obstacle where Berk stands?"), not the answers' API names
+    version = "4"
     Options = ApGrappleOptions
     commands = RULESET_COMMANDS
     events = RULESET_EVENTS

@@ -20,6 +20,7 @@ from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
 from rules.hexes import distance
 from rules.interface import combatant_or_error
+from rules.offers import words_of_choice
 from rules.refusals import refuse
 
 GRAB_TO_HIT = "grab to-hit (d20 + mods >= target)"
@@ -103,10 +104,11 @@ def _pulled_off_balance(state: dict[str, Any], a: str, d: str) -> list[msgspec.S
         until = max(until, earlier)  # a second pull never shortens a stun already running
     where = destinations(state, a, d) or {}
     choices = [name for name in where if name != "in_place"] + ["in_place"]
-    question = (
-        f"Where does {name_of(state, a)} swing {name_of(state, d)}? "
-        f"{', '.join(choices)} (add barrier: true for a swing against a wall or other obstacle)"
-    )
+    an, dn = name_of(state, a), name_of(state, d)
+    said = {"left": "to the left", "right": "to the right", "own_hex": f"into {an}'s own hex"}
+    said["in_place"] = f"against a wall or other obstacle where {dn} stands"
+    places = [said.get(c, words_of_choice(c).lower()) for c in choices]
+    question = f"Where does {an} swing {dn}: {', '.join(places[:-1])} or {places[-1]}?"
     return [
         ConditionChanged(d, "stunned", True),
         PulledOffBalance(a, d, until, where),
