@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.wording import words_of_choice
+
 
 def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
     """Who answers a reaction about this combatant: its controlling seat, else the GM."""
@@ -116,7 +118,9 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
                 "asked_of": p.get("asked_of", "gm"),
                 "why": f"{subject} is asked ({question}); nothing else goes on meanwhile",
                 "until": until(
-                    "reaction", "until it is answered" + (f" (default: {default})" if default else "")
+                    "reaction",
+                    "until it is answered"
+                    + (f" (default: {words_of_choice(default).lower()})" if default else ""),
                 ),
                 "reaction": p.get("id"),
                 "slot": opened(state, f"reaction {p.get('id')}"),

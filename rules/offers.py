@@ -23,6 +23,7 @@ import msgspec.inspect
 
 from rules.acting import name_of
 from rules.hexes import Hex, as_hex, label, neighbours
+from rules.wording import words_of_choice
 
 Offer = dict[str, Any]
 Choice = dict[str, Any]
@@ -181,16 +182,6 @@ def respond_offers(
         )
         for ch in (pending.get("options") or [] if choices is None else choices)
     ]
-
-
-def words_of_choice(ch: str) -> str:
-    """A reaction's choice in words: "stand_and_fire" -> "Stand and fire", "all-out" -> "All out"; a hyphen
-    between digits or before one is a minus sign and stays ("1,-1", a hex, is not "1, 1")."""
-    text = _WORD_HYPHEN.sub(" ", ch.replace("_", " "))
-    return text[:1].upper() + text[1:]
-
-
-_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
 
 
 def pending_for(state: dict[str, Any], combatant: str) -> list[dict[str, Any]]:

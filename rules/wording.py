@@ -1,7 +1,9 @@
-"""Words every ruleset's sentences share: lists of names read as a player writes them."""
+"""Words every ruleset's sentences share: lists of names read as a player writes them, an answer's API
+name as words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 
@@ -14,4 +16,14 @@ def names_and(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["names_and"]
+def words_of_choice(ch: str) -> str:
+    """A reaction's choice in words: "stand_and_fire" -> "Stand and fire", "all-out" -> "All out"; a hyphen
+    between digits or before one is a minus sign and stays ("1,-1", a hex, is not "1, 1")."""
+    text = _WORD_HYPHEN.sub(" ", ch.replace("_", " "))
+    return text[:1].upper() + text[1:]
+
+
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
+
+
+__all__ = ["names_and", "words_of_choice"]

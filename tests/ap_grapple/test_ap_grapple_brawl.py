@@ -221,3 +221,11 @@ def test_a_prone_combatant_is_neither_offered_nor_allowed_a_charge():
     # Standing, Cade may still charge the prone Berk.
     charges = [o for o in w.ruleset.offers(w.state, "cade") if o["type"] == "ap-grapple.brawl"]
     assert charges and all(opt["value"] for o in charges for opt in o["choices"][0]["options"])
+
+
+def test_whose_turn_names_a_questions_default_in_words():
+    """'Whose turn' read "until it is answered (default: own_hex)": the answer's API name."""
+    w = worked_example_world()
+    g1(w)
+    (asked,) = [a for a in w.ruleset.acting_now(w.state) if a.get("reaction")]
+    assert asked["until"]["text"].endswith("(default: own hex)"), asked["until"]
