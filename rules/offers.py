@@ -23,7 +23,7 @@ import msgspec.inspect
 
 from rules.acting import name_of
 from rules.hexes import Hex, as_hex, label, neighbours
-from rules.wording import words_of_choice
+from rules.wording import names_and, words_of_choice
 
 Offer = dict[str, Any]
 Choice = dict[str, Any]
@@ -273,7 +273,18 @@ def gm_steps(ruleset: Any, state: dict[str, Any]) -> list[Offer]:
             )
         )
     turn = state.get("turn", 0) + 1
-    out.append(offer(f"start_turn:{turn}", "start_turn", f"Start turn {turn}", {"turn": turn}))
+    # Starting the next turn ends this one for whoever has yet to act: the title says who, so that a GM
+    # does not skip a round by a tap (ap-grapple starts its next round itself once everyone has passed).
+    still = (
+        []
+        if turn == 1
+        else list(dict.fromkeys(a["combatant"] for a in ruleset.acting_now(state) if a.get("combatant")))
+    )
+    title = f"Start turn {turn}"
+    if still:
+        who = names_and([name_of(state, c) for c in still])
+        title += f" now ({who} {'has' if len(still) == 1 else 'have'} yet to act this turn)"
+    out.append(offer(f"start_turn:{turn}", "start_turn", title, {"turn": turn}))
     return out
 
 

@@ -229,3 +229,11 @@ def test_whose_turn_names_a_questions_default_in_words():
     g1(w)
     (asked,) = [a for a in w.ruleset.acting_now(w.state) if a.get("reaction")]
     assert asked["until"]["text"].endswith("(default: own hex)"), asked["until"]
+
+
+def test_the_gms_next_turn_says_who_has_yet_to_act():
+    """A GM at the page tapped "Start turn 3" while round 2 ran (ap-grapple had started it itself) and
+    skipped it: the step now says whom it leaves without a turn."""
+    w = worked_example_world()
+    (step,) = [o for o in w.ruleset.offers(w.state, "gm") if o["type"] == "start_turn"]
+    assert step["title"] == "Start turn 2 now (Aldo, Berk and Cade have yet to act this turn)", step["title"]
