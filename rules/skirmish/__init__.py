@@ -74,7 +74,7 @@ ON_COMMON: dict[
 class Skirmish(Ruleset, guide=playing, shapes=shapes):
     id = "skirmish"
     title = "Jackson Gamers' skirmish: hand to hand"
-    version = "4"  # 4: the last undrawn card is turned up without a 1d1 roll; 3: stats.wound_level shows the current wound level
+    version = "5"  # 5: one captor's act a card (NOTES.md); 4: the last undrawn card is turned up without a 1d1 roll; 3: stats.wound_level shows the current wound level
     live_stats: ClassVar[dict[str, str]] = {"wound_level": "wound_levels"}
     Options = SkirmishOptions
     commands = SKIRMISH_COMMANDS

@@ -62,6 +62,13 @@ def captor_acts_problems(
         problems.append(
             f"{name} does not hold the card drawn (§GRAPPLING: the prisoner moves on the captor's cards)"
         )
+    elif cid in state["rules"].get("fought", []):
+        # DECISION (NOTES.md, version 5): one act on a card, as a hand to hand takes the card (the grapple
+        # that took the prisoner ends the activation: "Hans's activation ends with the grapple").
+        problems.append(
+            f"{name} has already fought or acted as captor on this card (§GRAPPLING: the prisoner moves on "
+            "the captor's cards: the next card)"
+        )
     if not prisoners_of(state, cid):
         problems.append(f"{name} has no prisoner")
     if moves and not (stand_up or captor.get("posture") == "standing"):

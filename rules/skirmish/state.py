@@ -153,6 +153,8 @@ def _declared(r: RulesState, d: dict[str, Any]) -> RulesState:
             "exchange": {"attacker": attacker, "defender": targets[0], "kind": kind, "step": step},
             "fought": [*_without(r["fought"], attacker), attacker],
         }
+    if action == "captor_acts":  # the captor's act takes his card, as a hand to hand does (prisoners.py)
+        return {**r, "fought": [*_without(r["fought"], d["combatant"]), d["combatant"]]}
     ex = r.get("exchange")
     if action in ("parry", "evade") and ex and ex.get("defender") == d.get("combatant"):
         return _exchange_step(r, action)

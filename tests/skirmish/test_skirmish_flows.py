@@ -3,6 +3,7 @@ captors and liberation, and the options that change a DECISION."""
 
 from __future__ import annotations
 
+import pytest
 from skirmish_world import (
     DAMAGE_CHART,
     HALE,
@@ -15,6 +16,9 @@ from skirmish_world import (
     rolls,
     types,
 )
+
+from rules.interface import RuleError
+from rules.skirmish import ruleset
 
 
 def test_cards_in_join_order_one_turn_per_pass():
@@ -345,3 +349,18 @@ def test_standing_order_answers_inside_the_strike():
     assert "ReactionAnswered" in types(evs) and types(evs)[-1] == "HandToHandEnded"
     assert of_type(evs, "Moved")[-1]["to"] == [600, 0]
     assert w.replayed() == w.state
+
+
+def test_a_captor_acts_once_a_card_and_not_on_the_grapples_card():
+    """Version 5: "Act as captor" was offered, and accepted, again at once after it was used."""
+    w = hale_and_voss(**TEST_CHARTS)
+    w.draw_card_of("hale")
+    w.send("skirmish.grapple", combatant="hale", target="voss", dice=[[22], [10], [45]])
+    assert "skirmish.captor_acts" not in ruleset.legal_actions(w.state, "hale")
+    w.send("start_turn")
+    w.draw_card_of("hale")
+    w.send("skirmish.captor_acts", combatant="hale")
+    assert "skirmish.captor_acts" not in ruleset.legal_actions(w.state, "hale")
+    assert not [o for o in ruleset.offers(w.state, "hale") if o["type"] == "skirmish.captor_acts"]
+    with pytest.raises(RuleError, match="already fought or acted as captor on this card"):
+        w.send("skirmish.captor_acts", combatant="hale")

@@ -117,6 +117,8 @@ async def test_log_of_a_grapple_a_prisoner_and_his_liberation(tussle):
     await enc.ok("start_turn")
     await draw(enc, "hale")
     await enc.ok("skirmish.captor_acts", combatant="hale")
+    await enc.ok("start_turn")  # one captor's act a card (version 5): the stand on his next card
+    await draw(enc, "hale")
     await enc.ok("skirmish.captor_acts", combatant="hale", stand_up=True, path=[[-100, -300]])
     await enc.ok("skirmish.liberate", target="voss", how="Kurt cuts him loose")
     texts = await log_texts(enc)
