@@ -314,6 +314,15 @@ class Table:
         reaction = button.evaluate("b => b.closest('.reaction').dataset.reaction")
         self._clear(p)
         button.click()
+        # An answer that still asks something (Rogue Trader's "which way to face") opens its chooser among
+        # the actions: its first option at each step, then its send.
+        chooser = p.locator(".offers .chooser")
+        for _ in range(5):
+            if not chooser.count() or chooser.locator("button.send-offer").count():
+                break
+            chooser.locator(".choices button").first.click()
+        if chooser.count():
+            chooser.locator("button.send-offer").click()
         self._answered(p)
         if not p.locator("#dice-box:not([hidden])").count():  # answered (manual dice: once the faces are in)
             p.locator(f'.reaction[data-reaction="{reaction}"]').wait_for(state="detached")

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -113,10 +115,17 @@ def test_a_reactions_choices_are_in_words(served, api, open_page):
     card = b.locator("#pending .reaction")
     card.wait_for()
     assert "run_away" not in card.inner_text() and "run away" in card.inner_text(), card.inner_text()
+    # Running away still asks which way to face (§Being Charged): the card's answer opens that choice
+    # where the actions are, rather than sending the answer without it.
     card.locator('button.answer[data-choice="run_away"]').click()
+    chooser = b.locator(".offers .chooser")
+    chooser.get_by_role("button", name="Turn to face Kael").click()
+    chooser.get_by_role("button", name=re.compile(r"^Send: Run away")).click()
     result = b.locator("#last-result")
     result.filter(has_text="Done").wait_for()
     assert "run_away" not in result.inner_text(), result.inner_text()
+    evs = api.ok("GET", f"/encounters/{enc['id']}/events", token=enc["gm_token"])["events"]
+    assert any(e["type"] == "FacingChanged" and e["data"]["combatant"] == "cultist" for e in evs)
 
 
 def _added_at_the_page(served, api, open_page, ruleset, boxes):

@@ -327,8 +327,12 @@ function renderPending(s) {
     // (ap-grapple's in_place with no barrier) gets no button. No offer known for it: every option, its
     // words made from it ("run_away" -> "run away"; a hex's "-1,0" keeps its sign).
     const offered = new Map();
+    const offerOf = new Map(); // the answer's offer, when it still asks something (a weapon, which way to face)
     for (const o of Object.values((page.me && page.me.offers) || {}).flat()) {
-      if (o.reaction === p.id && o.fields && o.fields.choice !== undefined && !offered.has(o.fields.choice)) offered.set(o.fields.choice, o.title.replace(/…$/, ""));
+      if (o.reaction === p.id && o.fields && o.fields.choice !== undefined && !offered.has(o.fields.choice)) {
+        offered.set(o.fields.choice, o.title.replace(/…$/, ""));
+        if ((o.choices || []).length) offerOf.set(o.fields.choice, o);
+      }
     }
     const words = (c) => offered.get(c) || String(c).replace(/_/g, " ");
     const item = el("div", { class: "reaction card", "data-reaction": p.id },
@@ -340,11 +344,21 @@ function renderPending(s) {
       const open = offered.size ? p.options.filter((c) => offered.has(c)) : p.options;
       const buttons = [...open, ...(open.includes(p.default) ? ["default"] : [])].map((choice) => el("button", { type: "button", class: "answer", "data-choice": choice,
         onclick: async () => {
+          // An answer that still asks something (Rogue Trader's "which way to face", a weapon to fire) is
+          // chosen where the actions are: sent bare it would leave the choice out, or be refused.
+          const asks = offerOf.get(choice);
+          const at = asks && document.querySelector(`.offers button.offer[data-offer="${CSS.escape(asks.id)}"]`);
+          if (at) {
+            at.click();
+            const chooser = document.querySelector(".offers .chooser");
+            if (chooser) chooser.scrollIntoView({ block: "center" });
+            return;
+          }
           const msg = await send({ type: "respond", reaction: p.id, choice });
           status.textContent = msg.text;
           document.dispatchEvent(new CustomEvent("command-result", { detail: { type: choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}`, ...msg } }));
         } },
-      choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}`));
+      choice === "default" ? `Answer the default (${words(p.default)})` : `Answer: ${words(choice)}${offerOf.has(choice) ? "…" : ""}`));
       item.append(el("div", { class: "answers" }, buttons, status));
     }
     return item;
