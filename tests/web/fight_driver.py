@@ -294,9 +294,13 @@ class Table:
         for _ in range(len(faces)):
             for i, roll in enumerate(faces):
                 for d, face in enumerate(roll):
-                    sel = form.locator(f'select[data-roll="{i}"][data-die="{d}"]')
-                    if sel.count():
+                    sel = form.locator(f'[data-roll="{i}"][data-die="{d}"]:is(select, input)')
+                    if not sel.count():
+                        continue
+                    if sel.evaluate("e => e.tagName") == "SELECT":
                         sel.select_option(str(face))
+                    else:  # a d100's face is typed
+                        sel.fill(str(face))
             self._clear(p)
             form.locator("button.send-dice").click()
             self._answered(p)

@@ -173,3 +173,47 @@ def test_a_players_own_tools_are_titled_in_words(served, api, open_page):
         "Ask for a new dice seed (the current one is revealed)",
     ], titles
     assert tools.locator("input[name=expected_commitment]").count() == 0
+
+
+def test_a_d100s_face_is_typed_not_picked_from_a_hundred(served, api, open_page):
+    """Manual dice at 390x844: a d100's face was a select of a hundred options; it is a number box."""
+    from tests.ap_grapple.ap_grapple_world import ALDO, ALDO_HEX, BERK, BERK_HEX
+
+    enc = api.ok("POST", "/encounters", {"name": "Yard", "ruleset": "ap-grapple", "dice": "manual"})
+    api.command(
+        enc,
+        "add_combatants",
+        combatants=[
+            {
+                "id": "aldo",
+                "name": "Aldo",
+                "side": "a",
+                "position": ALDO_HEX,
+                "facing": 0,
+                "stats": dict(ALDO),
+            },
+            {
+                "id": "berk",
+                "name": "Berk",
+                "side": "b",
+                "position": BERK_HEX,
+                "facing": 3,
+                "stats": dict(BERK),
+            },
+        ],
+    )
+    api.command(enc, "start_turn")
+    g = open_page(
+        f"{served.url}/encounters/{enc['id']}/view#token={enc['gm_token']}", width=390, height=844
+    ).page
+    g.locator('.offers[data-owner="aldo"] button.offer', has_text="Grab Berk").first.click()
+    form = g.locator("#dice-box form")
+    form.locator('select[data-roll="0"][data-die="0"]').select_option("13")  # the d20 to hit
+    form.locator("button.send-dice").click()
+    d100 = form.locator('input[type="number"][data-roll="1"][data-die="0"]')
+    d100.wait_for()
+    assert d100.get_attribute("max") == "100" and form.locator('select[data-roll="1"]').count() == 0
+    d100.fill("37")
+    form.locator("button.send-dice").click()
+    g.locator("#last-result").filter(has_text="Done").wait_for()
+    assert "off balance" in g.locator("#log").inner_text()

@@ -527,8 +527,12 @@ function askFaces(rolls, kept, more) {
     const box = $("dice-box");
     const picks = rolls.map((r, i) => Array.from({ length: r.count || 1 }, (_, d) => {
       const id = `face-${i}-${d}`;
-      const select = el("select", { id, "data-roll": i, "data-die": d },
-        Array.from({ length: r.sides || 6 }, (_, f) => el("option", { value: f + 1 }, String(f + 1))));
+      const sides = r.sides || 6;
+      // A d100's face is typed (a phone's number pad), not picked from a list of a hundred.
+      const select = sides > 20
+        ? el("input", { id, type: "number", inputmode: "numeric", min: 1, max: sides, step: 1, required: true, "data-roll": i, "data-die": d })
+        : el("select", { id, "data-roll": i, "data-die": d },
+          Array.from({ length: sides }, (_, f) => el("option", { value: f + 1 }, String(f + 1))));
       if (kept[i] && kept[i][d] !== undefined) select.value = String(kept[i][d]);
       return [select, el("label", { for: id }, `${r.label || `${r.count}d${r.sides}`} — die ${d + 1}`)];
     }));
@@ -549,7 +553,7 @@ function askFaces(rolls, kept, more) {
     // The last answer shown is the previous command's: say this one waits for the table's dice.
     Object.assign($("last-result"), { className: "status", textContent: "Waiting for the faces of the table's dice: enter them in the dice form." });
     box.scrollIntoView({ block: "nearest" });
-    form.querySelector("select").focus();
+    form.querySelector("select, input").focus();
   });
 }
 
