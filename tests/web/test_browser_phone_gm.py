@@ -121,14 +121,19 @@ def test_plane_positions_are_shown_in_the_inches_the_form_takes(served, api, ope
 def test_the_rotate_each_turn_box_sits_beside_its_label(served, open_page):
     landing = open_page(served.url + "/", **PHONE)
     p = landing.page
-    box = p.locator("#c-rotate-each-turn")
-    box.wait_for()
-    b = box.bounding_box()
-    label = p.locator('label[for="c-rotate-each-turn"]').bounding_box()
+    p.locator("#c-rotate-each-turn").wait_for()
+    # The form is drawn again once the rulesets' options arrive: measure all three at once, after that
+    # (two reads apart could catch the box before it and its label after).
+    p.wait_for_load_state("networkidle")
+    b, label, public = p.evaluate(
+        """() => ['#c-rotate-each-turn', 'label[for="c-rotate-each-turn"]', '#c-public'].map((q) => {
+            const r = document.querySelector(q).getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height };
+        })"""
+    )
     # Beside it, on its line, as the "Public" box is.
     assert b["x"] + b["width"] <= label["x"], (b, label)
     assert label["y"] <= b["y"] + b["height"] / 2 <= label["y"] + label["height"], (b, label)
-    public = p.locator("#c-public").bounding_box()
     assert abs(public["x"] - b["x"]) < 2, (public, b)
     assert landing.script_errors() == []
 
