@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.wording import words_of_choice
+from rules.wording import answer_words
 
 
 def asked_of(state: dict[str, Any], combatant_id: str | None) -> str:
@@ -119,8 +119,7 @@ def reactions_acting(state: dict[str, Any]) -> list[dict[str, Any]]:
                 "why": f"{subject} is asked ({question}); nothing else goes on meanwhile",
                 "until": until(
                     "reaction",
-                    "until it is answered"
-                    + (f" (default: {words_of_choice(default).lower()})" if default else ""),
+                    "until it is answered" + (f" (default: {answer_words(default)})" if default else ""),
                 ),
                 "reaction": p.get("id"),
                 "slot": opened(state, f"reaction {p.get('id')}"),

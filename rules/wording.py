@@ -23,7 +23,12 @@ def words_of_choice(ch: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def answer_words(ch: object) -> str:
+    """An answer as a sentence says it, in lower case: "run_away" -> "run away"."""
+    return words_of_choice(str(ch)).lower()
+
+
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
 
 
-__all__ = ["names_and", "words_of_choice"]
+__all__ = ["answer_words", "names_and", "words_of_choice"]

@@ -20,8 +20,8 @@ from rules.ap_grapple.targets import opponent_problems
 from rules.ap_grapple.to_hit import check_gm_target_field, roll_to_hit, target_problems, to_hit_target
 from rules.hexes import distance
 from rules.interface import combatant_or_error
-from rules.offers import words_of_choice
 from rules.refusals import refuse
+from rules.wording import answer_words
 
 GRAB_TO_HIT = "grab to-hit (d20 + mods >= target)"
 PULL_OFF_BALANCE = "pull off balance (d100 <= target)"
@@ -107,7 +107,7 @@ def _pulled_off_balance(state: dict[str, Any], a: str, d: str) -> list[msgspec.S
     an, dn = name_of(state, a), name_of(state, d)
     said = {"left": "to the left", "right": "to the right", "own_hex": f"into {an}'s own hex"}
     said["in_place"] = f"against a wall or other obstacle where {dn} stands"
-    places = [said.get(c, words_of_choice(c).lower()) for c in choices]
+    places = [said.get(c, answer_words(c)) for c in choices]
     question = f"Where does {an} swing {dn}: {', '.join(places[:-1])} or {places[-1]}?"
     return [
         ConditionChanged(d, "stunned", True),

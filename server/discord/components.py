@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.acting import name_of
-from rules.offers import set_field, words_of_choice
+from rules.offers import set_field
+from rules.wording import answer_words
 from server.webhooks.discord import LIMIT, escape
 from server.webhooks.notices import without_command_names
 
@@ -76,7 +77,7 @@ def situation(state: dict[str, Any], acting: list[dict[str, Any]], seat: str | N
         # As a notice says it (server/webhooks/notices.py): whom it is for first, the default in words.
         about = f" (for {escape(name_of(state, p['combatant']))})" if p.get("combatant") else ""
         question = p.get("question") or str(p["kind"]).replace("_", " ")
-        default = words_of_choice(str(p["default"])).lower()
+        default = answer_words(p["default"])
         lines.append(f"You are asked{about}: {escape(question)} (default: {escape(default)}).")
     for e in acting:
         why = without_command_names(e["why"]) if e.get("why") else name_of(state, e["combatant"]) + " acts"

@@ -18,7 +18,7 @@ from typing import Any
 from events.envelope import Event, timestamp
 from projections.log import name_of
 from rules.acting import gained
-from rules.offers import words_of_choice
+from rules.wording import answer_words
 
 GM = "gm"
 
@@ -74,7 +74,7 @@ def _question(state: dict[str, Any], p: dict[str, Any], offered: list[Any] | Non
     about = f" (for {name_of(state, p['combatant'])})" if p.get("combatant") else ""
     question = p.get("question") or str(p["kind"]).replace("_", " ")
     choices = offered or p["options"]
-    return f"you are asked{about}: {question} — choose {' or '.join(_words(o) for o in choices)}"
+    return f"you are asked{about}: {question} — choose {' or '.join(answer_words(o) for o in choices)}"
 
 
 def offered_answers(state: dict[str, Any], ruleset: Any, p: dict[str, Any]) -> list[Any]:
@@ -85,13 +85,8 @@ def offered_answers(state: dict[str, Any], ruleset: Any, p: dict[str, Any]) -> l
     return list(dict.fromkeys(o["fields"]["choice"] for o in offers if o.get("reaction") == p["id"]))
 
 
-def _words(choice: Any) -> str:
-    """An answer as the page's buttons say it, lower case: "run_away" -> "run away"."""
-    return words_of_choice(str(choice)).lower()
-
-
 def _asked_text(state: dict[str, Any], p: dict[str, Any], now: dt.datetime, offered: list[Any]) -> str:
-    return f"{_question(state, p, offered)}{_deadline(state, now)} (default: {_words(p['default'])})"
+    return f"{_question(state, p, offered)}{_deadline(state, now)} (default: {answer_words(p['default'])})"
 
 
 def _timestamp_or_none(when: dt.datetime | None) -> str | None:
@@ -101,7 +96,9 @@ def _timestamp_or_none(when: dt.datetime | None) -> str | None:
 def reminder_notice(state: dict[str, Any], p: dict[str, Any], deadline: dt.datetime) -> dict[str, Any]:
     """The reminder (`reminder_before_s`) to the seat a pending reaction waits on, before its deadline."""
     when = deadline.strftime("%Y-%m-%d %H:%M:%S UTC")
-    text = f"reminder: {_question(state, p)} by {when}, or the default ({_words(p['default'])}) is applied"
+    text = (
+        f"reminder: {_question(state, p)} by {when}, or the default ({answer_words(p['default'])}) is applied"
+    )
     return {
         **notice(p["asked_of"], "reminder", text),
         "reaction": p["id"],
