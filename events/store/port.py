@@ -8,9 +8,10 @@ listing row. The store seals the events into the hash chain at append.
 from __future__ import annotations
 
 import abc
+import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -20,6 +21,8 @@ from events.store.discord_rows import DiscordStore
 from events.store.outbox import OutboxRow, WebhookChange, WebhookRow, WebhookStore
 from events.store.receipt_key import ReceiptKeys
 from events.store.snapshots import SnapshotStore
+
+T = TypeVar("T")
 
 
 class SeqConflict(Exception):
@@ -204,6 +207,17 @@ class EventStore(abc.ABC):
         if isinstance(result, Exception):
             raise result
         return result
+
+    async def append_then(self, request: Append, then: Callable[[AppendResult | Exception], T]) -> T:
+        """Append one command and answer `then(result)` (`result` the sealed events or the refusal),
+        `then` running once the command is committed even when the caller stops waiting (a cancelled
+        request): what must follow every commit, such as a cache of the stream's state, follows it."""
+
+        async def committed() -> T:
+            (result,) = await self.append_many([request])
+            return then(result)
+
+        return await asyncio.shield(committed())
 
     @abc.abstractmethod
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:

@@ -43,6 +43,7 @@ from events.store.port import (
     Store,
     StoredCommand,
     StreamInfo,
+    T,
     TokenRow,
 )
 from events.store.postgres_discord import PostgresDiscord
@@ -361,6 +362,9 @@ class PostgresStore(PostgresWebhooks, PostgresSnapshots, PostgresDiscord, Store,
 
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
         return await self._group_commit.submit(requests)
+
+    async def append_then(self, request: Append, then: Callable[[AppendResult | Exception], T]) -> T:
+        return await self._group_commit.submit_then(request, then)
 
     async def _write_group(self, requests: list[Append]) -> list[AppendResult | Exception]:
         try:

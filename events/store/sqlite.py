@@ -32,6 +32,7 @@ from events.store.port import (
     Store,
     StoredCommand,
     StreamInfo,
+    T,
     TokenRow,
 )
 from events.store.receipt_key import ReceiptKeys
@@ -353,6 +354,10 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, SqliteDiscord, Store):
         # Bytes freed by a write are zeroed, not left in the file: the plain seeds the seed_key migration
         # replaces, and the sealed seeds and tokens of a deleted encounter.
         db.execute("PRAGMA secure_delete=ON")
+        # Up to 64 MiB of pages (allocated as used) rather than SQLite's 2 MB: a command's row lands at a
+        # random place in the commands index (its key is a client's command_id), so a busy file's inserts
+        # kept reading pages back that the smaller cache had just dropped (docs/performance.md).
+        db.execute("PRAGMA cache_size=-65536")
         return db
 
     async def close(self) -> None:
@@ -412,6 +417,9 @@ class SqliteStore(SqliteWebhooks, SqliteSnapshots, SqliteDiscord, Store):
 
     async def append_many(self, requests: list[Append]) -> list[AppendResult | Exception]:
         return await self._group_commit.submit(requests)
+
+    async def append_then(self, request: Append, then: Callable[[AppendResult | Exception], T]) -> T:
+        return await self._group_commit.submit_then(request, then)
 
     async def _write_group(self, requests: list[Append]) -> list[AppendResult | Exception]:
         async with self._write:

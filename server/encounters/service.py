@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
 import random
 import time
@@ -751,8 +752,8 @@ class Encounters:
     ) -> Outcome:
         """Append events decided on `state`; once committed, apply them to the cached state and the feed.
         `states`, when the decider folded them, are the state after each event: nobody folds again.
-        The commit is shielded: a request that goes away does not stop its events reaching the cache
-        and the feed."""
+        What follows the commit runs in the store's own task (`append_then`): a request that goes away
+        does not stop its events reaching the cache and the feed."""
         req = self._append_request(
             stream,
             state,
@@ -768,20 +769,28 @@ class Encounters:
             token=who.token_hash,
             states=states,
         )
-        return await asyncio.shield(self._commit(stream, state, req, states))
+        return await self.store.append_then(
+            req, functools.partial(self._committed, stream, state, req, states)
+        )
 
-    async def _commit(
-        self, stream: str, state: dict[str, Any], req: Append, states: list[dict[str, Any]] | None = None
+    def _committed(
+        self,
+        stream: str,
+        state: dict[str, Any],
+        req: Append,
+        states: list[dict[str, Any]] | None,
+        result: AppendResult | Exception,
     ) -> Outcome:
-        try:
-            result: AppendResult = await self.store.append(req)
-        except CommandIdReused:  # the same command_id reached another server process first
+        """Once the store answered: a refusal in the API's words, or the events applied to the cache and the feed."""
+        if isinstance(result, CommandIdReused):  # the same command_id reached another server process first
             raise CommandIdTaken(
                 f"command_id {req.command_id!r} was already used for a different command",
                 {"command_id": req.command_id},
             ) from None
-        except TokenRevoked:
+        if isinstance(result, TokenRevoked):
             raise _revoked() from None
+        if isinstance(result, Exception):
+            raise result
         if result.duplicate:
             return Outcome(result.events, duplicate=True)
         after = _sealed_states(result.events, states)

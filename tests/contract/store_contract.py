@@ -350,6 +350,34 @@ class StoreContract:
         assert [p for p, _ in feed] == list(range(1, 8))
         assert await store.find_command("g1", "stale") is None
 
+    async def test_what_follows_a_commit_runs_even_when_its_caller_stops_waiting(self, store: Store):
+        # The service keeps its cached state with `then`: a request cancelled mid-commit (a client that
+        # hung up) must not leave the cache behind the stream.
+        await created(store, "after")
+        seen: list[Any] = []
+
+        def then(result: AppendResult | Exception) -> int:
+            seen.append(result)
+            if isinstance(result, Exception):
+                raise result
+            return result.events[-1].seq
+
+        assert await store.append_then(command("after", 1, "kept"), then) == 2
+        waiting = asyncio.ensure_future(store.append_then(command("after", 2, "gone"), then))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        for _ in range(200):
+            if len(seen) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert [r.events[-1].seq for r in seen] == [2, 3]
+        with pytest.raises(SeqConflict):  # a refusal reaches `then`, and what it raises the caller
+            await store.append_then(command("after", 2, "stale"), then)
+        assert isinstance(seen[-1], SeqConflict)
+        assert [e.command_id for e in await store.read("after")][1:] == ["kept", "gone"]
+
     async def test_creating_an_encounter_twice(self, backend: Backend):
         a, b = await backend.handle(), await backend.handle()
         outcomes = await asyncio.gather(a.append_many([creation("dup")]), b.append_many([creation("dup")]))
