@@ -101,6 +101,9 @@ def kept(ruleset: Ruleset, state: dict[str, Any], key: str, offers: list[Offer])
     return out
 
 
+FREE_STAND_INS: dict[str, Any] = {"number": 0, "text": "by hand"}
+
+
 def _prune(
     ruleset: Ruleset, state: dict[str, Any], actor: str, command: dict[str, Any], choices: list[Choice]
 ) -> list[Choice] | None:
@@ -108,7 +111,11 @@ def _prune(
         return [] if refusal(ruleset, state, command, actor) is None else None
     first, rest = choices[0], choices[1:]
     if not first["options"]:
-        # A region or a free value: the ruleset vouches for it; the rest is judged without it.
+        # A region or a free value: the ruleset vouches for it; the rest is judged without it, or with a
+        # stand-in where the command needs one (an injury of 0 hit points, a word for how).
+        stand_in = FREE_STAND_INS.get(first["kind"]) if first["required"] else None
+        if stand_in is not None:
+            command = set_field(command, first["field"], stand_in)
         below = _prune(ruleset, state, actor, command, rest) if first.get("region") is None else rest
         return None if below is None else [first, *below]
     options = []
@@ -173,6 +180,15 @@ def field_candidates(
     return None
 
 
+def _free_kind(info: msgspec.inspect.Type) -> str | None:
+    """ "number" or "text" for a field a person types freely; None for any other."""
+    if isinstance(info, msgspec.inspect.Metadata):
+        info = info.type
+    if isinstance(info, msgspec.inspect.IntType | msgspec.inspect.FloatType):
+        return "number"
+    return "text" if isinstance(info, msgspec.inspect.StrType) else None
+
+
 @functools.cache
 def _fields(cls: type[msgspec.Struct]) -> tuple[msgspec.inspect.Field, ...]:
     """A command's fields as msgspec describes them; cached: inspecting a Struct (its annotations
@@ -191,6 +207,7 @@ CHOICE_TITLES = {
     "path": "Where to move",
     "to": "Where to",
     "combatant": "Which figure",
+    "amount": "How much",
 }
 KINDS_BY_FIELD = {
     "target": "combatant",
@@ -232,7 +249,10 @@ def schema_offers(
         for f in _fields(cls):
             if f.name in fields or f.name in COMMAND_FIELDS:
                 continue
-            opts = field_candidates(state, cid, f.name, f.type, ruleset.geometry) if f.required else None
+            ftype = f.type
+            if cid == GM and isinstance(ftype, msgspec.inspect.Metadata):  # a described field of the GM's
+                ftype = ftype.type
+            opts = field_candidates(state, cid, f.name, ftype, ruleset.geometry) if f.required else None
             if not f.required and f.name in ("weapon", "item") and isinstance(f.default, str):
                 # An optional weapon (TFT's fist by default): the default first, then each of his items.
                 items = field_candidates(state, cid, f.name, f.type, ruleset.geometry) or []
@@ -240,6 +260,11 @@ def schema_offers(
                     option(f.default, words_of_choice(f.default)),
                     *(o for o in items if o["value"] != f.default),
                 ]
+            if opts is None and f.required and cid == GM and (free := _free_kind(f.type)):
+                # What only the GM can say (the hit points an injury costs, how a prisoner is freed):
+                # asked in a box rather than left to the typed forms.
+                choices.append(choice(f.name, CHOICE_TITLES.get(f.name) or words(f.name), free))
+                continue
             if opts is None:
                 complete = complete and not f.required
                 continue

@@ -51,7 +51,7 @@ def _name(state: dict[str, Any], cid: str) -> str:
 def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]]:
     """The gurps offers of `cid` (or of the GM)."""
     if cid == GM:
-        return offers_of(ruleset, state, GM, _answers(state, GM))
+        return offers_of(ruleset, state, GM, _answers(state, GM), titles=TITLES)
     c = state["combatants"].get(cid)
     if c is None:
         return []
@@ -65,7 +65,7 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
 
 
 # The commands this module builds none for, in words (rules/offer_checks.schema_offers).
-TITLES = {"gurps.record_injury": "Record the injury to {target}"}
+TITLES = {"gurps.record_injury": "Record an injury"}
 
 
 def _of_type(

@@ -219,6 +219,12 @@ class Table:
         """In the chooser open now, the option button so titled."""
         self.page_of(who).locator(".chooser button.choice", has_text=title).first.click()
 
+    def type_in(self, who: str, value: str) -> None:
+        """In the chooser open now, a value typed in its box (a number or words the rules cannot list)."""
+        chooser = self.page_of(who).locator(".chooser")
+        chooser.locator("input").fill(value)
+        chooser.get_by_role("button", name="Choose").click()
+
     def send_offer(self, who: str, expect: str | re.Pattern[str] | None = None) -> str:
         p = self.page_of(who)
         button = p.locator("button.send-offer")

@@ -174,6 +174,12 @@ def _gurps(t: Table) -> None:
     t.page_of("gm").locator(
         '#combatants tr[data-combatant="bors"] [data-col="position"]', has_text="1,0"
     ).wait_for()
+    # The GM records an injury from the offers (spec 4.4), the hit points typed in the chooser's box.
+    t.offer("gm", "Record an injury")
+    t.choose("gm", "Bors")
+    t.type_in("gm", "2")
+    t.send_offer("gm", "Record an injury — Bors — How much: 2")
+    t.log(t.page_of("Bob"), "Bors takes 2 damage").wait_for()
 
 
 def _turn_order(p: Any) -> None:
