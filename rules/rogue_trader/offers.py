@@ -35,6 +35,8 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
         built.append(_move(state, c))
     if "rogue-trader.allocate_attacks" in legal:
         built += _allocations(state, c)
+    if "rogue-trader.follow_up" in legal:
+        built += _follow_ups(state, unit_of(state, cid))
     if cid == GM:
         built += [_placed(state, p) for p in state.get("pending", []) if p.get("kind") == STOP_KIND]
     fixed = {"unit": unit_of(state, cid), "group": group_of(state, cid)} if c is not None else {}
@@ -93,6 +95,21 @@ def _placed(state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any] | 
         ],
         reaction=pid,
     )
+
+
+def _follow_ups(state: dict[str, Any], uid: str | None) -> list[dict[str, Any]]:
+    """§Follow-Ups: the winning unit follows its pushed-back foes, or tries to hold (a Ld test, none
+    behind an obstacle or in a prepared position). The command's `choice` is free text in its schema,
+    so the offer names both; each follower goes after the nearest foe (the advanced form picks)."""
+    owed = (state.get("rules", {}).get("owed", {}).get("follow_up") or {}).get(uid)
+    if uid is None or not owed:
+        return []
+    hold = "Hold (no test needed)" if owed.get("may_hold_without_test") else "Try to hold (a Ld test)"
+    ctype = "rogue-trader.follow_up"
+    return [
+        offer(f"{ctype}:follow", ctype, "Follow up", {"unit": uid, "choice": "follow"}),
+        offer(f"{ctype}:hold", ctype, hold, {"unit": uid, "choice": "hold"}),
+    ]
 
 
 def _allocations(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
