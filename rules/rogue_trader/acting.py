@@ -64,6 +64,15 @@ def _entry(state: dict[str, Any], cid: str, legal: list[str]) -> dict[str, Any]:
     )
 
 
+def _acts(state: dict[str, Any], cid: str, legal: list[str]) -> bool:
+    """Whether the model has something to send: one of the other side whose round waits only to be fought
+    is waiting, since the active side's models resolve it (authority.command_actors); told "fights", its
+    player found nothing to click."""
+    if legal == ["rogue-trader.resolve_round"]:
+        return state["combatants"][cid]["side"] == active_side(state)
+    return bool(legal)
+
+
 def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Who may or must act now, and why."""
     first = before_slots(state, "no turn has started: the GM starts the first player turn (start_turn)")
@@ -71,7 +80,7 @@ def acting_now(state: dict[str, Any]) -> list[dict[str, Any]]:
         return first
     legal = {cid: legal_actions(state, cid) for cid in state["combatants"]}
     owing = [cid for cid, cmds in legal.items() if any(c in OWED for c in cmds)]
-    actors = owing or [cid for cid, cmds in legal.items() if cmds]
+    actors = owing or [cid for cid, cmds in legal.items() if _acts(state, cid, cmds)]
     if actors:
         return [_entry(state, cid, legal[cid]) for cid in actors]
     phase = state.get("phase")

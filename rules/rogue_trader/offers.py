@@ -4,13 +4,23 @@ the ordinary move as a region of the table (within M, out of base contact with e
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rules.offer_checks import offers_of
 from rules.offers import GM, choice, offer, option, plane_move, region
 from rules.rogue_trader.aftermath import STOP_KIND, push_line
 from rules.rogue_trader.allocation import attack_slots, legal_targets
-from rules.rogue_trader.models import effective_move, group_of, is_enemy, radius, rules_model, turn, unit_of
+from rules.rogue_trader.models import (
+    effective_move,
+    gap_between,
+    group_of,
+    is_enemy,
+    radius,
+    rules_model,
+    turn,
+    unit_of,
+)
 from rules.rogue_trader.movement import move_problems
 from rules.rogue_trader.tables import CONTACT_TOLERANCE
 
@@ -32,7 +42,7 @@ def offers(ruleset: Any, state: dict[str, Any], cid: str) -> list[dict[str, Any]
     built = []
     legal = ruleset.legal_actions(state, cid) if c is not None else []
     if c is not None and c.get("position") is not None and "move" in legal:
-        built.append(_move(state, c))
+        built.append(_move(state, c) or _stray_move(state, c))
     if "rogue-trader.allocate_attacks" in legal:
         built += _allocations(state, c)
     if "rogue-trader.follow_up" in legal:
@@ -97,6 +107,49 @@ def _placed(state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any] | 
     )
 
 
+def _main_body(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
+    """The models a stray must move towards (movement.stray_problems' main body); none for a model that is
+    no stray, or whose main body is gone (it then moves as any model)."""
+    rm = rules_model(state, c["id"])
+    if rm.get("coherency") != "stray_rejoin":
+        return []
+    unit = state["rules"].get("units", {}).get(rm.get("unit"), {})
+    return [
+        state["combatants"][m]
+        for m in (unit.get("coherency") or {}).get("main_body", [])
+        if m in state["combatants"] and m != c["id"] and state["combatants"][m].get("position") is not None
+    ]
+
+
+def _stray_move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
+    """§Unit Coherency: a stray "must move towards its unit", which no region of the table says (it may not
+    end farther from the main body than it began): the points straight towards the nearest model of the main
+    body, an inch apart up to its move or that model's base; `kept` drops any the rules refuse."""
+    main = _main_body(state, c)
+    if turn(state) < 1 or not main:
+        return None
+    near = min(main, key=lambda o: gap_between(c, o))
+    (x, y), (ox, oy) = c["position"], near["position"]
+    length = math.hypot(ox - x, oy - y)
+    reach = min(effective_move(c) * 100, gap_between(c, near))
+    if length <= 0 or reach < 100:
+        return None
+    points = [
+        option(
+            [round(x + (ox - x) * d / length), round(y + (oy - y) * d / length)],
+            f'{d // 100}" towards {near["name"]}',
+        )
+        for d in range(100, int(reach) + 1, 100)
+    ]
+    return offer(
+        "move",
+        "move",
+        f"Move towards {near['name']} (a stray rejoins its unit)",
+        {"combatant": c["id"]},
+        [choice("to", "How far", "point", points)],
+    )
+
+
 def _follow_ups(state: dict[str, Any], uid: str | None) -> list[dict[str, Any]]:
     """§Follow-Ups: the winning unit follows its pushed-back foes, or tries to hold (a Ld test, none
     behind an obstacle or in a prepared position). The command's `choice` is free text in its schema,
@@ -114,20 +167,30 @@ def _follow_ups(state: dict[str, Any], uid: str | None) -> list[dict[str, Any]]:
 
 def _allocations(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
     """§Close Combat, allocating attacks: every attack of the round at one enemy it may strike (an offer
-    per enemy; a split among several is the advanced form)."""
-    slots = attack_slots(state, c)
+    per enemy; a split among several is the advanced form). An attack whose arc does not reach that enemy
+    (a creature's tail behind it, its bite in front) goes at the first enemy it does reach, and the title
+    says so: every attack must be allocated, so an offer leaving one out would be refused."""
+    slots = [(s, legal_targets(state, c, s["attack"])) for s in attack_slots(state, c)]
+    slots = [(s, reach) for s, reach in slots if reach]
+    name = {cid: state["combatants"][cid]["name"] for _, reach in slots for cid in reach}
     out = []
-    for t in dict.fromkeys(e for s in slots for e in legal_targets(state, c, s["attack"])):
-        allocations = [
-            {"attack": s["attack"], "weapon": s["weapon"], "hand": s["hand"], "target": t}
-            for s in slots
-            if t in legal_targets(state, c, s["attack"])
-        ]
+    for t in dict.fromkeys(e for _, reach in slots for e in reach):
+        allocations, elsewhere = [], []
+        for s, reach in slots:
+            at = t if t in reach else reach[0]
+            allocations.append(
+                {"attack": s["attack"], "weapon": s["weapon"], "hand": s["hand"], "target": at}
+            )
+            if at != t:
+                elsewhere.append(f"{s['weapon'] or s['attack']} at {name[at]}")
+        title = f"Every attack at {name[t]}"
+        if elsewhere:
+            title = f"Every attack it can at {name[t]} ({', '.join(dict.fromkeys(elsewhere))})"
         out.append(
             offer(
                 f"rogue-trader.allocate_attacks:{t}",
                 "rogue-trader.allocate_attacks",
-                f"Every attack at {state['combatants'][t]['name']}",
+                title,
                 {"combatant": c["id"], "round": turn(state), "allocations": allocations},
             )
         )
@@ -138,11 +201,7 @@ def _move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
     """§Movement: up to M inches in a straight line; a move may not end in base contact with an enemy
     (that is a charge). None where the region would not say it: during set-up (turn 0, no limit) and
     for a stray, who must move towards its unit (stray_problems)."""
-    if (
-        turn(state) < 1
-        or rules_model(state, c["id"]).get("coherency") == "stray_rejoin"
-        or move_problems(state, c)
-    ):
+    if turn(state) < 1 or _main_body(state, c) or move_problems(state, c):
         return None
     foes = [
         (o["position"], radius(c) + radius(o) + CONTACT_TOLERANCE + 1)
