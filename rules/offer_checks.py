@@ -8,6 +8,7 @@ refused for a reason the rules knew, even where a check lives inside a decider.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -180,6 +181,14 @@ def field_candidates(
     return None
 
 
+def _described(info: msgspec.inspect.Type) -> str | None:
+    """A field's description up to its first comma or full stop ("Hit points lost, 0 or more, ..." ->
+    "Hit points lost"): the label of the box a person types it in."""
+    extra = info.extra_json_schema if isinstance(info, msgspec.inspect.Metadata) else None
+    text = (extra or {}).get("description")
+    return re.split(r"[,.(:;]", text, maxsplit=1)[0].strip() or None if isinstance(text, str) else None
+
+
 def _free_kind(info: msgspec.inspect.Type) -> str | None:
     """ "number" or "text" for a field a person types freely; None for any other."""
     if isinstance(info, msgspec.inspect.Metadata):
@@ -207,7 +216,6 @@ CHOICE_TITLES = {
     "path": "Where to move",
     "to": "Where to",
     "combatant": "Which figure",
-    "amount": "How much",
 }
 KINDS_BY_FIELD = {
     "target": "combatant",
@@ -263,7 +271,9 @@ def schema_offers(
             if opts is None and f.required and cid == GM and (free := _free_kind(f.type)):
                 # What only the GM can say (the hit points an injury costs, how a prisoner is freed):
                 # asked in a box rather than left to the typed forms.
-                choices.append(choice(f.name, CHOICE_TITLES.get(f.name) or words(f.name), free))
+                choices.append(
+                    choice(f.name, CHOICE_TITLES.get(f.name) or _described(f.type) or words(f.name), free)
+                )
                 continue
             if opts is None:
                 complete = complete and not f.required

@@ -178,7 +178,7 @@ def _gurps(t: Table) -> None:
     t.offer("gm", "Record an injury")
     t.choose("gm", "Bors")
     t.type_in("gm", "2")
-    t.send_offer("gm", "Record an injury — Bors — How much: 2")
+    t.send_offer("gm", "Record an injury — Bors — Hit points lost: 2")
     t.log(t.page_of("Bob"), "Bors takes 2 damage").wait_for()
 
 

@@ -98,7 +98,9 @@ function chooser(send) {
   const next = left[0];
   const parts = [el("p", { class: "chosen" }, el("strong", {}, titleOf(offer, picks)))];
   if (next) {
-    parts.push(el("p", { class: "choice-title" }, next.title, next.kind === "hex" || next.kind === "point" || next.kind === "combatant" ? " (or click it on the map)" : ""));
+    const typed = !(next.options || []).length && next.kind !== "point";
+    // A typed value's box carries the title as its label: said once, not twice.
+    if (!typed) parts.push(el("p", { class: "choice-title" }, next.title, next.kind === "hex" || next.kind === "point" || next.kind === "combatant" ? " (or click it on the map)" : ""));
     if ((next.options || []).length) parts.push(el("div", { class: "choices", role: "group", "aria-label": next.title }, next.options.map((o) => optionButton(next, o))));
     else if (next.kind === "point") parts.push(el("p", { class: "help" }, "Click a point of the highlighted area on the map."));
     else parts.push(freeInput(next));
