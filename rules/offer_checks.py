@@ -191,8 +191,6 @@ def _described(info: msgspec.inspect.Type) -> str | None:
 
 def _free_kind(info: msgspec.inspect.Type) -> str | None:
     """ "number" or "text" for a field a person types freely; None for any other."""
-    if isinstance(info, msgspec.inspect.Metadata):
-        info = info.type
     if isinstance(info, msgspec.inspect.IntType | msgspec.inspect.FloatType):
         return "number"
     return "text" if isinstance(info, msgspec.inspect.StrType) else None
@@ -268,7 +266,7 @@ def schema_offers(
                     option(f.default, words_of_choice(f.default)),
                     *(o for o in items if o["value"] != f.default),
                 ]
-            if opts is None and f.required and cid == GM and (free := _free_kind(f.type)):
+            if opts is None and f.required and cid == GM and (free := _free_kind(ftype)):
                 # What only the GM can say (the hit points an injury costs, how a prisoner is freed):
                 # asked in a box rather than left to the typed forms.
                 choices.append(

@@ -108,18 +108,24 @@ def move_problems(
     return problems
 
 
-def stray_problems(state: State, c: dict[str, Any], to: list[int]) -> list[str]:
-    """§Unit Coherency in Push-Backs, option 1: "The stray model must move towards its unit in the following
-    turn" — a stray may not end its move farther from the unit's main body than it began."""
+def stray_main_body(state: State, c: dict[str, Any]) -> list[dict[str, Any]]:
+    """The models a stray must move towards: its unit's main body at the last coherency check; none for a
+    model that is no stray, or whose main body is gone (it then moves as any model)."""
     rm = rules_model(state, c["id"])
     if rm.get("coherency") != "stray_rejoin":
         return []
     unit = state["rules"].get("units", {}).get(rm.get("unit"), {})
-    main = [
+    return [
         state["combatants"][m]
         for m in (unit.get("coherency") or {}).get("main_body", [])
         if m in state["combatants"] and m != c["id"]
     ]
+
+
+def stray_problems(state: State, c: dict[str, Any], to: list[int]) -> list[str]:
+    """§Unit Coherency in Push-Backs, option 1: "The stray model must move towards its unit in the following
+    turn" — a stray may not end its move farther from the unit's main body than it began."""
+    main = stray_main_body(state, c)
     if not main:
         return []
     before = min(gap_between(c, o) for o in main)

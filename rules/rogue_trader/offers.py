@@ -17,11 +17,10 @@ from rules.rogue_trader.models import (
     group_of,
     is_enemy,
     radius,
-    rules_model,
     turn,
     unit_of,
 )
-from rules.rogue_trader.movement import move_problems
+from rules.rogue_trader.movement import move_problems, stray_main_body
 from rules.rogue_trader.tables import CONTACT_TOLERANCE
 
 TITLES = {
@@ -107,25 +106,11 @@ def _placed(state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any] | 
     )
 
 
-def _main_body(state: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
-    """The models a stray must move towards (movement.stray_problems' main body); none for a model that is
-    no stray, or whose main body is gone (it then moves as any model)."""
-    rm = rules_model(state, c["id"])
-    if rm.get("coherency") != "stray_rejoin":
-        return []
-    unit = state["rules"].get("units", {}).get(rm.get("unit"), {})
-    return [
-        state["combatants"][m]
-        for m in (unit.get("coherency") or {}).get("main_body", [])
-        if m in state["combatants"] and m != c["id"] and state["combatants"][m].get("position") is not None
-    ]
-
-
 def _stray_move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
     """§Unit Coherency: a stray "must move towards its unit", which no region of the table says (it may not
     end farther from the main body than it began): the points straight towards the nearest model of the main
     body, an inch apart up to its move or that model's base; `kept` drops any the rules refuse."""
-    main = _main_body(state, c)
+    main = [o for o in stray_main_body(state, c) if o.get("position") is not None]
     if turn(state) < 1 or not main:
         return None
     near = min(main, key=lambda o: gap_between(c, o))
@@ -201,7 +186,7 @@ def _move(state: dict[str, Any], c: dict[str, Any]) -> dict[str, Any] | None:
     """§Movement: up to M inches in a straight line; a move may not end in base contact with an enemy
     (that is a charge). None where the region would not say it: during set-up (turn 0, no limit) and
     for a stray, who must move towards its unit (stray_problems)."""
-    if turn(state) < 1 or _main_body(state, c) or move_problems(state, c):
+    if turn(state) < 1 or stray_main_body(state, c) or move_problems(state, c):
         return None
     foes = [
         (o["position"], radius(c) + radius(o) + CONTACT_TOLERANCE + 1)
